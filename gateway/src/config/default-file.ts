@@ -1,0 +1,55 @@
+/** The commented config.toml written by `hearth config init` and on a gateway's first start. */
+export const DEFAULT_CONFIG_TOML = `# Hearth configuration. Every key is optional; the values shown are the defaults.
+# Secret values (any *_api_key) may be a literal, ENV:VAR_NAME, or op://vault/item/field.
+
+[gateway]
+# Address to bind. Anything but a loopback address needs api_key (or allow_unauthenticated).
+host = "127.0.0.1"
+port = 7432
+# When set, every /api/* request must send the header X-API-Key with this value.
+api_key = ""
+allow_unauthenticated = false
+# Extra browser origins allowed for CORS and WebSocket upgrades (the gateway's own are implied).
+cors_origins = []
+# Largest accepted request body, in bytes.
+body_limit_bytes = 1048576
+shutdown_timeout_ms = 5000
+log_level = "info"
+
+[models]
+# Model ids; the provider is inferred from the prefix (claude-, gpt-, gemini-, ollama/, ...).
+primary = "ollama/llama3.2"
+fallback = ""
+fast = ""
+local = "ollama/llama3.2"
+ollama_base_url = "http://127.0.0.1:11434"
+# anthropic_api_key = "ENV:ANTHROPIC_API_KEY"
+# openai_api_key = "op://Private/OpenAI/credential"
+
+[memory]
+# Seconds a turn stays in the short-term cache.
+short_term_ttl = 3600
+# Days a long-term memory is kept.
+long_term_days = 90
+# redis://host:6379 for a shared cache; empty uses in-process storage.
+cache_url = ""
+# http://host:6333 for a vector store; empty uses in-memory cosine search.
+vector_store_url = ""
+# A SQLite file path or a postgresql:// URL; empty uses memory.db in the state directory.
+db_path = ""
+
+[security]
+require_shell_approval = true
+# deny | allowlist | full
+security = "allowlist"
+# off | on-miss | always
+ask = "on-miss"
+
+[voice]
+stt = "whisper"
+stt_model = "base"
+stt_device = "cpu"
+tts_engine = "auto"
+wake_word = "hey hearth"
+wake_word_threshold = 0.5
+`;

@@ -1,0 +1,15 @@
+export { DEFAULT_CONFIG_TOML } from './default-file.ts';
+export { readEnvironment, type HearthEnvironment } from './environment.ts';
+export { formatIssues, loadConfig, parseConfig, redactSecrets, type LoadedConfig } from './load.ts';
+export { createOnePasswordReader } from './one-password.ts';
+export {
+  configSchema,
+  defaultConfig,
+  isSecretKey,
+  KEY_PROVIDERS,
+  type GatewayConfig,
+  type HearthConfig,
+} from './schema.ts';
+export { resolveSecret, type SecretResolverDeps } from './secrets.ts';
+export { ensureStateDir, resolveDbPath, statePaths, type StatePaths } from './state-dir.ts';
+export { updateConfigFile, writeFileAtomic, type ConfigValue } from './write.ts';

@@ -1,0 +1,95 @@
+import { readFile } from 'node:fs/promises';
+import * as TOML from '@decimalturn/toml-patch';
+import type { z } from 'zod';
+import { HearthError } from '../errors.ts';
+import { configSchema, isSecretKey, type HearthConfig } from './schema.ts';
+import { resolveSecret, type SecretResolverDeps } from './secrets.ts';
+
+export interface LoadedConfig {
+  /** Validated configuration with every secret reference resolved to its value. */
+  config: HearthConfig;
+  /** Validated configuration as written in the file (secret references left as written). */
+  raw: HearthConfig;
+  path: string;
+  exists: boolean;
+}
+
+/** Parses TOML text into a validated configuration; errors name the file and the key. */
+export function parseConfig(text: string, path: string): HearthConfig {
+  let data: unknown;
+  try {
+    data = TOML.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new HearthError('validation', `Invalid TOML in ${path}: ${reason}`);
+  }
+  const result = configSchema.safeParse(data);
+  if (!result.success) {
+    throw new HearthError(
+      'validation',
+      `Invalid configuration in ${path}: ${formatIssues(result.error)}`,
+    );
+  }
+  return result.data;
+}
+
+export function formatIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      if (issue.code === 'unrecognized_keys') {
+        const where = issue.path.length > 0 ? `${issue.path.join('.')}.` : '';
+        return `unknown key ${issue.keys.map((k) => where + k).join(', ')}`;
+      }
+      return `${issue.path.join('.') || '(root)'}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+/** Reads `path` (a missing file means all defaults), validates it and resolves secrets. */
+export async function loadConfig(path: string, deps: SecretResolverDeps): Promise<LoadedConfig> {
+  let text = '';
+  let exists = true;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new HearthError('unavailable', `Cannot read ${path}: ${(error as Error).message}`);
+    }
+    exists = false;
+  }
+  const raw = parseConfig(text, path);
+  const config = await resolveSecrets(raw, deps);
+  return { config, raw, path, exists };
+}
+
+async function resolveSecrets(raw: HearthConfig, deps: SecretResolverDeps): Promise<HearthConfig> {
+  const config = structuredClone(raw);
+  for (const [sectionName, section] of Object.entries(config) as [
+    string,
+    Record<string, unknown>,
+  ][]) {
+    for (const [key, value] of Object.entries(section)) {
+      if (isSecretKey(key) && typeof value === 'string' && value !== '') {
+        section[key] = await resolveSecret(`${sectionName}.${key}`, value, deps);
+      }
+    }
+  }
+  return config;
+}
+
+/** A copy of `config` with every secret value replaced by a marker, safe to print or return. */
+export function redactSecrets(config: HearthConfig): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [sectionName, section] of Object.entries(config) as [
+    string,
+    Record<string, unknown>,
+  ][]) {
+    out[sectionName] = Object.fromEntries(
+      Object.entries(section).map(([key, value]) => [
+        key,
+        isSecretKey(key) && value !== '' ? '(set)' : value,
+      ]),
+    );
+  }
+  return out;
+}

@@ -1,0 +1,280 @@
+/**
+ * The behaviour every `Database` adapter must show, as a vitest suite. An adapter's test calls
+ * `runDatabaseConformance(name, open, expected)`; `open` must return a new handle on the SAME
+ * store each time (same file, same PostgreSQL database), so that durability across close and
+ * reopen can be checked. Each test starts from an emptied store.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AllowlistEntry, Database, DatabaseKind } from './ports.ts';
+
+export interface ConformanceExpectations {
+  kind: DatabaseKind;
+  /** The exact `location` the adapter must report (password already removed). */
+  location: string;
+}
+
+const jsonValues: [label: string, value: unknown][] = [
+  ['a nested object', { model: 'gpt', limits: { tokens: 4096, tools: ['shell', 'web'] } }],
+  ['an array', [1, 'two', { three: 3 }, null]],
+  ['an integer', 42],
+  ['a negative fraction', -3.25],
+  ['zero', 0],
+  ['true', true],
+  ['false', false],
+  ['a string', 'hello'],
+  ['an empty string', ''],
+  ['a string that looks like a number', '123'],
+  ['a string that looks like JSON', '{"a":1}'],
+  ['a non-ASCII string', 'héllo ✓ 日本語 🔥'],
+  ['null', null],
+];
+
+const epochSeconds = (): number => Math.floor(Date.now() / 1000);
+
+async function emptyStore(db: Database): Promise<void> {
+  for (const key of Object.keys(await db.settings.all())) await db.settings.delete(key);
+  for (const entry of await db.allowlist.list()) await db.allowlist.remove(entry.id);
+}
+
+export function runDatabaseConformance(
+  name: string,
+  open: () => Promise<Database>,
+  expected?: ConformanceExpectations,
+): void {
+  describe(`Database conformance: ${name}`, () => {
+    let handles: Database[] = [];
+    let db: Database;
+
+    const openHandle = async (): Promise<Database> => {
+      const handle = await open();
+      handles.push(handle);
+      return handle;
+    };
+
+    beforeEach(async () => {
+      db = await openHandle();
+      await emptyStore(db);
+    });
+
+    afterEach(async () => {
+      const toClose = handles;
+      handles = [];
+      await Promise.all(toClose.map((handle) => handle.close()));
+    });
+
+    describe('identity and health', () => {
+      it('reports its kind and where it lives', () => {
+        if (expected === undefined) {
+          expect(['sqlite', 'postgresql']).toContain(db.kind);
+          expect(db.location).not.toBe('');
+        } else {
+          expect(db.kind).toBe(expected.kind);
+          expect(db.location).toBe(expected.location);
+        }
+      });
+
+      it('never shows a password in its location', () => {
+        expect(db.location).not.toMatch(/:\/\/[^/@]*:[^/@]*@/);
+        expect(db.location).not.toMatch(/password=/i);
+      });
+
+      it('answers ping() with true while open', async () => {
+        await expect(db.ping()).resolves.toBe(true);
+      });
+
+      it('answers ping() with false once closed, and close() may be repeated', async () => {
+        await db.close();
+        await expect(db.ping()).resolves.toBe(false);
+        await expect(db.close()).resolves.toBeUndefined();
+      });
+    });
+
+    describe('settings', () => {
+      it('returns undefined for a key that was never set', async () => {
+        await expect(db.settings.get('never.set')).resolves.toBeUndefined();
+      });
+
+      it.each(jsonValues)('stores and returns %s unchanged', async (_label, value) => {
+        await db.settings.set('probe', value);
+        await expect(db.settings.get('probe')).resolves.toStrictEqual(value);
+        await expect(db.settings.all()).resolves.toStrictEqual({ probe: value });
+      });
+
+      it('keeps a stored null distinct from a missing key', async () => {
+        await db.settings.set('nothing', null);
+        await expect(db.settings.get('nothing')).resolves.toBeNull();
+        await expect(db.settings.get('missing')).resolves.toBeUndefined();
+        await expect(db.settings.all()).resolves.toStrictEqual({ nothing: null });
+      });
+
+      it('overwrites the value of an existing key', async () => {
+        await db.settings.set('ui.theme', 'dark');
+        await db.settings.set('ui.theme', { name: 'light', contrast: 2 });
+        await expect(db.settings.get('ui.theme')).resolves.toStrictEqual({
+          name: 'light',
+          contrast: 2,
+        });
+        await expect(db.settings.all()).resolves.toStrictEqual({
+          'ui.theme': { name: 'light', contrast: 2 },
+        });
+      });
+
+      it('treats keys as exact, case-sensitive strings', async () => {
+        await db.settings.set('Model', 'upper');
+        await db.settings.set('model', 'lower');
+        await db.settings.set('model ', 'trailing space');
+        await expect(db.settings.get('Model')).resolves.toBe('upper');
+        await expect(db.settings.get('model')).resolves.toBe('lower');
+        await expect(db.settings.get('model ')).resolves.toBe('trailing space');
+      });
+
+      it('delete() removes an existing key and returns true', async () => {
+        await db.settings.set('keep', 1);
+        await db.settings.set('drop', 2);
+        await expect(db.settings.delete('drop')).resolves.toBe(true);
+        await expect(db.settings.get('drop')).resolves.toBeUndefined();
+        await expect(db.settings.all()).resolves.toStrictEqual({ keep: 1 });
+      });
+
+      it('delete() returns false for an unknown key', async () => {
+        await db.settings.set('keep', 1);
+        await expect(db.settings.delete('unknown')).resolves.toBe(false);
+        await expect(db.settings.all()).resolves.toStrictEqual({ keep: 1 });
+      });
+
+      it('all() returns an empty object when nothing is stored', async () => {
+        await expect(db.settings.all()).resolves.toStrictEqual({});
+      });
+
+      it('all() returns every key with its value', async () => {
+        await db.settings.set('a.number', 7);
+        await db.settings.set('a.flag', false);
+        await db.settings.set('a.text', 'x');
+        await db.settings.set('a.list', ['p', 'q']);
+        await db.settings.set('a.null', null);
+        await expect(db.settings.all()).resolves.toStrictEqual({
+          'a.number': 7,
+          'a.flag': false,
+          'a.text': 'x',
+          'a.list': ['p', 'q'],
+          'a.null': null,
+        });
+      });
+
+      it('rejects a value JSON cannot represent and stores nothing', async () => {
+        await expect(db.settings.set('bad', undefined)).rejects.toThrow(TypeError);
+        await expect(db.settings.get('bad')).resolves.toBeUndefined();
+      });
+    });
+
+    describe('allowlist', () => {
+      it('starts empty', async () => {
+        await expect(db.allowlist.list()).resolves.toStrictEqual([]);
+      });
+
+      it('add() returns the stored entry with an integer id and created_at in epoch seconds', async () => {
+        const before = epochSeconds();
+        const entry = await db.allowlist.add({ pattern: 'git', arg_pattern: '^(status|log)\\b' });
+        const after = epochSeconds();
+
+        expect(Object.keys(entry).sort()).toStrictEqual([
+          'arg_pattern',
+          'created_at',
+          'id',
+          'pattern',
+        ]);
+        expect(Number.isInteger(entry.id)).toBe(true);
+        expect(entry.id).toBeGreaterThan(0);
+        expect(entry.pattern).toBe('git');
+        expect(entry.arg_pattern).toBe('^(status|log)\\b');
+        expect(Number.isInteger(entry.created_at)).toBe(true);
+        expect(entry.created_at).toBeGreaterThanOrEqual(before);
+        expect(entry.created_at).toBeLessThanOrEqual(after);
+      });
+
+      it('add() stores arg_pattern as null when it is omitted or null', async () => {
+        const omitted = await db.allowlist.add({ pattern: 'ls' });
+        const explicit = await db.allowlist.add({ pattern: 'cat', arg_pattern: null });
+        expect(omitted.arg_pattern).toBeNull();
+        expect(explicit.arg_pattern).toBeNull();
+        const listed = await db.allowlist.list();
+        expect(listed.map((entry) => entry.arg_pattern)).toStrictEqual([null, null]);
+      });
+
+      it('list() returns the entries in insertion order, exactly as add() returned them', async () => {
+        const added: AllowlistEntry[] = [];
+        for (const pattern of ['zsh', 'awk', 'make', 'b*']) {
+          added.push(await db.allowlist.add({ pattern }));
+        }
+        const listed = await db.allowlist.list();
+        expect(listed).toStrictEqual(added);
+        expect(listed.map((entry) => entry.pattern)).toStrictEqual(['zsh', 'awk', 'make', 'b*']);
+        const ids = listed.map((entry) => entry.id);
+        expect(new Set(ids).size).toBe(ids.length);
+      });
+
+      it('remove() deletes an existing entry and returns true, leaving the others', async () => {
+        const first = await db.allowlist.add({ pattern: 'git' });
+        const second = await db.allowlist.add({ pattern: 'npm', arg_pattern: '^test$' });
+        const third = await db.allowlist.add({ pattern: 'ls' });
+        await expect(db.allowlist.remove(second.id)).resolves.toBe(true);
+        await expect(db.allowlist.list()).resolves.toStrictEqual([first, third]);
+      });
+
+      it('remove() returns false for an unknown id and changes nothing', async () => {
+        const entry = await db.allowlist.add({ pattern: 'git' });
+        await expect(db.allowlist.remove(entry.id + 1000)).resolves.toBe(false);
+        await expect(db.allowlist.remove(-1)).resolves.toBe(false);
+        await expect(db.allowlist.list()).resolves.toStrictEqual([entry]);
+      });
+
+      it('remove() returns false for an entry that was already removed', async () => {
+        const entry = await db.allowlist.add({ pattern: 'git' });
+        await expect(db.allowlist.remove(entry.id)).resolves.toBe(true);
+        await expect(db.allowlist.remove(entry.id)).resolves.toBe(false);
+        await expect(db.allowlist.list()).resolves.toStrictEqual([]);
+      });
+
+      it('never reuses the id of a removed entry', async () => {
+        const removed = await db.allowlist.add({ pattern: 'rm' });
+        await db.allowlist.remove(removed.id);
+        const next = await db.allowlist.add({ pattern: 'mv' });
+        expect(next.id).toBeGreaterThan(removed.id);
+      });
+    });
+
+    describe('durability and migrations', () => {
+      it('keeps settings and allowlist entries across close and reopen', async () => {
+        await db.settings.set('persisted', { deep: [1, 2, { three: true }] });
+        await db.settings.set('nullish', null);
+        const entry = await db.allowlist.add({ pattern: 'make', arg_pattern: '^build$' });
+        await db.close();
+
+        const reopened = await openHandle();
+        await expect(reopened.settings.all()).resolves.toStrictEqual({
+          persisted: { deep: [1, 2, { three: true }] },
+          nullish: null,
+        });
+        await expect(reopened.allowlist.list()).resolves.toStrictEqual([entry]);
+      });
+
+      it('opens an already-migrated store again without error, sharing its data', async () => {
+        await db.settings.set('shared', 'yes');
+        const second = await openHandle();
+        await expect(second.ping()).resolves.toBe(true);
+        await expect(second.settings.get('shared')).resolves.toBe('yes');
+        await second.close();
+        const third = await openHandle();
+        await expect(third.settings.get('shared')).resolves.toBe('yes');
+      });
+
+      it('copes with two handles opened at the same time', async () => {
+        const [one, two] = await Promise.all([openHandle(), openHandle()]);
+        await one.allowlist.add({ pattern: 'from-one' });
+        await two.allowlist.add({ pattern: 'from-two' });
+        const patterns = (await db.allowlist.list()).map((entry) => entry.pattern);
+        expect(patterns).toStrictEqual(['from-one', 'from-two']);
+      });
+    });
+  });
+}

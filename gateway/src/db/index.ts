@@ -1,0 +1,12 @@
+export type {
+  AllowlistEntry,
+  AllowlistRepository,
+  Database,
+  DatabaseKind,
+  OpenDatabase,
+  SettingsRepository,
+} from './ports.ts';
+export { openDatabase } from './open-database.ts';
+export { openPostgresDatabase } from './postgres/open-postgres.ts';
+export type { PostgresOptions } from './postgres/open-postgres.ts';
+export { openSqliteDatabase } from './sqlite/open-sqlite.ts';

@@ -1,0 +1,43 @@
+/**
+ * The long-term SQL store as the rest of Hearth sees it. Two adapters implement it:
+ * `sqlite/` (better-sqlite3, the default, a file in the state directory) and `postgres/`
+ * (node-postgres, when `[memory] db_path` is a postgresql:// URL). Both pass
+ * `runDatabaseConformance` (conformance.ts).
+ */
+export type DatabaseKind = 'sqlite' | 'postgresql';
+
+/** Non-secret runtime settings persisted across restarts, as JSON values by key. */
+export interface SettingsRepository {
+  get(key: string): Promise<unknown>;
+  set(key: string, value: unknown): Promise<void>;
+  delete(key: string): Promise<boolean>;
+  all(): Promise<Record<string, unknown>>;
+}
+
+export interface AllowlistEntry {
+  id: number;
+  pattern: string;
+  arg_pattern: string | null;
+  created_at: number;
+}
+
+/** Approval allowlist: glob on the program name plus an optional regex on the command line. */
+export interface AllowlistRepository {
+  list(): Promise<AllowlistEntry[]>;
+  add(entry: { pattern: string; arg_pattern?: string | null }): Promise<AllowlistEntry>;
+  /** Returns false when no entry had that id. */
+  remove(id: number): Promise<boolean>;
+}
+
+export interface Database {
+  readonly kind: DatabaseKind;
+  /** Where it lives, with any password removed (for /status and logs). */
+  readonly location: string;
+  readonly settings: SettingsRepository;
+  readonly allowlist: AllowlistRepository;
+  /** Cheap liveness probe for the readiness check. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export type OpenDatabase = (location: string) => Promise<Database>;

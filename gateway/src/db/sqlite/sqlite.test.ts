@@ -1,0 +1,120 @@
+import { mkdtemp, rm, stat, writeFile, chmod } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDatabaseConformance } from '../conformance.ts';
+import { openDatabase } from '../open-database.ts';
+import { openSqliteDatabase } from './open-sqlite.ts';
+
+let folder = '';
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'hearth-sqlite-'));
+});
+
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+const conformanceFile = (): string => join(folder, 'conformance', 'memory.db');
+
+runDatabaseConformance('SQLite file', () => openSqliteDatabase(conformanceFile()), {
+  kind: 'sqlite',
+  get location() {
+    return conformanceFile();
+  },
+});
+
+const fileMode = async (path: string): Promise<number> => (await stat(path)).mode & 0o777;
+
+describe('SQLite specifics', () => {
+  it('creates the missing parent folders with mode 0700 and the file with mode 0600', async () => {
+    const file = join(folder, 'fresh', 'state', 'memory.db');
+    const db = await openSqliteDatabase(file);
+    try {
+      await db.settings.set('written', true);
+      expect(await fileMode(join(folder, 'fresh'))).toBe(0o700);
+      expect(await fileMode(join(folder, 'fresh', 'state'))).toBe(0o700);
+      expect(await fileMode(file)).toBe(0o600);
+      expect(await fileMode(`${file}-wal`)).toBe(0o600);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('tightens an existing database file to mode 0600', async () => {
+    const file = join(folder, 'loose.db');
+    await writeFile(file, '');
+    await chmod(file, 0o644);
+    const db = await openSqliteDatabase(file);
+    await db.close();
+    expect(await fileMode(file)).toBe(0o600);
+  });
+
+  it('puts the database in WAL mode', async () => {
+    const file = join(folder, 'wal.db');
+    const db = await openSqliteDatabase(file);
+    await db.close();
+    const raw = new BetterSqlite3(file, { readonly: true });
+    try {
+      expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('records the foundation migration once, however often it is opened', async () => {
+    const file = join(folder, 'migrated.db');
+    for (let i = 0; i < 3; i += 1) await (await openSqliteDatabase(file)).close();
+    const raw = new BetterSqlite3(file, { readonly: true });
+    try {
+      const tables = raw
+        .prepare("select name from sqlite_master where type = 'table' order by name")
+        .pluck()
+        .all();
+      expect(tables).toStrictEqual([
+        '__drizzle_migrations',
+        'allowlist',
+        'settings',
+        'sqlite_sequence',
+      ]);
+      expect(raw.prepare('select count(*) from __drizzle_migrations').pluck().get()).toBe(1);
+    } finally {
+      raw.close();
+    }
+  });
+
+  it("opens a private in-memory store for ':memory:'", async () => {
+    const db = await openSqliteDatabase(':memory:');
+    try {
+      expect(db.kind).toBe('sqlite');
+      expect(db.location).toBe(':memory:');
+      await expect(db.ping()).resolves.toBe(true);
+      await db.settings.set('k', { v: 1 });
+      await expect(db.settings.get('k')).resolves.toStrictEqual({ v: 1 });
+      const entry = await db.allowlist.add({ pattern: 'ls' });
+      await expect(db.allowlist.list()).resolves.toStrictEqual([entry]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('reports an unusable path as an Error naming it', async () => {
+    const blocker = join(folder, 'not-a-folder');
+    await writeFile(blocker, 'x');
+    await expect(openSqliteDatabase(join(blocker, 'memory.db'))).rejects.toThrow(/not-a-folder/);
+  });
+
+  it('is what openDatabase() picks for a file path', async () => {
+    const file = join(folder, 'via-open-database.db');
+    const db = await openDatabase(file);
+    try {
+      expect(db.kind).toBe('sqlite');
+      expect(db.location).toBe(file);
+      await expect(db.ping()).resolves.toBe(true);
+    } finally {
+      await db.close();
+    }
+  });
+});

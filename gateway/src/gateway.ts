@@ -1,0 +1,158 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import type { Logger } from 'pino';
+import type { HearthConfig } from './config/schema.ts';
+import { resolveDbPath, type StatePaths } from './config/state-dir.ts';
+import type { Database, OpenDatabase } from './db/ports.ts';
+import { createHttpApp } from './http/app.ts';
+import { assertSafeBinding } from './http/binding.ts';
+import { createOriginPolicy } from './http/middleware/origins.ts';
+import { createStartup, type Startup } from './lifecycle/startup.ts';
+import { createHostStats } from './observability/host-stats.ts';
+import { createMetrics, type Metrics } from './observability/metrics.ts';
+import { apiStatusRoutes, rootStatusRoutes } from './status/routes.ts';
+import type { StatusSources } from './status/status-sources.ts';
+import { VERSION } from './version.ts';
+import { createSocketRouter, type SocketRouter } from './ws/socket-router.ts';
+
+/** Everything the gateway takes from outside; tests pass fakes, main.ts passes the real ones. */
+export interface GatewayDeps {
+  logger: Logger;
+  paths: StatePaths;
+  openDatabase: OpenDatabase;
+  /** Monotonic milliseconds, for uptime. */
+  monotonicNow?: () => number;
+}
+
+export interface ListeningAddress {
+  host: string;
+  port: number;
+  url: string;
+}
+
+export interface Gateway {
+  readonly app: Express;
+  readonly server: Server;
+  readonly sockets: SocketRouter;
+  readonly metrics: Metrics;
+  readonly startup: Startup;
+  /** Binds the configured host/port, then runs the start-up phases in the background. */
+  listen(): Promise<ListeningAddress>;
+  /** Settles when start-up has finished (or failed). */
+  whenReady(): Promise<void>;
+  /** Stops accepting, drains in-flight requests (up to the shutdown timeout), closes stores. */
+  close(): Promise<void>;
+}
+
+export const AGENT_NAME = 'hearth';
+
+/** Builds the whole gateway without binding a port. No module state: build as many as you like. */
+export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway {
+  assertSafeBinding(config.gateway);
+  const { logger } = deps;
+  const monotonicNow = deps.monotonicNow ?? (() => performance.now());
+  const startedAt = monotonicNow();
+  let database: Database | undefined;
+
+  const metrics = createMetrics(createHostStats(deps.paths.home));
+  const startup = createStartup(logger);
+  const origins = createOriginPolicy({
+    host: config.gateway.host,
+    port: () => (server.address() as AddressInfo | null)?.port ?? config.gateway.port,
+    extra: config.gateway.cors_origins,
+  });
+
+  const sources: StatusSources = {
+    activeSessions: () => 0,
+    runtimeAvailable: () => startup.done,
+    voice: () => ({ stt_available: false, tts_available: false, wake_word_active: false }),
+    semanticAvailable: () => null,
+    backends: (): Record<string, string> => (database ? { database: database.kind } : {}),
+    channelConnected: () => null,
+  };
+  const statusDeps = {
+    version: VERSION,
+    agentName: AGENT_NAME,
+    startup,
+    sources,
+    hostStats: createHostStats(deps.paths.home),
+    metrics,
+    uptimeMs: () => monotonicNow() - startedAt,
+  };
+
+  const app = createHttpApp({
+    logger,
+    version: VERSION,
+    apiKey: config.gateway.api_key,
+    origins,
+    bodyLimitBytes: config.gateway.body_limit_bytes,
+    groups: [
+      { prefix: '', routes: rootStatusRoutes(statusDeps) },
+      { prefix: '/api/v1', routes: apiStatusRoutes(statusDeps) },
+    ],
+  });
+  const server = createServer(app);
+  server.keepAliveTimeout = 65_000;
+  const sockets = createSocketRouter({ origins, logger: logger.child({ area: 'ws' }) });
+  sockets.attach(server);
+
+  let ready: Promise<void> | undefined;
+  let closing: Promise<void> | undefined;
+
+  function runStartup(): Promise<void> {
+    ready ??= startup.run([
+      {
+        name: 'database',
+        run: async () => {
+          database = await deps.openDatabase(resolveDbPath(config.memory.db_path, deps.paths));
+          logger.info({ backend: database.kind, location: database.location }, 'database open');
+        },
+      },
+      { name: 'runtime', run: async () => {} },
+    ]);
+    return ready;
+  }
+
+  async function shutdown(): Promise<void> {
+    sockets.close();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const timeout = new Promise<'timeout'>((resolve) => {
+      setTimeout(resolve, config.gateway.shutdown_timeout_ms, 'timeout').unref();
+    });
+    if ((await Promise.race([closed, timeout])) === 'timeout') {
+      logger.warn('shutdown timeout: closing remaining connections');
+      server.closeAllConnections();
+      await closed;
+    }
+    await ready?.catch(() => undefined);
+    await database?.close();
+    logger.info('gateway stopped');
+  }
+
+  return {
+    app,
+    server,
+    sockets,
+    metrics,
+    startup,
+    listen: () =>
+      new Promise<ListeningAddress>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(config.gateway.port, config.gateway.host, () => {
+          server.off('error', reject);
+          const address = server.address() as AddressInfo;
+          const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+          runStartup().catch((error: unknown) => logger.error({ err: error }, 'start-up failed'));
+          resolve({
+            host: address.address,
+            port: address.port,
+            url: `http://${host}:${address.port}`,
+          });
+        });
+      }),
+    whenReady: () => runStartup(),
+    close: () => (closing ??= shutdown()),
+  };
+}

@@ -1,0 +1,50 @@
+import express, { type Express } from 'express';
+import type { Logger } from 'pino';
+import { docsRouter } from './docs.ts';
+import { apiKeyAuth } from './middleware/api-key.ts';
+import { errorHandler, notFoundHandler } from './middleware/errors.ts';
+import { cors, type OriginPolicy } from './middleware/origins.ts';
+import { mountRoutes } from './mount-routes.ts';
+import { buildOpenApiDocument, type RouteGroup } from './openapi.ts';
+
+export interface HttpAppOptions {
+  logger: Logger;
+  version: string;
+  apiKey: string;
+  origins: OriginPolicy;
+  bodyLimitBytes: number;
+  groups: readonly RouteGroup[];
+}
+
+/**
+ * The Express application: auth first (before any routing can interpret the path), then CORS,
+ * the JSON body parser with its size limit, the routes of every group, docs, 404, and the one
+ * error middleware. Routing is case-sensitive; unknown paths are JSON 404s.
+ */
+export function createHttpApp(options: HttpAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('case sensitive routing', true);
+  app.set('query parser', 'simple');
+
+  app.use(function securityHeaders(_req, res, next) {
+    res.set('X-Content-Type-Options', 'nosniff');
+    res.set('Referrer-Policy', 'no-referrer');
+    next();
+  });
+  app.use(apiKeyAuth({ apiKey: options.apiKey }));
+  app.use(cors(options.origins));
+  app.use(express.json({ limit: options.bodyLimitBytes, strict: true }));
+
+  for (const group of options.groups) {
+    const router = express.Router({ caseSensitive: true, mergeParams: true });
+    mountRoutes(router, group.routes);
+    if (group.prefix === '') app.use(router);
+    else app.use(group.prefix, router);
+  }
+  app.use(docsRouter(buildOpenApiDocument(options.groups, options.version)));
+
+  app.use(notFoundHandler());
+  app.use(errorHandler(options.logger));
+  return app;
+}

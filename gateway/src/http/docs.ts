@@ -1,0 +1,39 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import express, { type Router } from 'express';
+import swaggerUi from 'swagger-ui-express';
+
+const require = createRequire(import.meta.url);
+const redocBundles = join(dirname(require.resolve('redoc/package.json')), 'bundles');
+
+const redocPage = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>Hearth API reference</title>
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+  </head>
+  <body>
+    <redoc spec-url="/openapi.json"></redoc>
+    <script src="/redoc/redoc.standalone.js"></script>
+  </body>
+</html>
+`;
+
+/** `/openapi.json`, Swagger UI at `/docs` and ReDoc at `/redoc`, all from one document. */
+export function docsRouter(document: Record<string, unknown>): Router {
+  const router = express.Router();
+  router.get('/openapi.json', (_req, res) => {
+    res.json(document);
+  });
+  router.use(
+    '/docs',
+    swaggerUi.serve,
+    swaggerUi.setup(document, { customSiteTitle: 'Hearth API' }),
+  );
+  router.get('/redoc', (_req, res) => {
+    res.type('html').send(redocPage);
+  });
+  router.use('/redoc', express.static(redocBundles, { index: false, maxAge: '1d' }));
+  return router;
+}

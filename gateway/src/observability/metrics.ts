@@ -1,0 +1,141 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { HostStats } from './host-stats.ts';
+
+/**
+ * Every metric the specification names, registered up front on a registry owned by one
+ * gateway (no global registry). Areas receive this object and increment what they own.
+ */
+export function createMetrics(hostStats: HostStats) {
+  const registry = new Registry();
+  const registers = [registry];
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
+    new Counter<L>({ name, help, labelNames, registers });
+
+  const hostGauge = (
+    name: string,
+    help: string,
+    read: () => Promise<number | null> | number | null,
+  ) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      async collect() {
+        const value = await read();
+        if (value === null) this.reset();
+        else this.set(value);
+      },
+    });
+
+  return {
+    registry,
+    messagesTotal: counter('messages_total', 'Messages received, by channel', ['channel']),
+    messagesSentTotal: counter('messages_sent_total', 'Replies sent, by channel', ['channel']),
+    messagesErrorsTotal: counter('messages_errors_total', 'Messages that failed, by channel', [
+      'channel',
+    ]),
+    generationRequestsTotal: counter(
+      'generation_requests_total',
+      'LLM generation requests, by model',
+      ['model'],
+    ),
+    generationErrorsTotal: counter('generation_errors_total', 'LLM generation failures, by model', [
+      'model',
+    ]),
+    generationLatencyMs: new Gauge<'model'>({
+      name: 'generation_latency_ms',
+      help: 'Latency of the most recent LLM generation in milliseconds, by model',
+      labelNames: ['model'],
+      registers,
+    }),
+    generationLatencySeconds: new Histogram<'model'>({
+      name: 'generation_latency_seconds',
+      help: 'Distribution of LLM generation latency in seconds, by model',
+      labelNames: ['model'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers,
+    }),
+    tokensTotal: counter('tokens_total', 'Tokens used, by model and direction', [
+      'model',
+      'direction',
+    ]),
+    costUsdTotal: counter('cost_usd_total', 'Estimated cost in USD, by provider and model', [
+      'provider',
+      'model',
+    ]),
+    memoryEntriesTotal: new Gauge({
+      name: 'memory_entries_total',
+      help: 'Entries in the long-term memory store',
+      registers,
+    }),
+    approvalDecisionsTotal: counter('approval_decisions_total', 'Approval gate decisions', [
+      'decision',
+    ]),
+    approvalNotificationsTotal: counter('approval_notifications_total', 'Approval notifications', [
+      'outcome',
+    ]),
+    voiceTranscriptionsTotal: counter(
+      'voice_transcriptions_total',
+      'Speech-to-text transcriptions',
+    ),
+    voiceSynthesisTotal: counter('voice_synthesis_total', 'Text-to-speech syntheses'),
+    voicePttSessionsTotal: counter('voice_ptt_sessions_total', 'Push-to-talk recordings'),
+    voiceVadSegmentsTotal: counter(
+      'voice_vad_segments_total',
+      'Speech segments found by voice activity detection',
+    ),
+    voiceWakeDetectionsTotal: counter('voice_wake_detections_total', 'Wake-word detections'),
+    processCpuPercent: hostGauge(
+      'process_cpu_percent',
+      'Process CPU since the previous scrape, percent',
+      hostStats.cpuPercent,
+    ),
+    processMemoryRssBytes: hostGauge(
+      'process_memory_rss_bytes',
+      'Process resident set size in bytes',
+      hostStats.rss,
+    ),
+    hostDiskUsagePercent: hostGauge(
+      'host_disk_usage_percent',
+      'Disk usage of the state directory filesystem, percent',
+      async () => (await hostStats.disk()).disk_usage_percent,
+    ),
+    hostDiskFreeBytes: hostGauge(
+      'host_disk_free_bytes',
+      'Free bytes on the state directory filesystem',
+      async () => (await hostStats.disk()).disk_free_bytes,
+    ),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+export interface MetricSnapshotEntry {
+  type: 'counter' | 'gauge';
+  description?: string;
+  values: Record<string, number>;
+}
+
+/**
+ * The JSON snapshot of the specification: metric name → {type, description, values}, where
+ * `values` maps `k=v,k2=v2` label strings ('' when unlabelled) to numbers. Counters and gauges
+ * only; histograms appear in the Prometheus text.
+ */
+export async function metricsSnapshot(
+  registry: Registry,
+): Promise<Record<string, MetricSnapshotEntry>> {
+  const snapshot: Record<string, MetricSnapshotEntry> = {};
+  for (const metric of await registry.getMetricsAsJSON()) {
+    const type = String(metric.type);
+    if (type !== 'counter' && type !== 'gauge') continue;
+    const values: Record<string, number> = {};
+    for (const { labels, value } of metric.values) {
+      const key = Object.entries(labels)
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join(',');
+      values[key] = value;
+    }
+    snapshot[metric.name] = { type, ...(metric.help ? { description: metric.help } : {}), values };
+  }
+  return snapshot;
+}

@@ -1,0 +1,71 @@
+import { access, constants } from 'node:fs/promises';
+import type { HearthEnvironment } from './config/environment.ts';
+import { DEFAULT_CONFIG_TOML } from './config/default-file.ts';
+import { loadConfig } from './config/load.ts';
+import { createOnePasswordReader } from './config/one-password.ts';
+import { ensureStateDir, statePaths } from './config/state-dir.ts';
+import { writeFileAtomic } from './config/write.ts';
+import { openDatabase } from './db/open-database.ts';
+import { createGateway, type Gateway, type ListeningAddress } from './gateway.ts';
+import { createLogger, type Logger } from './observability/logger.ts';
+
+export interface RunOptions {
+  env: HearthEnvironment;
+  /** `-c/--config`; defaults to the environment's config path. */
+  configPath?: string;
+  /** `--bind` / `--port` overrides of `[gateway] host` / `port`. */
+  host?: string;
+  port?: number;
+  /** Human-readable logs (a terminal); JSON lines otherwise. */
+  pretty: boolean;
+}
+
+export interface RunningGateway {
+  gateway: Gateway;
+  address: ListeningAddress;
+  logger: Logger;
+  /** Stops the gateway; a second call waits for the first. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a gateway the way a user runs one: state directory (0700), a commented config.toml
+ * on first start, configuration loaded and secrets resolved, the port bound, start-up phases
+ * running in the background (/ready says when they are done).
+ */
+export async function runGateway(options: RunOptions): Promise<RunningGateway> {
+  const { env } = options;
+  const configPath = options.configPath ?? env.configPath;
+  await ensureStateDir(env.home);
+  if (!(await exists(configPath))) await writeFileAtomic(configPath, DEFAULT_CONFIG_TOML);
+
+  const loaded = await loadConfig(configPath, {
+    env: env.variables,
+    readOnePassword: createOnePasswordReader(env.variables),
+  });
+  const config = loaded.config;
+  if (options.host !== undefined) config.gateway.host = options.host;
+  if (options.port !== undefined) config.gateway.port = options.port;
+
+  const logger = createLogger({
+    level: env.logLevel ?? config.gateway.log_level,
+    pretty: options.pretty,
+  });
+  const gateway = createGateway(config, {
+    logger,
+    paths: statePaths(env.home, configPath),
+    openDatabase,
+  });
+  const address = await gateway.listen();
+  logger.info({ url: address.url, config: configPath }, `Hearth listening on ${address.url}`);
+  return { gateway, address, logger, stop: () => gateway.close() };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path, constants.F_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

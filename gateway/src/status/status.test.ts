@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+
+describe('GET /api/v1/status', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway();
+    await gw.gateway.whenReady();
+  });
+  afterAll(() => gw.close());
+
+  it('returns every field of the gateway status object with its type', async () => {
+    const res = await fetch(`${gw.url}/api/v1/status`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toEqual({
+      status: 'ok',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      uptime_seconds: expect.any(Number),
+      active_sessions: 0,
+      runtime_available: true,
+      init_phase: 'ready',
+      init_error: null,
+      voice: { stt_available: false, tts_available: false, wake_word_active: false },
+      host: {
+        cpu_percent: expect.any(Number),
+        memory_rss_bytes: expect.any(Number),
+        disk_usage_percent: expect.any(Number),
+        disk_free_bytes: expect.any(Number),
+      },
+      memory: { semantic_available: null },
+      backends: { database: 'sqlite' },
+    });
+  });
+
+  it('measures CPU since the previous read: 0.0 on the first read of a fresh gateway', async () => {
+    const fresh = await startTestGateway();
+    try {
+      const first = (await (await fetch(`${fresh.url}/api/v1/status`)).json()) as {
+        host: { cpu_percent: number; memory_rss_bytes: number };
+      };
+      expect(first.host.cpu_percent).toBe(0);
+      expect(first.host.memory_rss_bytes).toBeGreaterThan(10_000_000);
+    } finally {
+      await fresh.close();
+    }
+  });
+});

@@ -1,0 +1,55 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { configSchema, type HearthConfig } from '../config/schema.ts';
+import { statePaths } from '../config/state-dir.ts';
+import { openDatabase } from '../db/open-database.ts';
+import type { OpenDatabase } from '../db/ports.ts';
+import { createGateway, type Gateway } from '../gateway.ts';
+import { silentLogger } from '../observability/logger.ts';
+
+type SectionPatch = { [S in keyof HearthConfig]?: Partial<HearthConfig[S]> };
+
+export interface TestGateway {
+  gateway: Gateway;
+  url: string;
+  port: number;
+  home: string;
+  close(): Promise<void>;
+}
+
+/** A config with test defaults (random port) and the given section overrides. */
+export function testConfig(patch: SectionPatch = {}): HearthConfig {
+  const base = configSchema.parse({});
+  base.gateway.port = 0;
+  for (const [section, values] of Object.entries(patch)) {
+    Object.assign(base[section as keyof HearthConfig], values);
+  }
+  return base;
+}
+
+/**
+ * A real gateway on a temporary state directory and a random loopback port, with the real
+ * SQLite store unless another `openDatabase` is given. Does not wait for readiness.
+ */
+export async function startTestGateway(
+  options: { config?: SectionPatch; openDatabase?: OpenDatabase } = {},
+): Promise<TestGateway> {
+  const home = await mkdtemp(join(tmpdir(), 'hearth-test-'));
+  const gateway = createGateway(testConfig(options.config), {
+    logger: silentLogger(),
+    paths: statePaths(home),
+    openDatabase: options.openDatabase ?? openDatabase,
+  });
+  const address = await gateway.listen();
+  return {
+    gateway,
+    url: `http://127.0.0.1:${address.port}`,
+    port: address.port,
+    home,
+    async close() {
+      await gateway.close();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { CLOSE_POLICY_VIOLATION } from './socket-router.ts';
+
+function connect(url: string, headers: Record<string, string> = {}) {
+  const socket = new WebSocket(url, { headers });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
+  const opened = new Promise<void>((resolve, reject) => {
+    socket.on('open', () => resolve());
+    socket.on('error', reject);
+  });
+  return { socket, opened, closed };
+}
+
+describe('WebSocket upgrades', () => {
+  let gw: TestGateway;
+  let wsUrl: string;
+  beforeAll(async () => {
+    gw = await startTestGateway();
+    gw.gateway.sockets.register('/ws/echo', (socket) => {
+      socket.on('message', (data: Buffer) => socket.send(data.toString()));
+    });
+    wsUrl = `ws://127.0.0.1:${gw.port}/ws/echo`;
+  });
+  afterAll(() => gw.close());
+
+  it('closes a mismatched Origin with 1008', async () => {
+    const { closed } = connect(wsUrl, { origin: 'https://evil.example' });
+    expect(await closed).toEqual({ code: CLOSE_POLICY_VIOLATION, reason: 'Origin not allowed' });
+  });
+
+  it('allows a missing Origin (a non-browser client)', async () => {
+    const { socket, opened } = connect(wsUrl);
+    await opened;
+    const reply = new Promise<string>((resolve) =>
+      socket.once('message', (d: Buffer) => resolve(d.toString())),
+    );
+    socket.send('hello');
+    expect(await reply).toBe('hello');
+    socket.close();
+  });
+
+  it.each(['localhost', '127.0.0.1'])(
+    'allows the gateway’s own origin in the %s form',
+    async (host) => {
+      const { socket, opened } = connect(wsUrl, { origin: `http://${host}:${gw.port}` });
+      await opened;
+      socket.close();
+    },
+  );
+
+  it('refuses an unknown path with 404', async () => {
+    const { opened } = connect(`ws://127.0.0.1:${gw.port}/ws/nothing`);
+    await expect(opened).rejects.toThrow(/404/);
+  });
+
+  it('does not need the API key (WebSockets are exempt; the origin check applies)', async () => {
+    const keyed = await startTestGateway({ config: { gateway: { api_key: 'k' } } });
+    try {
+      keyed.gateway.sockets.register('/ws/echo', (socket) => socket.send('hi'));
+      const { socket, opened } = connect(`ws://127.0.0.1:${keyed.port}/ws/echo`);
+      const first = new Promise<string>((resolve) =>
+        socket.once('message', (d: Buffer) => resolve(d.toString())),
+      );
+      await opened;
+      expect(await first).toBe('hi');
+      socket.close();
+    } finally {
+      await keyed.close();
+    }
+  });
+});

@@ -1,0 +1,36 @@
+import { defineConfig } from 'vitest/config';
+
+// Three projects: `unit` needs nothing but Node (npm test); `services` needs the real
+// PostgreSQL and Redis on 127.0.0.1; `e2e` drives the built gateway and the compose stack.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['gateway/**/*.test.ts', 'cli-ink/**/*.test.ts'],
+          exclude: ['**/node_modules/**', '**/*.services.test.ts'],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          name: 'services',
+          include: ['**/*.services.test.ts'],
+          exclude: ['**/node_modules/**'],
+          testTimeout: 30_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.e2e.test.ts'],
+          exclude: ['**/node_modules/**'],
+          testTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
