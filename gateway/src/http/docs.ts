@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import express, { type Router } from 'express';
-import swaggerUi from 'swagger-ui-express';
 
 const require = createRequire(import.meta.url);
 const redocBundles = join(dirname(require.resolve('redoc/package.json')), 'bundles');
@@ -26,14 +25,25 @@ export function docsRouter(document: Record<string, unknown>): Router {
   router.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
-  router.use(
-    '/docs',
-    swaggerUi.serve,
-    swaggerUi.setup(document, { customSiteTitle: 'Hearth API' }),
-  );
+  router.use('/docs', lazySwaggerUi(document));
   router.get('/redoc', (_req, res) => {
     res.type('html').send(redocPage);
   });
   router.use('/redoc', express.static(redocBundles, { index: false, maxAge: '1d' }));
+  return router;
+}
+
+/** Swagger UI is loaded on the first /docs request, not at start-up. */
+function lazySwaggerUi(document: Record<string, unknown>): Router {
+  const router = express.Router();
+  let loaded: Promise<Router> | undefined;
+  router.use((req, res, next) => {
+    loaded ??= import('swagger-ui-express').then(({ default: swaggerUi }) => {
+      const ui = express.Router();
+      ui.use(swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'Hearth API' }));
+      return ui;
+    });
+    loaded.then((ui) => ui(req, res, next), next);
+  });
   return router;
 }

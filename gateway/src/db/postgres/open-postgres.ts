@@ -1,7 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { loadNodePostgres, orm } from '../drizzle.ts';
 import pg from 'pg';
 import type { Database } from '../ports.ts';
 import { postgresAllowlistRepository, postgresSettingsRepository } from './repositories.ts';
@@ -47,7 +45,8 @@ export async function openPostgresDatabase(
     });
   }
 
-  const db = drizzle({ client: pool });
+  const { driver } = loadNodePostgres();
+  const db = driver.drizzle({ client: pool });
   let closing: Promise<void> | undefined;
   return {
     kind: 'postgresql',
@@ -57,7 +56,7 @@ export async function openPostgresDatabase(
     async ping() {
       if (closing !== undefined) return false;
       try {
-        const result = await db.execute<{ ok: number }>(sql`select 1 as ok`);
+        const result = await db.execute<{ ok: number }>(orm.sql`select 1 as ok`);
         return result.rows[0]?.ok === 1;
       } catch {
         return false;
@@ -75,7 +74,8 @@ async function migrateWithLock(pool: pg.Pool): Promise<void> {
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
-      await migrate(drizzle({ client }), { migrationsFolder });
+      const { driver, migrator } = loadNodePostgres();
+      await migrator.migrate(driver.drizzle({ client }), { migrationsFolder });
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }

@@ -1,8 +1,10 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { orm } from '../drizzle.ts';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { nowEpochSeconds, toJsonText } from '../json-text.ts';
 import type { AllowlistRepository, SettingsRepository } from '../ports.ts';
 import { allowlist, settings } from './schema.ts';
+
+const { asc, eq, sql } = orm;
 
 export type PostgresDrizzle = NodePgDatabase;
 

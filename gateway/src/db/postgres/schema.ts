@@ -3,8 +3,10 @@
  * add tables here and there, then `npm run db:generate -- --name <what>` from the repo root
  * writes the next versioned migration into gateway/drizzle/pg; commit it with the schema change.
  */
-import { sql } from 'drizzle-orm';
-import { bigint, customType, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { orm, pgCore } from '../drizzle.ts';
+
+const { sql } = orm;
+const { bigint, customType, integer, pgTable, text } = pgCore;
 
 const epochSecondsNow = sql`(extract(epoch from now()))::bigint`;
 

@@ -2,9 +2,7 @@ import { chmod, mkdir, open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
-import { sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/better-sqlite3';
-import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { loadBetterSqlite3, orm } from '../drizzle.ts';
 import type { Database } from '../ports.ts';
 import { sqliteAllowlistRepository, sqliteSettingsRepository } from './repositories.ts';
 
@@ -38,8 +36,9 @@ function openPrepared(location: string, inMemory: boolean): Database {
     client.pragma('foreign_keys = ON');
     client.pragma('busy_timeout = 5000');
     client.pragma('synchronous = NORMAL');
-    const db = drizzle({ client });
-    migrate(db, { migrationsFolder });
+    const { driver, migrator } = loadBetterSqlite3();
+    const db = driver.drizzle({ client });
+    migrator.migrate(db, { migrationsFolder });
 
     let closed = false;
     return {
@@ -50,7 +49,7 @@ function openPrepared(location: string, inMemory: boolean): Database {
       ping() {
         if (closed) return Promise.resolve(false);
         try {
-          return Promise.resolve(db.get<{ ok: number }>(sql`select 1 as ok`).ok === 1);
+          return Promise.resolve(db.get<{ ok: number }>(orm.sql`select 1 as ok`).ok === 1);
         } catch {
           return Promise.resolve(false);
         }

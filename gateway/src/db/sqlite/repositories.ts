@@ -1,8 +1,10 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { orm } from '../drizzle.ts';
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { nowEpochSeconds, toJsonText } from '../json-text.ts';
 import type { AllowlistEntry, AllowlistRepository, SettingsRepository } from '../ports.ts';
 import { allowlist, settings } from './schema.ts';
+
+const { asc, eq, sql } = orm;
 
 export type SqliteDrizzle = BetterSQLite3Database;
 

@@ -4,8 +4,10 @@
  * `npm run db:generate -- --name <what>` from the repo root writes the next versioned
  * migration into gateway/drizzle/sqlite; commit it with the schema change.
  */
-import { sql } from 'drizzle-orm';
-import { check, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { orm, sqliteCore } from '../drizzle.ts';
+
+const { sql } = orm;
+const { check, integer, sqliteTable, text } = sqliteCore;
 
 const epochSecondsNow = sql`(unixepoch())`;
 
