@@ -29,7 +29,11 @@ const sourceRss = await rssBytes(source.child.pid ?? 0);
 const sourceReadyMs = source.readyMs;
 await source.stop();
 
-const result = await autocannon({ url: `${gateway.url}/health`, connections: 50, duration: DURATION_S });
+const result = await autocannon({
+  url: `${gateway.url}/health`,
+  connections: 50,
+  duration: DURATION_S,
+});
 const loadedRss = await rssBytes(gateway.child.pid ?? 0);
 await gateway.stop();
 
@@ -57,7 +61,9 @@ const figures = {
 };
 
 const out = process.stdout;
-out.write(`cold start → /ready 200: p50 ${figures.cold_start_to_ready_ms.p50} ms, max ${figures.cold_start_to_ready_ms.max} ms (target ≤ 1500)\n`);
+out.write(
+  `cold start → /ready 200: p50 ${figures.cold_start_to_ready_ms.p50} ms, max ${figures.cold_start_to_ready_ms.max} ms (target ≤ 1500)\n`,
+);
 out.write(`idle RSS: ${figures.idle_rss_mb} MB (target ≤ 120)\n`);
 out.write(
   `(running the .ts sources directly: ready ${figures.from_typescript_sources.ready_ms} ms, ` +

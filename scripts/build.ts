@@ -10,9 +10,13 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 await rm('dist', { recursive: true, force: true });
-execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-  stdio: 'inherit',
-});
+execFileSync(
+  process.execPath,
+  [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+  {
+    stdio: 'inherit',
+  },
+);
 for (const path of ['gateway/package.json', 'gateway/drizzle', 'cli-ink/package.json']) {
   await cp(path, `dist/${path}`, { recursive: true });
 }

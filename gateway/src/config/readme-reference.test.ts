@@ -6,7 +6,10 @@ import { defaultConfig, KEY_PROVIDERS } from './schema.ts';
 describe('README configuration reference', () => {
   it('documents every key with its default, and no key that does not exist', async () => {
     const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
-    const table = readme.split('<!-- config-reference:start -->')[1]?.split('<!-- config-reference:end -->')[0] ?? '';
+    const table =
+      readme
+        .split('<!-- config-reference:start -->')[1]
+        ?.split('<!-- config-reference:end -->')[0] ?? '';
     const documented = new Map<string, string>();
     for (const match of table.matchAll(/^\| `([a-z_.<>]+)` \| `([^`]*)` \|/gm)) {
       const [, key = '', value = ''] = match;

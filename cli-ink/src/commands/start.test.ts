@@ -1,0 +1,67 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../testing/cli-harness.ts';
+
+describe('hearth start (foreground)', () => {
+  let h: Harness;
+  beforeEach(async () => void (h = await createHarness()));
+  afterEach(() => h.cleanup());
+
+  it('starts the gateway, prints its URL once ready and installs the signal handlers', async () => {
+    const result = await h.run(['start', '--port', '0']);
+
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(h.gateways).toHaveLength(1);
+    const { port } = h.gateways[0]!.address;
+    expect(result.stdout).toBe(`Hearth is ready at http://127.0.0.1:${port}\n`);
+    const ready = await fetch(`http://127.0.0.1:${port}/ready`);
+    expect(ready.status).toBe(200);
+  });
+
+  it('accepts --voice-mode with a note that voice does not exist yet', async () => {
+    const result = await h.run(['start', '--port', '0', '--voice-mode', 'ptt']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^note: voice is not available yet; --voice-mode ptt/);
+  });
+
+  it('rejects an unknown --voice-mode and a bad --port', async () => {
+    const voice = await h.run(['start', '--voice-mode', 'shout']);
+    expect(voice.code).toBe(1);
+    expect(voice.stderr).toContain('Allowed choices are ptt, continuous, wake, off');
+
+    const port = await h.run(['start', '--port', '70000']);
+    expect(port.code).toBe(1);
+    expect(port.stderr).toContain('expected a port number from 0 to 65535');
+    expect(h.gateways).toHaveLength(0);
+  });
+
+  it('exits 1 with the start-up failure when a phase fails', async () => {
+    const configPath = join(h.home, 'config.toml');
+    // The database path's parent is a file: the database phase cannot create it.
+    await writeFile(configPath, `[memory]\ndb_path = "${configPath}/memory.db"\n`);
+
+    const result = await h.run(['start', '--port', '0']);
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^hearth: start-up failed: database: Cannot open the SQLite database/,
+    );
+    expect(result.stdout).toBe('');
+  });
+
+  it('exits 1 when the gateway cannot start at all', async () => {
+    const result = await h.run(['start', '--port', '0', '--bind', '0.0.0.0']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^hearth: could not start the gateway: Refusing to bind 0\.0\.0\.0/,
+    );
+  });
+
+  it('refuses --background without a fixed port', async () => {
+    const result = await h.run(['start', '--background', '--port', '0']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('--background needs a fixed port');
+  });
+});

@@ -1,0 +1,65 @@
+import type { RunningGateway } from '@hearth/gateway';
+import { Option, type Command } from 'commander';
+import { CliError, errorMessage } from '../cli-error.ts';
+import type { CommandContext } from '../deps.ts';
+import { gatewayUrl } from '../gateway-url.ts';
+import { parsePort, VOICE_MODES, type VoiceMode } from '../options.ts';
+import { startBackground } from './start-background.ts';
+
+export interface StartOptions {
+  bind?: string;
+  port?: number;
+  background?: boolean;
+  voiceMode?: VoiceMode;
+}
+
+/** `hearth start`: run the gateway in this process, or detached with --background. */
+export function registerStart(program: Command, ctx: CommandContext): void {
+  program
+    .command('start')
+    .description('start the gateway (in the foreground unless --background)')
+    .option('--bind <host>', 'address to bind (overrides [gateway] host)')
+    .option('--port <n>', 'port to listen on (overrides [gateway] port)', parsePort)
+    .option('--background', 'run detached; logs go to {home}/gateway.log')
+    .addOption(new Option('--voice-mode <mode>', 'voice input mode').choices(VOICE_MODES))
+    .action(async (options: StartOptions) => {
+      if (options.voiceMode !== undefined) {
+        ctx.deps.output.out(
+          `note: voice is not available yet; --voice-mode ${options.voiceMode} is accepted and has no effect.`,
+        );
+      }
+      if (options.background) await startBackground(ctx, options);
+      else await startForeground(ctx, options);
+    });
+}
+
+/**
+ * Runs the gateway in this process until a signal stops it. Resolves once start-up has
+ * finished; a failed start-up stops the gateway and throws (exit 1).
+ */
+export async function startForeground(ctx: CommandContext, options: StartOptions): Promise<void> {
+  const { deps } = ctx;
+  let running: RunningGateway;
+  try {
+    running = await deps.runGateway({
+      env: deps.env,
+      configPath: ctx.configPath(),
+      host: options.bind,
+      port: options.port,
+      pretty: deps.isTTY,
+    });
+  } catch (error) {
+    throw new CliError(`could not start the gateway: ${errorMessage(error)}`);
+  }
+  deps.installSignalHandlers(running);
+  const url = gatewayUrl(running.address.host, running.address.port);
+
+  try {
+    await running.gateway.whenReady();
+  } catch (error) {
+    await running.stop();
+    const reason = running.gateway.startup.failure ?? errorMessage(error);
+    throw new CliError(`start-up failed: ${reason}`);
+  }
+  deps.output.out(`Hearth is ready at ${url}${deps.isTTY ? ' (Ctrl+C to stop)' : ''}`);
+}

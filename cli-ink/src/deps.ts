@@ -1,0 +1,23 @@
+import type { HearthEnvironment, RunningGateway, RunOptions } from '@hearth/gateway';
+import type { Output } from './output.ts';
+
+/** Everything the commands take from outside; main.ts passes the real ones, tests fakes. */
+export interface CliDeps {
+  env: HearthEnvironment;
+  output: Output;
+  /** stdout is a terminal: human-readable gateway logs in the foreground. */
+  isTTY: boolean;
+  /** The Node binary and this CLI's bin script, to spawn `start --background`'s gateway. */
+  execPath: string;
+  binPath: string;
+  fetch: typeof fetch;
+  runGateway: (options: RunOptions) => Promise<RunningGateway>;
+  installSignalHandlers: (running: RunningGateway) => void;
+}
+
+/** What a command needs: the dependencies and the global `-c/--config` path. */
+export interface CommandContext {
+  deps: CliDeps;
+  /** The absolute config.toml path (`-c/--config`, else the environment's default). */
+  configPath(): string;
+}

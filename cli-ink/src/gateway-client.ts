@@ -1,0 +1,123 @@
+import { errorMessage } from './cli-error.ts';
+
+export interface GatewayClientOptions {
+  baseUrl: string;
+  /** Read when a request is made; undefined or '' sends no X-API-Key header. */
+  apiKey?: () => Promise<string | undefined>;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+/** Nothing answered at the URL (connection refused, DNS failure, timeout). */
+export class GatewayUnreachableError extends Error {
+  readonly url: string;
+
+  constructor(url: string, cause: unknown) {
+    super(`no gateway answering at ${url} (${describeFailure(cause)})`, { cause });
+    this.name = 'GatewayUnreachableError';
+    this.url = url;
+  }
+}
+
+/** The gateway answered with an error status; `detail` is the server's message. */
+export class GatewayHttpError extends Error {
+  readonly status: number;
+  readonly detail: string;
+
+  constructor(method: string, path: string, status: number, detail: string) {
+    super(`${method} ${path} failed with ${status}: ${detail}`);
+    this.name = 'GatewayHttpError';
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+export interface GatewayClient {
+  readonly baseUrl: string;
+  /** GET a JSON document from the REST API; throws GatewayUnreachableError or GatewayHttpError. */
+  getJson(path: string): Promise<unknown>;
+  /** True when GET /ready answers 200; false for 503 or when nothing answers. */
+  isReady(): Promise<boolean>;
+  /** True when anything answers GET /health. */
+  isAnswering(): Promise<boolean>;
+}
+
+const DEFAULT_TIMEOUT_MS = 5_000;
+const PROBE_TIMEOUT_MS = 1_000;
+
+/** A small REST client for a running gateway. */
+export function createGatewayClient(options: GatewayClientOptions): GatewayClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+
+  async function request(
+    path: string,
+    init: { timeoutMs: number; withKey: boolean },
+  ): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const key = init.withKey ? await options.apiKey?.() : undefined;
+    if (key) headers['x-api-key'] = key;
+    try {
+      return await doFetch(`${baseUrl}${path}`, {
+        headers,
+        signal: AbortSignal.timeout(init.timeoutMs),
+      });
+    } catch (error) {
+      throw new GatewayUnreachableError(baseUrl, error);
+    }
+  }
+
+  async function probe(path: string): Promise<Response | undefined> {
+    try {
+      const response = await request(path, { timeoutMs: PROBE_TIMEOUT_MS, withKey: false });
+      await response.body?.cancel();
+      return response;
+    } catch (error) {
+      if (error instanceof GatewayUnreachableError) return undefined;
+      throw error;
+    }
+  }
+
+  return {
+    baseUrl,
+    async getJson(path) {
+      const response = await request(path, { timeoutMs, withKey: true });
+      const text = await response.text();
+      if (!response.ok)
+        throw new GatewayHttpError('GET', path, response.status, detailOf(text, response));
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        throw new GatewayHttpError('GET', path, response.status, 'the response is not JSON');
+      }
+    },
+    async isReady() {
+      return (await probe('/ready'))?.status === 200;
+    },
+    async isAnswering() {
+      return (await probe('/health')) !== undefined;
+    },
+  };
+}
+
+/** The server's `{detail}` when the body has one, else the status text. */
+function detailOf(text: string, response: Response): string {
+  try {
+    const body = JSON.parse(text) as unknown;
+    if (body && typeof body === 'object' && 'detail' in body && typeof body.detail === 'string') {
+      return body.detail;
+    }
+  } catch {
+    // not JSON: fall through
+  }
+  return response.statusText || 'no detail';
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof DOMException && error.name === 'TimeoutError') return 'timed out';
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (cause && typeof cause === 'object' && 'code' in cause && typeof cause.code === 'string')
+    return cause.code;
+  return errorMessage(error);
+}

@@ -1,0 +1,37 @@
+import { resolve } from 'node:path';
+import { VERSION } from '@hearth/gateway';
+import { Command } from 'commander';
+import { registerConfig } from './commands/config/index.ts';
+import { registerStart } from './commands/start.ts';
+import { registerStatus } from './commands/status.ts';
+import { registerStop } from './commands/stop.ts';
+import { registerVersion } from './commands/version.ts';
+import type { CliDeps, CommandContext } from './deps.ts';
+
+/**
+ * The `hearth` command tree. Parse errors and --help/--version throw a CommanderError
+ * (exitOverride) instead of exiting, so the caller decides the exit code.
+ */
+export function buildProgram(deps: CliDeps): Command {
+  const program = new Command('hearth')
+    .description('Hearth: a self-hosted gateway for a personal AI agent')
+    .version(VERSION, '-V, --version', 'print the version')
+    .option('-c, --config <path>', 'config.toml to use', deps.env.configPath)
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => deps.output.out(text),
+      writeErr: (text) => deps.output.err(text),
+    });
+
+  const ctx: CommandContext = {
+    deps,
+    configPath: () => resolve(program.opts<{ config: string }>().config),
+  };
+  registerStart(program, ctx);
+  registerStop(program, ctx);
+  registerStatus(program, ctx);
+  registerConfig(program, ctx);
+  registerVersion(program, ctx);
+  return program;
+}

@@ -1,0 +1,68 @@
+/** Test helpers: a fresh HEARTH_HOME, real dependencies with a captured output, a free port. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readEnvironment, runGateway, type RunningGateway } from '@hearth/gateway';
+import type { CliDeps } from '../deps.ts';
+import { bufferedOutput } from '../output.ts';
+import { runCli } from '../run-cli.ts';
+
+export const BIN_PATH = fileURLToPath(new URL('../../bin/hearth.js', import.meta.url));
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Harness {
+  home: string;
+  /** Foreground gateways started through `start`, for the test to stop. */
+  gateways: RunningGateway[];
+  run(argv: readonly string[], variables?: Record<string, string>): Promise<CliResult>;
+  cleanup(): Promise<void>;
+}
+
+/** A fresh state directory; `run` calls the CLI in-process with HEARTH_HOME pointing at it. */
+export async function createHarness(): Promise<Harness> {
+  const home = await mkdtemp(join(tmpdir(), 'hearth-cli-'));
+  const gateways: RunningGateway[] = [];
+  return {
+    home,
+    gateways,
+    async run(argv, variables = {}) {
+      const output = bufferedOutput();
+      const deps: CliDeps = {
+        env: readEnvironment({ HEARTH_HOME: home, HEARTH_LOG_LEVEL: 'silent', ...variables }),
+        output,
+        isTTY: false,
+        execPath: process.execPath,
+        binPath: BIN_PATH,
+        fetch: globalThis.fetch,
+        runGateway,
+        installSignalHandlers: (running) => void gateways.push(running),
+      };
+      const code = await runCli(argv, deps);
+      return { code, stdout: output.stdout(), stderr: output.stderr() };
+    },
+    async cleanup() {
+      await Promise.all(gateways.map((gateway) => gateway.stop()));
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A TCP port nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
