@@ -1,0 +1,95 @@
+# syntax=docker/dockerfile:1
+#
+# Hearth gateway image. The TypeScript sources run as they are (Node 24 strips the types), so
+# there is no compile stage: the image is the official Node image, the production
+# node_modules and the sources.
+#
+#   docker build -t hearth:local .                  # the runtime image (last stage)
+#   docker build --target check .                   # optional: npm ci + npm run typecheck
+#
+# Without compose (docker-compose.yml does the first step by itself): the gateway listens on
+# 0.0.0.0 in the container, which needs [gateway] api_key, so seed the volume with a config
+# that sets it before the first start, then run:
+#   docker run --rm -i -v hearth-data:/data --entrypoint sh hearth:local \
+#     -c 'cat > /data/config.toml' < infra/compose/config.toml
+#   docker run -d --init -p 127.0.0.1:7432:7432 -e HEARTH_API_KEY=... -v hearth-data:/data hearth:local
+#
+# Node here comes from the base image; the `node` npm package is a devDependency of the repo
+# (for machines whose own Node is too old) and is never installed in the runtime image.
+
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+# ---------------------------------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS base
+WORKDIR /app
+ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
+    NPM_CONFIG_FUND=false \
+    NPM_CONFIG_AUDIT=false
+
+# ---------------------------------------------------------------------------------------------
+# Production dependencies. Only the manifests are copied first, so this layer is rebuilt only
+# when a package.json or the lockfile changes. Every workspace's package.json must be present
+# for `npm ci` to accept the lockfile.
+FROM base AS deps
+COPY package.json package-lock.json .npmrc ./
+COPY gateway/package.json gateway/
+COPY cli-ink/package.json cli-ink/
+COPY e2e/package.json e2e/
+# --ignore-scripts: no production dependency needs an install script (better-sqlite3 ships its
+# prebuilt binaries inside the package; the only scripts are telemetry/banners), and skipping
+# them keeps the build offline-safe apart from the registry itself.
+RUN npm ci --omit=dev --ignore-scripts
+
+# ---------------------------------------------------------------------------------------------
+# Optional: `docker build --target check .` type-checks the whole repo inside the image's Node.
+# Not part of the default build: nothing below depends on it, and BuildKit (the default
+# builder of Docker 23+ and of `docker compose`) skips stages the target does not need.
+# npm ci runs the install scripts here: the `node` devDependency fetches its binary from the
+# npm registry, and npm puts it first on PATH for `npm run`.
+FROM base AS check
+COPY package.json package-lock.json .npmrc ./
+COPY gateway/package.json gateway/
+COPY cli-ink/package.json cli-ink/
+COPY e2e/package.json e2e/
+RUN npm ci
+COPY . .
+RUN npm run typecheck
+
+# Compiled JavaScript: starts faster and uses less memory than running the .ts sources.
+FROM check AS build
+RUN npm run build
+
+# ---------------------------------------------------------------------------------------------
+# Runtime. Last stage, so a plain `docker build .` produces it.
+FROM base AS runtime
+ENV NODE_ENV=production \
+    HEARTH_HOME=/data
+
+# The state directory belongs to the unprivileged `node` user (uid 1000 in the official
+# image) with mode 0700, as the gateway wants it. A new named volume mounted on /data copies
+# this ownership and mode, so the container never needs root to fix permissions.
+RUN install -d -o node -g node -m 0700 /data
+
+# node_modules (including npm's workspace links under node_modules/@hearth) and the
+# manifests come from the deps stage; the application files stay owned by root, read-only
+# for the `node` user that runs them.
+COPY --from=deps /app/ ./
+COPY gateway/ gateway/
+COPY cli-ink/ cli-ink/
+COPY --from=build /app/dist/ dist/
+
+USER node
+VOLUME ["/data"]
+EXPOSE 7432
+
+# Liveness: /health answers 200 as soon as the process is up (it is exempt from X-API-Key).
+# Assumes the default port 7432; change it here too if [gateway] port is changed.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+    CMD ["node", "-e", "fetch('http://127.0.0.1:7432/health', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+
+# Binding 0.0.0.0 is refused unless config.toml sets [gateway] api_key (or
+# allow_unauthenticated = true): see infra/compose/config.toml. Run with `--init`
+# (compose: `init: true`) so a tini reaps the processes that tools spawn; the gateway itself
+# handles SIGTERM (drain, close stores, exit 0). Extra flags (e.g. --port) go after the image.
+ENTRYPOINT ["node", "dist/gateway/src/main.js", "--bind", "0.0.0.0"]
+CMD []
