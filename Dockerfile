@@ -5,7 +5,7 @@
 # node_modules and the sources.
 #
 #   docker build -t hearth:local .                  # the runtime image (last stage)
-#   docker build --target check .                   # optional: npm ci + npm run typecheck
+#   docker build --target check .                   # only npm ci + npm run typecheck
 #
 # Without compose (docker-compose.yml does the first step by itself): the gateway listens on
 # 0.0.0.0 in the container, which needs [gateway] api_key, so seed the volume with a config
@@ -41,9 +41,8 @@ COPY e2e/package.json e2e/
 RUN npm ci --omit=dev --ignore-scripts
 
 # ---------------------------------------------------------------------------------------------
-# Optional: `docker build --target check .` type-checks the whole repo inside the image's Node.
-# Not part of the default build: nothing below depends on it, and BuildKit (the default
-# builder of Docker 23+ and of `docker compose`) skips stages the target does not need.
+# Full install (dev dependencies too), then a type-check of the whole repo: the build stage
+# below compiles from here, so a type error fails the image build.
 # npm ci runs the install scripts here: the `node` devDependency fetches its binary from the
 # npm registry, and npm puts it first on PATH for `npm run`.
 FROM base AS check
