@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { HearthConfig } from './config/schema.ts';
+import type { SecretResolverDeps } from './config/secrets.ts';
 import { resolveDbPath, type StatePaths } from './config/state-dir.ts';
 import type { Database, OpenDatabase } from './db/ports.ts';
 import { createHttpApp } from './http/app.ts';
@@ -11,8 +12,14 @@ import { createOriginPolicy } from './http/middleware/origins.ts';
 import { createStartup, type Startup } from './lifecycle/startup.ts';
 import { createHostStats } from './observability/host-stats.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
+import type { ProviderName } from './providers/catalog.ts';
+import { createLlmRouter, type LlmRouter } from './providers/router.ts';
+import { providerRoutes } from './providers/routes.ts';
+import { settingsRoutes } from './settings/routes.ts';
+import { createSettingsService, type SettingsService } from './settings/settings-service.ts';
 import { apiStatusRoutes, rootStatusRoutes } from './status/routes.ts';
 import type { StatusSources } from './status/status-sources.ts';
+import { createUsageTracker, type UsageTracker } from './usage/usage-tracker.ts';
 import { VERSION } from './version.ts';
 import { createSocketRouter, type SocketRouter } from './ws/socket-router.ts';
 
@@ -21,6 +28,12 @@ export interface GatewayDeps {
   logger: Logger;
   paths: StatePaths;
   openDatabase: OpenDatabase;
+  /** Resolves ENV:/op:// references in settings written at run time. */
+  secrets: SecretResolverDeps;
+  /** Outbound HTTP for providers (global fetch by default). */
+  fetch?: typeof globalThis.fetch;
+  /** Base-URL overrides per provider (tests point them at fake servers; proxies). */
+  providerEndpoints?: Partial<Record<ProviderName, string>>;
   /** Monotonic milliseconds, for uptime. */
   monotonicNow?: () => number;
 }
@@ -37,6 +50,9 @@ export interface Gateway {
   readonly sockets: SocketRouter;
   readonly metrics: Metrics;
   readonly startup: Startup;
+  readonly router: LlmRouter;
+  readonly usage: UsageTracker;
+  readonly settings: SettingsService;
   /** Binds the configured host/port, then runs the start-up phases in the background. */
   listen(): Promise<ListeningAddress>;
   /** Settles when start-up has finished (or failed). */
@@ -57,6 +73,23 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
 
   const metrics = createMetrics(createHostStats(deps.paths.home));
   const startup = createStartup(logger);
+  const fetch = deps.fetch ?? globalThis.fetch;
+  const usage = createUsageTracker(metrics);
+  const router = createLlmRouter({
+    models: () => config.models,
+    endpoints: deps.providerEndpoints,
+    fetch,
+    usage,
+    metrics,
+    logger: logger.child({ area: 'providers' }),
+  });
+  const settings = createSettingsService({
+    config,
+    configPath: deps.paths.configPath,
+    secrets: deps.secrets,
+    router,
+    logger: logger.child({ area: 'settings' }),
+  });
   const origins = createOriginPolicy({
     host: config.gateway.host,
     port: () => (server.address() as AddressInfo | null)?.port ?? config.gateway.port,
@@ -89,7 +122,20 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     bodyLimitBytes: config.gateway.body_limit_bytes,
     groups: [
       { prefix: '', routes: rootStatusRoutes(statusDeps) },
-      { prefix: '/api/v1', routes: apiStatusRoutes(statusDeps) },
+      {
+        prefix: '/api/v1',
+        routes: [
+          ...apiStatusRoutes(statusDeps),
+          ...providerRoutes({
+            models: () => config.models,
+            router,
+            usage,
+            fetch,
+            endpoints: deps.providerEndpoints,
+          }),
+          ...settingsRoutes(settings),
+        ],
+      },
     ],
   });
   const server = createServer(app);
@@ -137,6 +183,9 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     sockets,
     metrics,
     startup,
+    router,
+    usage,
+    settings,
     listen: () =>
       new Promise<ListeningAddress>((resolve, reject) => {
         server.once('error', reject);

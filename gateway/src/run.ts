@@ -39,10 +39,8 @@ export async function runGateway(options: RunOptions): Promise<RunningGateway> {
   await ensureStateDir(env.home);
   if (!(await exists(configPath))) await writeFileAtomic(configPath, DEFAULT_CONFIG_TOML);
 
-  const loaded = await loadConfig(configPath, {
-    env: env.variables,
-    readOnePassword: createOnePasswordReader(env.variables),
-  });
+  const secrets = { env: env.variables, readOnePassword: createOnePasswordReader(env.variables) };
+  const loaded = await loadConfig(configPath, secrets);
   const config = loaded.config;
   if (options.host !== undefined) config.gateway.host = options.host;
   if (options.port !== undefined) config.gateway.port = options.port;
@@ -55,6 +53,7 @@ export async function runGateway(options: RunOptions): Promise<RunningGateway> {
     logger,
     paths: statePaths(env.home, configPath),
     openDatabase,
+    secrets,
   });
   const address = await gateway.listen();
   logger.info({ url: address.url, config: configPath }, `Hearth listening on ${address.url}`);

@@ -9,6 +9,7 @@ const deps = {
   logger: silentLogger(),
   paths: statePaths('/tmp/hearth-never-used'),
   openDatabase: () => Promise.reject(new Error('not opened in this test')),
+  secrets: { env: {}, readOnePassword: () => Promise.reject(new Error('unused')) },
 };
 
 describe('binding a non-loopback address', () => {

@@ -5,6 +5,7 @@ import { configSchema, type HearthConfig } from '../config/schema.ts';
 import { statePaths } from '../config/state-dir.ts';
 import { openDatabase } from '../db/open-database.ts';
 import type { OpenDatabase } from '../db/ports.ts';
+import type { ProviderName } from '../providers/catalog.ts';
 import { createGateway, type Gateway } from '../gateway.ts';
 import { silentLogger } from '../observability/logger.ts';
 
@@ -33,13 +34,25 @@ export function testConfig(patch: SectionPatch = {}): HearthConfig {
  * SQLite store unless another `openDatabase` is given. Does not wait for readiness.
  */
 export async function startTestGateway(
-  options: { config?: SectionPatch; openDatabase?: OpenDatabase } = {},
+  options: {
+    config?: SectionPatch;
+    openDatabase?: OpenDatabase;
+    /** An existing state directory (to restart on the same one); a fresh one otherwise. */
+    home?: string;
+    providerEndpoints?: Partial<Record<ProviderName, string>>;
+    env?: Record<string, string>;
+  } = {},
 ): Promise<TestGateway> {
-  const home = await mkdtemp(join(tmpdir(), 'hearth-test-'));
+  const home = options.home ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
   const gateway = createGateway(testConfig(options.config), {
     logger: silentLogger(),
     paths: statePaths(home),
     openDatabase: options.openDatabase ?? openDatabase,
+    secrets: {
+      env: options.env ?? {},
+      readOnePassword: () => Promise.reject(new Error('no op in tests')),
+    },
+    providerEndpoints: options.providerEndpoints,
   });
   const address = await gateway.listen();
   return {

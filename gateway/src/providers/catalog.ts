@@ -1,0 +1,473 @@
+import type { LanguageModel } from 'ai';
+import type { HearthConfig } from '../config/schema.ts';
+import type { ThinkingStyle } from './thinking.ts';
+
+export type ModelsConfig = HearthConfig['models'];
+
+export const PROVIDER_NAMES = [
+  'anthropic',
+  'openai',
+  'google',
+  'mistral',
+  'xai',
+  'deepseek',
+  'cohere',
+  'groq',
+  'together',
+  'fireworks',
+  'perplexity',
+  'openrouter',
+  'moonshot',
+  'zhipu',
+  'qwen',
+  'azure',
+  'bedrock',
+  'ollama',
+  'openai_compatible',
+] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
+/** What an adapter factory receives: credentials read when the model is built, and I/O. */
+export interface ProviderConnection {
+  apiKey: string;
+  /** Base URL override (tests, proxies); the provider's default when undefined. */
+  baseURL: string | undefined;
+  models: ModelsConfig;
+  fetch: typeof globalThis.fetch;
+}
+
+export type ModelFactory = (
+  connection: ProviderConnection,
+  nativeModelId: string,
+) => Promise<LanguageModel>;
+
+export interface ProviderSpec {
+  name: ProviderName;
+  /** Model-id prefixes that select this provider. */
+  prefixes: readonly string[];
+  /** True when the prefix is a routing label removed before calling the API (`groq/x` → `x`). */
+  stripPrefix: boolean;
+  /** `[models]` fields that configure it (what POST /settings/llm accepts for it). */
+  settingsFields: readonly (keyof ModelsConfig)[];
+  /** Configured? null only for bedrock, whose credentials come from the AWS SDK chain. */
+  configured: (models: ModelsConfig) => boolean | null;
+  apiKey: (models: ModelsConfig) => string;
+  /** The URL the provider is called at, for live checks and status. */
+  baseURL: (models: ModelsConfig) => string;
+  /** `GET {baseURL}/models` (OpenAI-compatible), the local runtime's `/api/tags`, or none. */
+  liveCheck: 'openai-models' | 'ollama-tags' | null;
+  thinking: ThinkingStyle;
+  /** The provider's key in the AI SDK's `providerOptions`. */
+  optionsKey: string;
+  /** Does this model take a reasoning effort (only consulted for 'reasoning-effort')? */
+  isReasoningModel: (nativeModelId: string) => boolean;
+  /** A sensible model when the provider is forced at runtime and none of [models] uses it. */
+  defaultModel: string;
+  /** Cost is never tracked (router service, enterprise endpoints), or is always 0 (local). */
+  pricing: 'table' | 'unpriced' | 'free';
+  create: ModelFactory;
+}
+
+const key = (field: keyof ModelsConfig) => (models: ModelsConfig) => String(models[field] ?? '');
+const hasKey = (field: keyof ModelsConfig) => (models: ModelsConfig) =>
+  String(models[field] ?? '') !== '';
+const fixed = (url: string) => () => url;
+const openAiReasoning = (id: string) => /^(o\d|gpt-5)/.test(id);
+const always = () => true;
+const never = () => false;
+
+function spec(
+  name: ProviderName,
+  rest: Omit<
+    ProviderSpec,
+    | 'name'
+    | 'stripPrefix'
+    | 'settingsFields'
+    | 'configured'
+    | 'apiKey'
+    | 'isReasoningModel'
+    | 'pricing'
+  > &
+    Partial<
+      Pick<
+        ProviderSpec,
+        'stripPrefix' | 'settingsFields' | 'configured' | 'apiKey' | 'isReasoningModel' | 'pricing'
+      >
+    >,
+): ProviderSpec {
+  const keyField = `${name}_api_key` as keyof ModelsConfig;
+  return {
+    name,
+    stripPrefix: false,
+    settingsFields: [keyField],
+    configured: hasKey(keyField),
+    apiKey: key(keyField),
+    isReasoningModel: never,
+    pricing: 'table',
+    ...rest,
+  };
+}
+
+/** An OpenAI-compatible vendor reached through @ai-sdk/openai-compatible's chat model. */
+const openAiCompatible =
+  (providerName: string): ModelFactory =>
+  async (c, id) => {
+    const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+    return createOpenAICompatible({
+      name: providerName,
+      baseURL: c.baseURL ?? '',
+      apiKey: c.apiKey || undefined,
+      fetch: c.fetch,
+      includeUsage: true,
+    }).chatModel(id);
+  };
+
+const OLLAMA_DEFAULT = 'http://127.0.0.1:11434';
+
+/**
+ * The 19 providers. Prefix inference, credentials, live checks and the thinking control of each
+ * live here; everything else (router, status, settings) reads this table.
+ */
+export const PROVIDERS: readonly ProviderSpec[] = [
+  spec('anthropic', {
+    prefixes: ['claude-'],
+    baseURL: fixed('https://api.anthropic.com/v1'),
+    liveCheck: null,
+    thinking: 'anthropic-budget',
+    optionsKey: 'anthropic',
+    defaultModel: 'claude-sonnet-4-5',
+    create: async (c, id) =>
+      (await import('@ai-sdk/anthropic')).createAnthropic({
+        apiKey: c.apiKey,
+        baseURL: c.baseURL,
+        fetch: c.fetch,
+      })(id),
+  }),
+  spec('openai', {
+    prefixes: ['gpt-', 'o1', 'o3', 'o4', 'chatgpt-'],
+    baseURL: fixed('https://api.openai.com/v1'),
+    liveCheck: 'openai-models',
+    thinking: 'reasoning-effort',
+    optionsKey: 'openai',
+    isReasoningModel: openAiReasoning,
+    defaultModel: 'gpt-4o-mini',
+    create: async (c, id) =>
+      (await import('@ai-sdk/openai'))
+        .createOpenAI({ apiKey: c.apiKey, baseURL: c.baseURL, fetch: c.fetch })
+        .chat(id),
+  }),
+  spec('google', {
+    prefixes: ['gemini-'],
+    baseURL: fixed('https://generativelanguage.googleapis.com/v1beta'),
+    liveCheck: null,
+    thinking: 'google-budget',
+    optionsKey: 'google',
+    defaultModel: 'gemini-2.5-flash',
+    create: async (c, id) =>
+      (await import('@ai-sdk/google')).createGoogle({
+        apiKey: c.apiKey,
+        baseURL: c.baseURL,
+        fetch: c.fetch,
+      })(id),
+  }),
+  spec('mistral', {
+    prefixes: ['mistral-', 'codestral-', 'magistral-'],
+    baseURL: fixed('https://api.mistral.ai/v1'),
+    liveCheck: 'openai-models',
+    thinking: 'none',
+    optionsKey: 'mistral',
+    defaultModel: 'mistral-small-latest',
+    create: async (c, id) =>
+      (await import('@ai-sdk/mistral')).createMistral({
+        apiKey: c.apiKey,
+        baseURL: c.baseURL,
+        fetch: c.fetch,
+      })(id),
+  }),
+  spec('xai', {
+    prefixes: ['grok-'],
+    baseURL: fixed('https://api.x.ai/v1'),
+    liveCheck: 'openai-models',
+    thinking: 'reasoning-effort',
+    optionsKey: 'xai',
+    isReasoningModel: always,
+    defaultModel: 'grok-3-mini',
+    create: async (c, id) =>
+      (await import('@ai-sdk/xai')).createXai({
+        apiKey: c.apiKey,
+        baseURL: c.baseURL,
+        fetch: c.fetch,
+      })(id),
+  }),
+  spec('deepseek', {
+    prefixes: ['deepseek-'],
+    baseURL: fixed('https://api.deepseek.com/v1'),
+    liveCheck: 'openai-models',
+    thinking: 'none',
+    optionsKey: 'deepseek',
+    defaultModel: 'deepseek-chat',
+    create: async (c, id) =>
+      (await import('@ai-sdk/deepseek'))
+        .createDeepSeek({ apiKey: c.apiKey, baseURL: c.baseURL, fetch: c.fetch })
+        .chat(id),
+  }),
+  spec('cohere', {
+    prefixes: ['command-'],
+    baseURL: fixed('https://api.cohere.com/v2'),
+    liveCheck: null,
+    thinking: 'none',
+    optionsKey: 'cohere',
+    defaultModel: 'command-r-plus',
+    create: async (c, id) =>
+      (await import('@ai-sdk/cohere')).createCohere({
+        apiKey: c.apiKey,
+        baseURL: c.baseURL,
+        fetch: c.fetch,
+      })(id),
+  }),
+  spec('groq', {
+    prefixes: ['groq/'],
+    stripPrefix: true,
+    baseURL: fixed('https://api.groq.com/openai/v1'),
+    liveCheck: 'openai-models',
+    thinking: 'reasoning-effort',
+    optionsKey: 'groq',
+    isReasoningModel: (id) => /gpt-oss|qwen3|deepseek-r1/.test(id),
+    defaultModel: 'groq/llama-3.3-70b-versatile',
+    create: async (c, id) =>
+      (await import('@ai-sdk/groq')).createGroq({
+        apiKey: c.apiKey,
+        baseURL: c.baseURL,
+        fetch: c.fetch,
+      })(id),
+  }),
+  spec('together', {
+    prefixes: ['together/'],
+    stripPrefix: true,
+    baseURL: fixed('https://api.together.xyz/v1'),
+    liveCheck: 'openai-models',
+    thinking: 'none',
+    optionsKey: 'togetherai',
+    defaultModel: 'together/meta-llama/Llama-3.3-70B-Instruct-Turbo',
+    create: async (c, id) =>
+      (await import('@ai-sdk/togetherai')).createTogetherAI({
+        apiKey: c.apiKey,
+        baseURL: c.baseURL,
+        fetch: c.fetch,
+      })(id),
+  }),
+  spec('fireworks', {
+    prefixes: ['fireworks/'],
+    stripPrefix: true,
+    baseURL: fixed('https://api.fireworks.ai/inference/v1'),
+    liveCheck: 'openai-models',
+    thinking: 'none',
+    optionsKey: 'fireworks',
+    defaultModel: 'fireworks/accounts/fireworks/models/llama-v3p3-70b-instruct',
+    create: async (c, id) =>
+      (await import('@ai-sdk/fireworks')).createFireworks({
+        apiKey: c.apiKey,
+        baseURL: c.baseURL,
+        fetch: c.fetch,
+      })(id),
+  }),
+  spec('perplexity', {
+    prefixes: ['sonar'],
+    baseURL: fixed('https://api.perplexity.ai'),
+    liveCheck: null,
+    thinking: 'none',
+    optionsKey: 'perplexity',
+    defaultModel: 'sonar',
+    create: async (c, id) =>
+      (await import('@ai-sdk/perplexity')).createPerplexity({
+        apiKey: c.apiKey,
+        baseURL: c.baseURL,
+        fetch: c.fetch,
+      })(id),
+  }),
+  spec('openrouter', {
+    prefixes: ['openrouter/'],
+    stripPrefix: true,
+    baseURL: fixed('https://openrouter.ai/api/v1'),
+    liveCheck: 'openai-models',
+    thinking: 'openrouter-effort',
+    optionsKey: 'openrouter',
+    defaultModel: 'openrouter/openai/gpt-4o-mini',
+    pricing: 'unpriced',
+    create: async (c, id) =>
+      (await import('@openrouter/ai-sdk-provider'))
+        .createOpenRouter({ apiKey: c.apiKey, baseURL: c.baseURL, fetch: c.fetch })
+        .chat(id),
+  }),
+  spec('moonshot', {
+    prefixes: ['moonshot-', 'kimi-'],
+    baseURL: fixed('https://api.moonshot.ai/v1'),
+    liveCheck: 'openai-models',
+    thinking: 'none',
+    optionsKey: 'moonshotai',
+    defaultModel: 'kimi-k2-0905-preview',
+    create: async (c, id) =>
+      (await import('@ai-sdk/moonshotai')).createMoonshotAI({
+        apiKey: c.apiKey,
+        baseURL: c.baseURL,
+        fetch: c.fetch,
+      })(id),
+  }),
+  spec('zhipu', {
+    prefixes: ['glm-'],
+    baseURL: fixed('https://open.bigmodel.cn/api/paas/v4'),
+    liveCheck: 'openai-models',
+    thinking: 'none',
+    optionsKey: 'zhipu',
+    defaultModel: 'glm-4.6',
+    create: (c, id) =>
+      openAiCompatible('zhipu')(
+        { ...c, baseURL: c.baseURL ?? 'https://open.bigmodel.cn/api/paas/v4' },
+        id,
+      ),
+  }),
+  spec('qwen', {
+    prefixes: ['qwen-'],
+    baseURL: fixed('https://dashscope-intl.aliyuncs.com/compatible-mode/v1'),
+    liveCheck: 'openai-models',
+    thinking: 'none',
+    optionsKey: 'alibaba',
+    defaultModel: 'qwen-plus',
+    create: async (c, id) =>
+      (await import('@ai-sdk/alibaba')).createAlibaba({
+        apiKey: c.apiKey,
+        baseURL: c.baseURL,
+        fetch: c.fetch,
+      })(id),
+  }),
+  spec('azure', {
+    prefixes: ['azure/'],
+    stripPrefix: true,
+    settingsFields: ['azure_api_key', 'azure_endpoint'],
+    configured: (m) => m.azure_api_key !== '' && m.azure_endpoint !== '',
+    baseURL: (m) => m.azure_endpoint,
+    liveCheck: null,
+    thinking: 'reasoning-effort',
+    optionsKey: 'openai',
+    isReasoningModel: openAiReasoning,
+    defaultModel: 'azure/gpt-4o-mini',
+    pricing: 'unpriced',
+    create: async (c, id) =>
+      (await import('@ai-sdk/azure'))
+        .createAzure({
+          apiKey: c.apiKey,
+          baseURL: c.baseURL ?? `${c.models.azure_endpoint.replace(/\/+$/, '')}/openai`,
+          fetch: c.fetch,
+        })
+        .chat(id),
+  }),
+  spec('bedrock', {
+    prefixes: ['bedrock/'],
+    stripPrefix: true,
+    settingsFields: ['bedrock_region'],
+    configured: () => null,
+    apiKey: () => '',
+    baseURL: (m) => `https://bedrock-runtime.${m.bedrock_region || 'us-east-1'}.amazonaws.com`,
+    liveCheck: null,
+    thinking: 'none',
+    optionsKey: 'bedrock',
+    defaultModel: 'bedrock/anthropic.claude-3-5-haiku-20241022-v1:0',
+    pricing: 'unpriced',
+    create: async (c, id) =>
+      (await import('@ai-sdk/amazon-bedrock')).createAmazonBedrock({
+        region: c.models.bedrock_region || undefined,
+        baseURL: c.baseURL,
+        fetch: c.fetch,
+      })(id),
+  }),
+  spec('ollama', {
+    prefixes: ['ollama/'],
+    stripPrefix: true,
+    settingsFields: ['ollama_base_url'],
+    configured: (m) => m.ollama_base_url !== '',
+    apiKey: () => '',
+    baseURL: (m) => m.ollama_base_url || OLLAMA_DEFAULT,
+    liveCheck: 'ollama-tags',
+    thinking: 'ollama-think',
+    optionsKey: 'ollama',
+    defaultModel: 'ollama/llama3.2',
+    pricing: 'free',
+    create: async (c, id) =>
+      (await import('ollama-ai-provider-v2')).createOllama({
+        baseURL: `${(c.baseURL ?? (c.models.ollama_base_url || OLLAMA_DEFAULT)).replace(/\/+$/, '')}/api`,
+        fetch: c.fetch,
+      })(id),
+  }),
+  spec('openai_compatible', {
+    prefixes: ['custom/'],
+    stripPrefix: true,
+    settingsFields: ['openai_compatible_base_url', 'openai_compatible_api_key'],
+    configured: (m) => m.openai_compatible_base_url !== '',
+    apiKey: key('openai_compatible_api_key'),
+    baseURL: (m) => m.openai_compatible_base_url,
+    liveCheck: 'openai-models',
+    thinking: 'none',
+    optionsKey: 'openaiCompatible',
+    defaultModel: 'custom/local-model',
+    pricing: 'unpriced',
+    create: (c, id) =>
+      openAiCompatible('openaiCompatible')(
+        { ...c, baseURL: c.baseURL ?? c.models.openai_compatible_base_url },
+        id,
+      ),
+  }),
+];
+
+const BY_NAME = new Map(PROVIDERS.map((p) => [p.name, p]));
+
+export function providerSpec(name: ProviderName): ProviderSpec {
+  const found = BY_NAME.get(name);
+  if (!found) throw new Error(`unknown provider ${name}`);
+  return found;
+}
+
+/** Names and aliases accepted by POST /settings/model and `/model <provider>`. */
+export const PROVIDER_ALIASES: Record<string, ProviderName> = {
+  claude: 'anthropic',
+  gpt: 'openai',
+  chatgpt: 'openai',
+  gemini: 'google',
+  grok: 'xai',
+  local: 'ollama',
+  kimi: 'moonshot',
+  glm: 'zhipu',
+  alibaba: 'qwen',
+  custom: 'openai_compatible',
+  'openai-compatible': 'openai_compatible',
+  togetherai: 'together',
+};
+
+export function resolveProviderName(value: string): ProviderName | undefined {
+  const lower = value.trim().toLowerCase();
+  if ((PROVIDER_NAMES as readonly string[]).includes(lower)) return lower as ProviderName;
+  return PROVIDER_ALIASES[lower];
+}
+
+export interface ResolvedModel {
+  provider: ProviderName;
+  /** The id as configured, e.g. `groq/llama-3.3-70b`. */
+  modelId: string;
+  /** The id the provider's API expects, e.g. `llama-3.3-70b`. */
+  nativeId: string;
+}
+
+/** Infers the provider from the model-id prefix; undefined when no prefix matches. */
+export function resolveModel(modelId: string): ResolvedModel | undefined {
+  const id = modelId.trim();
+  for (const provider of PROVIDERS) {
+    const prefix = provider.prefixes.find((p) => id.toLowerCase().startsWith(p));
+    if (prefix) {
+      return {
+        provider: provider.name,
+        modelId: id,
+        nativeId: provider.stripPrefix ? id.slice(prefix.length) : id,
+      };
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,161 @@
+import {
+  generateText,
+  jsonSchema,
+  streamText,
+  tool,
+  type LanguageModel,
+  type ModelMessage,
+  type ToolSet,
+} from 'ai';
+import type {
+  ChatMessage,
+  FinishReason,
+  Generation,
+  GenerationEvent,
+  ToolSpec,
+  Usage,
+} from './messages.ts';
+import type { ProviderOptions } from './thinking.ts';
+
+export interface ModelCall {
+  model: LanguageModel;
+  system?: string;
+  messages: readonly ChatMessage[];
+  tools?: readonly ToolSpec[];
+  providerOptions: ProviderOptions;
+  signal?: AbortSignal;
+  maxOutputTokens?: number;
+}
+
+function toModelMessages(messages: readonly ChatMessage[]): ModelMessage[] {
+  return messages.map((message): ModelMessage => {
+    switch (message.role) {
+      case 'user':
+        return { role: 'user', content: message.content };
+      case 'assistant':
+        if (!message.toolCalls?.length) return { role: 'assistant', content: message.content };
+        return {
+          role: 'assistant',
+          content: [
+            ...(message.content ? [{ type: 'text' as const, text: message.content }] : []),
+            ...message.toolCalls.map((call) => ({
+              type: 'tool-call' as const,
+              toolCallId: call.id,
+              toolName: call.name,
+              input: call.arguments,
+            })),
+          ],
+        };
+      case 'tool':
+        return {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: message.toolCallId,
+              toolName: message.toolName,
+              output: message.isError
+                ? { type: 'error-text', value: message.content }
+                : { type: 'text', value: message.content },
+            },
+          ],
+        };
+    }
+  });
+}
+
+/** Tools are declared without `execute`: the model's calls come back to Hearth's own loop. */
+function toToolSet(tools: readonly ToolSpec[] | undefined): ToolSet | undefined {
+  if (!tools?.length) return undefined;
+  return Object.fromEntries(
+    tools.map((spec) => [
+      spec.name,
+      tool({ description: spec.description, inputSchema: jsonSchema(spec.parameters) }),
+    ]),
+  );
+}
+
+function toUsage(usage: {
+  inputTokens?: number | undefined;
+  outputTokens?: number | undefined;
+}): Usage {
+  return { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 };
+}
+
+const FINISH: Record<string, FinishReason> = {
+  stop: 'stop',
+  length: 'length',
+  'tool-calls': 'tool-calls',
+  'content-filter': 'content-filter',
+  error: 'error',
+};
+
+function toCalls(
+  calls: readonly { toolCallId: string; toolName: string; input: unknown }[],
+): Generation['toolCalls'] {
+  return calls.map((call) => ({
+    id: call.toolCallId,
+    name: call.toolName,
+    arguments: (call.input ?? {}) as Record<string, unknown>,
+  }));
+}
+
+function request(call: ModelCall) {
+  return {
+    model: call.model,
+    system: call.system,
+    messages: toModelMessages(call.messages),
+    tools: toToolSet(call.tools),
+    providerOptions: call.providerOptions as never,
+    abortSignal: call.signal,
+    maxOutputTokens: call.maxOutputTokens,
+    maxRetries: 0,
+  };
+}
+
+/** One non-streaming generation step (no tool execution: the caller runs the tool loop). */
+export async function generate(call: ModelCall): Promise<Generation> {
+  const result = await generateText(request(call));
+  return {
+    text: result.text,
+    reasoning: result.reasoningText ?? '',
+    toolCalls: toCalls(result.toolCalls),
+    usage: toUsage(result.usage),
+    finishReason: FINISH[result.finishReason] ?? 'other',
+  };
+}
+
+/** One streaming generation step: text and reasoning deltas, then a `finish` with the totals. */
+export async function* stream(call: ModelCall): AsyncGenerator<GenerationEvent> {
+  let failure: unknown;
+  const result = streamText({
+    ...request(call),
+    onError: ({ error }) => {
+      failure = error;
+    },
+  });
+  let text = '';
+  let reasoning = '';
+  for await (const part of result.fullStream) {
+    if (part.type === 'text-delta') {
+      text += part.text;
+      yield { type: 'text', text: part.text };
+    } else if (part.type === 'reasoning-delta') {
+      reasoning += part.text;
+      yield { type: 'reasoning', text: part.text };
+    } else if (part.type === 'error') {
+      throw part.error;
+    }
+  }
+  if (failure !== undefined) throw failure;
+  yield {
+    type: 'finish',
+    generation: {
+      text,
+      reasoning,
+      toolCalls: toCalls(await result.toolCalls),
+      usage: toUsage(await result.usage),
+      finishReason: FINISH[await result.finishReason] ?? 'other',
+    },
+  };
+}

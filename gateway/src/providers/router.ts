@@ -1,0 +1,311 @@
+import type { LanguageModel } from 'ai';
+import type { Logger } from 'pino';
+import { HearthError } from '../errors.ts';
+import type { Metrics } from '../observability/metrics.ts';
+import type { UsageTracker } from '../usage/usage-tracker.ts';
+import {
+  providerSpec,
+  resolveModel,
+  type ModelsConfig,
+  type ProviderName,
+  type ResolvedModel,
+} from './catalog.ts';
+import { classifyTask, type TaskComplexity } from './classifier.ts';
+import { generate, stream, type ModelCall } from './llm-call.ts';
+import type { ChatMessage, Generation, GenerationEvent, ToolSpec } from './messages.ts';
+import { thinkingOptions, type ThinkingLevel } from './thinking.ts';
+
+/** Runtime-only model settings (POST /settings/model, slash commands); reset on restart. */
+export interface RuntimeModelSettings {
+  /** A forced provider, or null for automatic routing. */
+  provider: ProviderName | null;
+  /** A model pinned for every request (form B), or null. */
+  model: string | null;
+  /** Null leaves thinking at the provider's default (nothing is sent). */
+  thinking: ThinkingLevel | null;
+  /** Every request goes to the local runtime. */
+  privacyMode: boolean;
+}
+
+export interface RouteRequest {
+  messages: readonly ChatMessage[];
+  system?: string;
+  tools?: readonly ToolSpec[];
+  /** An explicit model id for this request (form B `model`); privacy mode still wins. */
+  model?: string;
+  /** Defaults to the classification of the last user message. */
+  complexity?: TaskComplexity;
+  signal?: AbortSignal;
+  maxOutputTokens?: number;
+}
+
+export interface Attempt {
+  provider: ProviderName;
+  model: string;
+  ms: number;
+  error?: string;
+}
+
+export interface RoutedGeneration extends Generation {
+  provider: ProviderName;
+  model: string;
+  attempts: Attempt[];
+}
+
+export type RoutedEvent =
+  | GenerationEvent
+  | { type: 'start'; provider: ProviderName; model: string }
+  | { type: 'done'; result: RoutedGeneration };
+
+export interface RouterDeps {
+  /** The live `[models]` configuration, secrets resolved. */
+  models: () => ModelsConfig;
+  /** Base-URL overrides per provider (tests, proxies). */
+  endpoints?: Partial<Record<ProviderName, string>>;
+  fetch: typeof globalThis.fetch;
+  usage: UsageTracker;
+  metrics: Metrics;
+  logger: Logger;
+  now?: () => number;
+}
+
+const ROLES: readonly (keyof ModelsConfig)[] = ['primary', 'fallback', 'fast', 'local'];
+
+function lastUserText(messages: readonly ChatMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const message = messages[i];
+    if (message?.role === 'user') return message.content;
+  }
+  return '';
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) {
+    const status = (error as { statusCode?: number }).statusCode;
+    return `${status ? `${status} ` : ''}${error.message}`.slice(0, 300);
+  }
+  return String(error);
+}
+
+/**
+ * Chooses the model for each request and calls it, trying the next candidate when a provider
+ * fails (before any output was streamed). Order: privacy mode → the local runtime only; a
+ * forced provider → its configured models (or its default model); an explicit model → that
+ * model first; otherwise by task complexity: complex → primary, fallback, fast, local; simple →
+ * fast, primary, fallback, local. Every attempt is logged and counted; usage is recorded.
+ */
+export function createLlmRouter(deps: RouterDeps) {
+  const now = deps.now ?? (() => performance.now());
+  const settings: RuntimeModelSettings = {
+    provider: null,
+    model: null,
+    thinking: null,
+    privacyMode: false,
+  };
+  const cache = new Map<string, Promise<LanguageModel>>();
+
+  function candidates(
+    request: Pick<RouteRequest, 'messages' | 'model' | 'complexity'>,
+  ): ResolvedModel[] {
+    const models = deps.models();
+    const resolve = (id: string) => (id.trim() === '' ? undefined : resolveModel(id));
+    const unique = (list: (ResolvedModel | undefined)[]) => {
+      const seen = new Set<string>();
+      return list.filter(
+        (m): m is ResolvedModel =>
+          m !== undefined && !seen.has(m.modelId) && Boolean(seen.add(m.modelId)),
+      );
+    };
+
+    if (settings.privacyMode) {
+      const local = resolve(models.local);
+      return [
+        local?.provider === 'ollama' ? local : resolveModel(providerSpec('ollama').defaultModel)!,
+      ];
+    }
+    if (settings.provider !== null) {
+      const forced = settings.provider;
+      const own = ROLES.map((role) => resolve(String(models[role]))).filter(
+        (m) => m?.provider === forced,
+      );
+      return unique(own.length > 0 ? own : [resolveModel(providerSpec(forced).defaultModel)]);
+    }
+    const complexity = request.complexity ?? classifyTask(lastUserText(request.messages));
+    const order: (keyof ModelsConfig)[] =
+      complexity === 'complex'
+        ? ['primary', 'fallback', 'fast', 'local']
+        : ['fast', 'primary', 'fallback', 'local'];
+    const wanted = request.model ?? settings.model ?? undefined;
+    const explicit = wanted === undefined ? undefined : resolve(wanted);
+    if (wanted !== undefined && explicit === undefined) {
+      throw new HearthError('validation', `No provider for model id '${wanted}' (unknown prefix)`);
+    }
+    return unique([explicit, ...order.map((role) => resolve(String(models[role])))]);
+  }
+
+  function modelFor(target: ResolvedModel): Promise<LanguageModel> {
+    const key = `${target.provider}|${target.modelId}`;
+    let model = cache.get(key);
+    if (!model) {
+      const spec = providerSpec(target.provider);
+      const models = deps.models();
+      model = spec.create(
+        {
+          apiKey: spec.apiKey(models),
+          baseURL: deps.endpoints?.[target.provider],
+          models,
+          fetch: deps.fetch,
+        },
+        target.nativeId,
+      );
+      model.catch(() => cache.delete(key));
+      cache.set(key, model);
+    }
+    return model;
+  }
+
+  async function callFor(target: ResolvedModel, request: RouteRequest): Promise<ModelCall> {
+    const spec = providerSpec(target.provider);
+    return {
+      model: await modelFor(target),
+      system: request.system,
+      messages: request.messages,
+      tools: request.tools,
+      providerOptions:
+        settings.thinking === null
+          ? {}
+          : thinkingOptions(
+              spec.thinking,
+              spec.optionsKey,
+              settings.thinking,
+              spec.isReasoningModel(target.nativeId),
+            ),
+      signal: request.signal,
+      maxOutputTokens: request.maxOutputTokens,
+    };
+  }
+
+  function succeeded(target: ResolvedModel, generation: Generation, ms: number): void {
+    deps.metrics.generationLatencyMs.set({ model: target.modelId }, ms);
+    deps.metrics.generationLatencySeconds.observe({ model: target.modelId }, ms / 1000);
+    deps.usage.record({
+      provider: target.provider,
+      modelId: target.modelId,
+      nativeModelId: target.nativeId,
+      pricing: providerSpec(target.provider).pricing,
+      inputTokens: generation.usage.inputTokens,
+      outputTokens: generation.usage.outputTokens,
+    });
+  }
+
+  function failed(
+    target: ResolvedModel,
+    error: unknown,
+    attempts: Attempt[],
+    started: number,
+  ): void {
+    deps.metrics.generationErrorsTotal.inc({ model: target.modelId });
+    attempts.push({
+      provider: target.provider,
+      model: target.modelId,
+      ms: Math.round(now() - started),
+      error: errorText(error),
+    });
+    deps.logger.warn(
+      { provider: target.provider, model: target.modelId, err: errorText(error) },
+      'generation failed',
+    );
+  }
+
+  function exhausted(attempts: Attempt[], signal: AbortSignal | undefined): HearthError {
+    if (signal?.aborted) return new HearthError('bad_request', 'Generation cancelled');
+    if (attempts.length === 0)
+      return new HearthError('unavailable', 'No model is configured: set [models] primary');
+    const chain = attempts
+      .map((a) => `${a.model} (${a.provider}): ${a.error ?? 'failed'}`)
+      .join('; ');
+    return new HearthError('upstream', `Every provider failed: ${chain}`);
+  }
+
+  return {
+    settings,
+    candidates,
+    /** Forget built models (after credentials or base URLs change). */
+    invalidate(): void {
+      cache.clear();
+    },
+
+    async generate(request: RouteRequest): Promise<RoutedGeneration> {
+      const attempts: Attempt[] = [];
+      for (const target of candidates(request)) {
+        if (request.signal?.aborted) break;
+        const started = now();
+        deps.metrics.generationRequestsTotal.inc({ model: target.modelId });
+        try {
+          const generation = await generate(await callFor(target, request));
+          const ms = now() - started;
+          attempts.push({ provider: target.provider, model: target.modelId, ms: Math.round(ms) });
+          succeeded(target, generation, ms);
+          return { ...generation, provider: target.provider, model: target.modelId, attempts };
+        } catch (error) {
+          failed(target, error, attempts, started);
+        }
+      }
+      throw exhausted(attempts, request.signal);
+    },
+
+    /**
+     * Streams one generation. Falls back to the next candidate only while nothing has been
+     * emitted; a failure after the first chunk ends the stream with the error.
+     */
+    async *stream(request: RouteRequest): AsyncGenerator<RoutedEvent> {
+      const attempts: Attempt[] = [];
+      for (const target of candidates(request)) {
+        if (request.signal?.aborted) break;
+        const started = now();
+        deps.metrics.generationRequestsTotal.inc({ model: target.modelId });
+        let emitted = false;
+        try {
+          const events = stream(await callFor(target, request));
+          for await (const event of events) {
+            if (!emitted) {
+              emitted = true;
+              yield { type: 'start', provider: target.provider, model: target.modelId };
+            }
+            if (event.type === 'finish') {
+              const ms = now() - started;
+              attempts.push({
+                provider: target.provider,
+                model: target.modelId,
+                ms: Math.round(ms),
+              });
+              succeeded(target, event.generation, ms);
+              yield event;
+              yield {
+                type: 'done',
+                result: {
+                  ...event.generation,
+                  provider: target.provider,
+                  model: target.modelId,
+                  attempts,
+                },
+              };
+              return;
+            }
+            yield event;
+          }
+          throw new Error('stream ended without a finish event');
+        } catch (error) {
+          failed(target, error, attempts, started);
+          if (emitted)
+            throw new HearthError('upstream', `Generation failed mid-stream: ${errorText(error)}`, {
+              cause: error,
+            });
+        }
+      }
+      throw exhausted(attempts, request.signal);
+    },
+  };
+}
+
+export type LlmRouter = ReturnType<typeof createLlmRouter>;

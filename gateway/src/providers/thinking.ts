@@ -1,0 +1,87 @@
+/**
+ * The reasoning-effort ladder and how each provider family receives it. The mapping is a
+ * documented table (README "Thinking ladder"); `thinkingOptions` turns a level into the AI SDK
+ * `providerOptions` of one provider, applied identically on the generate and stream paths.
+ */
+export const THINKING_LEVELS = ['off', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
+export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
+
+export type ThinkingStyle =
+  /** An extended-thinking token budget that scales with the level (Anthropic). */
+  | 'anthropic-budget'
+  /** A thinking token budget (Google Gemini `thinkingConfig.thinkingBudget`). */
+  | 'google-budget'
+  /** A `reasoning_effort` field (OpenAI reasoning models, Azure, xAI, Groq). */
+  | 'reasoning-effort'
+  /** OpenRouter's `reasoning: { effort }`. */
+  | 'openrouter-effort'
+  /** The local runtime's boolean `think` (off → false, anything else → true). */
+  | 'ollama-think'
+  /** The provider has no thinking control (its only lever is which model is configured). */
+  | 'none';
+
+/** Extended-thinking budgets in tokens. */
+export const ANTHROPIC_BUDGET: Record<Exclude<ThinkingLevel, 'off'>, number> = {
+  low: 2_048,
+  medium: 8_192,
+  high: 16_384,
+  xhigh: 32_768,
+  max: 63_999,
+};
+export const GOOGLE_BUDGET: Record<ThinkingLevel, number> = {
+  off: 0,
+  low: 1_024,
+  medium: 4_096,
+  high: 8_192,
+  xhigh: 16_384,
+  max: 24_576,
+};
+/** `reasoning_effort` values; providers without xhigh/max get their highest level. */
+export const REASONING_EFFORT: Record<Exclude<ThinkingLevel, 'off'>, 'low' | 'medium' | 'high'> = {
+  low: 'low',
+  medium: 'medium',
+  high: 'high',
+  xhigh: 'high',
+  max: 'high',
+};
+
+export type ProviderOptions = Record<string, Record<string, unknown>>;
+
+/**
+ * `providerOptions` for one request. `optionsKey` is the provider's key in the AI SDK's
+ * providerOptions (e.g. 'anthropic', 'openai'); `reasoningModel` says whether the model takes a
+ * reasoning effort at all (OpenAI's o-series and gpt-5 do, gpt-4o rejects it).
+ */
+export function thinkingOptions(
+  style: ThinkingStyle,
+  optionsKey: string,
+  level: ThinkingLevel,
+  reasoningModel: boolean,
+): ProviderOptions {
+  switch (style) {
+    case 'anthropic-budget':
+      return level === 'off'
+        ? { [optionsKey]: { thinking: { type: 'disabled' } } }
+        : {
+            [optionsKey]: { thinking: { type: 'enabled', budgetTokens: ANTHROPIC_BUDGET[level] } },
+          };
+    case 'google-budget':
+      return { [optionsKey]: { thinkingConfig: { thinkingBudget: GOOGLE_BUDGET[level] } } };
+    case 'reasoning-effort':
+      return level === 'off' || !reasoningModel
+        ? {}
+        : { [optionsKey]: { reasoningEffort: REASONING_EFFORT[level] } };
+    case 'openrouter-effort':
+      return level === 'off'
+        ? {}
+        : { [optionsKey]: { reasoning: { effort: REASONING_EFFORT[level] } } };
+    case 'ollama-think':
+      return { [optionsKey]: { think: level !== 'off' } };
+    case 'none':
+      return {};
+  }
+}
+
+export function isThinkingLevel(value: string): value is ThinkingLevel {
+  return (THINKING_LEVELS as readonly string[]).includes(value);
+}

@@ -1,0 +1,76 @@
+import type { Metrics } from '../observability/metrics.ts';
+import { priceOf } from './pricing.ts';
+
+export interface ModelUsage {
+  input_tokens: number;
+  output_tokens: number;
+  /** Null when the model is unpriced (then it is left out of total_cost_usd). */
+  cost_usd: number | null;
+}
+
+export interface UsageReport {
+  models: Record<string, ModelUsage>;
+  total_cost_usd: number;
+}
+
+export interface GenerationRecord {
+  provider: string;
+  /** The model id as configured (`groq/llama-3.3-70b-versatile`), the key in the report. */
+  modelId: string;
+  nativeModelId: string;
+  pricing: 'table' | 'unpriced' | 'free';
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/**
+ * Token and cost counters of this process (they reset on restart, as the spec says). Every
+ * generation, background ones included, goes through `record`, which also feeds the
+ * `tokens_total` and `cost_usd_total` metrics.
+ */
+export function createUsageTracker(metrics: Metrics) {
+  const models = new Map<string, ModelUsage>();
+
+  function costOf(record: GenerationRecord): number | null {
+    if (record.pricing === 'free') return 0;
+    if (record.pricing === 'unpriced') return null;
+    const price = priceOf(record.provider, record.nativeModelId);
+    if (!price) return null;
+    return (record.inputTokens * price[0] + record.outputTokens * price[1]) / 1_000_000;
+  }
+
+  return {
+    record(record: GenerationRecord): void {
+      const cost = costOf(record);
+      const current = models.get(record.modelId) ?? {
+        input_tokens: 0,
+        output_tokens: 0,
+        cost_usd: cost === null ? null : 0,
+      };
+      current.input_tokens += record.inputTokens;
+      current.output_tokens += record.outputTokens;
+      if (cost !== null) current.cost_usd = (current.cost_usd ?? 0) + cost;
+      models.set(record.modelId, current);
+
+      metrics.tokensTotal.inc({ model: record.modelId, direction: 'input' }, record.inputTokens);
+      metrics.tokensTotal.inc({ model: record.modelId, direction: 'output' }, record.outputTokens);
+      if (cost !== null)
+        metrics.costUsdTotal.inc({ provider: record.provider, model: record.modelId }, cost);
+    },
+    report(): UsageReport {
+      let total = 0;
+      const out: Record<string, ModelUsage> = {};
+      for (const [model, usage] of models) {
+        out[model] = { ...usage, cost_usd: usage.cost_usd === null ? null : round(usage.cost_usd) };
+        if (usage.cost_usd !== null) total += usage.cost_usd;
+      }
+      return { models: out, total_cost_usd: round(total) };
+    },
+  };
+}
+
+function round(value: number): number {
+  return Math.round(value * 1e8) / 1e8;
+}
+
+export type UsageTracker = ReturnType<typeof createUsageTracker>;
