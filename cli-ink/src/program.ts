@@ -2,9 +2,11 @@ import { resolve } from 'node:path';
 import { VERSION } from '@hearth/gateway';
 import { Command } from 'commander';
 import { registerConfig } from './commands/config/index.ts';
+import { registerModels } from './commands/models.ts';
 import { registerStart } from './commands/start.ts';
 import { registerStatus } from './commands/status.ts';
 import { registerStop } from './commands/stop.ts';
+import { registerUsage } from './commands/usage.ts';
 import { registerVersion } from './commands/version.ts';
 import type { CliDeps, CommandContext } from './deps.ts';
 
@@ -32,6 +34,8 @@ export function buildProgram(deps: CliDeps): Command {
   registerStop(program, ctx);
   registerStatus(program, ctx);
   registerConfig(program, ctx);
+  registerModels(program, ctx);
+  registerUsage(program, ctx);
   registerVersion(program, ctx);
   return program;
 }

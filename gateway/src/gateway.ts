@@ -6,12 +6,14 @@ import type { HearthConfig } from './config/schema.ts';
 import type { SecretResolverDeps } from './config/secrets.ts';
 import { resolveDbPath, type StatePaths } from './config/state-dir.ts';
 import type { Database, OpenDatabase } from './db/ports.ts';
+import { unavailable } from './errors.ts';
 import { createHttpApp } from './http/app.ts';
 import { assertSafeBinding } from './http/binding.ts';
 import { createOriginPolicy } from './http/middleware/origins.ts';
 import { createStartup, type Startup } from './lifecycle/startup.ts';
 import { createHostStats } from './observability/host-stats.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
+import { createPrivacyAudit, privacyRoutes, type PrivacyAudit } from './privacy/index.ts';
 import type { ProviderName } from './providers/catalog.ts';
 import { createLlmRouter, type LlmRouter } from './providers/router.ts';
 import { providerRoutes } from './providers/routes.ts';
@@ -70,6 +72,11 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
   const monotonicNow = deps.monotonicNow ?? (() => performance.now());
   const startedAt = monotonicNow();
   let database: Database | undefined;
+  let privacy: PrivacyAudit | undefined;
+  const requirePrivacy = (): PrivacyAudit => {
+    if (!privacy) throw unavailable('The privacy audit is starting');
+    return privacy;
+  };
 
   const metrics = createMetrics(createHostStats(deps.paths.home));
   const startup = createStartup(logger);
@@ -134,6 +141,10 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
             endpoints: deps.providerEndpoints,
           }),
           ...settingsRoutes(settings),
+          ...privacyRoutes({
+            report: (sessionId) => requirePrivacy().store.report(sessionId),
+            clear: (sessionId) => requirePrivacy().store.clear(sessionId),
+          }),
         ],
       },
     ],
@@ -148,6 +159,18 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
 
   function runStartup(): Promise<void> {
     ready ??= startup.run([
+      {
+        name: 'privacy',
+        run: () => {
+          // Loopback is never egress; the local runtime and the own stack's services are not either.
+          const localHosts = [config.models.ollama_base_url, config.memory.vector_store_url].filter(
+            Boolean,
+          );
+          privacy = createPrivacyAudit({ dbPath: deps.paths.auditDbPath, localHosts });
+          privacy.start();
+          return Promise.resolve();
+        },
+      },
       {
         name: 'database',
         run: async () => {
@@ -174,6 +197,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     }
     await ready?.catch(() => undefined);
     await database?.close();
+    privacy?.stop();
     logger.info('gateway stopped');
   }
 

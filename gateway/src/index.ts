@@ -13,3 +13,7 @@ export { createLogger, silentLogger, type Logger } from './observability/logger.
 export { runGateway, type RunningGateway, type RunOptions } from './run.ts';
 export { installSignalHandlers } from './lifecycle/signals.ts';
 export { VERSION } from './version.ts';
+export { PROVIDER_NAMES, PROVIDERS, resolveModel, resolveProviderName, type ProviderName } from './providers/catalog.ts';
+export { providerStatuses, type ProviderStatus } from './providers/status.ts';
+export { THINKING_LEVELS, type ThinkingLevel } from './providers/thinking.ts';
+export type { UsageReport } from './usage/usage-tracker.ts';

@@ -51,7 +51,7 @@ export async function runGateway(options: RunOptions): Promise<RunningGateway> {
   });
   const gateway = createGateway(config, {
     logger,
-    paths: statePaths(env.home, configPath),
+    paths: statePaths(env.home, configPath, env.auditDbPath),
     openDatabase,
     secrets,
   });

@@ -8,15 +8,22 @@ export interface StatePaths {
   pidFile: string;
   logFile: string;
   defaultDbPath: string;
+  /** The privacy audit database (HEARTH_AUDIT_DB_PATH overrides). */
+  auditDbPath: string;
 }
 
-export function statePaths(home: string, configPath = join(home, 'config.toml')): StatePaths {
+export function statePaths(
+  home: string,
+  configPath = join(home, 'config.toml'),
+  auditDbPath = join(home, 'privacy_audit.db'),
+): StatePaths {
   return {
     home,
     configPath,
     pidFile: join(home, 'gateway.pid'),
     logFile: join(home, 'gateway.log'),
     defaultDbPath: join(home, 'memory.db'),
+    auditDbPath,
   };
 }
 
