@@ -2,6 +2,8 @@ import type { Request, Response, Router } from 'express';
 import type { AnyRoute } from './route.ts';
 import { toExpressPath } from './route.ts';
 import { parseRequestPart } from './validation.ts';
+import { isHearthError } from '../errors.ts';
+import { isEventStream, type EventStreamResult } from './event-stream.ts';
 
 /**
  * Registers each route on an Express router: validate params, query and body with the
@@ -18,6 +20,10 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[]): void {
         headers: req.headers,
       };
       const result = await route.handler(input);
+      if (isEventStream(result)) {
+        await sendEventStream(res, result);
+        return;
+      }
       if (route.status === 204) {
         res.status(204).end();
         return;
@@ -31,5 +37,29 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[]): void {
       }
       res.status(status).json(body);
     });
+  }
+}
+
+/** Writes a route's event stream as `text/event-stream`; a client that leaves cancels it. */
+async function sendEventStream(res: Response, stream: EventStreamResult): Promise<void> {
+  res.status(200);
+  res.set({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.flushHeaders();
+  const onClose = () => {
+    if (!res.writableFinished) stream.cancel();
+  };
+  res.on('close', onClose);
+  try {
+    for await (const { event, data } of stream.events) {
+      if (!res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)) {
+        await new Promise((resolve) => res.once('drain', resolve));
+      }
+    }
+  } catch (error) {
+    const detail = isHearthError(error) ? error.message : 'Internal server error';
+    res.write(`event: error\ndata: ${JSON.stringify({ detail })}\n\n`);
+  } finally {
+    res.end();
+    res.off('close', onClose);
   }
 }

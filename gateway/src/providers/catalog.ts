@@ -1,5 +1,8 @@
 import type { LanguageModel } from 'ai';
 import type { HearthConfig } from '../config/schema.ts';
+import { azureBaseURL, ollamaApiURL } from './endpoints.ts';
+import { ollamaFetch } from './ollama-fetch.ts';
+import { ollamaNumPredict } from './ollama-num-predict.ts';
 import type { ThinkingStyle } from './thinking.ts';
 
 export type ModelsConfig = HearthConfig['models'];
@@ -63,6 +66,8 @@ export interface ProviderSpec {
   isReasoningModel: (nativeModelId: string) => boolean;
   /** A sensible model when the provider is forced at runtime and none of [models] uses it. */
   defaultModel: string;
+  /** False for providers without function calling: tool-using turns are sent without tools. */
+  supportsTools: boolean;
   /** Cost is never tracked (router service, enterprise endpoints), or is always 0 (local). */
   pricing: 'table' | 'unpriced' | 'free';
   create: ModelFactory;
@@ -72,8 +77,10 @@ const key = (field: keyof ModelsConfig) => (models: ModelsConfig) => String(mode
 const hasKey = (field: keyof ModelsConfig) => (models: ModelsConfig) =>
   String(models[field] ?? '') !== '';
 const fixed = (url: string) => () => url;
-const openAiReasoning = (id: string) => /^(o\d|gpt-5)/.test(id);
-const always = () => true;
+/** o-series and gpt-5 take `reasoning_effort`; gpt-5-chat is a chat model and does not. */
+const openAiReasoning = (id: string) => /^(o\d|gpt-5)/.test(id) && !/^gpt-5-chat/.test(id);
+/** Every Grok model but the grok-4.20 (non-)reasoning pair (as @ai-sdk/xai's supportsReasoningEffort). */
+const xaiReasoning = (id: string) => !/^grok-4\.20(-\d{4})?-(non-)?reasoning$/.test(id);
 const never = () => false;
 
 function spec(
@@ -86,12 +93,19 @@ function spec(
     | 'configured'
     | 'apiKey'
     | 'isReasoningModel'
+    | 'supportsTools'
     | 'pricing'
   > &
     Partial<
       Pick<
         ProviderSpec,
-        'stripPrefix' | 'settingsFields' | 'configured' | 'apiKey' | 'isReasoningModel' | 'pricing'
+        | 'stripPrefix'
+        | 'settingsFields'
+        | 'configured'
+        | 'apiKey'
+        | 'isReasoningModel'
+        | 'supportsTools'
+        | 'pricing'
       >
     >,
 ): ProviderSpec {
@@ -103,6 +117,7 @@ function spec(
     configured: hasKey(keyField),
     apiKey: key(keyField),
     isReasoningModel: never,
+    supportsTools: true,
     pricing: 'table',
     ...rest,
   };
@@ -190,7 +205,7 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     liveCheck: 'openai-models',
     thinking: 'reasoning-effort',
     optionsKey: 'xai',
-    isReasoningModel: always,
+    isReasoningModel: xaiReasoning,
     defaultModel: 'grok-3-mini',
     create: async (c, id) =>
       (await import('@ai-sdk/xai')).createXai({
@@ -232,7 +247,8 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     liveCheck: 'openai-models',
     thinking: 'reasoning-effort',
     optionsKey: 'groq',
-    isReasoningModel: (id) => /gpt-oss|qwen3|deepseek-r1/.test(id),
+    // low/medium/high is for gpt-oss only; Groq's qwen3 takes just none/default.
+    isReasoningModel: (id) => id.startsWith('openai/gpt-oss'),
     defaultModel: 'groq/llama-3.3-70b-versatile',
     create: async (c, id) =>
       (await import('@ai-sdk/groq')).createGroq({
@@ -273,6 +289,7 @@ export const PROVIDERS: readonly ProviderSpec[] = [
   }),
   spec('perplexity', {
     prefixes: ['sonar'],
+    supportsTools: false,
     baseURL: fixed('https://api.perplexity.ai'),
     liveCheck: null,
     thinking: 'none',
@@ -356,7 +373,7 @@ export const PROVIDERS: readonly ProviderSpec[] = [
       (await import('@ai-sdk/azure'))
         .createAzure({
           apiKey: c.apiKey,
-          baseURL: c.baseURL ?? `${c.models.azure_endpoint.replace(/\/+$/, '')}/openai`,
+          baseURL: c.baseURL ?? azureBaseURL(c.models.azure_endpoint),
           fetch: c.fetch,
         })
         .chat(id),
@@ -376,6 +393,8 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     create: async (c, id) =>
       (await import('@ai-sdk/amazon-bedrock')).createAmazonBedrock({
         region: c.models.bedrock_region || undefined,
+        // A Bedrock API key (bearer) when one is given; otherwise SigV4 with the AWS SDK chain.
+        apiKey: c.apiKey || undefined,
         baseURL: c.baseURL,
         fetch: c.fetch,
       })(id),
@@ -392,11 +411,16 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     optionsKey: 'ollama',
     defaultModel: 'ollama/llama3.2',
     pricing: 'free',
-    create: async (c, id) =>
-      (await import('ollama-ai-provider-v2')).createOllama({
-        baseURL: `${(c.baseURL ?? (c.models.ollama_base_url || OLLAMA_DEFAULT)).replace(/\/+$/, '')}/api`,
-        fetch: c.fetch,
-      })(id),
+    create: async (c, id) => {
+      const { createOllama } = await import('ollama-ai-provider-v2');
+      const { wrapLanguageModel } = await import('ai');
+      const model = createOllama({
+        baseURL: ollamaApiURL(c.baseURL ?? (c.models.ollama_base_url || OLLAMA_DEFAULT)),
+        // Ollama's `{"error": "…"}` bodies and in-stream error lines, made legible to the provider.
+        fetch: ollamaFetch(c.fetch),
+      })(id);
+      return wrapLanguageModel({ model, middleware: ollamaNumPredict });
+    },
   }),
   spec('openai_compatible', {
     prefixes: ['custom/'],

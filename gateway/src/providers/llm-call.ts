@@ -103,7 +103,7 @@ function toCalls(
 function request(call: ModelCall) {
   return {
     model: call.model,
-    system: call.system,
+    instructions: call.system,
     messages: toModelMessages(call.messages),
     tools: toToolSet(call.tools),
     providerOptions: call.providerOptions as never,
@@ -127,16 +127,18 @@ export async function generate(call: ModelCall): Promise<Generation> {
 
 /** One streaming generation step: text and reasoning deltas, then a `finish` with the totals. */
 export async function* stream(call: ModelCall): AsyncGenerator<GenerationEvent> {
-  let failure: unknown;
+  let failure: { error: unknown } | undefined;
   const result = streamText({
     ...request(call),
     onError: ({ error }) => {
-      failure = error;
+      failure = { error };
     },
   });
   let text = '';
   let reasoning = '';
-  for await (const part of result.fullStream) {
+  for await (const part of result.stream) {
+    if ((part.type === 'text-delta' || part.type === 'reasoning-delta') && part.text === '')
+      continue;
     if (part.type === 'text-delta') {
       text += part.text;
       yield { type: 'text', text: part.text };
@@ -147,7 +149,7 @@ export async function* stream(call: ModelCall): AsyncGenerator<GenerationEvent> 
       throw part.error;
     }
   }
-  if (failure !== undefined) throw failure;
+  if (failure) throw failure.error;
   yield {
     type: 'finish',
     generation: {

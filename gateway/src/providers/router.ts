@@ -170,7 +170,7 @@ export function createLlmRouter(deps: RouterDeps) {
       model: await modelFor(target),
       system: request.system,
       messages: request.messages,
-      tools: request.tools,
+      tools: spec.supportsTools ? request.tools : undefined,
       providerOptions:
         settings.thinking === null
           ? {}
