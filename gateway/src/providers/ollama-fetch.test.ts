@@ -1,4 +1,3 @@
-import { APICallError } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../config/schema.ts';
 import { createFakeLlmServer, type FakeLlmServer } from '../testing/fake-llm/server.ts';
