@@ -4,6 +4,8 @@
  * (node-postgres, when `[memory] db_path` is a postgresql:// URL). Both pass
  * `runDatabaseConformance` (conformance.ts).
  */
+import type { LongTermMemory } from '../memory/ports.ts';
+
 export type DatabaseKind = 'sqlite' | 'postgresql';
 
 /** Non-secret runtime settings persisted across restarts, as JSON values by key. */
@@ -35,6 +37,8 @@ export interface Database {
   readonly location: string;
   readonly settings: SettingsRepository;
   readonly allowlist: AllowlistRepository;
+  /** The long-term memory tier, the `memory_entries` table. */
+  readonly memory: LongTermMemory;
   /** Cheap liveness probe for the readiness check. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { loadNodePostgres, orm } from '../drizzle.ts';
 import pg from 'pg';
 import type { Database } from '../ports.ts';
+import { postgresMemoryRepository } from './memory-repository.ts';
 import { postgresAllowlistRepository, postgresSettingsRepository } from './repositories.ts';
 
 const migrationsFolder = fileURLToPath(new URL('../../../drizzle/pg', import.meta.url));
@@ -53,6 +54,7 @@ export async function openPostgresDatabase(
     location: target.location,
     settings: postgresSettingsRepository(db),
     allowlist: postgresAllowlistRepository(db),
+    memory: postgresMemoryRepository(db),
     async ping() {
       if (closing !== undefined) return false;
       try {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runLongTermMemoryConformance } from '../../memory/long-term-conformance.ts';
 import { runDatabaseConformance } from '../conformance.ts';
 import { openDatabase } from '../open-database.ts';
 import { describePostgresUrl, openPostgresDatabase } from './open-postgres.ts';
@@ -78,7 +79,7 @@ describe('PostgreSQL specifics', () => {
     }
   });
 
-  it('records the foundation migration once, however often it is opened', async () => {
+  it('records each migration once, however often it is opened', async () => {
     for (let i = 0; i < 3; i += 1) await (await openPostgresDatabase(testUrl)).close();
     const client = new pg.Client({ connectionString: testUrl });
     await client.connect();
@@ -86,7 +87,8 @@ describe('PostgreSQL specifics', () => {
       const result = await client.query<{ count: string }>(
         'select count(*) from drizzle.__drizzle_migrations',
       );
-      expect(result.rows[0]?.count).toBe('1');
+      // 0000_foundation, 0001_memory
+      expect(result.rows[0]?.count).toBe('2');
     } finally {
       await client.end();
     }
@@ -109,3 +111,5 @@ describe('PostgreSQL specifics', () => {
     );
   });
 });
+
+runLongTermMemoryConformance('PostgreSQL', () => openPostgresDatabase(testUrl));

@@ -6,7 +6,7 @@
 import { orm, pgCore } from '../drizzle.ts';
 
 const { sql } = orm;
-const { bigint, customType, integer, pgTable, text } = pgCore;
+const { bigint, check, customType, doublePrecision, index, integer, jsonb, pgTable, text } = pgCore;
 
 const epochSecondsNow = sql`(extract(epoch from now()))::bigint`;
 
@@ -34,3 +34,44 @@ export const allowlist = pgTable('allowlist', {
   argPattern: text('arg_pattern'),
   createdAt: bigint('created_at', { mode: 'number' }).notNull().default(epochSecondsNow),
 });
+
+/** bytea as a Buffer (pg-core has no bytea column of its own). */
+const bytes = customType<{ data: Buffer; driverData: Buffer }>({
+  dataType: () => 'bytea',
+});
+
+/**
+ * The long-term memory tier (`LongTermMemory`, ../../memory/ports.ts), the same shape as the
+ * SQLite table. `content_hash` is `contentHash(content)` (../../memory/content-hash.ts), written
+ * by the store; `tags` is a jsonb array of strings; `embedding` is the normalised vector as
+ * Float32 little-endian bytes. Identity ids are never reused: the vector index keys its points
+ * by them.
+ */
+export const memoryEntries = pgTable(
+  'memory_entries',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    sessionId: text('session_id').notNull(),
+    content: text('content').notNull(),
+    contentHash: text('content_hash').notNull(),
+    importanceScore: doublePrecision('importance_score').notNull(),
+    tags: jsonb('tags')
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    type: text('type').notNull().default('turn'),
+    embedding: bytes('embedding'),
+    createdAt: bigint('created_at', { mode: 'number' }).notNull().default(epochSecondsNow),
+    updatedAt: bigint('updated_at', { mode: 'number' }).notNull().default(epochSecondsNow),
+  },
+  (table) => [
+    check(
+      'memory_entries_importance_in_range',
+      sql`${table.importanceScore} >= 0 and ${table.importanceScore} <= 1`,
+    ),
+    check('memory_entries_tags_is_json_array', sql`jsonb_typeof(${table.tags}) = 'array'`),
+    index('memory_entries_session_created_idx').on(table.sessionId, table.createdAt),
+    index('memory_entries_content_hash_idx').on(table.contentHash),
+    index('memory_entries_created_idx').on(table.createdAt),
+  ],
+);

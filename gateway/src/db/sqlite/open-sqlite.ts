@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import { loadBetterSqlite3, orm } from '../drizzle.ts';
 import type { Database } from '../ports.ts';
+import { sqliteMemoryRepository } from './memory-repository.ts';
 import { sqliteAllowlistRepository, sqliteSettingsRepository } from './repositories.ts';
 
 const migrationsFolder = fileURLToPath(new URL('../../../drizzle/sqlite', import.meta.url));
@@ -46,6 +47,7 @@ function openPrepared(location: string, inMemory: boolean): Database {
       location,
       settings: sqliteSettingsRepository(db),
       allowlist: sqliteAllowlistRepository(db),
+      memory: sqliteMemoryRepository(db),
       ping() {
         if (closed) return Promise.resolve(false);
         try {

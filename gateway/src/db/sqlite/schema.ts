@@ -7,7 +7,7 @@
 import { orm, sqliteCore } from '../drizzle.ts';
 
 const { sql } = orm;
-const { check, integer, sqliteTable, text } = sqliteCore;
+const { blob, check, index, integer, real, sqliteTable, text } = sqliteCore;
 
 const epochSecondsNow = sql`(unixepoch())`;
 
@@ -29,3 +29,38 @@ export const allowlist = sqliteTable('allowlist', {
   argPattern: text('arg_pattern'),
   createdAt: integer('created_at').notNull().default(epochSecondsNow),
 });
+
+/**
+ * The long-term memory tier (`LongTermMemory`, ../../memory/ports.ts). `content_hash` is
+ * `contentHash(content)` (../../memory/content-hash.ts), written by the store; `tags` is a JSON
+ * array of strings; `embedding` is the normalised vector as Float32 little-endian bytes.
+ * Ids are never reused (AUTOINCREMENT): the vector index keys its points by them.
+ */
+export const memoryEntries = sqliteTable(
+  'memory_entries',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    sessionId: text('session_id').notNull(),
+    content: text('content').notNull(),
+    contentHash: text('content_hash').notNull(),
+    importanceScore: real('importance_score').notNull(),
+    tags: text('tags', { mode: 'json' }).$type<string[]>().notNull().default([]),
+    type: text('type').notNull().default('turn'),
+    embedding: blob('embedding', { mode: 'buffer' }),
+    createdAt: integer('created_at').notNull().default(epochSecondsNow),
+    updatedAt: integer('updated_at').notNull().default(epochSecondsNow),
+  },
+  (table) => [
+    check(
+      'memory_entries_importance_in_range',
+      sql`${table.importanceScore} >= 0 and ${table.importanceScore} <= 1`,
+    ),
+    check(
+      'memory_entries_tags_is_json_array',
+      sql`json_valid(${table.tags}) and json_type(${table.tags}) = 'array'`,
+    ),
+    index('memory_entries_session_created_idx').on(table.sessionId, table.createdAt),
+    index('memory_entries_content_hash_idx').on(table.contentHash),
+    index('memory_entries_created_idx').on(table.createdAt),
+  ],
+);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runLongTermMemoryConformance } from '../../memory/long-term-conformance.ts';
 import { runDatabaseConformance } from '../conformance.ts';
 import { openDatabase } from '../open-database.ts';
 import { openSqliteDatabase } from './open-sqlite.ts';
@@ -64,7 +65,7 @@ describe('SQLite specifics', () => {
     }
   });
 
-  it('records the foundation migration once, however often it is opened', async () => {
+  it('records each migration once, however often it is opened', async () => {
     const file = join(folder, 'migrated.db');
     for (let i = 0; i < 3; i += 1) await (await openSqliteDatabase(file)).close();
     const raw = new BetterSqlite3(file, { readonly: true });
@@ -76,10 +77,12 @@ describe('SQLite specifics', () => {
       expect(tables).toStrictEqual([
         '__drizzle_migrations',
         'allowlist',
+        'memory_entries',
         'settings',
         'sqlite_sequence',
       ]);
-      expect(raw.prepare('select count(*) from __drizzle_migrations').pluck().get()).toBe(1);
+      // 0000_foundation, 0001_memory
+      expect(raw.prepare('select count(*) from __drizzle_migrations').pluck().get()).toBe(2);
     } finally {
       raw.close();
     }
@@ -118,3 +121,7 @@ describe('SQLite specifics', () => {
     }
   });
 });
+
+runLongTermMemoryConformance('SQLite file', () =>
+  openSqliteDatabase(join(folder, 'long-term', 'memory.db')),
+);

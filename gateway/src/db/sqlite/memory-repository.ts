@@ -1,0 +1,381 @@
+/**
+ * `LongTermMemory` on the SQLite `memory_entries` table (better-sqlite3 through drizzle).
+ * Behaviour shared with the PostgreSQL adapter (../postgres/memory-repository.ts), checked by
+ * `runLongTermMemoryConformance` (../../memory/long-term-conformance.ts):
+ * - "newest first" is `created_at desc, id desc` (created_at has whole-second resolution);
+ * - timestamps are integer epoch seconds: a fractional `created_at` is rounded down;
+ * - `importance_score` outside 0..1 (or not a number) is rejected with HearthError('validation')
+ *   before anything is written; the table's CHECK constraint backs it up;
+ * - `content_hash` is `contentHash(content)`, recomputed whenever the content changes;
+ * - ids that cannot name a row (not a positive integer) find nothing instead of throwing.
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import type { SQL } from 'drizzle-orm';
+import { HearthError } from '../../errors.ts';
+import { contentHash } from '../../memory/content-hash.ts';
+import type {
+  LongTermMemory,
+  MemoryEntry,
+  MemoryFilter,
+  NewMemoryEntry,
+} from '../../memory/ports.ts';
+import { orm } from '../drizzle.ts';
+import { nowEpochSeconds } from '../json-text.ts';
+import type { SqliteDrizzle } from './repositories.ts';
+import { memoryEntries } from './schema.ts';
+
+const { and, asc, count, desc, eq, gt, inArray, isNotNull, lt, sql } = orm;
+
+type MemoryRow = typeof memoryEntries.$inferInsert;
+
+/** Ids per `in (...)` list; far below SQLite's 32766 bound variables. */
+const ID_CHUNK = 500;
+const SECONDS_PER_DAY = 86_400;
+
+/** better-sqlite3 is synchronous; this keeps the port's promise contract (throws become rejections). */
+const settle = <T>(work: () => T): Promise<T> => new Promise((resolve) => resolve(work()));
+
+const entryColumns = {
+  id: memoryEntries.id,
+  session_id: memoryEntries.sessionId,
+  content: memoryEntries.content,
+  content_hash: memoryEntries.contentHash,
+  importance_score: memoryEntries.importanceScore,
+  tags: memoryEntries.tags,
+  type: memoryEntries.type,
+  created_at: memoryEntries.createdAt,
+  updated_at: memoryEntries.updatedAt,
+};
+
+const newestFirst = [desc(memoryEntries.createdAt), desc(memoryEntries.id)];
+
+/**
+ * SQLite's own lower() folds ASCII letters only; this SQL function folds like JavaScript's
+ * toLowerCase() (all of Unicode), so `search` matches "Über" for "über" as PostgreSQL does.
+ */
+const FOLD_FUNCTION = 'hearth_lower';
+
+export function sqliteMemoryRepository(
+  db: SqliteDrizzle & { $client: BetterSqlite3.Database },
+): LongTermMemory {
+  db.$client.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? value.toLowerCase() : value,
+  );
+  const fold = (value: unknown): SQL => sql`${sql.raw(FOLD_FUNCTION)}(${value})`;
+
+  /**
+   * `content` contains `query`, ignoring case. An ASCII query takes LIKE, which SQLite runs
+   * natively and ASCII-case-insensitively: 2-4× faster than calling into JavaScript per row,
+   * and the same result, as the only non-ASCII letters whose lower case holds ASCII ones are
+   * U+212A KELVIN SIGN and U+0130 (İ). Any other query folds both sides with hearth_lower().
+   */
+  const containsFolded = (query: string): SQL =>
+    ASCII_ONLY.test(query) && query.length <= MAX_LIKE_QUERY
+      ? sql`${memoryEntries.content} like ${`%${escapeLike(query)}%`} escape '\\'`
+      : sql`instr(${fold(memoryEntries.content)}, ${fold(query)}) > 0`;
+
+  /** Compiled once: building the statement per call costs more than running it. */
+  const insertEntry = db
+    .insert(memoryEntries)
+    .values({
+      sessionId: sql.placeholder('sessionId'),
+      content: sql.placeholder('content'),
+      contentHash: sql.placeholder('contentHash'),
+      importanceScore: sql.placeholder('importanceScore'),
+      tags: sql.placeholder('tags'),
+      type: sql.placeholder('type'),
+      embedding: sql.placeholder('embedding'),
+      createdAt: sql.placeholder('createdAt'),
+      updatedAt: sql.placeholder('updatedAt'),
+    })
+    .returning(entryColumns)
+    .prepare();
+
+  const byIds = (ids: readonly number[]): number[][] => chunk(uniqueIds(ids), ID_CHUNK);
+
+  return {
+    insert: (entry: NewMemoryEntry) =>
+      settle(() => {
+        const createdAt =
+          entry.created_at === undefined ? nowEpochSeconds() : epochSeconds(entry.created_at);
+        const row: MemoryEntry | undefined = insertEntry.get({
+          sessionId: entry.session_id,
+          content: entry.content,
+          contentHash: contentHash(entry.content),
+          importanceScore: importance(entry.importance_score),
+          tags: [...(entry.tags ?? [])],
+          type: entry.type ?? 'turn',
+          embedding: encodeEmbedding(entry.embedding),
+          createdAt,
+          updatedAt: createdAt,
+        });
+        if (row === undefined) throw new Error('SQLite returned no row for the new memory entry.');
+        return row;
+      }),
+
+    get: (id) =>
+      settle(() =>
+        isRowId(id)
+          ? db.select(entryColumns).from(memoryEntries).where(eq(memoryEntries.id, id)).get()
+          : undefined,
+      ),
+
+    getMany: (ids) =>
+      settle(() => {
+        const found = new Map<number, MemoryEntry>();
+        for (const part of byIds(ids)) {
+          const rows = db
+            .select(entryColumns)
+            .from(memoryEntries)
+            .where(inArray(memoryEntries.id, part))
+            .all();
+          for (const row of rows) found.set(row.id, row);
+        }
+        return inRequestOrder(ids, found);
+      }),
+
+    list: (filter: MemoryFilter) =>
+      settle(() =>
+        db
+          .select(entryColumns)
+          .from(memoryEntries)
+          .where(
+            and(
+              filter.session_id === undefined
+                ? undefined
+                : eq(memoryEntries.sessionId, filter.session_id),
+              filter.type === undefined ? undefined : eq(memoryEntries.type, filter.type),
+              filter.tag === undefined
+                ? undefined
+                : sql`exists (select 1 from json_each(${memoryEntries.tags}) where json_each.value = ${filter.tag})`,
+            ),
+          )
+          .orderBy(...newestFirst)
+          .limit(rowLimit(filter.limit))
+          .all(),
+      ),
+
+    search: (query, options) =>
+      settle(() =>
+        db
+          .select(entryColumns)
+          .from(memoryEntries)
+          .where(
+            and(
+              containsFolded(query),
+              options.session_id === undefined
+                ? undefined
+                : eq(memoryEntries.sessionId, options.session_id),
+            ),
+          )
+          .orderBy(...newestFirst)
+          .limit(rowLimit(options.limit))
+          .all(),
+      ),
+
+    update: (id, patch) =>
+      settle(() => {
+        const changes: Partial<MemoryRow> = { updatedAt: nowEpochSeconds() };
+        if (patch.content !== undefined) {
+          changes.content = patch.content;
+          changes.contentHash = contentHash(patch.content);
+        }
+        if (patch.importance_score !== undefined)
+          changes.importanceScore = importance(patch.importance_score);
+        if (patch.tags !== undefined) changes.tags = [...patch.tags];
+        if (patch.embedding !== undefined) changes.embedding = encodeEmbedding(patch.embedding);
+        if (!isRowId(id)) return undefined;
+        return db
+          .update(memoryEntries)
+          .set(changes)
+          .where(eq(memoryEntries.id, id))
+          .returning(entryColumns)
+          .get();
+      }),
+
+    remove: (id) =>
+      settle(
+        () =>
+          isRowId(id) && db.delete(memoryEntries).where(eq(memoryEntries.id, id)).run().changes > 0,
+      ),
+
+    removeMany: (ids) =>
+      settle(() => {
+        const parts = byIds(ids);
+        if (parts.length === 0) return 0;
+        return db.transaction((tx) =>
+          parts.reduce(
+            (removed, part) =>
+              removed +
+              tx.delete(memoryEntries).where(inArray(memoryEntries.id, part)).run().changes,
+            0,
+          ),
+        );
+      }),
+
+    removeSession: (sessionId) =>
+      settle(
+        () => db.delete(memoryEntries).where(eq(memoryEntries.sessionId, sessionId)).run().changes,
+      ),
+
+    removeAll: () => settle(() => db.delete(memoryEntries).run().changes),
+
+    prune: (options) =>
+      settle(() => {
+        const condition = pruneCondition(options);
+        return condition === undefined
+          ? 0
+          : db.delete(memoryEntries).where(condition).run().changes;
+      }),
+
+    count: () => settle(() => db.select({ rows: count() }).from(memoryEntries).get()?.rows ?? 0),
+
+    embeddings: (afterId, pageSize) =>
+      settle(() =>
+        db
+          .select({
+            id: memoryEntries.id,
+            session_id: memoryEntries.sessionId,
+            embedding: memoryEntries.embedding,
+          })
+          .from(memoryEntries)
+          .where(and(isNotNull(memoryEntries.embedding), gt(memoryEntries.id, afterRowId(afterId))))
+          .orderBy(asc(memoryEntries.id))
+          .limit(rowLimit(pageSize))
+          .all()
+          .flatMap((row) =>
+            row.embedding === null
+              ? []
+              : [
+                  {
+                    id: row.id,
+                    session_id: row.session_id,
+                    embedding: decodeEmbedding(row.embedding),
+                  },
+                ],
+          ),
+      ),
+
+    sessions: () =>
+      settle(() =>
+        db
+          .select({
+            session_id: memoryEntries.sessionId,
+            last_active: lastActive,
+            count: count(),
+          })
+          .from(memoryEntries)
+          .groupBy(memoryEntries.sessionId)
+          .orderBy(desc(lastActive), asc(memoryEntries.sessionId))
+          .all(),
+      ),
+  };
+}
+
+/** A session's last activity: when its newest entry was remembered (edits do not count). */
+const lastActive = sql<number>`max(${memoryEntries.createdAt})`.mapWith(Number);
+
+/**
+ * The rows `prune` deletes: with `days`, those created before `now - days` (now in epoch
+ * seconds, the current time when omitted); with `threshold`, those whose importance is below
+ * it; with both, only rows matching BOTH (old AND unimportant). With neither, nothing.
+ */
+function pruneCondition(options: {
+  days?: number;
+  threshold?: number;
+  now?: number;
+}): SQL | undefined {
+  const { days, threshold, now } = options;
+  if (days !== undefined && !(Number.isFinite(days) && days >= 0))
+    throw new HearthError('validation', `prune days must be a number ≥ 0 (got ${days}).`);
+  if (threshold !== undefined && !Number.isFinite(threshold))
+    throw new HearthError('validation', `prune threshold must be a number (got ${threshold}).`);
+  if (now !== undefined && !Number.isFinite(now))
+    throw new HearthError('validation', `prune now must be epoch seconds (got ${now}).`);
+  if (days === undefined && threshold === undefined) return undefined;
+  // created_at is a whole number, so `created_at < cutoff` equals `created_at < ceil(cutoff)`.
+  const cutoff =
+    days === undefined ? undefined : Math.ceil((now ?? nowEpochSeconds()) - days * SECONDS_PER_DAY);
+  return and(
+    cutoff === undefined ? undefined : lt(memoryEntries.createdAt, cutoff),
+    threshold === undefined ? undefined : lt(memoryEntries.importanceScore, threshold),
+  );
+}
+
+function importance(value: number): number {
+  if (typeof value !== 'number' || !(value >= 0 && value <= 1))
+    throw new HearthError(
+      'validation',
+      `importance_score must be a number from 0 to 1 (got ${String(value)}).`,
+    );
+  return value;
+}
+
+function epochSeconds(value: number): number {
+  if (!Number.isFinite(value))
+    throw new HearthError('validation', `created_at must be epoch seconds (got ${value}).`);
+  return Math.floor(value);
+}
+
+function rowLimit(value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new HearthError('validation', `limit must be a whole number ≥ 0 (got ${value}).`);
+  return value;
+}
+
+const ASCII_ONLY = /^\p{ASCII}*$/u;
+/** SQLite refuses LIKE patterns over 50,000 bytes; longer queries take the instr() path. */
+const MAX_LIKE_QUERY = 10_000;
+const escapeLike = (text: string): string => text.replace(/[\\%_]/g, '\\$&');
+
+const isRowId = (id: number): boolean => Number.isSafeInteger(id) && id > 0;
+
+const afterRowId = (id: number): number => (Number.isFinite(id) ? Math.max(0, Math.floor(id)) : 0);
+
+function uniqueIds(ids: readonly number[]): number[] {
+  return [...new Set(ids)].filter(isRowId);
+}
+
+function chunk<T>(items: readonly T[], size: number): T[][] {
+  const parts: T[][] = [];
+  for (let start = 0; start < items.length; start += size)
+    parts.push(items.slice(start, start + size));
+  return parts;
+}
+
+/** Entries in the order their ids were asked for; unknown and repeated ids are skipped. */
+function inRequestOrder(ids: readonly number[], found: Map<number, MemoryEntry>): MemoryEntry[] {
+  const entries: MemoryEntry[] = [];
+  for (const id of new Set(ids)) {
+    const entry = found.get(id);
+    if (entry !== undefined) entries.push(entry);
+  }
+  return entries;
+}
+
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** Float32 little-endian bytes, the stored form of an embedding. */
+function encodeEmbedding(vector: Float32Array | null | undefined): Buffer | null {
+  if (vector === undefined || vector === null) return null;
+  if (!(vector instanceof Float32Array))
+    throw new HearthError('validation', 'An embedding must be a Float32Array.');
+  if (LITTLE_ENDIAN_HOST) return Buffer.copyBytesFrom(vector);
+  const bytes = Buffer.allocUnsafe(vector.byteLength);
+  vector.forEach((value, index) => bytes.writeFloatLE(value, index * 4));
+  return bytes;
+}
+
+function decodeEmbedding(bytes: Uint8Array): Float32Array {
+  if (bytes.byteLength % 4 !== 0)
+    throw new Error(`A stored embedding has ${bytes.byteLength} bytes, not a multiple of 4.`);
+  const vector = new Float32Array(bytes.byteLength / 4);
+  if (LITTLE_ENDIAN_HOST) {
+    new Uint8Array(vector.buffer).set(bytes);
+  } else {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let index = 0; index < vector.length; index += 1)
+      vector[index] = view.getFloat32(index * 4, true);
+  }
+  return vector;
+}
