@@ -1,0 +1,146 @@
+/**
+ * The memory area's ports. Three tiers, each a port with two adapters and one conformance
+ * suite every adapter passes:
+ * - short-term: Redis (`[memory] cache_url`) | in-process, entries expire after short_term_ttl;
+ * - vectors: Qdrant (`[memory] vector_store_url`) | in-memory cosine index;
+ * - long-term: the SQL store (SQLite | PostgreSQL), `LongTermMemory` below.
+ * The embedder runs in-process only; no embedding ever leaves the process.
+ */
+
+export type MemoryRole = 'user' | 'assistant' | 'summary' | 'note';
+
+/** One remembered piece of text in the short-term tier. */
+export interface ShortTermItem {
+  /** Unique within the session (e.g. a random id). */
+  id: string;
+  sessionId: string;
+  role: MemoryRole;
+  content: string;
+  /** sha256 hex of the normalised content; retrieval deduplicates on it. */
+  contentHash: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+}
+
+export interface ShortTermStore {
+  readonly kind: 'redis' | 'in-process';
+  /** Appends an item; it expires `ttlSeconds` after it was written. */
+  add(item: ShortTermItem, ttlSeconds: number): Promise<void>;
+  /** The session's unexpired items, newest first, at most `limit`. */
+  recent(sessionId: string, limit: number): Promise<ShortTermItem[]>;
+  /** Removes the session's items whose content contains `keyword` (case-insensitive); count removed. */
+  removeMatching(sessionId: string | null, keyword: string): Promise<number>;
+  /** Removes every item of a session (or of all sessions with null); count removed. */
+  clear(sessionId: string | null): Promise<number>;
+  /** Sessions with unexpired items and their item counts. */
+  sessions(): Promise<Map<string, number>>;
+  /** Cheap liveness probe; false while the backend is unreachable. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface VectorPoint {
+  /** The long-term entry id (or a negative id for short-term-only items). */
+  id: number;
+  vector: Float32Array;
+  sessionId: string;
+}
+
+export interface VectorHit {
+  id: number;
+  /** Cosine similarity in [-1, 1]. */
+  score: number;
+}
+
+export interface VectorStore {
+  readonly kind: 'qdrant' | 'in-memory';
+  readonly dimensions: number;
+  upsert(points: readonly VectorPoint[]): Promise<void>;
+  /** The `topK` nearest points, best first; restricted to one session when given. */
+  search(vector: Float32Array, topK: number, sessionId?: string): Promise<VectorHit[]>;
+  remove(ids: readonly number[]): Promise<void>;
+  count(): Promise<number>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export type EmbedderState = 'unknown' | 'available' | 'unavailable';
+
+export interface Embedder {
+  /** 'unknown' until the first embed call; reading it never triggers a load. */
+  readonly state: EmbedderState;
+  /** Why it is unavailable (model missing, load failure), for /status and logs. */
+  readonly detail: string | null;
+  readonly dimensions: number;
+  /** Normalised embeddings, one per text. Throws when the model is unavailable. */
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+}
+
+/** A row of the long-term store (the spec's "Memory entry" plus Hearth's own fields). */
+export interface MemoryEntry {
+  id: number;
+  session_id: string;
+  content: string;
+  content_hash: string;
+  /** 0 to 1. */
+  importance_score: number;
+  tags: string[];
+  /** 'turn' | 'summary' | 'note' | 'archive' | any caller-chosen type. */
+  type: string;
+  /** Epoch seconds. */
+  created_at: number;
+  updated_at: number;
+}
+
+export interface NewMemoryEntry {
+  session_id: string;
+  content: string;
+  importance_score: number;
+  tags?: string[];
+  type?: string;
+  /** Normalised embedding, stored with the row so the in-memory index can be rebuilt. */
+  embedding?: Float32Array | null;
+  /** Epoch seconds; now when omitted. */
+  created_at?: number;
+}
+
+export interface MemoryFilter {
+  session_id?: string;
+  tag?: string;
+  type?: string;
+  limit: number;
+}
+
+/** The long-term tier: the `memory_entries` table of the SQL store (both adapters). */
+export interface LongTermMemory {
+  insert(entry: NewMemoryEntry): Promise<MemoryEntry>;
+  get(id: number): Promise<MemoryEntry | undefined>;
+  getMany(ids: readonly number[]): Promise<MemoryEntry[]>;
+  /** Newest first. */
+  list(filter: MemoryFilter): Promise<MemoryEntry[]>;
+  /** Case-insensitive substring match on content, newest first. */
+  search(query: string, options: { limit: number; session_id?: string }): Promise<MemoryEntry[]>;
+  update(
+    id: number,
+    patch: {
+      content?: string;
+      importance_score?: number;
+      tags?: string[];
+      embedding?: Float32Array | null;
+    },
+  ): Promise<MemoryEntry | undefined>;
+  remove(id: number): Promise<boolean>;
+  removeMany(ids: readonly number[]): Promise<number>;
+  removeSession(sessionId: string): Promise<number>;
+  removeAll(): Promise<number>;
+  /** Deletes rows older than `days`, or (when given) with importance below `threshold`; count removed. */
+  prune(options: { days?: number; threshold?: number; now?: number }): Promise<number>;
+  count(): Promise<number>;
+  /** Every row that has an embedding, in id order, in pages (rebuilds the in-memory index). */
+  embeddings(
+    afterId: number,
+    pageSize: number,
+  ): Promise<{ id: number; session_id: string; embedding: Float32Array }[]>;
+  /** Sessions with their last activity (epoch seconds) and row counts. */
+  sessions(): Promise<{ session_id: string; last_active: number; count: number }[]>;
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../../observability/logger.ts';
+import { makeItem } from './conformance.ts';
+import { createRedisShortTermStore, describeRedisUrl, reconnectDelayMs } from './redis.ts';
+
+// Redis on a port nothing listens on: no server is needed for these.
+const closedPort = 'redis://127.0.0.1:1';
+
+describe('redis short-term store without a reachable Redis', () => {
+  it('is created without throwing, quickly, and reports ping() false', async () => {
+    const started = performance.now();
+    const store = await createRedisShortTermStore({
+      url: closedPort,
+      logger: silentLogger(),
+      now: Date.now,
+    });
+    expect(performance.now() - started).toBeLessThan(1_500);
+    try {
+      expect(store.kind).toBe('redis');
+      await expect(store.ping()).resolves.toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('rejects calls at once instead of queueing them until Redis comes back', async () => {
+    const store = await createRedisShortTermStore({
+      url: closedPort,
+      logger: silentLogger(),
+      now: Date.now,
+    });
+    try {
+      const started = performance.now();
+      await expect(store.add(makeItem('s'), 60)).rejects.toThrow();
+      await expect(store.recent('s', 5)).rejects.toThrow();
+      expect(performance.now() - started).toBeLessThan(500);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('close() stops the reconnection loop and may be repeated', async () => {
+    const store = await createRedisShortTermStore({
+      url: closedPort,
+      logger: silentLogger(),
+      now: Date.now,
+    });
+    await store.close();
+    await expect(store.close()).resolves.toBeUndefined();
+    await expect(store.ping()).resolves.toBe(false);
+  });
+});
+
+describe('redis helpers', () => {
+  it('describes a Redis URL without its credentials', () => {
+    expect(describeRedisUrl('redis://user:s3cret@cache.local:6380/2')).toBe(
+      'redis://cache.local:6380/2',
+    );
+    expect(describeRedisUrl('redis://:s3cret@127.0.0.1:6379')).toBe('redis://127.0.0.1:6379');
+    expect(describeRedisUrl('not a url')).toBe('(invalid Redis URL)');
+  });
+
+  it('backs off exponentially from 100 ms to at most 5 s (plus jitter)', () => {
+    expect(reconnectDelayMs(0)).toBeGreaterThanOrEqual(100);
+    expect(reconnectDelayMs(0)).toBeLessThan(350);
+    expect(reconnectDelayMs(3)).toBeGreaterThanOrEqual(800);
+    expect(reconnectDelayMs(50)).toBeGreaterThanOrEqual(5_000);
+    expect(reconnectDelayMs(50)).toBeLessThan(5_250);
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * Rules every short-term adapter applies the same way, so the conformance suite can hold them
+ * to one behaviour.
+ */
+import type { ShortTermItem } from '../ports.ts';
+
+/** Items kept per session; adding more drops the oldest. */
+export const DEFAULT_MAX_ITEMS_PER_SESSION = 500;
+
+/** Rejects a TTL that is not a positive, finite number of seconds (fractions are allowed). */
+export function assertTtl(ttlSeconds: number): void {
+  if (!Number.isFinite(ttlSeconds) || ttlSeconds <= 0) {
+    throw new RangeError(`short-term TTL must be a positive number of seconds, got ${ttlSeconds}`);
+  }
+}
+
+/** A `limit` as a whole number of items, 0 for anything not positive. */
+export function normaliseLimit(limit: number): number {
+  if (Number.isNaN(limit) || limit <= 0) return 0;
+  return limit === Infinity ? Number.MAX_SAFE_INTEGER : Math.floor(limit);
+}
+
+/**
+ * Case-insensitive substring match (Unicode lower-casing on both sides). As with any
+ * substring test, an empty keyword matches every item: callers that take a keyword from a
+ * user must reject empty ones themselves.
+ */
+export function keywordMatcher(keyword: string): (content: string) => boolean {
+  const lower = keyword.toLowerCase();
+  return (content) => content.toLowerCase().includes(lower);
+}
+
+/** A defensive copy, so callers can never change what a store holds. */
+export function copyItem(item: ShortTermItem): ShortTermItem {
+  return {
+    id: item.id,
+    sessionId: item.sessionId,
+    role: item.role,
+    content: item.content,
+    contentHash: item.contentHash,
+    createdAt: item.createdAt,
+  };
+}
