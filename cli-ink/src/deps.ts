@@ -11,6 +11,9 @@ export interface CliDeps {
   execPath: string;
   binPath: string;
   fetch: typeof fetch;
+  /** Where interactive commands read lines from, and write their prompts to. */
+  input: NodeJS.ReadableStream;
+  promptOutput: NodeJS.WritableStream;
   runGateway: (options: RunOptions) => Promise<RunningGateway>;
   installSignalHandlers: (running: RunningGateway) => void;
 }

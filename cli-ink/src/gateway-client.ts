@@ -36,6 +36,8 @@ export interface GatewayClient {
   readonly baseUrl: string;
   /** GET a JSON document from the REST API; throws GatewayUnreachableError or GatewayHttpError. */
   getJson(path: string): Promise<unknown>;
+  /** POST/PATCH/DELETE with an optional JSON body; same errors as getJson. */
+  sendJson(method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<unknown>;
   /** True when GET /ready answers 200; false for 503 or when nothing answers. */
   isReady(): Promise<boolean>;
   /** True when anything answers GET /health. */
@@ -53,14 +55,17 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
 
   async function request(
     path: string,
-    init: { timeoutMs: number; withKey: boolean },
+    init: { timeoutMs: number; withKey: boolean; method?: string; body?: unknown },
   ): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json' };
     const key = init.withKey ? await options.apiKey?.() : undefined;
     if (key) headers['x-api-key'] = key;
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
     try {
       return await doFetch(`${baseUrl}${path}`, {
+        method: init.method ?? 'GET',
         headers,
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
         signal: AbortSignal.timeout(init.timeoutMs),
       });
     } catch (error) {
@@ -91,6 +96,13 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       } catch {
         throw new GatewayHttpError('GET', path, response.status, 'the response is not JSON');
       }
+    },
+    async sendJson(method, path, body) {
+      const response = await request(path, { timeoutMs, withKey: true, method, body });
+      const text = await response.text();
+      if (!response.ok)
+        throw new GatewayHttpError(method, path, response.status, detailOf(text, response));
+      return text === '' ? undefined : (JSON.parse(text) as unknown);
     },
     async isReady() {
       return (await probe('/ready'))?.status === 200;

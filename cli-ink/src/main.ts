@@ -11,6 +11,8 @@ process.exitCode = await runCli(process.argv.slice(2), {
   execPath: process.execPath,
   binPath: fileURLToPath(new URL('../bin/hearth.js', import.meta.url)),
   fetch: globalThis.fetch,
+  input: process.stdin,
+  promptOutput: process.stdout,
   runGateway,
   installSignalHandlers: (running) => installSignalHandlers(running),
 });

@@ -4,6 +4,8 @@ export interface Output {
   out(text: string): void;
   /** Writes `text` to stderr, adding a final newline when it has none. */
   err(text: string): void;
+  /** Writes `text` to stdout as is (streamed chat output). */
+  write(text: string): void;
 }
 
 function withNewline(text: string): string {
@@ -15,6 +17,7 @@ export function processOutput(): Output {
   return {
     out: (text) => void process.stdout.write(withNewline(text)),
     err: (text) => void process.stderr.write(withNewline(text)),
+    write: (text) => void process.stdout.write(text),
   };
 }
 
@@ -25,6 +28,7 @@ export function bufferedOutput(): Output & { stdout(): string; stderr(): string 
   return {
     out: (text) => void (stdout += withNewline(text)),
     err: (text) => void (stderr += withNewline(text)),
+    write: (text) => void (stdout += text),
     stdout: () => stdout,
     stderr: () => stderr,
   };

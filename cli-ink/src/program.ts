@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import { VERSION } from '@hearth/gateway';
 import { Command } from 'commander';
+import { registerChat } from './commands/chat.ts';
 import { registerConfig } from './commands/config/index.ts';
+import { registerMemory } from './commands/memory/index.ts';
 import { registerModels } from './commands/models.ts';
 import { registerStart } from './commands/start.ts';
 import { registerStatus } from './commands/status.ts';
@@ -34,6 +36,8 @@ export function buildProgram(deps: CliDeps): Command {
   registerStop(program, ctx);
   registerStatus(program, ctx);
   registerConfig(program, ctx);
+  registerChat(program, ctx);
+  registerMemory(program, ctx);
   registerModels(program, ctx);
   registerUsage(program, ctx);
   registerVersion(program, ctx);

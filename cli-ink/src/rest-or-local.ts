@@ -12,7 +12,7 @@ export async function restOrLocal<T>(
   path: string,
   local: () => Promise<T>,
   note: string,
-): Promise<{ body: T | unknown; local: boolean }> {
+): Promise<{ body: unknown; local: boolean }> {
   const client = await locateGateway(ctx);
   try {
     return { body: await client.getJson(path), local: false };

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
@@ -6,7 +7,6 @@ import type { HearthConfig } from './config/schema.ts';
 import type { SecretResolverDeps } from './config/secrets.ts';
 import { resolveDbPath, type StatePaths } from './config/state-dir.ts';
 import type { Database, OpenDatabase } from './db/ports.ts';
-import { unavailable } from './errors.ts';
 import { createHttpApp } from './http/app.ts';
 import { assertSafeBinding } from './http/binding.ts';
 import { createOriginPolicy } from './http/middleware/origins.ts';
@@ -14,6 +14,17 @@ import { createStartup, type Startup } from './lifecycle/startup.ts';
 import { createHostStats } from './observability/host-stats.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { createPrivacyAudit, privacyRoutes, type PrivacyAudit } from './privacy/index.ts';
+import { buildAgent, SUMMARY_PROMPT } from './agent/build-agent.ts';
+import { chatSocketFormA, chatSocketFormB } from './agent/chat-sockets.ts';
+import { createConversationStore } from './agent/conversations.ts';
+import type { ChatPipeline, PipelineSettings } from './agent/pipeline.ts';
+import { chatRoutes } from './agent/routes.ts';
+import { createToolRegistry, type ToolRegistry } from './agent/tools/registry.ts';
+import { late } from './lifecycle/late.ts';
+import { archiveInactiveSessions, scheduleArchival } from './memory/archival.ts';
+import { buildMemory, type MemoryRuntime } from './memory/build-memory.ts';
+import type { Embedder } from './memory/ports.ts';
+import { memoryRoutes } from './memory/routes.ts';
 import type { ProviderName } from './providers/catalog.ts';
 import { createLlmRouter, type LlmRouter } from './providers/router.ts';
 import { providerRoutes } from './providers/routes.ts';
@@ -38,6 +49,10 @@ export interface GatewayDeps {
   providerEndpoints?: Partial<Record<ProviderName, string>>;
   /** Monotonic milliseconds, for uptime. */
   monotonicNow?: () => number;
+  /** Wall clock, epoch milliseconds. */
+  now?: () => number;
+  /** Replaces the local embedding model (tests use a deterministic one). */
+  embedder?: Embedder;
 }
 
 export interface ListeningAddress {
@@ -55,6 +70,11 @@ export interface Gateway {
   readonly router: LlmRouter;
   readonly usage: UsageTracker;
   readonly settings: SettingsService;
+  readonly tools: ToolRegistry;
+  /** The chat pipeline, once start-up has built it. */
+  pipeline(): ChatPipeline;
+  /** The memory tiers, once start-up has built them. */
+  memory(): MemoryRuntime;
   /** Binds the configured host/port, then runs the start-up phases in the background. */
   listen(): Promise<ListeningAddress>;
   /** Settles when start-up has finished (or failed). */
@@ -71,12 +91,18 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
   const { logger } = deps;
   const monotonicNow = deps.monotonicNow ?? (() => performance.now());
   const startedAt = monotonicNow();
-  let database: Database | undefined;
-  let privacy: PrivacyAudit | undefined;
-  const requirePrivacy = (): PrivacyAudit => {
-    if (!privacy) throw unavailable('The privacy audit is starting');
-    return privacy;
-  };
+  const now = deps.now ?? Date.now;
+  const database = late<Database>('The database');
+  const privacy = late<PrivacyAudit>('The privacy audit');
+  const memory = late<MemoryRuntime>('Memory');
+  const pipeline = late<ChatPipeline>('The agent');
+  const tools = createToolRegistry();
+  const pipelineSettings: PipelineSettings = { maxToolSteps: 5 };
+  const conversations = createConversationStore({
+    idleTimeoutMs: config.gateway.session_idle_timeout_minutes * 60_000,
+    now,
+  });
+  let stopArchival: (() => void) | undefined;
 
   const metrics = createMetrics(createHostStats(deps.paths.home));
   const startup = createStartup(logger);
@@ -104,11 +130,14 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
   });
 
   const sources: StatusSources = {
-    activeSessions: () => 0,
-    runtimeAvailable: () => startup.done,
+    activeSessions: () => conversations.size(),
+    runtimeAvailable: () => pipeline.peek() !== undefined,
     voice: () => ({ stt_available: false, tts_available: false, wake_word_active: false }),
-    semanticAvailable: () => null,
-    backends: (): Record<string, string> => (database ? { database: database.kind } : {}),
+    semanticAvailable: () => memory.peek()?.service.semanticAvailable() ?? null,
+    backends: (): Record<string, string> => ({
+      ...(database.peek() ? { database: database.get().kind } : {}),
+      ...memory.peek()?.backends(),
+    }),
     channelConnected: () => null,
   };
   const statusDeps = {
@@ -142,8 +171,14 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
           }),
           ...settingsRoutes(settings),
           ...privacyRoutes({
-            report: (sessionId) => requirePrivacy().store.report(sessionId),
-            clear: (sessionId) => requirePrivacy().store.clear(sessionId),
+            report: (sessionId) => privacy.get().store.report(sessionId),
+            clear: (sessionId) => privacy.get().store.clear(sessionId),
+          }),
+          ...chatRoutes({ pipeline: pipeline.get, conversations, pipelineSettings }),
+          ...memoryRoutes({
+            memory: () => memory.get().service,
+            longTerm: () => database.get().memory,
+            compactSession: (sessionId) => pipeline.get().compactSession(sessionId),
           }),
         ],
       },
@@ -153,6 +188,23 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
   server.keepAliveTimeout = 65_000;
   const sockets = createSocketRouter({ origins, logger: logger.child({ area: 'ws' }) });
   sockets.attach(server);
+  const socketDeps = {
+    pipeline: pipeline.get,
+    conversations,
+    logger: logger.child({ area: 'chat' }),
+  };
+  sockets.register('/ws', chatSocketFormA(socketDeps));
+  sockets.register('/ws/chat', chatSocketFormB(socketDeps));
+
+  const summarise = async (text: string): Promise<string> =>
+    (
+      await router.generate({
+        system: SUMMARY_PROMPT,
+        messages: [{ role: 'user', content: text }],
+        complexity: 'simple',
+        maxOutputTokens: 800,
+      })
+    ).text;
 
   let ready: Promise<void> | undefined;
   let closing: Promise<void> | undefined;
@@ -166,19 +218,69 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
           const localHosts = [config.models.ollama_base_url, config.memory.vector_store_url].filter(
             Boolean,
           );
-          privacy = createPrivacyAudit({ dbPath: deps.paths.auditDbPath, localHosts });
-          privacy.start();
+          privacy.set(createPrivacyAudit({ dbPath: deps.paths.auditDbPath, localHosts }));
+          privacy.get().start();
           return Promise.resolve();
         },
       },
       {
         name: 'database',
         run: async () => {
-          database = await deps.openDatabase(resolveDbPath(config.memory.db_path, deps.paths));
-          logger.info({ backend: database.kind, location: database.location }, 'database open');
+          const db = await deps.openDatabase(resolveDbPath(config.memory.db_path, deps.paths));
+          database.set(db);
+          logger.info({ backend: db.kind, location: db.location }, 'database open');
         },
       },
-      { name: 'runtime', run: async () => {} },
+      {
+        name: 'memory',
+        run: async () => {
+          memory.set(
+            await buildMemory({
+              config: config.memory,
+              modelDir: join(deps.paths.home, 'models'),
+              longTerm: () => database.get().memory,
+              summarise,
+              metrics,
+              logger,
+              now,
+              embedder: deps.embedder,
+            }),
+          );
+        },
+      },
+      {
+        name: 'runtime',
+        run: async () => {
+          pipeline.set(
+            await buildAgent({
+              home: deps.paths.home,
+              router,
+              memory: memory.get(),
+              conversations,
+              tools,
+              settings,
+              pipelineSettings,
+              sessionContext: privacy.get().sessionContext,
+              metrics,
+              logger,
+              now,
+            }),
+          );
+          const archival = scheduleArchival(
+            () =>
+              archiveInactiveSessions({
+                longTerm: () => database.get().memory,
+                summarise,
+                store: (entry) => memory.get().service.store(entry),
+                removeEntries: (ids) => memory.get().service.removeEntries(ids),
+                logger,
+                now,
+              }),
+            logger,
+          );
+          stopArchival = () => archival.stop();
+        },
+      },
     ]);
     return ready;
   }
@@ -196,8 +298,11 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
       await closed;
     }
     await ready?.catch(() => undefined);
-    await database?.close();
-    privacy?.stop();
+    stopArchival?.();
+    conversations.close();
+    await memory.peek()?.close();
+    await database.peek()?.close();
+    privacy.peek()?.stop();
     logger.info('gateway stopped');
   }
 
@@ -210,6 +315,9 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     router,
     usage,
     settings,
+    tools,
+    pipeline: pipeline.get,
+    memory: memory.get,
     listen: () =>
       new Promise<ListeningAddress>((resolve, reject) => {
         server.once('error', reject);

@@ -13,7 +13,23 @@ export { createLogger, silentLogger, type Logger } from './observability/logger.
 export { runGateway, type RunningGateway, type RunOptions } from './run.ts';
 export { installSignalHandlers } from './lifecycle/signals.ts';
 export { VERSION } from './version.ts';
-export { PROVIDER_NAMES, PROVIDERS, resolveModel, resolveProviderName, type ProviderName } from './providers/catalog.ts';
+export {
+  PROVIDER_NAMES,
+  PROVIDERS,
+  resolveModel,
+  resolveProviderName,
+  type ProviderName,
+} from './providers/catalog.ts';
 export { providerStatuses, type ProviderStatus } from './providers/status.ts';
 export { THINKING_LEVELS, type ThinkingLevel } from './providers/thinking.ts';
 export type { UsageReport } from './usage/usage-tracker.ts';
+export { openDatabase } from './db/open-database.ts';
+export type { Database } from './db/ports.ts';
+export type { MemoryEntry } from './memory/ports.ts';
+export { archiveInactiveSessions } from './memory/archival.ts';
+export { pullEmbeddingModel } from './memory/embedder/pull-model.ts';
+export { createLlmRouter } from './providers/router.ts';
+export { createUsageTracker } from './usage/usage-tracker.ts';
+export { createMetrics } from './observability/metrics.ts';
+export { createHostStats } from './observability/host-stats.ts';
+export { SUMMARY_PROMPT } from './agent/build-agent.ts';

@@ -26,7 +26,9 @@ describe('hearth models and usage without a running gateway', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`note: no gateway answering at http://127.0.0.1:${port}`);
     expect(result.stderr).toContain('computed from the configuration file');
-    const body = JSON.parse(result.stdout) as { providers: { provider: string; configured: boolean | null }[] };
+    const body = JSON.parse(result.stdout) as {
+      providers: { provider: string; configured: boolean | null }[];
+    };
     expect(body.providers).toHaveLength(19);
     expect(body.providers.find((p) => p.provider === 'bedrock')?.configured).toBeNull();
   });

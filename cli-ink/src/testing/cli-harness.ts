@@ -2,6 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
+import { PassThrough, Readable } from 'node:stream';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readEnvironment, runGateway, type RunningGateway } from '@hearth/gateway';
@@ -21,7 +22,11 @@ export interface Harness {
   home: string;
   /** Foreground gateways started through `start`, for the test to stop. */
   gateways: RunningGateway[];
-  run(argv: readonly string[], variables?: Record<string, string>): Promise<CliResult>;
+  run(
+    argv: readonly string[],
+    variables?: Record<string, string>,
+    input?: string[],
+  ): Promise<CliResult>;
   cleanup(): Promise<void>;
 }
 
@@ -32,7 +37,7 @@ export async function createHarness(): Promise<Harness> {
   return {
     home,
     gateways,
-    async run(argv, variables = {}) {
+    async run(argv, variables = {}, input) {
       const output = bufferedOutput();
       const deps: CliDeps = {
         env: readEnvironment({ HEARTH_HOME: home, HEARTH_LOG_LEVEL: 'silent', ...variables }),
@@ -41,6 +46,8 @@ export async function createHarness(): Promise<Harness> {
         execPath: process.execPath,
         binPath: BIN_PATH,
         fetch: globalThis.fetch,
+        input: Readable.from(input ?? []),
+        promptOutput: new PassThrough(),
         runGateway,
         installSignalHandlers: (running) => void gateways.push(running),
       };

@@ -14,6 +14,8 @@ cors_origins = []
 # Largest accepted request body, in bytes.
 body_limit_bytes = 1048576
 shutdown_timeout_ms = 5000
+# Minutes after which an idle chat session leaves process memory (its memories stay).
+session_idle_timeout_minutes = 30
 log_level = "info"
 
 [models]

@@ -33,6 +33,7 @@ export const gatewaySection = z.strictObject({
   cors_origins: z.array(z.url()).default([]),
   body_limit_bytes: z.number().int().positive().default(1_048_576),
   shutdown_timeout_ms: z.number().int().positive().default(5_000),
+  session_idle_timeout_minutes: z.number().positive().default(30),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -13,7 +13,11 @@ export interface EventStreamResult {
 }
 
 export function isEventStream(value: unknown): value is EventStreamResult {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'event-stream';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { kind?: unknown }).kind === 'event-stream'
+  );
 }
 
 /**

@@ -43,7 +43,11 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[]): void {
 /** Writes a route's event stream as `text/event-stream`; a client that leaves cancels it. */
 async function sendEventStream(res: Response, stream: EventStreamResult): Promise<void> {
   res.status(200);
-  res.set({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.set({
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
   res.flushHeaders();
   const onClose = () => {
     if (!res.writableFinished) stream.cancel();

@@ -32,8 +32,15 @@ describe('privacy audit in a running gateway', () => {
   });
 
   it('reports a fresh session with total 0 and no destinations', async () => {
-    const res = await fetch(`${running.address.url}/api/v1/privacy/report?session_id=fresh-session`);
-    expect(await res.json()).toEqual({ session_id: 'fresh-session', total: 0, unique_destinations: [], entries: [] });
+    const res = await fetch(
+      `${running.address.url}/api/v1/privacy/report?session_id=fresh-session`,
+    );
+    expect(await res.json()).toEqual({
+      session_id: 'fresh-session',
+      total: 0,
+      unique_destinations: [],
+      entries: [],
+    });
   });
 
   it('clears all sessions with DELETE and no session_id', async () => {

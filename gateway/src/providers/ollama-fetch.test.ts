@@ -78,9 +78,14 @@ describe('the local runtime refusing to think', () => {
   });
 
   it('keeps other 400 answers as errors', async () => {
-    const fetch = ollamaFetch(() => Promise.resolve(new Response('{"error":"bad request"}', { status: 400 })));
-    const res = await fetch('http://127.0.0.1:11434/api/chat', { method: 'POST', body: '{"think":true}' });
+    const fetch = ollamaFetch(() =>
+      Promise.resolve(new Response('{"error":"bad request"}', { status: 400 })),
+    );
+    const res = await fetch('http://127.0.0.1:11434/api/chat', {
+      method: 'POST',
+      body: '{"think":true}',
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: { message: 'bad request' } });
-});
+  });
 });

@@ -26,18 +26,33 @@ describe('LLM router', () => {
       groq: `${fake.url}/openai/v1`,
       ollama: fake.url,
     };
-    const router = createLlmRouter({ models: () => config, endpoints, fetch: globalThis.fetch, usage, metrics, logger: silentLogger() });
+    const router = createLlmRouter({
+      models: () => config,
+      endpoints,
+      fetch: globalThis.fetch,
+      usage,
+      metrics,
+      logger: silentLogger(),
+    });
     return { router, usage, metrics };
   }
 
   const user = (content: string) => [{ role: 'user' as const, content }];
 
   describe('choosing a model', () => {
-    const models = { primary: 'claude-sonnet-4-5', fallback: 'gpt-4o', fast: 'groq/llama-3.1-8b-instant', local: 'ollama/llama3.2' };
+    const models = {
+      primary: 'claude-sonnet-4-5',
+      fallback: 'gpt-4o',
+      fast: 'groq/llama-3.1-8b-instant',
+      local: 'ollama/llama3.2',
+    };
 
     it.each([
       ['hi there', ['groq/llama-3.1-8b-instant', 'claude-sonnet-4-5', 'gpt-4o', 'ollama/llama3.2']],
-      ['Compare SQLite and PostgreSQL for my NAS', ['claude-sonnet-4-5', 'gpt-4o', 'groq/llama-3.1-8b-instant', 'ollama/llama3.2']],
+      [
+        'Compare SQLite and PostgreSQL for my NAS',
+        ['claude-sonnet-4-5', 'gpt-4o', 'groq/llama-3.1-8b-instant', 'ollama/llama3.2'],
+      ],
     ])('routes %j by complexity', (text, expected) => {
       const { router } = build(models);
       expect(router.candidates({ messages: user(text) }).map((c) => c.modelId)).toEqual(expected);
@@ -45,12 +60,18 @@ describe('LLM router', () => {
 
     it('puts an explicit model first, then the usual chain', () => {
       const { router } = build(models);
-      expect(router.candidates({ messages: user('hi'), model: 'gemini-2.5-flash' }).map((c) => c.modelId)[0]).toBe('gemini-2.5-flash');
+      expect(
+        router
+          .candidates({ messages: user('hi'), model: 'gemini-2.5-flash' })
+          .map((c) => c.modelId)[0],
+      ).toBe('gemini-2.5-flash');
     });
 
     it('rejects a model id no provider claims', () => {
       const { router } = build(models);
-      expect(() => router.candidates({ messages: user('hi'), model: 'mystery-9' })).toThrow("No provider for model id 'mystery-9'");
+      expect(() => router.candidates({ messages: user('hi'), model: 'mystery-9' })).toThrow(
+        "No provider for model id 'mystery-9'",
+      );
     });
 
     it('uses only the forced provider’s models, or its default model', () => {
@@ -58,22 +79,40 @@ describe('LLM router', () => {
       router.settings.provider = 'openai';
       expect(router.candidates({ messages: user('hi') }).map((c) => c.modelId)).toEqual(['gpt-4o']);
       router.settings.provider = 'google';
-      expect(router.candidates({ messages: user('hi') }).map((c) => c.modelId)).toEqual(['gemini-2.5-flash']);
+      expect(router.candidates({ messages: user('hi') }).map((c) => c.modelId)).toEqual([
+        'gemini-2.5-flash',
+      ]);
     });
 
     it('sends everything to the local runtime in privacy mode, whatever is forced', () => {
       const { router } = build(models);
       router.settings.provider = 'anthropic';
       router.settings.privacyMode = true;
-      expect(router.candidates({ messages: user('Compare x and y'), model: 'gpt-4o' }).map((c) => c.modelId)).toEqual(['ollama/llama3.2']);
+      expect(
+        router
+          .candidates({ messages: user('Compare x and y'), model: 'gpt-4o' })
+          .map((c) => c.modelId),
+      ).toEqual(['ollama/llama3.2']);
     });
   });
 
   it('falls back to the next candidate on a provider error and logs the attempts', async () => {
-    const { router, metrics } = build({ primary: 'gpt-4o', fallback: 'ollama/llama3.2', fast: '', openai_api_key: 'sk' });
-    fake.reply({ error: { status: 500, message: 'upstream exploded' } }, { text: 'local answer', usage: { inputTokens: 7, outputTokens: 3 } });
+    const { router, metrics } = build({
+      primary: 'gpt-4o',
+      fallback: 'ollama/llama3.2',
+      fast: '',
+      openai_api_key: 'sk',
+    });
+    fake.reply(
+      { error: { status: 500, message: 'upstream exploded' } },
+      { text: 'local answer', usage: { inputTokens: 7, outputTokens: 3 } },
+    );
     const result = await router.generate({ messages: user('Compare two things in detail') });
-    expect(result).toMatchObject({ text: 'local answer', provider: 'ollama', model: 'ollama/llama3.2' });
+    expect(result).toMatchObject({
+      text: 'local answer',
+      provider: 'ollama',
+      model: 'ollama/llama3.2',
+    });
     expect(result.attempts.map((a) => [a.model, a.error === undefined])).toEqual([
       ['gpt-4o', false],
       ['ollama/llama3.2', true],
@@ -81,13 +120,27 @@ describe('LLM router', () => {
     expect(result.attempts[0]?.error).toMatch(/^500 /);
     const snapshot = await metricsSnapshot(metrics.registry);
     expect(snapshot.generation_errors_total?.values).toEqual({ 'model=gpt-4o': 1 });
-    expect(snapshot.generation_requests_total?.values).toEqual({ 'model=gpt-4o': 1, 'model=ollama/llama3.2': 1 });
+    expect(snapshot.generation_requests_total?.values).toEqual({
+      'model=gpt-4o': 1,
+      'model=ollama/llama3.2': 1,
+    });
   });
 
   it('fails with every attempt named when all providers fail', async () => {
-    const { router } = build({ primary: 'gpt-4o', fallback: '', fast: '', local: 'ollama/llama3.2', openai_api_key: 'sk' });
-    fake.reply({ error: { status: 401, message: 'bad key' } }, { error: { status: 503, message: 'busy' } });
-    await expect(router.generate({ messages: user('hello') })).rejects.toThrow(/^Every provider failed: gpt-4o \(openai\): 401 .*; ollama\/llama3\.2 \(ollama\): 503 /);
+    const { router } = build({
+      primary: 'gpt-4o',
+      fallback: '',
+      fast: '',
+      local: 'ollama/llama3.2',
+      openai_api_key: 'sk',
+    });
+    fake.reply(
+      { error: { status: 401, message: 'bad key' } },
+      { error: { status: 503, message: 'busy' } },
+    );
+    await expect(router.generate({ messages: user('hello') })).rejects.toThrow(
+      /^Every provider failed: gpt-4o \(openai\): 401 .*; ollama\/llama3\.2 \(ollama\): 503 /,
+    );
   });
 
   it('records usage and cost for the model that answered', async () => {
@@ -104,17 +157,27 @@ describe('LLM router', () => {
     ['off', false],
     ['low', true],
     ['max', true],
-  ] as const)('sends thinking %s to the local runtime as think: %s on generate and stream', async (level, think) => {
-    const { router } = build({ primary: 'ollama/qwen3', fast: '' });
-    router.settings.thinking = level;
-    fake.reply({ text: 'a' }, { text: 'b' });
-    await router.generate({ messages: user('hello') });
-    for await (const event of router.stream({ messages: user('hello') })) void event;
-    expect(fake.requests.map((r) => (r.body as { think?: boolean }).think)).toEqual([think, think]);
-  });
+  ] as const)(
+    'sends thinking %s to the local runtime as think: %s on generate and stream',
+    async (level, think) => {
+      const { router } = build({ primary: 'ollama/qwen3', fast: '' });
+      router.settings.thinking = level;
+      fake.reply({ text: 'a' }, { text: 'b' });
+      await router.generate({ messages: user('hello') });
+      for await (const event of router.stream({ messages: user('hello') })) void event;
+      expect(fake.requests.map((r) => (r.body as { think?: boolean }).think)).toEqual([
+        think,
+        think,
+      ]);
+    },
+  );
 
   it('streams text, then reports the routed result', async () => {
-    const { router } = build({ primary: 'claude-sonnet-4-5', fast: '', anthropic_api_key: 'sk-ant' });
+    const { router } = build({
+      primary: 'claude-sonnet-4-5',
+      fast: '',
+      anthropic_api_key: 'sk-ant',
+    });
     fake.reply({ text: 'one two three', usage: { inputTokens: 5, outputTokens: 3 } });
     const texts: string[] = [];
     let done: unknown;
@@ -123,14 +186,24 @@ describe('LLM router', () => {
       if (event.type === 'done') done = event.result;
     }
     expect(texts.join('')).toBe('one two three');
-    expect(done).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { inputTokens: 5, outputTokens: 3 } });
+    expect(done).toMatchObject({
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-5',
+      usage: { inputTokens: 5, outputTokens: 3 },
+    });
   });
 
   it('falls back while streaming only before the first chunk', async () => {
-    const { router } = build({ primary: 'gpt-4o', fallback: 'ollama/llama3.2', fast: '', openai_api_key: 'sk' });
+    const { router } = build({
+      primary: 'gpt-4o',
+      fallback: 'ollama/llama3.2',
+      fast: '',
+      openai_api_key: 'sk',
+    });
     fake.reply({ error: { status: 429, message: 'slow down' } }, { text: 'from local' });
     const texts: string[] = [];
-    for await (const event of router.stream({ messages: user('Compare a and b') })) if (event.type === 'text') texts.push(event.text);
+    for await (const event of router.stream({ messages: user('Compare a and b') }))
+      if (event.type === 'text') texts.push(event.text);
     expect(texts.join('')).toBe('from local');
 
     fake.reply({ text: 'partial ', streamError: 'connection reset' });

@@ -29,7 +29,12 @@ describe('GET /api/v1/status', () => {
         disk_free_bytes: expect.any(Number),
       },
       memory: { semantic_available: null },
-      backends: { database: 'sqlite' },
+      backends: {
+        database: 'sqlite',
+        short_term: 'in-process',
+        vectors: 'in-memory',
+        embedder: 'not loaded yet',
+      },
     });
   });
 

@@ -6,6 +6,7 @@ import { statePaths } from '../config/state-dir.ts';
 import { openDatabase } from '../db/open-database.ts';
 import type { OpenDatabase } from '../db/ports.ts';
 import type { ProviderName } from '../providers/catalog.ts';
+import type { Embedder } from '../memory/ports.ts';
 import { createGateway, type Gateway } from '../gateway.ts';
 import { silentLogger } from '../observability/logger.ts';
 
@@ -41,6 +42,7 @@ export async function startTestGateway(
     home?: string;
     providerEndpoints?: Partial<Record<ProviderName, string>>;
     env?: Record<string, string>;
+    embedder?: Embedder;
   } = {},
 ): Promise<TestGateway> {
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
@@ -53,6 +55,7 @@ export async function startTestGateway(
       readOnePassword: () => Promise.reject(new Error('no op in tests')),
     },
     providerEndpoints: options.providerEndpoints,
+    embedder: options.embedder,
   });
   const address = await gateway.listen();
   return {

@@ -107,6 +107,9 @@ export async function createFakeLlmServer(options: FakeLlmOptions = {}): Promise
       rawBody,
     };
     requests.push(request);
+    res.on('close', () => {
+      if (!res.writableFinished) request.abortedByClient = true;
+    });
     if (!route) {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(

@@ -12,6 +12,8 @@ export interface RecordedRequest {
   /** The parsed JSON body; undefined when there was none or it was not JSON. */
   body: unknown;
   rawBody: string;
+  /** Set when the client hung up before the response was complete (a cancelled generation). */
+  abortedByClient?: boolean;
 }
 
 /** Wire-format quirks that differ between vendors sharing one format (set per server). */

@@ -1,0 +1,89 @@
+/**
+ * The chat core of `hearth chat`, with no terminal UI: one WebSocket to the gateway's `/ws`
+ * (form A), turns sent one at a time, text deltas handed to a callback.
+ */
+export interface ChatConnection {
+  /** Sends a message; `onText` gets each delta; resolves with the full reply. */
+  send(message: string, onText: (delta: string) => void): Promise<string>;
+  close(): void;
+}
+
+export class ChatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChatError';
+  }
+}
+
+export function openChatConnection(
+  url: string,
+  sessionId: string | undefined,
+  timeoutMs = 10_000,
+): Promise<ChatConnection> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url);
+    const timer = setTimeout(() => {
+      socket.close();
+      reject(new ChatError(`could not connect to ${url} (timed out)`));
+    }, timeoutMs);
+    let pending:
+      | {
+          onText: (delta: string) => void;
+          resolve: (reply: string) => void;
+          reject: (error: Error) => void;
+        }
+      | undefined;
+
+    socket.addEventListener('error', () => {
+      clearTimeout(timer);
+      const error = new ChatError(`could not connect to ${url}`);
+      pending?.reject(error);
+      reject(error);
+    });
+    socket.addEventListener('close', (event) => {
+      pending?.reject(
+        new ChatError(
+          `the gateway closed the connection (${event.code}${event.reason ? `: ${event.reason}` : ''})`,
+        ),
+      );
+      pending = undefined;
+    });
+    socket.addEventListener('message', (event) => {
+      let frame: { type?: string; text?: string; detail?: string };
+      try {
+        frame = JSON.parse(String(event.data)) as typeof frame;
+      } catch {
+        return;
+      }
+      if (!pending) return;
+      if (frame.type === 'message_chunk' && typeof frame.text === 'string')
+        pending.onText(frame.text);
+      else if (frame.type === 'message_done') {
+        pending.resolve(frame.text ?? '');
+        pending = undefined;
+      } else if (frame.type === 'error') {
+        pending.reject(new ChatError(frame.detail ?? 'the gateway reported an error'));
+        pending = undefined;
+      }
+    });
+    socket.addEventListener('open', () => {
+      clearTimeout(timer);
+      resolve({
+        send(message, onText) {
+          if (pending) return Promise.reject(new ChatError('a message is already in flight'));
+          return new Promise<string>((resolveReply, rejectReply) => {
+            pending = { onText, resolve: resolveReply, reject: rejectReply };
+            socket.send(
+              JSON.stringify({
+                type: 'chat',
+                message,
+                ...(sessionId ? { session_id: sessionId } : {}),
+              }),
+            );
+          });
+        },
+        close: () => socket.close(1000, 'bye'),
+      });
+    });
+  });
+}

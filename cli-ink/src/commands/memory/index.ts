@@ -1,0 +1,239 @@
+import {
+  archiveInactiveSessions,
+  pullEmbeddingModel,
+  silentLogger,
+  SUMMARY_PROMPT,
+  type MemoryEntry,
+} from '@hearth/gateway';
+import type { Command } from 'commander';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { CliError } from '../../cli-error.ts';
+import type { CommandContext } from '../../deps.ts';
+import { GatewayHttpError, GatewayUnreachableError } from '../../gateway-client.ts';
+import { locateGateway } from '../../locate-gateway.ts';
+import { localRouter, withLocalStore } from '../../local-store.ts';
+
+/** Runs `rest` against a running gateway, or `local` on the store when none answers (with a note). */
+async function restOrStore<T>(
+  ctx: CommandContext,
+  rest: (
+    send: (
+      method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+      path: string,
+      body?: unknown,
+    ) => Promise<unknown>,
+  ) => Promise<T>,
+  local: () => Promise<T>,
+): Promise<T> {
+  const client = await locateGateway(ctx);
+  try {
+    return await rest((method, path, body) =>
+      method === 'GET' ? client.getJson(path) : client.sendJson(method, path, body),
+    );
+  } catch (error) {
+    if (error instanceof GatewayHttpError) throw new CliError(error.detail);
+    if (!(error instanceof GatewayUnreachableError)) throw error;
+    ctx.deps.output.err(`note: ${error.message}; working on the memory store directly.`);
+    return local();
+  }
+}
+
+function formatEntry(entry: MemoryEntry): string {
+  const when = new Date(entry.created_at * 1000).toISOString().slice(0, 16).replace('T', ' ');
+  const tags = entry.tags.length ? ` [${entry.tags.join(', ')}]` : '';
+  return `#${entry.id} ${when} ${entry.session_id} (${entry.type}, importance ${entry.importance_score})${tags}\n    ${entry.content.replace(/\s+/g, ' ').slice(0, 200)}`;
+}
+
+const number = (name: string) => (value: string) => {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed)) throw new CliError(`${name} must be a number`);
+  return parsed;
+};
+
+export function registerMemory(program: Command, ctx: CommandContext): void {
+  const memory = program.command('memory').description('the long-term memory store');
+  const out = (text: string) => ctx.deps.output.out(text);
+
+  memory
+    .command('search <query>')
+    .description('substring search of the long-term store')
+    .option('--limit <n>', 'most results', number('--limit'), 20)
+    .option('--session <id>', 'one session only')
+    .option('--json', 'print JSON')
+    .action(async (query: string, options: { limit: number; session?: string; json?: boolean }) => {
+      const results = await restOrStore(
+        ctx,
+        async (send) => {
+          const params = new URLSearchParams({
+            q: query,
+            limit: String(options.limit),
+            ...(options.session ? { session_id: options.session } : {}),
+          });
+          return (
+            (await send('GET', `/api/v1/memory/search?${params.toString()}`)) as { results: MemoryEntry[] }
+          ).results;
+        },
+        () =>
+          withLocalStore(ctx, (db) =>
+            db.memory.search(query, { limit: options.limit, session_id: options.session }),
+          ),
+      );
+      out(
+        options.json
+          ? JSON.stringify(results, null, 2)
+          : results.length
+            ? results.map(formatEntry).join('\n')
+            : 'No memories match.',
+      );
+    });
+
+  memory
+    .command('prune')
+    .description('delete memories older than --days and/or less important than --threshold')
+    .option('--days <n>', 'older than this many days', number('--days'))
+    .option('--threshold <x>', 'importance below this (0 to 1)', number('--threshold'))
+    .action(async (options: { days?: number; threshold?: number }) => {
+      if (options.days === undefined && options.threshold === undefined)
+        throw new CliError('give --days, --threshold or both');
+      const removed = await restOrStore(
+        ctx,
+        async (send) =>
+          ((await send('POST', '/api/v1/memory/prune', options)) as { removed: number }).removed,
+        () => withLocalStore(ctx, (db) => db.memory.prune({ ...options, now: Date.now() / 1000 })),
+      );
+      out(`Removed ${removed} ${removed === 1 ? 'memory' : 'memories'}.`);
+    });
+
+  memory
+    .command('edit <id>')
+    .description('change a memory’s content and/or importance')
+    .option('--content <text>', 'new content')
+    .option('--importance <x>', 'new importance, 0 to 1', number('--importance'))
+    .action(async (idText: string, options: { content?: string; importance?: number }) => {
+      const id = Number(idText);
+      if (!Number.isInteger(id) || id <= 0) throw new CliError(`not a memory id: ${idText}`);
+      if (options.content === undefined && options.importance === undefined)
+        throw new CliError('give --content, --importance or both');
+      const entry = await restOrStore(
+        ctx,
+        async (send) =>
+          (await send('PATCH', `/api/v1/memory/entries/${id}`, options)) as MemoryEntry,
+        () =>
+          withLocalStore(ctx, async (db) => {
+            const updated = await db.memory.update(id, {
+              content: options.content,
+              importance_score: options.importance,
+            });
+            if (!updated) throw new CliError(`Memory entry ${id} not found`);
+            return updated;
+          }),
+      );
+      out(formatEntry(entry));
+    });
+
+  memory
+    .command('clear')
+    .description('delete every memory, or one session’s (asks first unless --yes)')
+    .option('--session <id>', 'only this session')
+    .option('--yes', 'do not ask for confirmation')
+    .action(async (options: { session?: string; yes?: boolean }) => {
+      if (!options.yes) {
+        const rl = createInterface({
+          input: ctx.deps.input,
+          output: ctx.deps.promptOutput,
+          terminal: ctx.deps.isTTY,
+        });
+        const answer = await rl
+          .question(
+            options.session
+              ? `Delete every memory of session ${options.session}? [y/N] `
+              : 'Delete ALL memories? [y/N] ',
+          )
+          .catch(() => '');
+        rl.close();
+        if (!/^y(es)?$/i.test(answer.trim())) {
+          out('Nothing deleted.');
+          return;
+        }
+      }
+      const session = options.session;
+      const removed = session
+        ? await restOrStore(
+            ctx,
+            async (send) =>
+              (
+                (await send('DELETE', `/api/v1/memory/session/${encodeURIComponent(session)}`)) as {
+                  deleted: number;
+                }
+              ).deleted,
+            () => withLocalStore(ctx, (db) => db.memory.removeSession(session)),
+          )
+        : await withLocalStore(ctx, (db) => db.memory.removeAll());
+      out(`Deleted ${removed} ${removed === 1 ? 'memory' : 'memories'}.`);
+    });
+
+  memory
+    .command('archive')
+    .description('condense sessions inactive for --days (default 30) into one summary each')
+    .option('--days <n>', 'inactive for at least this many days', number('--days'), 30)
+    .action(async (options: { days: number }) => {
+      const result = await withLocalStore(ctx, async (db, config) => {
+        const router = localRouter(config);
+        return archiveInactiveSessions(
+          {
+            longTerm: () => db.memory,
+            summarise: async (text) =>
+              (
+                await router.generate({
+                  system: SUMMARY_PROMPT,
+                  messages: [{ role: 'user', content: text }],
+                  complexity: 'simple',
+                })
+              ).text,
+            store: (entry) => db.memory.insert(entry),
+            removeEntries: (ids) => db.memory.removeMany(ids),
+            logger: silentLogger(),
+            now: Date.now,
+          },
+          options.days,
+        );
+      });
+      out(
+        `Archived ${result.sessions} session(s): ${result.condensed} memories condensed${result.failed ? `, ${result.failed} failed (see the log)` : ''}.`,
+      );
+    });
+
+  memory
+    .command('models')
+    .description('the local embedding model')
+    .command('pull')
+    .description('download the sentence-embedding model into {data_dir}/models')
+    .option('--model <id>', 'model id', 'Xenova/all-MiniLM-L6-v2')
+    .action(async (options: { model: string }) => {
+      let last = -1;
+      const pulled = await pullEmbeddingModel({
+        modelDir: join(ctx.deps.env.home, 'models'),
+        modelId: options.model,
+        logger: silentLogger(),
+        onProgress: (progress) => {
+          if (progress.status !== 'total') return;
+          const percent = Math.floor(progress.percent);
+          if (percent === last) return;
+          last = percent;
+          const bar = '#'.repeat(Math.floor(percent / 4)).padEnd(25, '.');
+          ctx.deps.output.write(
+            `\r[${bar}] ${percent}% of ${(progress.total / 1_048_576).toFixed(1)} MB`,
+          );
+        },
+      }).catch((error: unknown) => {
+        throw new CliError(
+          `could not pull ${options.model}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      });
+      ctx.deps.output.write('\n');
+      out(
+        `Pulled ${pulled.modelId} (${pulled.dimensions} dimensions) into ${pulled.folder}. Restart the gateway to use it.`,
+      );
+    });
+}

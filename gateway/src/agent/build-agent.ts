@@ -1,0 +1,54 @@
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { MemoryRuntime } from '../memory/build-memory.ts';
+import type { Metrics } from '../observability/metrics.ts';
+import type { SessionContext } from '../privacy/session-context.ts';
+import type { LlmRouter } from '../providers/router.ts';
+import type { SettingsService } from '../settings/settings-service.ts';
+import type { ConversationStore } from './conversations.ts';
+import { createPersona } from './persona.ts';
+import { createChatPipeline, type ChatPipeline, type PipelineSettings } from './pipeline.ts';
+import { currentTimeTool, memorySearchTool } from './tools/builtin.ts';
+import type { ToolRegistry } from './tools/registry.ts';
+
+export interface BuildAgentDeps {
+  home: string;
+  router: LlmRouter;
+  memory: MemoryRuntime;
+  conversations: ConversationStore;
+  tools: ToolRegistry;
+  settings: SettingsService;
+  pipelineSettings: PipelineSettings;
+  sessionContext: SessionContext;
+  metrics: Metrics;
+  logger: Logger;
+  now: () => number;
+}
+
+/** The agent runtime: persona files, built-in tools, and the chat pipeline over them. */
+export async function buildAgent(deps: BuildAgentDeps): Promise<ChatPipeline> {
+  const persona = createPersona(join(deps.home, 'workspace'));
+  await persona.ensureFiles();
+  if (!deps.tools.get('current_time'))
+    deps.tools.register(currentTimeTool(() => new Date(deps.now())));
+  if (!deps.tools.get('memory_search')) deps.tools.register(memorySearchTool(deps.memory.service));
+  return createChatPipeline({
+    router: deps.router,
+    memory: deps.memory.service,
+    compactor: deps.memory.compactor,
+    conversations: deps.conversations,
+    tools: deps.tools,
+    persona,
+    settings: deps.settings,
+    pipeline: deps.pipelineSettings,
+    sessionContext: deps.sessionContext,
+    metrics: deps.metrics,
+    logger: deps.logger.child({ area: 'agent' }),
+    now: deps.now,
+  });
+}
+
+export const SUMMARY_PROMPT =
+  'You write concise, factual summaries of conversations for long-term memory. Keep names, ' +
+  'facts, preferences, decisions and open tasks; drop small talk. Write plain prose, at most ' +
+  '200 words, in the language of the conversation.';

@@ -1,0 +1,159 @@
+import type { IncomingMessage } from 'node:http';
+import type { Logger } from 'pino';
+import type { WebSocket } from 'ws';
+import { isHearthError } from '../errors.ts';
+import { sessionIdFor } from '../memory/session-id.ts';
+import { parseFrame, sendJson } from '../ws/send.ts';
+import type { ConversationStore } from './conversations.ts';
+import type { ChatPipeline } from './pipeline.ts';
+
+export interface ChatSocketDeps {
+  pipeline: () => ChatPipeline;
+  conversations: ConversationStore;
+  logger: Logger;
+}
+
+function errorDetail(error: unknown): string {
+  return isHearthError(error) ? error.message : 'Internal server error';
+}
+
+/** The web client's persistent id (`?client_id=`), its durable memory identity. */
+function clientIdOf(request: IncomingMessage): string | undefined {
+  const id = new URL(request.url ?? '/', 'http://gateway').searchParams.get('client_id');
+  return id && /^[\w.-]{1,128}$/.test(id) ? id : undefined;
+}
+
+/**
+ * Streams one turn to a socket. The socket is bound to the session (DELETE /sessions/{id}
+ * disconnects it); closing the socket mid-stream aborts the upstream generation.
+ */
+async function streamTurn(
+  socket: WebSocket,
+  deps: ChatSocketDeps,
+  turn: { sessionId: string; message: string; model?: string },
+  frames: {
+    chunk: (delta: string) => unknown;
+    done: (reply: string, quality: number, sessionId: string) => unknown;
+  },
+): Promise<void> {
+  const abort = new AbortController();
+  const onClose = () => abort.abort();
+  socket.once('close', onClose);
+  const state = deps.conversations.get(turn.sessionId);
+  if (!state.connections.has(socket)) {
+    state.connections.add(socket);
+    socket.once('close', () => state.connections.delete(socket));
+  }
+  try {
+    const result = await deps.pipeline().runTurn({
+      sessionId: turn.sessionId,
+      message: turn.message,
+      model: turn.model,
+      channel: 'ws',
+      signal: abort.signal,
+      onText: async (delta) => {
+        await sendJson(socket, frames.chunk(delta));
+      },
+    });
+    await sendJson(socket, frames.done(result.reply, result.qualityScore, result.sessionId));
+  } catch (error) {
+    if (!abort.signal.aborted)
+      await sendJson(socket, { type: 'error', detail: errorDetail(error) });
+  } finally {
+    socket.off('close', onClose);
+  }
+}
+
+/**
+ * `/ws` (form A): `{type: "chat", message, session_id}` → `{type: "message_chunk", text}`…
+ * then `{type: "message_done", text}`. Without a session_id the client id (or 'default') names
+ * the session. Bad frames get `{type: "error", detail}` and the socket stays open.
+ */
+export function chatSocketFormA(deps: ChatSocketDeps) {
+  return (socket: WebSocket, request: IncomingMessage): void => {
+    const clientId = clientIdOf(request);
+    const fallbackSession = clientId ? sessionIdFor('web', clientId) : 'default';
+    socket.on('message', (data) => {
+      const frame = parseFrame(data);
+      if (!frame)
+        return void sendJson(socket, {
+          type: 'error',
+          detail: 'Frames must be JSON objects with a type',
+        });
+      if (frame.type === 'ping') return void sendJson(socket, { type: 'pong' });
+      if (frame.type !== 'chat')
+        return void sendJson(socket, {
+          type: 'error',
+          detail: `Unknown frame type '${frame.type}'`,
+        });
+      if (typeof frame.message !== 'string')
+        return void sendJson(socket, { type: 'error', detail: 'message: must be a string' });
+      const sessionId =
+        typeof frame.session_id === 'string' && frame.session_id !== ''
+          ? frame.session_id
+          : fallbackSession;
+      void streamTurn(
+        socket,
+        deps,
+        { sessionId, message: frame.message },
+        {
+          chunk: (text) => ({ type: 'message_chunk', text }),
+          done: (text) => ({ type: 'message_done', text }),
+        },
+      );
+    });
+  };
+}
+
+/**
+ * `/ws/chat` (form B): `{type: "hello", session_id?}`, `{type: "message", content, model?}`,
+ * `{type: "ping"}` → `{type: "message_chunk", delta}`…, `{type: "message_done", session_id,
+ * quality_score}`, `{type: "pong"}`.
+ */
+export function chatSocketFormB(deps: ChatSocketDeps) {
+  return (socket: WebSocket, request: IncomingMessage): void => {
+    const clientId = clientIdOf(request);
+    let sessionId = clientId ? sessionIdFor('web', clientId) : 'default';
+    socket.on('message', (data) => {
+      const frame = parseFrame(data);
+      if (!frame)
+        return void sendJson(socket, {
+          type: 'error',
+          detail: 'Frames must be JSON objects with a type',
+        });
+      switch (frame.type) {
+        case 'ping':
+          return void sendJson(socket, { type: 'pong' });
+        case 'hello':
+          if (typeof frame.session_id === 'string' && frame.session_id !== '')
+            sessionId = frame.session_id;
+          return void sendJson(socket, { type: 'hello', session_id: sessionId });
+        case 'message':
+          if (typeof frame.content !== 'string')
+            return void sendJson(socket, { type: 'error', detail: 'content: must be a string' });
+          return void streamTurn(
+            socket,
+            deps,
+            {
+              sessionId,
+              message: frame.content,
+              model: typeof frame.model === 'string' ? frame.model : undefined,
+            },
+            {
+              chunk: (delta) => ({ type: 'message_chunk', delta }),
+              done: (_reply, quality, id) => ({
+                type: 'message_done',
+                session_id: id,
+                quality_score: quality,
+              }),
+            },
+          );
+        default:
+          return void sendJson(socket, {
+            type: 'error',
+            detail: `Unknown frame type '${frame.type}'`,
+          });
+      }
+    });
+  };
+}

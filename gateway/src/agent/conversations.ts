@@ -1,0 +1,88 @@
+import type { Conversation } from '../memory/compaction.ts';
+
+/** Something bound to a session that can be told to go away (a WebSocket). */
+export interface SessionConnection {
+  close(code: number, reason: string): void;
+}
+
+export interface SessionState {
+  readonly id: string;
+  readonly conversation: Conversation;
+  messageCount: number;
+  /** Epoch milliseconds of the last turn. */
+  lastActive: number;
+  readonly connections: Set<SessionConnection>;
+  /** Tail of this session's turn queue: turns of one session run one at a time. */
+  queue: Promise<unknown>;
+}
+
+/**
+ * Live sessions: their in-memory conversation, counters and sockets. A session idle for
+ * `idleTimeoutMs` (default 30 minutes) is evicted from process memory — its memories stay in
+ * the memory tiers, and its id is the same when it comes back.
+ */
+export function createConversationStore(options: { idleTimeoutMs: number; now: () => number }) {
+  const sessions = new Map<string, SessionState>();
+
+  function sweep(): number {
+    const cutoff = options.now() - options.idleTimeoutMs;
+    let evicted = 0;
+    for (const [id, state] of sessions) {
+      if (state.lastActive < cutoff && state.connections.size === 0) {
+        sessions.delete(id);
+        evicted += 1;
+      }
+    }
+    return evicted;
+  }
+  const timer = setInterval(sweep, Math.min(60_000, options.idleTimeoutMs)).unref();
+
+  return {
+    /** The session, created when new. */
+    get(id: string): SessionState {
+      let state = sessions.get(id);
+      if (!state) {
+        state = {
+          id,
+          conversation: { history: [], summary: null },
+          messageCount: 0,
+          lastActive: options.now(),
+          connections: new Set(),
+          queue: Promise.resolve(),
+        };
+        sessions.set(id, state);
+      }
+      return state;
+    },
+    peek(id: string): SessionState | undefined {
+      return sessions.get(id);
+    },
+    /** Runs `work` after the session's earlier turns, so one session's turns never interleave. */
+    serialise<T>(id: string, work: () => Promise<T>): Promise<T> {
+      const state = this.get(id);
+      const run = state.queue.then(work, work);
+      state.queue = run.catch(() => undefined);
+      return run;
+    },
+    list(): SessionState[] {
+      return [...sessions.values()];
+    },
+    /** Removes a session from process memory and disconnects its sockets. */
+    delete(id: string): boolean {
+      const state = sessions.get(id);
+      if (!state) return false;
+      for (const connection of state.connections) connection.close(4000, 'Session cleared');
+      sessions.delete(id);
+      return true;
+    },
+    size(): number {
+      return sessions.size;
+    },
+    sweep,
+    close(): void {
+      clearInterval(timer);
+    },
+  };
+}
+
+export type ConversationStore = ReturnType<typeof createConversationStore>;

@@ -1,0 +1,282 @@
+import type { Logger } from 'pino';
+import { HearthError, validationError } from '../errors.ts';
+import type { Compactor } from '../memory/compaction.ts';
+import { contentHash } from '../memory/content-hash.ts';
+import type { MemoryService } from '../memory/memory-service.ts';
+import { memoryPromptBlock } from '../memory/prompt-blocks.ts';
+import type { Metrics } from '../observability/metrics.ts';
+import type { SessionContext } from '../privacy/session-context.ts';
+import { resolveModel } from '../providers/catalog.ts';
+import { contextWindowOf } from '../providers/context-windows.ts';
+import type { ChatMessage, FinishReason, ToolCall, Usage } from '../providers/messages.ts';
+import type { LlmRouter, RoutedGeneration } from '../providers/router.ts';
+import type { SettingsService } from '../settings/settings-service.ts';
+import type { ConversationStore, SessionState } from './conversations.ts';
+import type { Persona } from './persona.ts';
+import { qualityScore } from './quality.ts';
+import { handleSlashCommand } from './slash-commands.ts';
+import type { ToolRegistry } from './tools/registry.ts';
+
+/** Longest accepted chat message, in characters. */
+export const MAX_MESSAGE_CHARS = 32_000;
+/** Memories retrieved per turn (the spec's top_k for the chat pipeline). */
+export const CHAT_TOP_K = 8;
+
+export interface TurnInput {
+  sessionId: string;
+  message: string;
+  /** 'api', 'ws', 'telegram', … (metrics label). */
+  channel: string;
+  /** Replaces the persona prompt for this request. */
+  systemPrompt?: string;
+  /** Appended to the system prompt (e.g. the canvas hint). */
+  systemSuffix?: string;
+  /** An explicit model id for this request. */
+  model?: string;
+  signal?: AbortSignal;
+  /** Streaming: called with each text delta as it arrives. */
+  onText?: (delta: string) => void | Promise<void>;
+}
+
+export interface TurnResult {
+  reply: string;
+  sessionId: string;
+  provider: string;
+  model: string;
+  usage: Usage;
+  qualityScore: number;
+  finishReason: FinishReason;
+  toolSteps: number;
+  /** The slash command that answered, when one did (no model was called). */
+  command?: string;
+}
+
+export interface PipelineSettings {
+  maxToolSteps: number;
+}
+
+export interface ChatPipelineDeps {
+  router: LlmRouter;
+  memory: MemoryService;
+  compactor: Compactor;
+  conversations: ConversationStore;
+  tools: ToolRegistry;
+  persona: Persona;
+  settings: SettingsService;
+  pipeline: PipelineSettings;
+  sessionContext: SessionContext;
+  metrics: Metrics;
+  logger: Logger;
+  now: () => number;
+}
+
+function add(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+  };
+}
+
+/**
+ * One chat turn, the same for every entry point (REST, both WebSockets, channel adapters):
+ * validate → slash command (no model) → memory retrieval (top_k 8) → router call with the
+ * registry's tools, looping tool calls up to `max_tool_steps` → reply → the turn is written to
+ * memory, metrics recorded, compaction considered — after the reply, in the background.
+ */
+export function createChatPipeline(deps: ChatPipelineDeps) {
+  async function generateStep(
+    request: Parameters<LlmRouter['generate']>[0],
+    input: TurnInput,
+  ): Promise<RoutedGeneration> {
+    if (!input.onText) return deps.router.generate(request);
+    for await (const event of deps.router.stream(request)) {
+      if (event.type === 'text') await input.onText(event.text);
+      else if (event.type === 'done') return event.result;
+    }
+    throw new HearthError('upstream', 'The model stream ended without a result');
+  }
+
+  async function runTool(
+    call: ToolCall,
+    input: TurnInput,
+  ): Promise<{ content: string; isError: boolean }> {
+    const tool = deps.tools.get(call.name);
+    if (!tool) return { content: `Error: no tool named ${call.name}`, isError: true };
+    try {
+      return {
+        content: await tool.execute(
+          { sessionId: input.sessionId, channel: input.channel, signal: input.signal },
+          call.arguments,
+        ),
+        isError: false,
+      };
+    } catch (error) {
+      return { content: error instanceof Error ? error.message : String(error), isError: true };
+    }
+  }
+
+  async function systemPromptFor(input: TurnInput, state: SessionState): Promise<string> {
+    const exclude = new Set(state.conversation.history.map((m) => contentHash(m.content)));
+    const memories = await deps.memory
+      .retrieve({ sessionId: input.sessionId, query: input.message, topK: CHAT_TOP_K, exclude })
+      .catch((error: unknown) => {
+        deps.logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'memory retrieval failed',
+        );
+        return [];
+      });
+    return [
+      input.systemPrompt ?? (await deps.persona.systemPrompt()),
+      state.conversation.summary
+        ? `<conversation-summary>\n${state.conversation.summary}\n</conversation-summary>`
+        : '',
+      memoryPromptBlock(memories),
+      input.systemSuffix ?? '',
+    ]
+      .filter(Boolean)
+      .join('\n\n');
+  }
+
+  async function modelTurn(input: TurnInput, state: SessionState): Promise<TurnResult> {
+    const system = await systemPromptFor(input, state);
+    const working: ChatMessage[] = [
+      ...state.conversation.history,
+      { role: 'user', content: input.message },
+    ];
+    const tools = deps.tools.specs();
+    let usage: Usage = { inputTokens: 0, outputTokens: 0 };
+    let toolSteps = 0;
+    for (;;) {
+      const generation = await generateStep(
+        { messages: working, system, tools, model: input.model, signal: input.signal },
+        input,
+      );
+      usage = add(usage, generation.usage);
+      const base = {
+        sessionId: input.sessionId,
+        provider: generation.provider,
+        model: generation.model,
+        usage,
+        toolSteps,
+      };
+      if (generation.toolCalls.length === 0) {
+        return {
+          ...base,
+          reply: generation.text,
+          finishReason: generation.finishReason,
+          qualityScore: qualityScore(input.message, generation.text, generation.finishReason),
+        };
+      }
+      if (toolSteps >= deps.pipeline.maxToolSteps) {
+        const reply =
+          `${generation.text ? `${generation.text}\n\n` : ''}I stopped after ${toolSteps} tool ${toolSteps === 1 ? 'step' : 'steps'}, ` +
+          `the limit for one turn (max_tool_steps = ${deps.pipeline.maxToolSteps}). Ask me to continue if you want me to go on.`;
+        return {
+          ...base,
+          reply,
+          finishReason: 'tool-calls',
+          qualityScore: qualityScore(input.message, reply, 'tool-calls'),
+        };
+      }
+      toolSteps += 1;
+      working.push({
+        role: 'assistant',
+        content: generation.text,
+        toolCalls: generation.toolCalls,
+      });
+      for (const call of generation.toolCalls) {
+        const result = await runTool(call, input);
+        working.push({
+          role: 'tool',
+          toolCallId: call.id,
+          toolName: call.name,
+          content: result.content,
+          isError: result.isError,
+        });
+      }
+    }
+  }
+
+  function afterReply(input: TurnInput, state: SessionState, result: TurnResult): void {
+    const conversation = state.conversation;
+    conversation.history.push(
+      { role: 'user', content: input.message },
+      { role: 'assistant', content: result.reply },
+    );
+    const target = resolveModel(result.model);
+    const window = target ? contextWindowOf(target.provider, target.nativeId) : 8_192;
+    setImmediate(() => {
+      deps.memory
+        .rememberTurn({ sessionId: input.sessionId, user: input.message, assistant: result.reply })
+        .catch((error: unknown) =>
+          deps.logger.warn(
+            { err: error instanceof Error ? error.message : String(error) },
+            'memory write failed',
+          ),
+        )
+        .finally(() => deps.compactor.compactInBackground(input.sessionId, conversation, window));
+    });
+  }
+
+  return {
+    async runTurn(input: TurnInput): Promise<TurnResult> {
+      const text = input.message.trim();
+      if (text === '') throw validationError('Empty message');
+      if (input.message.length > MAX_MESSAGE_CHARS) {
+        throw new HearthError(
+          'payload_too_large',
+          `Message too long: ${input.message.length} characters (limit ${MAX_MESSAGE_CHARS})`,
+        );
+      }
+      deps.metrics.messagesTotal.inc({ channel: input.channel });
+      return deps.conversations.serialise(input.sessionId, () =>
+        deps.sessionContext.run(input.sessionId, async () => {
+          const state = deps.conversations.get(input.sessionId);
+          state.lastActive = deps.now();
+          try {
+            const commandReply = await handleSlashCommand(
+              text,
+              { sessionId: input.sessionId, conversation: state.conversation },
+              deps,
+            );
+            let result: TurnResult;
+            if (commandReply !== undefined) {
+              if (input.onText) await input.onText(commandReply);
+              result = {
+                reply: commandReply,
+                sessionId: input.sessionId,
+                provider: 'hearth',
+                model: 'command',
+                usage: { inputTokens: 0, outputTokens: 0 },
+                qualityScore: 1,
+                finishReason: 'stop',
+                toolSteps: 0,
+                command: text.split(/\s/)[0],
+              };
+            } else {
+              result = await modelTurn({ ...input, message: text }, state);
+              afterReply({ ...input, message: text }, state, result);
+            }
+            state.messageCount += 1;
+            state.lastActive = deps.now();
+            deps.metrics.messagesSentTotal.inc({ channel: input.channel });
+            return result;
+          } catch (error) {
+            deps.metrics.messagesErrorsTotal.inc({ channel: input.channel });
+            throw error;
+          }
+        }),
+      );
+    },
+
+    /** `/compact` and POST /memory/compact for a live session. */
+    compactSession(sessionId: string): Promise<boolean> {
+      const state = deps.conversations.peek(sessionId);
+      if (!state) return Promise.resolve(false);
+      return deps.compactor.compact(sessionId, state.conversation);
+    },
+  };
+}
+
+export type ChatPipeline = ReturnType<typeof createChatPipeline>;

@@ -1,0 +1,192 @@
+import { z } from 'zod';
+import { notFound } from '../errors.ts';
+import {
+  createEventQueue,
+  type EventStreamResult,
+  type ServerSentEvent,
+} from '../http/event-stream.ts';
+import { defineRoute, type AnyRoute } from '../http/route.ts';
+import { CANVAS_HINT, extractCanvasData } from './canvas-data.ts';
+import type { ConversationStore } from './conversations.ts';
+import type { ChatPipeline, PipelineSettings, TurnInput, TurnResult } from './pipeline.ts';
+
+export interface ChatRouteDeps {
+  pipeline: () => ChatPipeline;
+  conversations: ConversationStore;
+  pipelineSettings: PipelineSettings;
+}
+
+const chatRequest = z.object({
+  message: z.string({ error: 'is required' }),
+  session_id: z.string().min(1).max(200).default('default'),
+  system_prompt: z.string().max(32_000).optional(),
+  stream: z.boolean().default(false),
+  model: z.string().min(1).optional(),
+  channel: z.string().min(1).max(64).default('api'),
+});
+
+/** The union of form A and form B responses. */
+const chatResponse = z.object({
+  reply: z.string(),
+  response: z.string(),
+  session_id: z.string(),
+  tokens_in: z.number().int(),
+  tokens_out: z.number().int(),
+  tokens: z.object({ input: z.number().int(), output: z.number().int() }),
+  provider: z.string(),
+  model: z.string(),
+  model_used: z.string(),
+  quality_score: z.number().min(0).max(1),
+});
+
+function toResponse(result: TurnResult): z.input<typeof chatResponse> {
+  return {
+    reply: result.reply,
+    response: result.reply,
+    session_id: result.sessionId,
+    tokens_in: result.usage.inputTokens,
+    tokens_out: result.usage.outputTokens,
+    tokens: { input: result.usage.inputTokens, output: result.usage.outputTokens },
+    provider: result.provider,
+    model: result.model,
+    model_used: result.model,
+    quality_score: result.qualityScore,
+  };
+}
+
+/** `stream: true` over REST: server-sent events `message_chunk` {text, delta}, then `message_done`. */
+function streamTurn(pipeline: ChatPipeline, input: TurnInput): EventStreamResult {
+  const queue = createEventQueue<ServerSentEvent>();
+  const abort = new AbortController();
+  pipeline
+    .runTurn({
+      ...input,
+      signal: abort.signal,
+      onText: (delta) =>
+        queue.push({ event: 'message_chunk', data: { type: 'message_chunk', text: delta, delta } }),
+    })
+    .then(
+      (result) => {
+        queue.push({
+          event: 'message_done',
+          data: { type: 'message_done', text: result.reply, ...toResponse(result) },
+        });
+        queue.end();
+      },
+      (error: unknown) => queue.fail(error),
+    );
+  return { kind: 'event-stream', events: queue, cancel: () => abort.abort() };
+}
+
+export function chatRoutes(deps: ChatRouteDeps): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/chat',
+      summary:
+        'One chat turn (form A or B). With stream: true the answer is text/event-stream: message_chunk events, then message_done',
+      tags: ['chat'],
+      body: chatRequest,
+      response: chatResponse,
+      handler: async ({ body }) => {
+        const input: TurnInput = {
+          sessionId: body.session_id,
+          message: body.message,
+          channel: body.channel,
+          systemPrompt: body.system_prompt,
+          model: body.model,
+        };
+        if (body.stream) return streamTurn(deps.pipeline(), input) as never;
+        return toResponse(await deps.pipeline().runTurn(input));
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/chat/canvas',
+      summary:
+        'A chat turn whose reply carries canvas_data {type, labels, values} when the model produced chart data',
+      tags: ['chat'],
+      body: z.object({
+        message: z.string({ error: 'is required' }),
+        session_id: z.string().min(1).default('default'),
+      }),
+      response: z.object({
+        reply: z.string(),
+        session_id: z.string(),
+        canvas_data: z
+          .object({ type: z.string(), labels: z.array(z.string()), values: z.array(z.number()) })
+          .optional(),
+      }),
+      handler: async ({ body }) => {
+        const result = await deps.pipeline().runTurn({
+          sessionId: body.session_id,
+          message: body.message,
+          channel: 'canvas',
+          systemSuffix: CANVAS_HINT,
+        });
+        const canvas = extractCanvasData(result.reply);
+        return {
+          reply: result.reply,
+          session_id: result.sessionId,
+          ...(canvas ? { canvas_data: canvas } : {}),
+        };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/sessions',
+      summary: 'Live sessions (evicted after the idle timeout; their memories stay)',
+      tags: ['chat'],
+      response: z.object({
+        sessions: z.array(
+          z.object({ id: z.string(), message_count: z.number().int(), last_active: z.string() }),
+        ),
+      }),
+      handler: () => ({
+        sessions: deps.conversations
+          .list()
+          .sort((a, b) => b.lastActive - a.lastActive)
+          .map((s) => ({
+            id: s.id,
+            message_count: s.messageCount,
+            last_active: new Date(s.lastActive).toISOString(),
+          })),
+      }),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/sessions/{session_id}',
+      summary: 'Remove a live session and disconnect its sockets (its memories stay)',
+      tags: ['chat'],
+      params: z.object({ session_id: z.string().min(1) }),
+      response: z.object({ cleared: z.boolean() }),
+      handler: ({ params }) => {
+        if (!deps.conversations.delete(params.session_id))
+          throw notFound(`Session ${params.session_id} not found`);
+        return { cleared: true };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/settings/pipeline',
+      summary: 'Set max_tool_steps (1 to 20) for the tool loop; runtime-only',
+      tags: ['settings'],
+      body: z.strictObject({
+        max_tool_steps: z.number().int().min(1, 'must be 1 to 20').max(20, 'must be 1 to 20'),
+      }),
+      response: z.object({
+        applied: z.literal(true),
+        updated_fields: z.array(z.string()),
+        settings: z.object({ max_tool_steps: z.number().int() }),
+      }),
+      handler: ({ body }) => {
+        deps.pipelineSettings.maxToolSteps = body.max_tool_steps;
+        return {
+          applied: true as const,
+          updated_fields: ['max_tool_steps'],
+          settings: { max_tool_steps: deps.pipelineSettings.maxToolSteps },
+        };
+      },
+    }),
+  ];
+}

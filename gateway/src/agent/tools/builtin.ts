@@ -1,0 +1,56 @@
+import type { MemoryService } from '../../memory/memory-service.ts';
+import type { Tool } from './registry.ts';
+
+/** `current_time`: the current date and time, optionally in an IANA time zone. */
+export function currentTimeTool(now: () => Date): Tool {
+  return {
+    name: 'current_time',
+    description:
+      'Get the current date and time. Optionally pass an IANA time zone such as "Europe/Paris".',
+    parameters: {
+      type: 'object',
+      properties: { timezone: { type: 'string', description: 'IANA time zone, e.g. Asia/Tokyo' } },
+      additionalProperties: false,
+    },
+    source: 'builtin',
+    execute: (_context, args) => {
+      const timeZone =
+        typeof args.timezone === 'string' && args.timezone !== '' ? args.timezone : undefined;
+      const date = now();
+      try {
+        const local = date.toLocaleString('en-GB', {
+          timeZone,
+          dateStyle: 'full',
+          timeStyle: 'long',
+        });
+        return Promise.resolve(`${local} (ISO ${date.toISOString()})`);
+      } catch {
+        return Promise.resolve(
+          `Unknown time zone '${String(timeZone)}'. UTC now: ${date.toISOString()}`,
+        );
+      }
+    },
+  };
+}
+
+/** `memory_search`: what the agent remembers about a topic, for this session. */
+export function memorySearchTool(memory: MemoryService): Tool {
+  return {
+    name: 'memory_search',
+    description: 'Search what you remember about the user and earlier conversations.',
+    parameters: {
+      type: 'object',
+      properties: { query: { type: 'string', description: 'What to look for' } },
+      required: ['query'],
+      additionalProperties: false,
+    },
+    source: 'builtin',
+    execute: async (context, args) => {
+      const query = typeof args.query === 'string' ? args.query : '';
+      if (query.trim() === '') return 'Error: query is required.';
+      const found = await memory.retrieve({ sessionId: context.sessionId, query, topK: 5 });
+      if (found.length === 0) return 'Nothing found in memory.';
+      return found.map((m) => `- ${m.content}`).join('\n');
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import { Cron } from 'croner';
+import type { Logger } from 'pino';
+import type { Summarise } from './compaction.ts';
+import type { LongTermMemory, MemoryEntry, NewMemoryEntry } from './ports.ts';
+
+export interface ArchivalDeps {
+  longTerm: () => LongTermMemory;
+  summarise: Summarise;
+  store: (entry: Omit<NewMemoryEntry, 'embedding'>) => Promise<MemoryEntry>;
+  removeEntries: (ids: readonly number[]) => Promise<number>;
+  logger: Logger;
+  /** Epoch milliseconds. */
+  now: () => number;
+}
+
+export interface ArchivalResult {
+  sessions: number;
+  condensed: number;
+  failed: number;
+}
+
+/**
+ * Condenses sessions inactive for `days` (default 30) or more: each session's rows become one
+ * 'archive' row holding an LLM summary (importance = the highest of the originals); the
+ * originals are deleted only after the archive row is stored. A session whose summary fails is
+ * left untouched and counted in `failed`.
+ */
+export async function archiveInactiveSessions(
+  deps: ArchivalDeps,
+  days = 30,
+): Promise<ArchivalResult> {
+  const cutoff = deps.now() / 1000 - days * 86_400;
+  const result: ArchivalResult = { sessions: 0, condensed: 0, failed: 0 };
+  for (const session of await deps.longTerm().sessions()) {
+    if (session.last_active >= cutoff) continue;
+    const entries = (
+      await deps.longTerm().list({ session_id: session.session_id, limit: 100_000 })
+    ).filter((e) => e.type !== 'archive');
+    if (entries.length < 2) continue;
+    result.sessions += 1;
+    try {
+      const text = entries
+        .slice()
+        .reverse()
+        .map((e) => e.content)
+        .join('\n---\n');
+      const summary = (await deps.summarise(text)).trim();
+      if (summary === '') throw new Error('empty summary');
+      await deps.store({
+        session_id: session.session_id,
+        content: summary,
+        type: 'archive',
+        importance_score: Math.max(...entries.map((e) => e.importance_score)),
+        tags: [...new Set(entries.flatMap((e) => e.tags))],
+      });
+      result.condensed += await deps.removeEntries(entries.map((e) => e.id));
+    } catch (error) {
+      result.failed += 1;
+      deps.logger.warn(
+        {
+          session: session.session_id,
+          err: error instanceof Error ? error.message : String(error),
+        },
+        'archival failed',
+      );
+    }
+  }
+  deps.logger.info(result, 'archival finished');
+  return result;
+}
+
+/** Runs archival daily at 03:00 local time; `stop()` cancels it. */
+export function scheduleArchival(run: () => Promise<unknown>, logger: Logger): { stop(): void } {
+  const job = new Cron('0 3 * * *', { protect: true }, async () => {
+    try {
+      await run();
+    } catch (error) {
+      logger.error({ err: error }, 'scheduled archival failed');
+    }
+  });
+  return { stop: () => job.stop() };
+}

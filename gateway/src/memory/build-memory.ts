@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { HearthConfig } from '../config/schema.ts';
+import type { Metrics } from '../observability/metrics.ts';
+import { createCompactor, type Compactor, type Summarise } from './compaction.ts';
+import { createTransformersEmbedder } from './embedder/transformers-embedder.ts';
+import { createMemoryService, type MemoryService } from './memory-service.ts';
+import type { Embedder, LongTermMemory, ShortTermStore, VectorStore } from './ports.ts';
+import { createInProcessShortTermStore } from './short-term/in-process.ts';
+import { createRedisShortTermStore } from './short-term/redis.ts';
+import { createResilientShortTermStore } from './short-term/resilient.ts';
+import { createInMemoryVectorStore } from './vectors/in-memory.ts';
+import { createQdrantVectorStore } from './vectors/qdrant.ts';
+import { createResilientVectorStore } from './vectors/resilient.ts';
+
+export interface MemoryRuntime {
+  service: MemoryService;
+  compactor: Compactor;
+  shortTerm: ShortTermStore;
+  vectors: VectorStore;
+  embedder: Embedder;
+  /** Which adapter each tier uses right now (for /status). */
+  backends(): { short_term: string; vectors: string; embedder: string };
+  close(): Promise<void>;
+}
+
+export interface BuildMemoryDeps {
+  config: HearthConfig['memory'];
+  /** `{data_dir}/models`, the local model cache. */
+  modelDir: string;
+  longTerm: () => LongTermMemory;
+  summarise: Summarise;
+  metrics: Metrics;
+  logger: Logger;
+  now?: () => number;
+  /** Replaces the local transformers embedder (tests). */
+  embedder?: Embedder;
+}
+
+/**
+ * Builds the three tiers from `[memory]`: Redis when `cache_url` is set (in-process while it is
+ * unreachable), Qdrant when `vector_store_url` is set (the in-memory index while it is
+ * unreachable), the SQL store; the embedder is local and loads on first use. Without Qdrant
+ * the in-memory index is rebuilt from the embeddings stored with the long-term rows.
+ */
+export async function buildMemory(deps: BuildMemoryDeps): Promise<MemoryRuntime> {
+  const now = deps.now ?? Date.now;
+  const logger = deps.logger.child({ area: 'memory' });
+  const embedder = deps.embedder ?? createTransformersEmbedder({ modelDir: deps.modelDir, logger });
+
+  const inProcess = createInProcessShortTermStore({ now });
+  const shortTerm =
+    deps.config.cache_url === ''
+      ? inProcess
+      : await createResilientShortTermStore({
+          primary: await createRedisShortTermStore({ url: deps.config.cache_url, logger, now }),
+          fallback: inProcess,
+          logger,
+        });
+
+  const inMemory = createInMemoryVectorStore(embedder.dimensions);
+  const late: { service?: MemoryService } = {};
+  const vectors =
+    deps.config.vector_store_url === ''
+      ? inMemory
+      : await createResilientVectorStore({
+          primary: createQdrantVectorStore({
+            url: deps.config.vector_store_url,
+            dimensions: embedder.dimensions,
+            logger,
+          }),
+          fallback: inMemory,
+          logger,
+          warmFallback: async (fallback) => {
+            await late.service?.rebuildVectorIndex(fallback);
+          },
+        });
+
+  const service = createMemoryService({
+    shortTerm,
+    vectors,
+    longTerm: deps.longTerm,
+    embedder,
+    shortTermTtlSeconds: deps.config.short_term_ttl,
+    metrics: deps.metrics,
+    logger,
+    now,
+    randomId: randomUUID,
+  });
+  late.service = service;
+  const compactor = createCompactor({
+    summarise: deps.summarise,
+    store: (entry) => service.store(entry),
+    logger,
+  });
+
+  // Without Qdrant, the index is rebuilt from the stored embeddings; with Qdrant configured the
+  // resilient store warms its in-memory fallback itself when (and if) it is first needed.
+  if (deps.config.vector_store_url === '') {
+    const started = performance.now();
+    service
+      .rebuildVectorIndex()
+      .then((loaded) =>
+        logger.info(
+          { loaded, ms: Math.round(performance.now() - started) },
+          'vector index rebuilt',
+        ),
+      )
+      .catch((error: unknown) =>
+        logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'vector index rebuild failed',
+        ),
+      );
+  }
+
+  return {
+    service,
+    compactor,
+    shortTerm,
+    vectors,
+    embedder,
+    backends: () => ({
+      short_term: shortTerm.kind,
+      vectors: vectors.kind,
+      embedder:
+        embedder.state === 'unavailable'
+          ? 'unavailable'
+          : embedder.state === 'unknown'
+            ? 'not loaded yet'
+            : 'local',
+    }),
+    async close() {
+      await compactor.idle();
+      await shortTerm.close();
+      await vectors.close();
+      await (embedder as { close?: () => Promise<void> }).close?.();
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import type { Logger } from 'pino';
+import type { ChatMessage } from '../providers/messages.ts';
+import { estimateTokens } from '../providers/context-windows.ts';
+import type { MemoryEntry, NewMemoryEntry } from './ports.ts';
+
+/** The live conversation of one session, owned by the chat area. */
+export interface Conversation {
+  history: ChatMessage[];
+  /** The summary that replaced older history, prepended to the system prompt. */
+  summary: string | null;
+}
+
+/** Summarises text with the LLM (a background generation; its usage is recorded). */
+export type Summarise = (text: string) => Promise<string>;
+
+export interface CompactorDeps {
+  summarise: Summarise;
+  store: (entry: Omit<NewMemoryEntry, 'embedding'>) => Promise<MemoryEntry>;
+  logger: Logger;
+}
+
+/** Compaction starts when the estimate passes this share of the context window. */
+export const COMPACTION_THRESHOLD = 0.5;
+
+export function conversationTokens(conversation: Conversation): number {
+  const text = conversation.history.map((m) => m.content).join('\n');
+  return estimateTokens((conversation.summary ?? '') + text);
+}
+
+function transcript(conversation: Conversation, upTo: number): string {
+  const lines = conversation.history.slice(0, upTo).map((m) => {
+    if (m.role === 'tool') return `tool ${m.toolName}: ${m.content}`;
+    return `${m.role}: ${m.content}`;
+  });
+  return [conversation.summary ? `Earlier summary: ${conversation.summary}` : '', ...lines]
+    .filter(Boolean)
+    .join('\n');
+}
+
+/**
+ * Auto-compaction: summarise a session's history, store the summary long-term FIRST, and only
+ * then replace the summarised part of the in-memory history (turns that arrive meanwhile are
+ * kept). One compaction per session at a time. In the background, failures are logged and
+ * swallowed and the history is left as it was.
+ */
+export function createCompactor(deps: CompactorDeps) {
+  const running = new Map<string, Promise<boolean>>();
+
+  async function compact(sessionId: string, conversation: Conversation): Promise<boolean> {
+    const upTo = conversation.history.length;
+    if (upTo < 2) return false;
+    const summary = (await deps.summarise(transcript(conversation, upTo))).trim();
+    if (summary === '') throw new Error('the summary came back empty');
+    await deps.store({
+      session_id: sessionId,
+      content: summary,
+      importance_score: 0.8,
+      type: 'summary',
+    });
+    conversation.history.splice(0, upTo);
+    conversation.summary = summary;
+    deps.logger.info({ sessionId, turns: upTo }, 'history compacted');
+    return true;
+  }
+
+  return {
+    needsCompaction(conversation: Conversation, contextWindow: number): boolean {
+      return conversationTokens(conversation) > COMPACTION_THRESHOLD * contextWindow;
+    },
+
+    /** `/compact` and POST /memory/compact: compacts now and reports whether anything was compacted. */
+    compact(sessionId: string, conversation: Conversation): Promise<boolean> {
+      const current = running.get(sessionId);
+      if (current) return current;
+      const job = compact(sessionId, conversation).finally(() => running.delete(sessionId));
+      running.set(sessionId, job);
+      return job;
+    },
+
+    /** After a reply: compacts in the background when over the threshold; never throws. */
+    compactInBackground(
+      sessionId: string,
+      conversation: Conversation,
+      contextWindow: number,
+    ): void {
+      if (running.has(sessionId) || !this.needsCompaction(conversation, contextWindow)) return;
+      this.compact(sessionId, conversation).catch((error: unknown) => {
+        deps.logger.warn(
+          { sessionId, err: error instanceof Error ? error.message : String(error) },
+          'compaction failed; history kept',
+        );
+      });
+    },
+
+    /** Settles when every running compaction has finished (tests, shutdown). */
+    async idle(): Promise<void> {
+      await Promise.allSettled([...running.values()]);
+    },
+  };
+}
+
+export type Compactor = ReturnType<typeof createCompactor>;

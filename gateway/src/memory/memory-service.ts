@@ -1,0 +1,361 @@
+import type { Logger } from 'pino';
+import type { Metrics } from '../observability/metrics.ts';
+import { contentHash } from './content-hash.ts';
+import { importanceOf, LONG_TERM_THRESHOLD } from './importance.ts';
+import { keywordsOf } from './keywords.ts';
+import type {
+  Embedder,
+  LongTermMemory,
+  MemoryEntry,
+  NewMemoryEntry,
+  ShortTermItem,
+  ShortTermStore,
+  VectorStore,
+} from './ports.ts';
+import type { RetrievedMemory } from './prompt-blocks.ts';
+
+export interface MemoryServiceDeps {
+  shortTerm: ShortTermStore;
+  vectors: VectorStore;
+  /** The long-term tier; available once the database is open. */
+  longTerm: () => LongTermMemory;
+  embedder: Embedder;
+  shortTermTtlSeconds: number;
+  metrics: Metrics;
+  logger: Logger;
+  /** Epoch milliseconds. */
+  now: () => number;
+  randomId: () => string;
+}
+
+export interface TurnToRemember {
+  sessionId: string;
+  user: string;
+  assistant: string;
+}
+
+/** How many recent short-term items one retrieval looks at. */
+const SHORT_TERM_WINDOW = 50;
+/** Embeddings of recent turns kept in process, for semantic ranking of short-term items. */
+const EMBEDDING_CACHE = 5_000;
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i += 1) sum += (a[i] ?? 0) * (b[i] ?? 0);
+  return sum;
+}
+
+/**
+ * The three-tier memory behind one interface the chat pipeline uses.
+ *
+ * Write: every turn goes to short-term (expiring after short_term_ttl) and is embedded; turns
+ * whose importance reaches LONG_TERM_THRESHOLD are persisted long-term with their embedding and
+ * indexed in the vector tier. Embedding failures never block a write.
+ *
+ * Retrieval, one pass (scores, higher first):
+ * - short-term, highest priority: 0.2 + similarity to the query (cosine when embeddings exist,
+ *   else a recency weight from 0.8 down to 0.4);
+ * - semantic: cosine × (0.75 + 0.25 × importance) over the vector tier (skipped when the
+ *   embedder is unavailable);
+ * - long-term substring match on the query's keywords: 0.3 × matched fraction + 0.3 × importance.
+ * Then deduplicated by content hash (best score kept), sorted, capped at top_k.
+ */
+export function createMemoryService(deps: MemoryServiceDeps) {
+  const turnEmbeddings = new Map<string, Float32Array>();
+
+  function cacheEmbedding(hash: string, vector: Float32Array): void {
+    turnEmbeddings.delete(hash);
+    turnEmbeddings.set(hash, vector);
+    if (turnEmbeddings.size > EMBEDDING_CACHE) {
+      const oldest = turnEmbeddings.keys().next().value;
+      if (oldest !== undefined) turnEmbeddings.delete(oldest);
+    }
+  }
+
+  /** Embeddings, or null when the embedder is unavailable or fails (semantic search is skipped). */
+  async function tryEmbed(texts: readonly string[]): Promise<Float32Array[] | null> {
+    if (deps.embedder.state === 'unavailable') return null;
+    try {
+      return await deps.embedder.embed(texts);
+    } catch (error) {
+      deps.logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'embedding failed; semantic search skipped',
+      );
+      return null;
+    }
+  }
+
+  async function refreshEntryCount(): Promise<void> {
+    try {
+      deps.metrics.memoryEntriesTotal.set(await deps.longTerm().count());
+    } catch {
+      // the store is not open yet
+    }
+  }
+
+  async function storeLongTerm(entry: NewMemoryEntry): Promise<MemoryEntry> {
+    const stored = await deps.longTerm().insert(entry);
+    if (entry.embedding) {
+      await deps.vectors.upsert([
+        { id: stored.id, vector: entry.embedding, sessionId: stored.session_id },
+      ]);
+    }
+    void refreshEntryCount();
+    return stored;
+  }
+
+  async function removeEntries(ids: readonly number[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const removed = await deps.longTerm().removeMany(ids);
+    await deps.vectors.remove(ids);
+    void refreshEntryCount();
+    return removed;
+  }
+
+  return {
+    /** Null until the embedder's load state is known; reading never triggers a load. */
+    semanticAvailable(): boolean | null {
+      const state = deps.embedder.state;
+      return state === 'unknown' ? null : state === 'available';
+    },
+
+    async rememberTurn(
+      turn: TurnToRemember,
+    ): Promise<{ importance: number; longTermId: number | null }> {
+      const at = deps.now();
+      const items: ShortTermItem[] = [
+        {
+          id: deps.randomId(),
+          sessionId: turn.sessionId,
+          role: 'user',
+          content: turn.user,
+          contentHash: contentHash(turn.user),
+          createdAt: at,
+        },
+        {
+          id: deps.randomId(),
+          sessionId: turn.sessionId,
+          role: 'assistant',
+          content: turn.assistant,
+          contentHash: contentHash(turn.assistant),
+          createdAt: at + 1,
+        },
+      ];
+      for (const item of items) await deps.shortTerm.add(item, deps.shortTermTtlSeconds);
+
+      const combined = `User: ${turn.user}\nAssistant: ${turn.assistant}`;
+      const vectors = await tryEmbed([turn.user, turn.assistant, combined]);
+      if (vectors)
+        items.forEach((item, i) => vectors[i] && cacheEmbedding(item.contentHash, vectors[i]));
+
+      const importance = importanceOf(turn.user, turn.assistant);
+      if (importance < LONG_TERM_THRESHOLD) return { importance, longTermId: null };
+      const stored = await storeLongTerm({
+        session_id: turn.sessionId,
+        content: combined,
+        importance_score: importance,
+        type: 'turn',
+        embedding: vectors?.[2] ?? null,
+      });
+      return { importance, longTermId: stored.id };
+    },
+
+    async retrieve(request: {
+      sessionId: string;
+      query: string;
+      topK: number;
+      /** Hashes already in the prompt (the live history), left out. */
+      exclude?: ReadonlySet<string>;
+    }): Promise<RetrievedMemory[]> {
+      const found = new Map<string, RetrievedMemory>();
+      const offer = (memory: RetrievedMemory) => {
+        if (request.exclude?.has(memory.contentHash)) return;
+        const current = found.get(memory.contentHash);
+        if (!current || current.score < memory.score) found.set(memory.contentHash, memory);
+      };
+      const [queryVector] = (await tryEmbed([request.query])) ?? [];
+
+      const recent = await deps.shortTerm.recent(request.sessionId, SHORT_TERM_WINDOW);
+      recent.forEach((item, rank) => {
+        const cached = queryVector ? turnEmbeddings.get(item.contentHash) : undefined;
+        const similarity =
+          cached && queryVector ? dot(cached, queryVector) : 0.8 - (0.4 * rank) / SHORT_TERM_WINDOW;
+        offer({
+          content: `${item.role}: ${item.content}`,
+          contentHash: item.contentHash,
+          source: 'short-term',
+          score: 0.2 + similarity,
+          createdAt: Math.floor(item.createdAt / 1000),
+        });
+      });
+
+      let longTerm: LongTermMemory | undefined;
+      try {
+        longTerm = deps.longTerm();
+      } catch {
+        longTerm = undefined;
+      }
+      if (longTerm && queryVector) {
+        try {
+          const hits = await deps.vectors.search(queryVector, request.topK + 8, request.sessionId);
+          const entries = new Map(
+            (await longTerm.getMany(hits.map((h) => h.id))).map((e) => [e.id, e]),
+          );
+          for (const hit of hits) {
+            const entry = entries.get(hit.id);
+            if (!entry) continue;
+            offer({
+              content: entry.content,
+              contentHash: entry.content_hash,
+              source: 'semantic',
+              score: hit.score * (0.75 + 0.25 * entry.importance_score),
+              createdAt: entry.created_at,
+            });
+          }
+        } catch (error) {
+          deps.logger.warn(
+            { err: error instanceof Error ? error.message : String(error) },
+            'semantic search failed',
+          );
+        }
+      }
+      if (longTerm) {
+        const keywords = keywordsOf(request.query);
+        const matches = new Map<number, { entry: MemoryEntry; hits: number }>();
+        for (const keyword of keywords) {
+          for (const entry of await longTerm.search(keyword, {
+            limit: request.topK,
+            session_id: request.sessionId,
+          })) {
+            const match = matches.get(entry.id) ?? { entry, hits: 0 };
+            match.hits += 1;
+            matches.set(entry.id, match);
+          }
+        }
+        for (const { entry, hits } of matches.values()) {
+          offer({
+            content: entry.content,
+            contentHash: entry.content_hash,
+            source: 'long-term',
+            score: (0.3 * hits) / keywords.length + 0.3 * entry.importance_score,
+            createdAt: entry.created_at,
+          });
+        }
+      }
+      return [...found.values()].sort((a, b) => b.score - a.score).slice(0, request.topK);
+    },
+
+    /** `/forget <keyword>`: what would be deleted, without deleting. */
+    async forgetPreview(
+      sessionId: string,
+      keyword: string,
+    ): Promise<{ count: number; snippets: string[] }> {
+      const longTerm = await deps
+        .longTerm()
+        .search(keyword, { limit: 1_000, session_id: sessionId });
+      const lower = keyword.toLowerCase();
+      const shortTerm = (await deps.shortTerm.recent(sessionId, 10_000)).filter((i) =>
+        i.content.toLowerCase().includes(lower),
+      );
+      const snippets = [...longTerm.map((e) => e.content), ...shortTerm.map((i) => i.content)]
+        .slice(0, 5)
+        .map((text) => (text.length > 80 ? `${text.slice(0, 77)}…` : text).replace(/\s+/g, ' '));
+      return { count: longTerm.length + shortTerm.length, snippets };
+    },
+
+    /** `/forget <keyword> confirm`: deletes matches from every tier. */
+    async forget(sessionId: string, keyword: string): Promise<number> {
+      const entries = await deps
+        .longTerm()
+        .search(keyword, { limit: 100_000, session_id: sessionId });
+      const removed = await removeEntries(entries.map((e) => e.id));
+      return removed + (await deps.shortTerm.removeMatching(sessionId, keyword));
+    },
+
+    /** `/tag <name>`: attaches a tag to every long-term memory of the session; count tagged. */
+    async tag(sessionId: string, tag: string): Promise<number> {
+      const longTerm = deps.longTerm();
+      const entries = await longTerm.list({ session_id: sessionId, limit: 100_000 });
+      let tagged = 0;
+      for (const entry of entries) {
+        if (entry.tags.includes(tag)) continue;
+        await longTerm.update(entry.id, { tags: [...entry.tags, tag] });
+        tagged += 1;
+      }
+      return tagged;
+    },
+
+    /** `/tags`: the tags on the session's memories with their counts. */
+    async tags(sessionId: string): Promise<Record<string, number>> {
+      const counts: Record<string, number> = {};
+      for (const entry of await deps.longTerm().list({ session_id: sessionId, limit: 100_000 })) {
+        for (const tag of entry.tags) counts[tag] = (counts[tag] ?? 0) + 1;
+      }
+      return counts;
+    },
+
+    /** Stores a row (POST /memory, summaries, archives), embedded when possible. */
+    async store(entry: Omit<NewMemoryEntry, 'embedding'>): Promise<MemoryEntry> {
+      const [embedding] = (await tryEmbed([entry.content])) ?? [];
+      return storeLongTerm({ ...entry, embedding: embedding ?? null });
+    },
+
+    async update(
+      id: number,
+      patch: { content?: string; importance_score?: number },
+    ): Promise<MemoryEntry | undefined> {
+      const longTerm = deps.longTerm();
+      if (patch.content === undefined) return longTerm.update(id, patch);
+      const [embedding] = (await tryEmbed([patch.content])) ?? [];
+      const updated = await longTerm.update(id, { ...patch, embedding: embedding ?? null });
+      if (updated && embedding)
+        await deps.vectors.upsert([{ id, vector: embedding, sessionId: updated.session_id }]);
+      else if (updated) await deps.vectors.remove([id]);
+      return updated;
+    },
+
+    removeEntries,
+
+    async removeSession(sessionId: string): Promise<number> {
+      const ids = (await deps.longTerm().list({ session_id: sessionId, limit: 1_000_000 })).map(
+        (e) => e.id,
+      );
+      const removed = await removeEntries(ids);
+      return removed + (await deps.shortTerm.clear(sessionId));
+    },
+
+    /**
+     * Deletes old or unimportant rows. Their vectors may linger in the vector tier until the next
+     * start; semantic hits without a row are skipped (and searched with headroom for that).
+     */
+    async prune(options: { days?: number; threshold?: number }): Promise<number> {
+      const removed = await deps
+        .longTerm()
+        .prune({ ...options, now: Math.floor(deps.now() / 1000) });
+      void refreshEntryCount();
+      return removed;
+    },
+
+    /** Loads every stored embedding into an in-memory vector index (at start, without Qdrant). */
+    async rebuildVectorIndex(target: VectorStore = deps.vectors): Promise<number> {
+      if (target.kind !== 'in-memory') return 0;
+      let after = 0;
+      let loaded = 0;
+      for (;;) {
+        const page = await deps.longTerm().embeddings(after, 1_000);
+        if (page.length === 0) break;
+        await target.upsert(
+          page.map((row) => ({ id: row.id, vector: row.embedding, sessionId: row.session_id })),
+        );
+        loaded += page.length;
+        after = page[page.length - 1]?.id ?? after;
+      }
+      void refreshEntryCount();
+      return loaded;
+    },
+  };
+}
+
+export type MemoryService = ReturnType<typeof createMemoryService>;

@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { notFound } from '../errors.ts';
+import { defineRoute, type AnyRoute } from '../http/route.ts';
+import type { MemoryService } from './memory-service.ts';
+import type { LongTermMemory } from './ports.ts';
+import {
+  deletedResponse,
+  entriesResponse,
+  entryId,
+  importance,
+  limitQuery,
+  memoryEntrySchema,
+  searchResponse,
+} from './schemas.ts';
+
+export interface MemoryRouteDeps {
+  memory: () => MemoryService;
+  longTerm: () => LongTermMemory;
+  /** Compacts a session's live conversation now; false when there was nothing to compact. */
+  compactSession: (sessionId: string) => Promise<boolean>;
+}
+
+/**
+ * Memory REST, form A (`/memory/search`, `/memory/entries…`, `/memory/prune`) and form B
+ * (`/memory`, `/memory/{id}`, `/memory/session/{id}`, `/memory/compact`). Search is a
+ * substring match on the long-term store, not semantic. There is deliberately no route that
+ * clears a whole session's memory or everything except form B's per-session delete; the CLI
+ * does the rest.
+ */
+export function memoryRoutes(deps: MemoryRouteDeps): AnyRoute[] {
+  const search = defineRoute({
+    method: 'get',
+    path: '/memory/search',
+    summary: 'Substring search of the long-term store (form A with session_id; form B full-text)',
+    tags: ['memory'],
+    query: z.object({
+      q: z.string({ error: 'is required' }).min(1, 'must not be empty'),
+      limit: limitQuery(20),
+      session_id: z.string().min(1).optional(),
+    }),
+    response: searchResponse,
+    handler: async ({ query }) => {
+      const results = await deps
+        .longTerm()
+        .search(query.q, { limit: query.limit, session_id: query.session_id });
+      return { query: query.q, results, count: results.length };
+    },
+  });
+
+  const requireEntry = async <T>(id: number, found: T | undefined | false): Promise<T> => {
+    if (found === undefined || found === false) throw notFound(`Memory entry ${id} not found`);
+    return Promise.resolve(found);
+  };
+
+  return [
+    search,
+    defineRoute({
+      method: 'get',
+      path: '/memory/entries',
+      summary: 'Long-term entries, newest first',
+      tags: ['memory'],
+      query: z.object({ limit: limitQuery(50) }),
+      response: entriesResponse,
+      handler: async ({ query }) => {
+        const entries = await deps.longTerm().list({ limit: query.limit });
+        return { entries, count: entries.length };
+      },
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/memory/entries/{id}',
+      summary: 'Edit an entry’s content and/or importance (0 to 1)',
+      tags: ['memory'],
+      params: entryId,
+      body: z
+        .strictObject({ content: z.string().min(1).optional(), importance: importance.optional() })
+        .refine(
+          (b) => b.content !== undefined || b.importance !== undefined,
+          'content or importance is required',
+        ),
+      response: memoryEntrySchema,
+      handler: async ({ params, body }) =>
+        requireEntry(
+          params.id,
+          await deps
+            .memory()
+            .update(params.id, { content: body.content, importance_score: body.importance }),
+        ),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/memory/entries/{id}',
+      summary: 'Delete one entry',
+      tags: ['memory'],
+      params: entryId,
+      response: deletedResponse,
+      handler: async ({ params }) => {
+        await requireEntry(params.id, (await deps.memory().removeEntries([params.id])) > 0);
+        return { deleted: true, id: params.id };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/memory/prune',
+      summary: 'Delete entries older than `days` and/or less important than `threshold`',
+      tags: ['memory'],
+      body: z
+        .strictObject({
+          days: z.number().int().min(0).optional(),
+          threshold: importance.optional(),
+        })
+        .refine(
+          (b) => b.days !== undefined || b.threshold !== undefined,
+          'days or threshold is required',
+        ),
+      response: z.object({
+        removed: z.number().int(),
+        days: z.number().nullable(),
+        threshold: z.number().nullable(),
+      }),
+      handler: async ({ body }) => ({
+        removed: await deps.memory().prune(body),
+        days: body.days ?? null,
+        threshold: body.threshold ?? null,
+      }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/memory/compact',
+      summary: 'Compact a session’s conversation now (summary stored long-term)',
+      tags: ['memory'],
+      body: z.strictObject({ session_id: z.string().min(1).default('default') }),
+      response: z.object({ compacted: z.boolean(), session_id: z.string() }),
+      handler: async ({ body }) => ({
+        compacted: await deps.compactSession(body.session_id),
+        session_id: body.session_id,
+      }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/memory',
+      summary: 'Form B: long-term rows filtered by session, tag and type (default limit 50)',
+      tags: ['memory'],
+      query: z.object({
+        session_id: z.string().min(1).optional(),
+        tag: z.string().min(1).optional(),
+        type: z.string().min(1).optional(),
+        limit: limitQuery(50),
+      }),
+      response: entriesResponse,
+      handler: async ({ query }) => {
+        const entries = await deps.longTerm().list(query);
+        return { entries, count: entries.length };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/memory',
+      summary: 'Form B: store a row',
+      tags: ['memory'],
+      body: z.strictObject({
+        content: z.string().trim().min(1, 'must not be empty'),
+        session_id: z.string().min(1).default('default'),
+        importance: importance.default(0.5),
+        tags: z.array(z.string().min(1)).max(50).default([]),
+        type: z.string().min(1).default('note'),
+      }),
+      response: memoryEntrySchema,
+      handler: ({ body }) =>
+        deps.memory().store({
+          session_id: body.session_id,
+          content: body.content,
+          importance_score: body.importance,
+          tags: body.tags,
+          type: body.type,
+        }),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/memory/session/{id}',
+      summary: 'Form B: delete every row of a session (all tiers)',
+      tags: ['memory'],
+      params: z.object({ id: z.string().min(1) }),
+      response: z.object({ deleted: z.number().int(), session_id: z.string() }),
+      handler: async ({ params }) => ({
+        deleted: await deps.memory().removeSession(params.id),
+        session_id: params.id,
+      }),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/memory/{id}',
+      summary: 'Form B: delete one row',
+      tags: ['memory'],
+      params: entryId,
+      response: deletedResponse,
+      handler: async ({ params }) => {
+        await requireEntry(params.id, (await deps.memory().removeEntries([params.id])) > 0);
+        return { deleted: true, id: params.id };
+      },
+    }),
+  ];
+}

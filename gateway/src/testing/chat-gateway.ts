@@ -1,0 +1,58 @@
+import { createHashEmbedder } from '../memory/embedder/hash-embedder.ts';
+import { createFakeLlmServer, type FakeLlmServer } from './fake-llm/server.ts';
+import { startTestGateway, type TestGateway } from './test-gateway.ts';
+
+export interface ChatTestBed {
+  gw: TestGateway;
+  fake: FakeLlmServer;
+  /** POST a JSON body to /api/v1{path}; returns status and parsed body. */
+  post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
+  get(path: string): Promise<{ status: number; body: Record<string, unknown> }>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real gateway whose models all point at one fake LLM server: primary `gpt-4o` (OpenAI wire),
+ * local `ollama/llama3.2`, a deterministic hash embedder for memory.
+ */
+export async function startChatTestBed(
+  models: Record<string, string> = {
+    primary: 'gpt-4o',
+    fallback: '',
+    fast: '',
+    local: 'ollama/llama3.2',
+  },
+): Promise<ChatTestBed> {
+  const fake = await createFakeLlmServer();
+  const gw = await startTestGateway({
+    config: {
+      models: {
+        openai_api_key: 'sk-test',
+        anthropic_api_key: 'sk-ant-test',
+        ...models,
+        ollama_base_url: fake.url,
+      },
+    },
+    providerEndpoints: { openai: `${fake.url}/v1`, anthropic: `${fake.url}/v1`, ollama: fake.url },
+    embedder: createHashEmbedder({ dimensions: 64 }),
+  });
+  await gw.gateway.whenReady();
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${gw.url}/api/v1${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  return {
+    gw,
+    fake,
+    post: (path, body) => call('POST', path, body),
+    get: (path) => call('GET', path),
+    async close() {
+      await gw.close();
+      await fake.close();
+    },
+  };
+}
