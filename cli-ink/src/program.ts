@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { VERSION } from '@hearth/gateway';
 import { Command } from 'commander';
+import { registerApprovals } from './commands/approvals.ts';
 import { registerChat } from './commands/chat.ts';
 import { registerConfig } from './commands/config/index.ts';
 import { registerMemory } from './commands/memory/index.ts';
@@ -8,6 +9,7 @@ import { registerModels } from './commands/models.ts';
 import { registerStart } from './commands/start.ts';
 import { registerStatus } from './commands/status.ts';
 import { registerStop } from './commands/stop.ts';
+import { registerTools } from './commands/tools.ts';
 import { registerUsage } from './commands/usage.ts';
 import { registerVersion } from './commands/version.ts';
 import type { CliDeps, CommandContext } from './deps.ts';
@@ -36,9 +38,11 @@ export function buildProgram(deps: CliDeps): Command {
   registerStop(program, ctx);
   registerStatus(program, ctx);
   registerConfig(program, ctx);
+  registerApprovals(program, ctx);
   registerChat(program, ctx);
   registerMemory(program, ctx);
   registerModels(program, ctx);
+  registerTools(program, ctx);
   registerUsage(program, ctx);
   registerVersion(program, ctx);
   return program;

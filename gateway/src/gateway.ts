@@ -174,7 +174,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
             report: (sessionId) => privacy.get().store.report(sessionId),
             clear: (sessionId) => privacy.get().store.clear(sessionId),
           }),
-          ...chatRoutes({ pipeline: pipeline.get, conversations, pipelineSettings }),
+          ...chatRoutes({ pipeline: pipeline.get, tools, conversations, pipelineSettings }),
           ...memoryRoutes({
             memory: () => memory.get().service,
             longTerm: () => database.get().memory,

@@ -9,9 +9,11 @@ import { defineRoute, type AnyRoute } from '../http/route.ts';
 import { CANVAS_HINT, extractCanvasData } from './canvas-data.ts';
 import type { ConversationStore } from './conversations.ts';
 import type { ChatPipeline, PipelineSettings, TurnInput, TurnResult } from './pipeline.ts';
+import type { ToolRegistry } from './tools/registry.ts';
 
 export interface ChatRouteDeps {
   pipeline: () => ChatPipeline;
+  tools: ToolRegistry;
   conversations: ConversationStore;
   pipelineSettings: PipelineSettings;
 }
@@ -165,6 +167,32 @@ export function chatRoutes(deps: ChatRouteDeps): AnyRoute[] {
           throw notFound(`Session ${params.session_id} not found`);
         return { cleared: true };
       },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/tools',
+      summary: 'The tools the agent can call (built-in, skills, plugins, hub packages)',
+      tags: ['chat'],
+      response: z.object({
+        tools: z.array(
+          z.object({
+            name: z.string(),
+            description: z.string(),
+            source: z.string(),
+            parameters: z.record(z.string(), z.unknown()),
+          }),
+        ),
+      }),
+      handler: () => ({
+        tools: deps.tools
+          .list()
+          .map(({ name, description, source, parameters }) => ({
+            name,
+            description,
+            source,
+            parameters,
+          })),
+      }),
     }),
     defineRoute({
       method: 'post',

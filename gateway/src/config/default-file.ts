@@ -46,6 +46,13 @@ require_shell_approval = true
 security = "allowlist"
 # off | on-miss | always
 ask = "on-miss"
+# Where approved shell commands run: "local" (this machine, own process group) or "sandbox"
+# (the sandbox-executor sidecar at sandbox_url, throwaway containers).
+executor = "local"
+sandbox_url = ""
+sandbox_token = ""
+# The embedded terminal (/ws/terminal): "auto" = on only when bound to a loopback address.
+terminal = "auto"
 
 [voice]
 stt = "whisper"

@@ -64,6 +64,10 @@ export const securitySection = z.strictObject({
   require_shell_approval: z.boolean().default(true),
   security: z.enum(['deny', 'allowlist', 'full']).default('allowlist'),
   ask: z.enum(['off', 'on-miss', 'always']).default('on-miss'),
+  executor: z.enum(['local', 'sandbox']).default('local'),
+  sandbox_url: z.union([z.url(), z.literal('')]).default(''),
+  sandbox_token: z.string().default(''),
+  terminal: z.enum(['auto', 'on', 'off']).default('auto'),
 });
 
 export const voiceSection = z.strictObject({
@@ -89,7 +93,7 @@ export type GatewayConfig = HearthConfig['gateway'];
 
 /** Keys whose values are secrets: resolved through ENV:/op:// and never printed or returned. */
 export function isSecretKey(key: string): boolean {
-  return key === 'api_key' || key.endsWith('_api_key');
+  return key === 'api_key' || key.endsWith('_api_key') || key.endsWith('_token');
 }
 
 export function defaultConfig(): HearthConfig {

@@ -6,6 +6,11 @@ import type { OriginPolicy } from '../http/middleware/origins.ts';
 
 export type SocketHandler = (socket: WebSocket, request: IncomingMessage) => void;
 
+export interface SocketRouteOptions {
+  /** Checked before the upgrade; false answers 401 and drops the connection. */
+  authorize?: (request: IncomingMessage) => boolean;
+}
+
 /** Close code for a policy violation (here: a browser Origin that is not allowed). */
 export const CLOSE_POLICY_VIOLATION = 1008;
 
@@ -24,7 +29,7 @@ export interface SocketRouterOptions {
  * are built.
  */
 export function createSocketRouter(options: SocketRouterOptions) {
-  const handlers = new Map<string, SocketHandler>();
+  const handlers = new Map<string, { handler: SocketHandler; options: SocketRouteOptions }>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 1_048_576 });
 
   function rejectHttp(socket: Duplex, status: number, reason: string): void {
@@ -33,11 +38,16 @@ export function createSocketRouter(options: SocketRouterOptions) {
 
   function onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = new URL(request.url ?? '/', 'http://gateway').pathname;
-    const handler = handlers.get(path.length > 1 ? path.replace(/\/+$/, '') : path);
-    if (!handler) {
+    const route = handlers.get(path.length > 1 ? path.replace(/\/+$/, '') : path);
+    if (!route) {
       rejectHttp(socket, 404, 'Not Found');
       return;
     }
+    if (route.options.authorize && !route.options.authorize(request)) {
+      rejectHttp(socket, 401, 'Unauthorized');
+      return;
+    }
+    const { handler } = route;
     const origin = request.headers.origin;
     wss.handleUpgrade(request, socket, head, (ws) => {
       if (origin !== undefined && !options.origins.isAllowed(origin)) {
@@ -50,9 +60,9 @@ export function createSocketRouter(options: SocketRouterOptions) {
   }
 
   return {
-    register(path: string, handler: SocketHandler): void {
+    register(path: string, handler: SocketHandler, options: SocketRouteOptions = {}): void {
       if (handlers.has(path)) throw new Error(`WebSocket path already registered: ${path}`);
-      handlers.set(path, handler);
+      handlers.set(path, { handler, options });
     },
     paths(): string[] {
       return [...handlers.keys()];

@@ -1,0 +1,185 @@
+import type { Command } from 'commander';
+import { CliError } from '../cli-error.ts';
+import type { CommandContext } from '../deps.ts';
+import { GatewayHttpError, GatewayUnreachableError } from '../gateway-client.ts';
+import { locateGateway } from '../locate-gateway.ts';
+import { withLocalStore } from '../local-store.ts';
+
+interface Pending {
+  id: string;
+  tool_name: string;
+  command: string;
+  session_id: string;
+  created_at: number;
+}
+interface Entry {
+  id: number;
+  pattern: string;
+  arg_pattern: string | null;
+}
+
+type Send = (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) => Promise<unknown>;
+
+/** REST first; when no gateway answers, `local()` (or an explanation when there is no local way). */
+async function viaGateway<T>(
+  ctx: CommandContext,
+  rest: (send: Send) => Promise<T>,
+  local?: () => Promise<T>,
+  localNote = '',
+): Promise<T> {
+  const client = await locateGateway(ctx);
+  try {
+    return await rest((method, path, body) =>
+      method === 'GET' ? client.getJson(path) : client.sendJson(method, path, body),
+    );
+  } catch (error) {
+    if (error instanceof GatewayHttpError) throw new CliError(error.detail);
+    if (!(error instanceof GatewayUnreachableError)) throw error;
+    if (!local)
+      throw new CliError(
+        `${error.message}. Pending approvals live in the running gateway; start it with hearth start.`,
+      );
+    ctx.deps.output.err(`note: ${error.message}; ${localNote}`);
+    return local();
+  }
+}
+
+const formatEntry = (e: Entry) =>
+  `#${e.id} ${e.pattern}${e.arg_pattern ? `  args /${e.arg_pattern}/` : ''}`;
+
+/** `hearth approvals pending|approve|deny|allowlist list|add|remove`. */
+export function registerApprovals(program: Command, ctx: CommandContext): void {
+  const approvals = program
+    .command('approvals')
+    .description('the approval gate for shell and browser tools');
+  const out = (text: string) => ctx.deps.output.out(text);
+
+  approvals
+    .command('pending')
+    .description('commands waiting for a decision')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const { pending } = await viaGateway(
+        ctx,
+        async (send) => (await send('GET', '/api/v1/approvals/pending')) as { pending: Pending[] },
+      );
+      if (options.json) return out(JSON.stringify(pending, null, 2));
+      const now = Date.now() / 1000;
+      out(
+        pending.length === 0
+          ? 'Nothing is waiting for approval.'
+          : pending
+              .map(
+                (p) =>
+                  `${p.id.slice(0, 8)}  ${p.tool_name}: ${p.command}  (session ${p.session_id}, ${Math.round(now - p.created_at)} s ago)`,
+              )
+              .join('\n'),
+      );
+    });
+
+  const resolveId = async (send: Send, prefix: string): Promise<string> => {
+    const { pending } = (await send('GET', '/api/v1/approvals/pending')) as { pending: Pending[] };
+    const found = pending.filter((p) => p.id.startsWith(prefix));
+    if (found.length === 1) return found[0]!.id;
+    if (found.length === 0)
+      throw new CliError(`No pending approval ${prefix} (unknown, expired or already decided).`);
+    throw new CliError(
+      `"${prefix}" matches ${found.length} pending approvals; give more characters.`,
+    );
+  };
+
+  approvals
+    .command('approve <id>')
+    .description('approve a pending command (an id prefix is enough)')
+    .option('--always', 'also allowlist the command’s program')
+    .action(async (prefix: string, options: { always?: boolean }) => {
+      const result = await viaGateway(ctx, async (send) => {
+        const id = await resolveId(send, prefix);
+        return (await send('POST', `/api/v1/approvals/${id}/approve`, {
+          always: options.always === true,
+        })) as { id: string; always_allowed: boolean };
+      });
+      out(
+        `Approved ${result.id.slice(0, 8)}${result.always_allowed ? '; its program is now allowlisted' : ''}.`,
+      );
+    });
+
+  approvals
+    .command('deny <id>')
+    .description('deny a pending command (an id prefix is enough)')
+    .action(async (prefix: string) => {
+      const result = await viaGateway(ctx, async (send) => {
+        const id = await resolveId(send, prefix);
+        return (await send('POST', `/api/v1/approvals/${id}/deny`)) as { id: string };
+      });
+      out(`Denied ${result.id.slice(0, 8)}.`);
+    });
+
+  const allowlist = approvals.command('allowlist').description('programs that run without asking');
+  const localNote = 'using the allowlist in the database directly (it is shared with the gateway).';
+
+  allowlist
+    .command('list')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const entries = await viaGateway(
+        ctx,
+        async (send) =>
+          ((await send('GET', '/api/v1/approvals/allowlist')) as { entries: Entry[] }).entries,
+        () => withLocalStore(ctx, (db) => db.allowlist.list()),
+        localNote,
+      );
+      out(
+        options.json
+          ? JSON.stringify(entries, null, 2)
+          : entries.length
+            ? entries.map(formatEntry).join('\n')
+            : 'The allowlist is empty.',
+      );
+    });
+
+  allowlist
+    .command('add <pattern>')
+    .description('allow a program (glob on its name), optionally only with matching arguments')
+    .option('--arg-pattern <regex>', 'a regular expression the full command line must match')
+    .action(async (pattern: string, options: { argPattern?: string }) => {
+      if (options.argPattern !== undefined) {
+        try {
+          new RegExp(options.argPattern);
+        } catch {
+          throw new CliError(
+            `--arg-pattern is not a valid regular expression: ${options.argPattern}`,
+          );
+        }
+      }
+      const entry = await viaGateway(
+        ctx,
+        async (send) =>
+          (await send('POST', '/api/v1/approvals/allowlist', {
+            pattern,
+            arg_pattern: options.argPattern ?? null,
+          })) as Entry,
+        () =>
+          withLocalStore(ctx, (db) =>
+            db.allowlist.add({ pattern, arg_pattern: options.argPattern ?? null }),
+          ),
+        localNote,
+      );
+      out(`Added ${formatEntry(entry)}.`);
+    });
+
+  allowlist.command('remove <entry-id>').action(async (idText: string) => {
+    const id = Number(idText);
+    if (!Number.isInteger(id) || id <= 0) throw new CliError(`not an entry id: ${idText}`);
+    await viaGateway(
+      ctx,
+      (send) => send('DELETE', `/api/v1/approvals/allowlist/${id}`),
+      async () => {
+        if (!(await withLocalStore(ctx, (db) => db.allowlist.remove(id))))
+          throw new CliError(`Allowlist entry ${id} not found`);
+      },
+      localNote,
+    );
+    out(`Removed entry #${id}.`);
+  });
+}

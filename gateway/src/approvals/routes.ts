@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import type { AllowlistRepository } from '../db/ports.ts';
+import { notFound } from '../errors.ts';
+import { defineRoute, type AnyRoute } from '../http/route.ts';
+import type { ApprovalService } from './approval-service.ts';
+import type { ApprovalPolicy } from './ports.ts';
+
+const pendingSchema = z.object({
+  id: z.string(),
+  tool_name: z.string(),
+  command: z.string(),
+  arguments: z.object({ command: z.string(), timeout: z.number().int(), workdir: z.string() }),
+  session_id: z.string(),
+  created_at: z.number(),
+});
+const entrySchema = z.object({
+  id: z.number().int(),
+  pattern: z.string(),
+  arg_pattern: z.string().nullable(),
+  created_at: z.number(),
+});
+const policySchema = z.object({
+  security: z.enum(['deny', 'allowlist', 'full']),
+  ask: z.enum(['off', 'on-miss', 'always']),
+  require_shell_approval: z.boolean().nullable(),
+});
+
+export interface ApprovalRouteDeps {
+  approvals: () => ApprovalService;
+  allowlist: () => AllowlistRepository;
+  policy: ApprovalPolicy;
+  /** False until the tool registry is built: the policy then reports require_shell_approval null. */
+  toolsReady: () => boolean;
+  /** Persists a policy change into [security] of config.toml. */
+  persistPolicy: (policy: ApprovalPolicy) => Promise<void>;
+}
+
+function validRegex(pattern: string): boolean {
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function approvalRoutes(deps: ApprovalRouteDeps): AnyRoute[] {
+  const policyView = () => ({
+    security: deps.policy.security,
+    ask: deps.policy.ask,
+    require_shell_approval: deps.toolsReady() ? deps.policy.requireShellApproval : null,
+  });
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/approvals/pending',
+      summary: 'Gated commands waiting for a decision (they expire after 120 s)',
+      tags: ['approvals'],
+      response: z.object({ pending: z.array(pendingSchema) }),
+      handler: () => ({ pending: deps.approvals().pending() }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/approvals/{approval_id}/approve',
+      summary: 'Approve: the command runs now; always=true also allowlists its program',
+      tags: ['approvals'],
+      params: z.object({ approval_id: z.string().min(1) }),
+      body: z.strictObject({ always: z.boolean().default(false) }).optional(),
+      response: z.object({
+        approved: z.literal(true),
+        id: z.string(),
+        always_allowed: z.boolean(),
+      }),
+      handler: ({ params, body }) =>
+        deps.approvals().approve(params.approval_id, body?.always ?? false),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/approvals/{approval_id}/deny',
+      summary: 'Deny: the agent gets "Command denied by user approval gate."',
+      tags: ['approvals'],
+      params: z.object({ approval_id: z.string().min(1) }),
+      response: z.object({ denied: z.literal(true), id: z.string() }),
+      handler: ({ params }) => deps.approvals().deny(params.approval_id),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/approvals/allowlist',
+      summary: 'Allowlist entries (glob on the program name, optional regex on the command line)',
+      tags: ['approvals'],
+      response: z.object({ entries: z.array(entrySchema), count: z.number().int() }),
+      handler: async () => {
+        const entries = await deps.allowlist().list();
+        return { entries, count: entries.length };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/approvals/allowlist',
+      summary: 'Add an allowlist entry',
+      tags: ['approvals'],
+      body: z.strictObject({
+        pattern: z
+          .string()
+          .trim()
+          .min(1, 'must not be empty')
+          .max(200)
+          .regex(/^[^\s/]+$/, 'a program name or glob, without spaces or slashes'),
+        arg_pattern: z
+          .string()
+          .min(1)
+          .max(1000)
+          .refine(validRegex, 'must be a valid regular expression')
+          .nullable()
+          .optional(),
+      }),
+      response: entrySchema,
+      handler: ({ body }) =>
+        deps.allowlist().add({ pattern: body.pattern, arg_pattern: body.arg_pattern ?? null }),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/approvals/allowlist/{entry_id}',
+      summary: 'Remove an allowlist entry',
+      tags: ['approvals'],
+      params: z.object({ entry_id: z.coerce.number().int().positive() }),
+      response: z.object({ deleted: z.literal(true), id: z.number().int() }),
+      handler: async ({ params }) => {
+        if (!(await deps.allowlist().remove(params.entry_id)))
+          throw notFound(`Allowlist entry ${params.entry_id} not found`);
+        return { deleted: true as const, id: params.entry_id };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/approvals/policy',
+      summary: 'The approval policy (require_shell_approval is null until the tools are ready)',
+      tags: ['approvals'],
+      response: policySchema,
+      handler: policyView,
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/approvals/policy',
+      summary: 'Change the policy; the gate toggles live on shell and browser tools',
+      tags: ['approvals'],
+      body: z
+        .strictObject({
+          security: z.enum(['deny', 'allowlist', 'full']).optional(),
+          ask: z.enum(['off', 'on-miss', 'always']).optional(),
+          require_shell_approval: z.boolean().optional(),
+        })
+        .refine(
+          (b) => Object.keys(b).length > 0,
+          'at least one of security, ask, require_shell_approval is required',
+        ),
+      response: policySchema.extend({ applied: z.literal(true) }),
+      handler: async ({ body }) => {
+        const next: ApprovalPolicy = {
+          security: body.security ?? deps.policy.security,
+          ask: body.ask ?? deps.policy.ask,
+          requireShellApproval: body.require_shell_approval ?? deps.policy.requireShellApproval,
+        };
+        await deps.persistPolicy(next);
+        Object.assign(deps.policy, next);
+        return { applied: true as const, ...policyView() };
+      },
+    }),
+  ];
+}
