@@ -1,0 +1,146 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../observability/logger.ts';
+import {
+  capText,
+  collapseWhitespace,
+  describeBrowserError,
+  parseWebUrl,
+} from './browser-actions.ts';
+import { createBrowserController } from './browser-session.ts';
+import { browserTool, describeBrowserCall, parseBrowserArgs } from './browser-tool.ts';
+
+const context = { sessionId: 's1', channel: 'test' };
+
+describe('browser tool arguments (no browser needed)', () => {
+  it('accepts only http and https URLs', () => {
+    expect(parseWebUrl('https://example.org/a?b=1').href).toBe('https://example.org/a?b=1');
+    expect(parseWebUrl('http://127.0.0.1:8080/').host).toBe('127.0.0.1:8080');
+    for (const url of [
+      'file:///etc/passwd',
+      'chrome://version',
+      'javascript:alert(1)',
+      'data:text/html,<p>x</p>',
+      'about:blank',
+      'ftp://example.org/',
+    ]) {
+      expect(() => parseWebUrl(url)).toThrow(/only opens http:\/\/ and https:\/\//);
+    }
+    expect(() => parseWebUrl('not a url')).toThrow(/Not a valid URL/);
+  });
+
+  it('checks the fields each action needs, with a hint', () => {
+    expect(parseBrowserArgs({ action: 'navigate', url: 'https://x.test/' })).toEqual({
+      action: 'navigate',
+      url: 'https://x.test/',
+    });
+    expect(parseBrowserArgs({ action: 'screenshot', full_page: true })).toEqual({
+      action: 'screenshot',
+      fullPage: true,
+    });
+    expect(parseBrowserArgs({ action: 'fill', selector: '#q', value: '' })).toEqual({
+      action: 'fill',
+      selector: '#q',
+      value: '',
+    });
+    expect(() => parseBrowserArgs({ action: 'hover' })).toThrow(
+      /'action' must be one of navigate, screenshot, click, fill/,
+    );
+    expect(() => parseBrowserArgs({})).toThrow(/got nothing/);
+    expect(() => parseBrowserArgs({ action: 'navigate' })).toThrow(/navigate needs 'url'/);
+    expect(() => parseBrowserArgs({ action: 'click', selector: ' ' })).toThrow(
+      /click needs 'selector'/,
+    );
+    expect(() => parseBrowserArgs({ action: 'fill', selector: '#q' })).toThrow(
+      /fill needs 'value'/,
+    );
+  });
+
+  it('describes a call for the approval prompt', () => {
+    expect(describeBrowserCall({ action: 'navigate', url: 'https://example.org/' })).toBe(
+      'navigate https://example.org/',
+    );
+    expect(describeBrowserCall({ action: 'screenshot', full_page: true })).toBe(
+      'screenshot (full page)',
+    );
+    expect(describeBrowserCall({ action: 'click', selector: '#go' })).toBe('click #go');
+    expect(describeBrowserCall({ action: 'fill', selector: '#q', value: 'cats' })).toBe(
+      'fill #q with "cats"',
+    );
+    expect(describeBrowserCall({ action: 'zap' })).toBe('browser {"action":"zap"}');
+  });
+
+  it('collapses whitespace and caps text with a note', () => {
+    expect(collapseWhitespace('  a \t b \n\n\n  c\u00a0 d  \n\n')).toBe('a b\n\nc d');
+    expect(capText('abcdef', 10)).toEqual({ text: 'abcdef', omittedChars: 0 });
+    expect(capText('abcdef', 4)).toEqual({
+      text: 'abcd\n[… 2 more characters not shown]',
+      omittedChars: 2,
+    });
+  });
+
+  it('turns Playwright errors into one readable line', () => {
+    const timeout = new Error(
+      "locator.click: Timeout 1500ms exceeded.\nCall log:\n  - waiting for locator('#nope')\n",
+    );
+    timeout.name = 'TimeoutError';
+    expect(describeBrowserError(timeout, 'click #nope', '#nope')).toBe(
+      'click #nope failed: no element matches #nope (waited 1.5 s).',
+    );
+    const other = new Error(
+      'page.goto: net::ERR_CONNECTION_REFUSED at http://127.0.0.1:9/\nCall log:',
+    );
+    expect(describeBrowserError(other, 'navigate to http://127.0.0.1:9/')).toBe(
+      'navigate to http://127.0.0.1:9/ failed: net::ERR_CONNECTION_REFUSED at http://127.0.0.1:9/',
+    );
+  });
+});
+
+describe('browser tool without a browser installed', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'hearth-browser-none-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('reports it clearly and answers with a message instead of throwing', async () => {
+    const controller = createBrowserController({
+      executablePath: join(dir, 'no-such-chromium'),
+      env: {},
+      screenshotDir: dir,
+      logger: silentLogger(),
+    });
+    const availability = await controller.available();
+    expect(availability.ok).toBe(false);
+    expect(availability.detail).toContain('apt-get install chromium');
+    expect(availability.detail).toContain('no-such-chromium');
+
+    const tool = browserTool(controller);
+    const answer = await tool.execute(context, { action: 'navigate', url: 'http://127.0.0.1/' });
+    expect(answer).toMatch(/^Error: the browser is unavailable\. No browser at .*no-such-chromium/);
+    expect(answer).toContain('apt-get install chromium');
+    expect(answer).not.toMatch(/\n\s+at /); // no stack
+    expect(controller.running()).toBe(false);
+    await controller.close();
+  });
+
+  it('answers bad arguments with a hint, before touching any browser', async () => {
+    const controller = createBrowserController({
+      executablePath: join(dir, 'no-such-chromium'),
+      env: {},
+      screenshotDir: dir,
+      logger: silentLogger(),
+    });
+    const tool = browserTool(controller);
+    expect(await tool.execute(context, { action: 'navigate', url: 'file:///etc/passwd' })).toBe(
+      "Error: The browser only opens http:// and https:// URLs, not 'file:' ones.",
+    );
+    expect(await tool.execute(context, { action: 'fill', selector: '#q' })).toBe(
+      "Error: fill needs 'value', the text to type (a string).",
+    );
+  });
+});
