@@ -32,7 +32,8 @@ export async function archiveInactiveSessions(
   const cutoff = deps.now() / 1000 - days * 86_400;
   const result: ArchivalResult = { sessions: 0, condensed: 0, failed: 0 };
   for (const session of await deps.longTerm().sessions()) {
-    if (session.last_active >= cutoff) continue;
+    // Inactive for `days` or more: the last activity is at or before the cutoff.
+    if (session.last_active > cutoff) continue;
     const entries = (
       await deps.longTerm().list({ session_id: session.session_id, limit: 100_000 })
     ).filter((e) => e.type !== 'archive');

@@ -36,6 +36,8 @@ export interface TurnToRemember {
 
 /** How many recent short-term items one retrieval looks at. */
 const SHORT_TERM_WINDOW = 50;
+/** Semantic hits below this cosine similarity are not offered. */
+const MIN_SEMANTIC_SIMILARITY = 0.1;
 /** Embeddings of recent turns kept in process, for semantic ranking of short-term items. */
 const EMBEDDING_CACHE = 5_000;
 
@@ -73,16 +75,24 @@ export function createMemoryService(deps: MemoryServiceDeps) {
     }
   }
 
-  /** Embeddings, or null when the embedder is unavailable or fails (semantic search is skipped). */
+  /**
+   * Embeddings, or null when the embedder is unavailable or fails (semantic search is skipped
+   * for this turn). An unavailable embedder is still asked: it rejects at once and decides
+   * itself when to retry its load (the local model retries at most every few minutes), so a
+   * model that becomes loadable is picked up without a restart. Only a failure of an embedder
+   * that was not already unavailable is logged here; the embedder logs its own load failures.
+   */
   async function tryEmbed(texts: readonly string[]): Promise<Float32Array[] | null> {
-    if (deps.embedder.state === 'unavailable') return null;
+    const wasUnavailable = deps.embedder.state === 'unavailable';
     try {
       return await deps.embedder.embed(texts);
     } catch (error) {
-      deps.logger.warn(
-        { err: error instanceof Error ? error.message : String(error) },
-        'embedding failed; semantic search skipped',
-      );
+      if (!wasUnavailable) {
+        deps.logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'embedding failed; semantic search skipped',
+        );
+      }
       return null;
     }
   }
@@ -170,6 +180,12 @@ export function createMemoryService(deps: MemoryServiceDeps) {
       exclude?: ReadonlySet<string>;
     }): Promise<RetrievedMemory[]> {
       const found = new Map<string, RetrievedMemory>();
+      const shortTermHashes = new Set<string>();
+      /** A long-term turn row whose two messages are both in short-term already adds nothing. */
+      const coveredByShortTerm = (entry: MemoryEntry): boolean => {
+        const parts = /^User: ([\s\S]*)\nAssistant: ([\s\S]*)$/.exec(entry.content);
+        return parts !== null && shortTermHashes.has(contentHash(parts[1] ?? '')) && shortTermHashes.has(contentHash(parts[2] ?? ''));
+      };
       const offer = (memory: RetrievedMemory) => {
         if (request.exclude?.has(memory.contentHash)) return;
         const current = found.get(memory.contentHash);
@@ -179,6 +195,7 @@ export function createMemoryService(deps: MemoryServiceDeps) {
 
       const recent = await deps.shortTerm.recent(request.sessionId, SHORT_TERM_WINDOW);
       recent.forEach((item, rank) => {
+        shortTermHashes.add(item.contentHash);
         const cached = queryVector ? turnEmbeddings.get(item.contentHash) : undefined;
         const similarity =
           cached && queryVector ? dot(cached, queryVector) : 0.8 - (0.4 * rank) / SHORT_TERM_WINDOW;
@@ -205,7 +222,8 @@ export function createMemoryService(deps: MemoryServiceDeps) {
           );
           for (const hit of hits) {
             const entry = entries.get(hit.id);
-            if (!entry) continue;
+            // Unrelated rows (no positive similarity) are not memories of this query.
+            if (!entry || hit.score < MIN_SEMANTIC_SIMILARITY || coveredByShortTerm(entry)) continue;
             offer({
               content: entry.content,
               contentHash: entry.content_hash,
@@ -235,6 +253,7 @@ export function createMemoryService(deps: MemoryServiceDeps) {
           }
         }
         for (const { entry, hits } of matches.values()) {
+          if (coveredByShortTerm(entry)) continue;
           offer({
             content: entry.content,
             contentHash: entry.content_hash,

@@ -73,7 +73,10 @@ export function memoryRoutes(deps: MemoryRouteDeps): AnyRoute[] {
       tags: ['memory'],
       params: entryId,
       body: z
-        .strictObject({ content: z.string().min(1).optional(), importance: importance.optional() })
+        .strictObject({
+          content: z.string().trim().min(1, 'must not be empty').optional(),
+          importance: importance.optional(),
+        })
         .refine(
           (b) => b.content !== undefined || b.importance !== undefined,
           'content or importance is required',

@@ -7,7 +7,7 @@ import {
 } from '@hearth/gateway';
 import type { Command } from 'commander';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline/promises';
+import { createInterface } from 'node:readline';
 import { CliError } from '../../cli-error.ts';
 import type { CommandContext } from '../../deps.ts';
 import { GatewayHttpError, GatewayUnreachableError } from '../../gateway-client.ts';
@@ -45,6 +45,29 @@ function formatEntry(entry: MemoryEntry): string {
   return `#${entry.id} ${when} ${entry.session_id} (${entry.type}, importance ${entry.importance_score})${tags}\n    ${entry.content.replace(/\s+/g, ' ').slice(0, 200)}`;
 }
 
+/**
+ * Prints `prompt` and reads one line of the command's input. Input that ends without an answer
+ * (closed stdin, `< /dev/null`, a pipe with nothing in it) answers '' instead of waiting forever
+ * (readline's question() never settles once its input has ended).
+ */
+async function askLine(ctx: CommandContext, prompt: string): Promise<string> {
+  const rl = createInterface({
+    input: ctx.deps.input,
+    output: ctx.deps.promptOutput,
+    terminal: ctx.deps.isTTY,
+  });
+  try {
+    rl.setPrompt(prompt);
+    rl.prompt();
+    return await new Promise<string>((resolve) => {
+      rl.once('line', resolve);
+      rl.once('close', () => resolve(''));
+    });
+  } finally {
+    rl.close();
+  }
+}
+
 const number = (name: string) => (value: string) => {
   const parsed = Number(value);
   if (!Number.isFinite(parsed)) throw new CliError(`${name} must be a number`);
@@ -71,7 +94,9 @@ export function registerMemory(program: Command, ctx: CommandContext): void {
             ...(options.session ? { session_id: options.session } : {}),
           });
           return (
-            (await send('GET', `/api/v1/memory/search?${params.toString()}`)) as { results: MemoryEntry[] }
+            (await send('GET', `/api/v1/memory/search?${params.toString()}`)) as {
+              results: MemoryEntry[];
+            }
           ).results;
         },
         () =>
@@ -139,19 +164,12 @@ export function registerMemory(program: Command, ctx: CommandContext): void {
     .option('--yes', 'do not ask for confirmation')
     .action(async (options: { session?: string; yes?: boolean }) => {
       if (!options.yes) {
-        const rl = createInterface({
-          input: ctx.deps.input,
-          output: ctx.deps.promptOutput,
-          terminal: ctx.deps.isTTY,
-        });
-        const answer = await rl
-          .question(
-            options.session
-              ? `Delete every memory of session ${options.session}? [y/N] `
-              : 'Delete ALL memories? [y/N] ',
-          )
-          .catch(() => '');
-        rl.close();
+        const answer = await askLine(
+          ctx,
+          options.session
+            ? `Delete every memory of session ${options.session}? [y/N] `
+            : 'Delete ALL memories? [y/N] ',
+        );
         if (!/^y(es)?$/i.test(answer.trim())) {
           out('Nothing deleted.');
           return;
