@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { ApprovalPolicy, PolicyOutcome } from './ports.ts';
+import { decide } from './policy.ts';
+
+type Row = [ApprovalPolicy['security'], ApprovalPolicy['ask'], boolean, PolicyOutcome];
+
+const ASKS: ApprovalPolicy['ask'][] = ['off', 'on-miss', 'always'];
+
+// The spec's table, one row per (security, ask, allowlisted) combination.
+const TABLE: Row[] = [
+  ...ASKS.flatMap((ask): Row[] => [
+    ['deny', ask, true, 'denied_outright'],
+    ['deny', ask, false, 'denied_outright'],
+    ['full', ask, true, 'auto_approved'],
+    ['full', ask, false, 'auto_approved'],
+  ]),
+  ['allowlist', 'on-miss', true, 'auto_approved'],
+  ['allowlist', 'on-miss', false, 'prompted'],
+  ['allowlist', 'off', true, 'auto_approved'],
+  ['allowlist', 'off', false, 'denied_silently'],
+  ['allowlist', 'always', true, 'prompted'],
+  ['allowlist', 'always', false, 'prompted'],
+];
+
+describe('approval policy decision', () => {
+  it.each(TABLE)(
+    'security=%s ask=%s allowlisted=%s gives %s',
+    (security, ask, allowlisted, outcome) => {
+      expect(decide({ security, ask, requireShellApproval: true }, allowlisted)).toBe(outcome);
+    },
+  );
+
+  it.each(TABLE)(
+    'security=%s ask=%s allowlisted=%s is not gated when shell approval is off',
+    (security, ask, allowlisted) => {
+      expect(decide({ security, ask, requireShellApproval: false }, allowlisted)).toBe('not_gated');
+    },
+  );
+});
