@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline/promises';
+import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { ChatError, openChatConnection, type ChatConnection } from '../chat/chat-connection.ts';
 import { CliError } from '../cli-error.ts';
@@ -57,25 +57,31 @@ export function registerChat(program: Command, ctx: CommandContext): void {
           terminal: ctx.deps.isTTY,
         });
         write('Hearth chat. /help for commands, /exit or Ctrl-D to leave.\n');
+        rl.setPrompt('you> ');
+        // Input can end while lines are still buffered; a closed readline refuses to prompt.
+        let inputClosed = false;
+        rl.once('close', () => void (inputClosed = true));
+        const prompt = (): void => {
+          if (!inputClosed) rl.prompt();
+        };
         try {
-          for (;;) {
-            let line: string;
-            try {
-              line = await rl.question('you> ');
-            } catch {
-              break;
-            }
+          prompt();
+          // The line iterator buffers what arrives while a reply streams: with `question()`,
+          // lines read before the next question (piped input, typing ahead) were dropped.
+          for await (const line of rl) {
             const text = line.trim();
-            if (text === '') continue;
             if (text === '/exit' || text === '/quit') break;
-            try {
-              await connection.send(text, write);
-              write('\n');
-            } catch (error) {
-              if (!(error instanceof ChatError)) throw error;
-              output.err(`error: ${error.message}`);
-              if (/closed the connection/.test(error.message)) break;
+            if (text !== '') {
+              try {
+                await connection.send(text, write);
+                write('\n');
+              } catch (error) {
+                if (!(error instanceof ChatError)) throw error;
+                output.err(`error: ${error.message}`);
+                if (/closed the connection/.test(error.message)) break;
+              }
             }
+            prompt();
           }
         } finally {
           rl.close();

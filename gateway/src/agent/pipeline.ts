@@ -115,8 +115,23 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
     }
   }
 
+  /**
+   * Content hashes of history messages, computed once per message: the exclusion set is built
+   * every turn over the whole live history, and hashing it all again made each turn O(history)
+   * in sha256 work. Messages leave the map when compaction drops them from the history.
+   */
+  const hashes = new WeakMap<ChatMessage, string>();
+  function hashOf(message: ChatMessage): string {
+    let hash = hashes.get(message);
+    if (hash === undefined) {
+      hash = contentHash(message.content);
+      hashes.set(message, hash);
+    }
+    return hash;
+  }
+
   async function systemPromptFor(input: TurnInput, state: SessionState): Promise<string> {
-    const exclude = new Set(state.conversation.history.map((m) => contentHash(m.content)));
+    const exclude = new Set(state.conversation.history.map(hashOf));
     const memories = await deps.memory
       .retrieve({ sessionId: input.sessionId, query: input.message, topK: CHAT_TOP_K, exclude })
       .catch((error: unknown) => {

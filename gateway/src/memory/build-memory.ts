@@ -7,10 +7,8 @@ import { createTransformersEmbedder } from './embedder/transformers-embedder.ts'
 import { createMemoryService, type MemoryService } from './memory-service.ts';
 import type { Embedder, LongTermMemory, ShortTermStore, VectorStore } from './ports.ts';
 import { createInProcessShortTermStore } from './short-term/in-process.ts';
-import { createRedisShortTermStore } from './short-term/redis.ts';
 import { createResilientShortTermStore } from './short-term/resilient.ts';
 import { createInMemoryVectorStore } from './vectors/in-memory.ts';
-import { createQdrantVectorStore } from './vectors/qdrant.ts';
 import { createResilientVectorStore } from './vectors/resilient.ts';
 
 export interface MemoryRuntime {
@@ -48,33 +46,37 @@ export async function buildMemory(deps: BuildMemoryDeps): Promise<MemoryRuntime>
   const logger = deps.logger.child({ area: 'memory' });
   const embedder = deps.embedder ?? createTransformersEmbedder({ modelDir: deps.modelDir, logger });
 
+  // The Redis and Qdrant clients are imported only when configured: loaded, they hold ~40 MB
+  // resident in a gateway that never uses them.
   const inProcess = createInProcessShortTermStore({ now });
-  const shortTerm =
-    deps.config.cache_url === ''
-      ? inProcess
-      : await createResilientShortTermStore({
-          primary: await createRedisShortTermStore({ url: deps.config.cache_url, logger, now }),
-          fallback: inProcess,
-          logger,
-        });
+  let shortTerm: ShortTermStore = inProcess;
+  if (deps.config.cache_url !== '') {
+    const { createRedisShortTermStore } = await import('./short-term/redis.ts');
+    shortTerm = await createResilientShortTermStore({
+      primary: await createRedisShortTermStore({ url: deps.config.cache_url, logger, now }),
+      fallback: inProcess,
+      logger,
+    });
+  }
 
   const inMemory = createInMemoryVectorStore(embedder.dimensions);
   const late: { service?: MemoryService } = {};
-  const vectors =
-    deps.config.vector_store_url === ''
-      ? inMemory
-      : await createResilientVectorStore({
-          primary: createQdrantVectorStore({
-            url: deps.config.vector_store_url,
-            dimensions: embedder.dimensions,
-            logger,
-          }),
-          fallback: inMemory,
-          logger,
-          warmFallback: async (fallback) => {
-            await late.service?.rebuildVectorIndex(fallback);
-          },
-        });
+  let vectors: VectorStore = inMemory;
+  if (deps.config.vector_store_url !== '') {
+    const { createQdrantVectorStore } = await import('./vectors/qdrant.ts');
+    vectors = await createResilientVectorStore({
+      primary: createQdrantVectorStore({
+        url: deps.config.vector_store_url,
+        dimensions: embedder.dimensions,
+        logger,
+      }),
+      fallback: inMemory,
+      logger,
+      warmFallback: async (fallback) => {
+        await late.service?.rebuildVectorIndex(fallback);
+      },
+    });
+  }
 
   const service = createMemoryService({
     shortTerm,

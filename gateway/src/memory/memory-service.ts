@@ -36,6 +36,8 @@ export interface TurnToRemember {
 
 /** How many recent short-term items one retrieval looks at. */
 const SHORT_TERM_WINDOW = 50;
+/** How long retrieval and writes skip an unavailable embedder before asking it again. */
+const EMBED_RETRY_MS = 30_000;
 /** Semantic hits below this cosine similarity are not offered. */
 const MIN_SEMANTIC_SIMILARITY = 0.1;
 /** Embeddings of recent turns kept in process, for semantic ranking of short-term items. */
@@ -82,11 +84,15 @@ export function createMemoryService(deps: MemoryServiceDeps) {
    * model that becomes loadable is picked up without a restart. Only a failure of an embedder
    * that was not already unavailable is logged here; the embedder logs its own load failures.
    */
+  /** While the embedder is unavailable it is asked again at most every EMBED_RETRY_MS. */
+  let skipEmbeddingUntil = 0;
   async function tryEmbed(texts: readonly string[]): Promise<Float32Array[] | null> {
     const wasUnavailable = deps.embedder.state === 'unavailable';
+    if (wasUnavailable && deps.now() < skipEmbeddingUntil) return null;
     try {
       return await deps.embedder.embed(texts);
     } catch (error) {
+      skipEmbeddingUntil = deps.now() + EMBED_RETRY_MS;
       if (!wasUnavailable) {
         deps.logger.warn(
           { err: error instanceof Error ? error.message : String(error) },

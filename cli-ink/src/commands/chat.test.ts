@@ -1,0 +1,137 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startChatTestBed, type ChatTestBed } from '../../../gateway/src/testing/chat-gateway.ts';
+import { createHarness, freePort, type Harness } from '../testing/cli-harness.ts';
+
+describe('hearth chat', () => {
+  let bed: ChatTestBed;
+  let h: Harness;
+
+  beforeAll(async () => void (bed = await startChatTestBed()));
+  afterAll(() => bed.close());
+  beforeEach(async () => {
+    h = await createHarness();
+    bed.fake.reset();
+    await writeFile(join(h.home, 'config.toml'), `[gateway]\nport = ${bed.gw.port}\n`);
+  });
+  afterEach(() => h.cleanup());
+
+  /** The user messages the fake model was sent, in order. */
+  const userMessages = () =>
+    bed.fake.requests.map((request) => {
+      const messages = (request.body as { messages: { role: string; content: unknown }[] })
+        .messages;
+      return messages.at(-1)?.content;
+    });
+
+  it('-m sends one message and prints the streamed reply', async () => {
+    bed.fake.reply({ chunks: ['Hello', ' from', ' the', ' model.'] });
+
+    const result = await h.run(['chat', '-m', 'hi there', '--session', 'cli-one-shot']);
+
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe('Hello from the model.\n');
+    expect(userMessages()).toEqual(['hi there']);
+    expect((bed.fake.requests[0]?.body as { stream?: boolean }).stream).toBe(true);
+  });
+
+  it('without --session uses the CLI’s own durable session', async () => {
+    bed.fake.reply({ text: 'first' }, { text: 'second' });
+
+    await h.run(['chat', '-m', 'one']);
+    await h.run(['chat', '-m', 'two']);
+
+    // The second turn carries the first in its history: same session both times.
+    const second = bed.fake.requests[1]?.body as { messages: { content: unknown }[] };
+    expect(second.messages.map((m) => m.content)).toEqual(
+      expect.arrayContaining(['one', 'first', 'two']),
+    );
+  });
+
+  it('interactive: reads lines, streams each reply, exits on /exit', async () => {
+    bed.fake.reply({ chunks: ['Hi', ' you.'] }, { chunks: ['Fine', ', thanks.'] });
+
+    const result = await h.run(['chat', '--session', 'cli-interactive'], {}, [
+      'hello\n',
+      'how are you?\n',
+      '/exit\n',
+      'never sent\n',
+    ]);
+
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe(
+      'Hearth chat. /help for commands, /exit or Ctrl-D to leave.\nHi you.\nFine, thanks.\n',
+    );
+    expect(userMessages()).toEqual(['hello', 'how are you?']);
+  });
+
+  it('interactive: blank lines are skipped and the end of input leaves the session', async () => {
+    bed.fake.reply({ text: 'pong' });
+
+    const result = await h.run(['chat', '--session', 'cli-eof'], {}, ['\n', '   \n', 'ping\n']);
+
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain('pong\n');
+    expect(userMessages()).toEqual(['ping']);
+  });
+
+  it('interactive: an error frame is shown on stderr and the session goes on', async () => {
+    bed.fake.reply({ text: 'still here' });
+
+    const result = await h.run(['chat', '--session', 'cli-error'], {}, [
+      `${'x'.repeat(32_001)}\n`,
+      'are you there?\n',
+      '/exit\n',
+    ]);
+
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('error: Message too long: 32001 characters (limit 32000)\n');
+    expect(result.stdout).toContain('still here\n');
+    expect(userMessages()).toEqual(['are you there?']);
+  });
+
+  it('interactive: a failing model is reported and the next message still works', async () => {
+    // Both configured models fail (primary, then the local fallback); the next turn answers.
+    const failure = { error: { status: 400, message: 'bad things' } };
+    bed.fake.reply(failure, failure, { text: 'recovered' });
+
+    const result = await h.run(['chat', '--session', 'cli-upstream'], {}, [
+      'break please\n',
+      'again\n',
+      '/exit\n',
+    ]);
+
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^error: Every provider failed: .*bad things.*\n$/);
+    expect(result.stdout).toContain('recovered\n');
+    expect(userMessages()).toEqual(['break please', 'break please', 'again']);
+  });
+
+  it('-m with an empty message: the gateway’s error frame, exit 1', async () => {
+    const result = await h.run(['chat', '-m', '   ']);
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('hearth: Empty message\n');
+    expect(bed.fake.requests).toHaveLength(0);
+  });
+});
+
+describe('hearth chat without a gateway', () => {
+  let h: Harness;
+  beforeEach(async () => void (h = await createHarness()));
+  afterEach(() => h.cleanup());
+
+  it('exits 1, says no gateway is running and suggests hearth start', async () => {
+    const port = await freePort();
+    await writeFile(join(h.home, 'config.toml'), `[gateway]\nport = ${port}\n`);
+
+    const result = await h.run(['chat', '-m', 'hello']);
+
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`ws://127.0.0.1:${port}/ws`);
+    expect(result.stderr).toMatch(/no gateway|not running|is the gateway running/i);
+    expect(result.stderr).toContain('hearth start');
+  });
+});
