@@ -35,6 +35,7 @@ COPY package.json package-lock.json .npmrc ./
 COPY gateway/package.json gateway/
 COPY cli-ink/package.json cli-ink/
 COPY e2e/package.json e2e/
+COPY sidecars/sandbox-executor/package.json sidecars/sandbox-executor/
 # --ignore-scripts: no production dependency needs an install script (better-sqlite3 ships its
 # prebuilt binaries inside the package; the only scripts are telemetry/banners), and skipping
 # them keeps the build offline-safe apart from the registry itself.
@@ -50,6 +51,7 @@ COPY package.json package-lock.json .npmrc ./
 COPY gateway/package.json gateway/
 COPY cli-ink/package.json cli-ink/
 COPY e2e/package.json e2e/
+COPY sidecars/sandbox-executor/package.json sidecars/sandbox-executor/
 RUN npm ci
 COPY . .
 RUN npm run typecheck

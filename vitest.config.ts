@@ -8,7 +8,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['gateway/**/*.test.ts', 'cli-ink/**/*.test.ts'],
+          include: ['gateway/**/*.test.ts', 'cli-ink/**/*.test.ts', 'sidecars/**/*.test.ts'],
           exclude: ['**/node_modules/**', '**/*.services.test.ts'],
           testTimeout: 20_000,
         },

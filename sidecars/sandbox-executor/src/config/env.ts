@@ -1,0 +1,68 @@
+/**
+ * The sidecar's settings, read from the environment here and nowhere else.
+ *
+ *   SANDBOX_TOKEN             required (≥ 16 characters): callers send it as X-Sandbox-Token
+ *   SANDBOX_PORT              default 7433
+ *   SANDBOX_HOST              default 127.0.0.1 (the image sets 0.0.0.0)
+ *   SANDBOX_BACKEND           docker | process; default: docker when the engine answers, else process
+ *   SANDBOX_IMAGE             image of the throwaway containers, default debian:bookworm-slim
+ *   SANDBOX_WORKSPACE_VOLUME  a Docker volume mounted at /work instead of a tmpfs (optional)
+ *   SANDBOX_LOG_LEVEL         debug | info | warn | error, default info
+ */
+import type { LogLevel } from '../logger.ts';
+
+export type BackendChoice = 'docker' | 'process' | 'auto';
+
+export interface SandboxConfig {
+  token: string;
+  port: number;
+  host: string;
+  backend: BackendChoice;
+  image: string;
+  workspaceVolume: string | undefined;
+  logLevel: LogLevel;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export const MIN_TOKEN_LENGTH = 16;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): SandboxConfig {
+  const token = env.SANDBOX_TOKEN ?? '';
+  if (token === '') {
+    throw new ConfigError(
+      'SANDBOX_TOKEN is not set: refusing to start without a token (e.g. `openssl rand -hex 32`, ' +
+        'the same value as the gateway’s sandbox_token)',
+    );
+  }
+  if (token.length < MIN_TOKEN_LENGTH) {
+    throw new ConfigError(
+      `SANDBOX_TOKEN is too short: use at least ${MIN_TOKEN_LENGTH} characters`,
+    );
+  }
+  const port = Number(env.SANDBOX_PORT || '7433');
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new ConfigError(`SANDBOX_PORT must be a port number, got "${env.SANDBOX_PORT}"`);
+  }
+  const backend = (env.SANDBOX_BACKEND || 'auto').toLowerCase();
+  if (backend !== 'docker' && backend !== 'process' && backend !== 'auto') {
+    throw new ConfigError(
+      `SANDBOX_BACKEND must be docker or process, got "${env.SANDBOX_BACKEND}"`,
+    );
+  }
+  const logLevel = (env.SANDBOX_LOG_LEVEL || 'info').toLowerCase();
+  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) {
+    throw new ConfigError(`SANDBOX_LOG_LEVEL must be debug, info, warn or error`);
+  }
+  return {
+    token,
+    port,
+    host: env.SANDBOX_HOST || '127.0.0.1',
+    backend,
+    image: env.SANDBOX_IMAGE || 'debian:bookworm-slim',
+    workspaceVolume: env.SANDBOX_WORKSPACE_VOLUME || undefined,
+    logLevel: logLevel as LogLevel,
+  };
+}
