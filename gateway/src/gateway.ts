@@ -25,6 +25,13 @@ import { archiveInactiveSessions, scheduleArchival } from './memory/archival.ts'
 import { buildMemory, type MemoryRuntime } from './memory/build-memory.ts';
 import type { Embedder } from './memory/ports.ts';
 import { memoryRoutes } from './memory/routes.ts';
+import type { ApprovalPolicy } from './approvals/ports.ts';
+import { approvalRoutes } from './approvals/routes.ts';
+import { shortId } from './approvals/approval-service.ts';
+import { updateConfigFile } from './config/write.ts';
+import { isLoopbackHost } from './http/binding.ts';
+import { buildTools, keyMatches, terminalEnabled, type ToolRuntime } from './tools/build-tools.ts';
+import { terminalKeyOf, terminalSocket } from './tools/terminal/terminal-socket.ts';
 import type { ProviderName } from './providers/catalog.ts';
 import { createLlmRouter, type LlmRouter } from './providers/router.ts';
 import { providerRoutes } from './providers/routes.ts';
@@ -53,6 +60,10 @@ export interface GatewayDeps {
   now?: () => number;
   /** Replaces the local embedding model (tests use a deterministic one). */
   embedder?: Embedder;
+  /** The process environment; child processes get a sanitised copy (default: empty). */
+  processEnv?: Readonly<Record<string, string | undefined>>;
+  /** How long an approval stays pending (the spec's 120 s unless a test says otherwise). */
+  approvalExpiryMs?: number;
 }
 
 export interface ListeningAddress {
@@ -71,6 +82,8 @@ export interface Gateway {
   readonly usage: UsageTracker;
   readonly settings: SettingsService;
   readonly tools: ToolRegistry;
+  /** The approval gate, executor and browser, once start-up has built them. */
+  toolRuntime(): ToolRuntime;
   /** The chat pipeline, once start-up has built it. */
   pipeline(): ChatPipeline;
   /** The memory tiers, once start-up has built them. */
@@ -97,6 +110,12 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
   const memory = late<MemoryRuntime>('Memory');
   const pipeline = late<ChatPipeline>('The agent');
   const tools = createToolRegistry();
+  const toolRuntime = late<ToolRuntime>('The tools');
+  const policy: ApprovalPolicy = {
+    security: config.security.security,
+    ask: config.security.ask,
+    requireShellApproval: config.security.require_shell_approval,
+  };
   const pipelineSettings: PipelineSettings = { maxToolSteps: 5 };
   const conversations = createConversationStore({
     idleTimeoutMs: config.gateway.session_idle_timeout_minutes * 60_000,
@@ -137,6 +156,12 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     backends: (): Record<string, string> => ({
       ...(database.peek() ? { database: database.get().kind } : {}),
       ...memory.peek()?.backends(),
+      ...(toolRuntime.peek()
+        ? {
+            executor: toolRuntime.get().executor.kind,
+            isolation: toolRuntime.get().executor.isolation,
+          }
+        : {}),
     }),
     channelConnected: () => null,
   };
@@ -175,6 +200,18 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
             clear: (sessionId) => privacy.get().store.clear(sessionId),
           }),
           ...chatRoutes({ pipeline: pipeline.get, tools, conversations, pipelineSettings }),
+          ...approvalRoutes({
+            approvals: () => toolRuntime.get().approvals,
+            allowlist: () => database.get().allowlist,
+            policy,
+            toolsReady: () => toolRuntime.peek() !== undefined,
+            persistPolicy: (next) =>
+              updateConfigFile(deps.paths.configPath, 'security', {
+                security: next.security,
+                ask: next.ask,
+                require_shell_approval: next.requireShellApproval,
+              }),
+          }),
           ...memoryRoutes({
             memory: () => memory.get().service,
             longTerm: () => database.get().memory,
@@ -195,6 +232,44 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
   };
   sockets.register('/ws', chatSocketFormA(socketDeps));
   sockets.register('/ws/chat', chatSocketFormB(socketDeps));
+  if (terminalEnabled(config.security.terminal, isLoopbackHost(config.gateway.host))) {
+    sockets.register(
+      '/ws/terminal',
+      terminalSocket({
+        historyFile: join(deps.paths.home, 'terminal_history.log'),
+        workdir: join(deps.paths.home, 'workspace'),
+        env: () => toolRuntime.get().childEnv(),
+        logger: logger.child({ area: 'terminal' }),
+        now,
+      }),
+      // The terminal is a shell: with an API key set it needs the key too (beyond the spec).
+      {
+        authorize: (request) =>
+          config.gateway.api_key === '' ||
+          keyMatches(terminalKeyOf(request), config.gateway.api_key),
+      },
+    );
+  }
+
+  /** An approval notice to the WebSocket clients of the session that asked. */
+  const notifySession = (
+    sessionId: string,
+    text: string,
+    approval: { id: string; tool_name: string; command: string },
+  ) => {
+    const connections = conversations.peek(sessionId)?.connections;
+    if (!connections || connections.size === 0) return Promise.resolve(false);
+    const frame = JSON.stringify({
+      type: 'approval_request',
+      id: approval.id,
+      short_id: shortId(approval.id),
+      tool_name: approval.tool_name,
+      command: approval.command,
+      text,
+    });
+    for (const connection of connections) connection.send(frame);
+    return Promise.resolve(true);
+  };
 
   const summarise = async (text: string): Promise<string> =>
     (
@@ -251,6 +326,22 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
       {
         name: 'runtime',
         run: async () => {
+          toolRuntime.set(
+            await buildTools({
+              config,
+              home: deps.paths.home,
+              policy,
+              allowlist: () => database.get().allowlist,
+              tools,
+              processEnv: deps.processEnv ?? {},
+              notify: notifySession,
+              approvalExpiryMs: deps.approvalExpiryMs,
+              fetch,
+              metrics,
+              logger,
+              now,
+            }),
+          );
           pipeline.set(
             await buildAgent({
               home: deps.paths.home,
@@ -261,6 +352,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
               settings,
               pipelineSettings,
               sessionContext: privacy.get().sessionContext,
+              approvals: () => toolRuntime.peek()?.approvals,
               metrics,
               logger,
               now,
@@ -299,6 +391,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     }
     await ready?.catch(() => undefined);
     stopArchival?.();
+    await toolRuntime.peek()?.close();
     conversations.close();
     await memory.peek()?.close();
     await database.peek()?.close();
@@ -316,6 +409,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     usage,
     settings,
     tools,
+    toolRuntime: toolRuntime.get,
     pipeline: pipeline.get,
     memory: memory.get,
     listen: () =>

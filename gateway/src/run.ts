@@ -54,6 +54,7 @@ export async function runGateway(options: RunOptions): Promise<RunningGateway> {
     paths: statePaths(env.home, configPath, env.auditDbPath),
     openDatabase,
     secrets,
+    processEnv: env.variables,
   });
   const address = await gateway.listen();
   logger.info({ url: address.url, config: configPath }, `Hearth listening on ${address.url}`);

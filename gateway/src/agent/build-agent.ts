@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import type { ApprovalService } from '../approvals/approval-service.ts';
 import type { MemoryRuntime } from '../memory/build-memory.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { SessionContext } from '../privacy/session-context.ts';
@@ -20,6 +21,7 @@ export interface BuildAgentDeps {
   settings: SettingsService;
   pipelineSettings: PipelineSettings;
   sessionContext: SessionContext;
+  approvals?: () => ApprovalService | undefined;
   metrics: Metrics;
   logger: Logger;
   now: () => number;
@@ -42,6 +44,7 @@ export async function buildAgent(deps: BuildAgentDeps): Promise<ChatPipeline> {
     settings: deps.settings,
     pipeline: deps.pipelineSettings,
     sessionContext: deps.sessionContext,
+    approvals: deps.approvals,
     metrics: deps.metrics,
     logger: deps.logger.child({ area: 'agent' }),
     now: deps.now,

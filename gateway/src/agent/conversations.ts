@@ -3,6 +3,8 @@ import type { Conversation } from '../memory/compaction.ts';
 /** Something bound to a session that can be told to go away (a WebSocket). */
 export interface SessionConnection {
   close(code: number, reason: string): void;
+  /** Sends a text frame (approval notices). */
+  send(data: string): void;
 }
 
 export interface SessionState {

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { HearthError, validationError } from '../errors.ts';
+import type { ApprovalService } from '../approvals/approval-service.ts';
 import type { Compactor } from '../memory/compaction.ts';
 import { contentHash } from '../memory/content-hash.ts';
 import type { MemoryService } from '../memory/memory-service.ts';
@@ -65,6 +66,8 @@ export interface ChatPipelineDeps {
   settings: SettingsService;
   pipeline: PipelineSettings;
   sessionContext: SessionContext;
+  /** The approval gate, for chat replies `approve <id>` / `deny <id>` (absent until built). */
+  approvals?: () => ApprovalService | undefined;
   metrics: Metrics;
   logger: Logger;
   now: () => number;
@@ -245,6 +248,24 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
         );
       }
       deps.metrics.messagesTotal.inc({ channel: input.channel });
+      // Approval replies are decided outside the session's turn queue: the turn that asked is
+      // waiting in that queue for exactly this answer.
+      const decided = await deps.approvals?.()?.decideFromChat(input.sessionId, text);
+      if (decided !== undefined) {
+        if (input.onText) await input.onText(decided);
+        deps.metrics.messagesSentTotal.inc({ channel: input.channel });
+        return {
+          reply: decided,
+          sessionId: input.sessionId,
+          provider: 'hearth',
+          model: 'command',
+          usage: { inputTokens: 0, outputTokens: 0 },
+          qualityScore: 1,
+          finishReason: 'stop',
+          toolSteps: 0,
+          command: text.split(/\s/)[0]?.toLowerCase(),
+        };
+      }
       return deps.conversations.serialise(input.sessionId, () =>
         deps.sessionContext.run(input.sessionId, async () => {
           const state = deps.conversations.get(input.sessionId);

@@ -184,14 +184,12 @@ export function chatRoutes(deps: ChatRouteDeps): AnyRoute[] {
         ),
       }),
       handler: () => ({
-        tools: deps.tools
-          .list()
-          .map(({ name, description, source, parameters }) => ({
-            name,
-            description,
-            source,
-            parameters,
-          })),
+        tools: deps.tools.list().map(({ name, description, source, parameters }) => ({
+          name,
+          description,
+          source,
+          parameters,
+        })),
       }),
     }),
     defineRoute({

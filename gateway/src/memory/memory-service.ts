@@ -190,7 +190,11 @@ export function createMemoryService(deps: MemoryServiceDeps) {
       /** A long-term turn row whose two messages are both in short-term already adds nothing. */
       const coveredByShortTerm = (entry: MemoryEntry): boolean => {
         const parts = /^User: ([\s\S]*)\nAssistant: ([\s\S]*)$/.exec(entry.content);
-        return parts !== null && shortTermHashes.has(contentHash(parts[1] ?? '')) && shortTermHashes.has(contentHash(parts[2] ?? ''));
+        return (
+          parts !== null &&
+          shortTermHashes.has(contentHash(parts[1] ?? '')) &&
+          shortTermHashes.has(contentHash(parts[2] ?? ''))
+        );
       };
       const offer = (memory: RetrievedMemory) => {
         if (request.exclude?.has(memory.contentHash)) return;
@@ -229,7 +233,8 @@ export function createMemoryService(deps: MemoryServiceDeps) {
           for (const hit of hits) {
             const entry = entries.get(hit.id);
             // Unrelated rows (no positive similarity) are not memories of this query.
-            if (!entry || hit.score < MIN_SEMANTIC_SIMILARITY || coveredByShortTerm(entry)) continue;
+            if (!entry || hit.score < MIN_SEMANTIC_SIMILARITY || coveredByShortTerm(entry))
+              continue;
             offer({
               content: entry.content,
               contentHash: entry.content_hash,

@@ -43,6 +43,8 @@ export async function startTestGateway(
     providerEndpoints?: Partial<Record<ProviderName, string>>;
     env?: Record<string, string>;
     embedder?: Embedder;
+    processEnv?: Record<string, string>;
+    approvalExpiryMs?: number;
   } = {},
 ): Promise<TestGateway> {
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
@@ -56,6 +58,8 @@ export async function startTestGateway(
     },
     providerEndpoints: options.providerEndpoints,
     embedder: options.embedder,
+    processEnv: options.processEnv ?? { PATH: '/usr/local/bin:/usr/bin:/bin' },
+    approvalExpiryMs: options.approvalExpiryMs,
   });
   const address = await gateway.listen();
   return {

@@ -1,0 +1,163 @@
+import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { ToolRegistry } from '../agent/tools/registry.ts';
+import {
+  createApprovalService,
+  type ApprovalService,
+  type PendingApproval,
+} from '../approvals/approval-service.ts';
+import { analyseCommand } from '../approvals/command-analysis/analyse-command.ts';
+import { alwaysProgram, matchesAllowlist } from '../approvals/command-analysis/match-allowlist.ts';
+import { decide } from '../approvals/policy.ts';
+import type { ApprovalPolicy } from '../approvals/ports.ts';
+import type { HearthConfig } from '../config/schema.ts';
+import { isSecretKey } from '../config/schema.ts';
+import type { AllowlistRepository } from '../db/ports.ts';
+import type { Metrics } from '../observability/metrics.ts';
+import { browserTool } from './browser/browser-tool.ts';
+import { createBrowserController, type BrowserController } from './browser/browser-session.ts';
+import { createLocalExecutor } from './executors/local/local-executor.ts';
+import type { Executor } from './executors/ports.ts';
+import { sanitiseEnv } from './executors/sanitise-env.ts';
+import { createSidecarExecutor } from './executors/sidecar/sidecar-executor.ts';
+import { gatedTool, shellTool } from './shell-tool.ts';
+
+/** Every configured secret value (resolved), so children never see one, whatever its name. */
+export function configuredSecrets(config: HearthConfig): string[] {
+  const values: string[] = [];
+  for (const section of Object.values(config) as Record<string, unknown>[]) {
+    for (const [key, value] of Object.entries(section)) {
+      if (isSecretKey(key) && typeof value === 'string' && value !== '') values.push(value);
+    }
+  }
+  return values;
+}
+
+export interface ToolRuntime {
+  approvals: ApprovalService;
+  executor: Executor;
+  browser: BrowserController;
+  /** The environment every child process gets. */
+  childEnv: () => Record<string, string>;
+  close(): Promise<void>;
+}
+
+export interface BuildToolsDeps {
+  config: HearthConfig;
+  home: string;
+  policy: ApprovalPolicy;
+  allowlist: () => AllowlistRepository;
+  tools: ToolRegistry;
+  /** The gateway process's environment (children get a sanitised copy). */
+  processEnv: Readonly<Record<string, string | undefined>>;
+  /** Sends an approval notice to a session's live connections; false when none got it. */
+  notify: (sessionId: string, text: string, approval: PendingApproval) => Promise<boolean>;
+  approvalExpiryMs?: number;
+  fetch: typeof globalThis.fetch;
+  metrics: Metrics;
+  logger: Logger;
+  now: () => number;
+}
+
+/**
+ * The tools behind the approval gate: the executor (`[security] executor`: the sandbox
+ * sidecar, falling back to the local executor with a warning when it cannot be reached), the
+ * `shell` and `browser` tools, and the gate itself.
+ */
+export async function buildTools(deps: BuildToolsDeps): Promise<ToolRuntime> {
+  const logger = deps.logger.child({ area: 'tools' });
+  const workdir = join(deps.home, 'workspace');
+  await mkdir(workdir, { recursive: true, mode: 0o700 });
+  const childEnv = () => sanitiseEnv(deps.processEnv, configuredSecrets(deps.config));
+
+  let executor: Executor = createLocalExecutor({ defaultWorkdir: workdir, logger });
+  const security = deps.config.security;
+  if (security.executor === 'sandbox') {
+    try {
+      executor = await createSidecarExecutor({
+        url: security.sandbox_url,
+        token: () => security.sandbox_token,
+        fetch: deps.fetch,
+        logger,
+      });
+    } catch (error) {
+      logger.warn(
+        { err: error instanceof Error ? error.message : String(error), url: security.sandbox_url },
+        'sandbox executor unreachable: approved commands run with the local executor',
+      );
+    }
+  }
+
+  const approvals = createApprovalService({
+    policy: deps.policy,
+    allowlist: deps.allowlist,
+    analyse: (command) => Promise.resolve(analyseCommand(command)),
+    matches: matchesAllowlist,
+    decide,
+    alwaysProgram,
+    notify: deps.notify,
+    metrics: deps.metrics,
+    logger,
+    now: deps.now,
+    randomId: randomUUID,
+    expiryMs: deps.approvalExpiryMs,
+    schedule: (fn, ms) => {
+      const timer = setTimeout(fn, ms);
+      timer.unref();
+      return () => clearTimeout(timer);
+    },
+  });
+
+  const browser = createBrowserController({
+    env: childEnv(),
+    screenshotDir: join(deps.home, 'screenshots'),
+    logger,
+  });
+  const browsing = browserTool(browser);
+  for (const tool of [
+    shellTool({
+      executor: () => executor,
+      approvals: () => approvals,
+      env: childEnv,
+      defaultWorkdir: workdir,
+    }),
+    gatedTool(
+      browsing,
+      () => approvals,
+      (args) => browsing.describeForApproval(args),
+    ),
+  ]) {
+    if (!deps.tools.get(tool.name)) deps.tools.register(tool);
+  }
+
+  return {
+    approvals,
+    get executor() {
+      return executor;
+    },
+    browser,
+    childEnv,
+    async close() {
+      approvals.close();
+      await browser.close();
+      await executor.close();
+    },
+  };
+}
+
+/** Constant-time check of a presented key against the configured one. */
+export function keyMatches(given: string | undefined, expected: string): boolean {
+  if (given === undefined) return false;
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/** Whether /ws/terminal is served: `on`, `off`, or `auto` = only on a loopback bind. */
+export function terminalEnabled(mode: 'auto' | 'on' | 'off', loopback: boolean): boolean {
+  return mode === 'on' || (mode === 'auto' && loopback);
+}
+
+export type TerminalAuthorizer = (request: IncomingMessage) => boolean;
