@@ -23,6 +23,16 @@ import { orm } from '../drizzle.ts';
 import { nowEpochSeconds } from '../json-text.ts';
 import type { SqliteDrizzle } from './repositories.ts';
 import { memoryEntries } from './schema.ts';
+import {
+  afterRowId,
+  chunk,
+  decodeEmbedding,
+  encodeEmbedding,
+  epochSeconds,
+  importance,
+  inRequestOrder,
+  rowLimit,
+} from '../memory-rows.ts';
 
 const { and, asc, count, desc, eq, gt, inArray, isNotNull, lt, sql } = orm;
 
@@ -302,27 +312,6 @@ function pruneCondition(options: {
   );
 }
 
-function importance(value: number): number {
-  if (typeof value !== 'number' || !(value >= 0 && value <= 1))
-    throw new HearthError(
-      'validation',
-      `importance_score must be a number from 0 to 1 (got ${String(value)}).`,
-    );
-  return value;
-}
-
-function epochSeconds(value: number): number {
-  if (!Number.isFinite(value))
-    throw new HearthError('validation', `created_at must be epoch seconds (got ${value}).`);
-  return Math.floor(value);
-}
-
-function rowLimit(value: number): number {
-  if (!Number.isSafeInteger(value) || value < 0)
-    throw new HearthError('validation', `limit must be a whole number ≥ 0 (got ${value}).`);
-  return value;
-}
-
 const ASCII_ONLY = /^\p{ASCII}*$/u;
 /** SQLite refuses LIKE patterns over 50,000 bytes; longer queries take the instr() path. */
 const MAX_LIKE_QUERY = 10_000;
@@ -330,52 +319,6 @@ const escapeLike = (text: string): string => text.replace(/[\\%_]/g, '\\$&');
 
 const isRowId = (id: number): boolean => Number.isSafeInteger(id) && id > 0;
 
-const afterRowId = (id: number): number => (Number.isFinite(id) ? Math.max(0, Math.floor(id)) : 0);
-
 function uniqueIds(ids: readonly number[]): number[] {
   return [...new Set(ids)].filter(isRowId);
-}
-
-function chunk<T>(items: readonly T[], size: number): T[][] {
-  const parts: T[][] = [];
-  for (let start = 0; start < items.length; start += size)
-    parts.push(items.slice(start, start + size));
-  return parts;
-}
-
-/** Entries in the order their ids were asked for; unknown and repeated ids are skipped. */
-function inRequestOrder(ids: readonly number[], found: Map<number, MemoryEntry>): MemoryEntry[] {
-  const entries: MemoryEntry[] = [];
-  for (const id of new Set(ids)) {
-    const entry = found.get(id);
-    if (entry !== undefined) entries.push(entry);
-  }
-  return entries;
-}
-
-const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-
-/** Float32 little-endian bytes, the stored form of an embedding. */
-function encodeEmbedding(vector: Float32Array | null | undefined): Buffer | null {
-  if (vector === undefined || vector === null) return null;
-  if (!(vector instanceof Float32Array))
-    throw new HearthError('validation', 'An embedding must be a Float32Array.');
-  if (LITTLE_ENDIAN_HOST) return Buffer.copyBytesFrom(vector);
-  const bytes = Buffer.allocUnsafe(vector.byteLength);
-  vector.forEach((value, index) => bytes.writeFloatLE(value, index * 4));
-  return bytes;
-}
-
-function decodeEmbedding(bytes: Uint8Array): Float32Array {
-  if (bytes.byteLength % 4 !== 0)
-    throw new Error(`A stored embedding has ${bytes.byteLength} bytes, not a multiple of 4.`);
-  const vector = new Float32Array(bytes.byteLength / 4);
-  if (LITTLE_ENDIAN_HOST) {
-    new Uint8Array(vector.buffer).set(bytes);
-  } else {
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    for (let index = 0; index < vector.length; index += 1)
-      vector[index] = view.getFloat32(index * 4, true);
-  }
-  return vector;
 }
