@@ -1,12 +1,5 @@
-import {
-  generateText,
-  jsonSchema,
-  streamText,
-  tool,
-  type LanguageModel,
-  type ModelMessage,
-  type ToolSet,
-} from 'ai';
+import type * as Ai from 'ai';
+import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import type {
   ChatMessage,
   FinishReason,
@@ -64,13 +57,20 @@ function toModelMessages(messages: readonly ChatMessage[]): ModelMessage[] {
   });
 }
 
+/**
+ * The AI SDK is loaded on the first generation, not at start-up (it costs ~30 MB and ~150 ms
+ * to import; a gateway that has not answered yet does not need it).
+ */
+let sdk: Promise<typeof Ai> | undefined;
+const loadSdk = (): Promise<typeof Ai> => (sdk ??= import('ai'));
+
 /** Tools are declared without `execute`: the model's calls come back to Hearth's own loop. */
-function toToolSet(tools: readonly ToolSpec[] | undefined): ToolSet | undefined {
+function toToolSet(ai: typeof Ai, tools: readonly ToolSpec[] | undefined): ToolSet | undefined {
   if (!tools?.length) return undefined;
   return Object.fromEntries(
     tools.map((spec) => [
       spec.name,
-      tool({ description: spec.description, inputSchema: jsonSchema(spec.parameters) }),
+      ai.tool({ description: spec.description, inputSchema: ai.jsonSchema(spec.parameters) }),
     ]),
   );
 }
@@ -100,12 +100,12 @@ function toCalls(
   }));
 }
 
-function request(call: ModelCall) {
+function request(ai: typeof Ai, call: ModelCall) {
   return {
     model: call.model,
     instructions: call.system,
     messages: toModelMessages(call.messages),
-    tools: toToolSet(call.tools),
+    tools: toToolSet(ai, call.tools),
     providerOptions: call.providerOptions as never,
     abortSignal: call.signal,
     maxOutputTokens: call.maxOutputTokens,
@@ -115,7 +115,8 @@ function request(call: ModelCall) {
 
 /** One non-streaming generation step (no tool execution: the caller runs the tool loop). */
 export async function generate(call: ModelCall): Promise<Generation> {
-  const result = await generateText(request(call));
+  const ai = await loadSdk();
+  const result = await ai.generateText(request(ai, call));
   return {
     text: result.text,
     reasoning: result.reasoningText ?? '',
@@ -128,8 +129,9 @@ export async function generate(call: ModelCall): Promise<Generation> {
 /** One streaming generation step: text and reasoning deltas, then a `finish` with the totals. */
 export async function* stream(call: ModelCall): AsyncGenerator<GenerationEvent> {
   let failure: { error: unknown } | undefined;
-  const result = streamText({
-    ...request(call),
+  const ai = await loadSdk();
+  const result = ai.streamText({
+    ...request(ai, call),
     onError: ({ error }) => {
       failure = { error };
     },

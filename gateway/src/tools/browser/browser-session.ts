@@ -1,6 +1,5 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { HearthError } from '../../errors.ts';
 import type { Logger } from '../../observability/logger.ts';
@@ -154,6 +153,8 @@ export function createBrowserController(options: BrowserControllerOptions): Brow
     if ('missing' in found) throw new HearthError('unavailable', found.missing);
     const started = performance.now();
     try {
+      // playwright-core (~60 MB, ~400 ms to import) loads with the first browser use.
+      const { chromium } = await import('playwright-core');
       const launched = await chromium.launch({
         executablePath: found.path,
         headless: true,
