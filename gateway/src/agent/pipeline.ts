@@ -202,6 +202,7 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
         role: 'assistant',
         content: generation.text,
         toolCalls: generation.toolCalls,
+        replay: generation.replay,
       });
       for (const call of generation.toolCalls) {
         const result = await runTool(call, input);

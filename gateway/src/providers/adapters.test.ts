@@ -23,14 +23,6 @@ run('anthropic', {
   wire: 'anthropic-messages',
   basePath: '/v1',
   auth: { header: 'x-api-key', value: 'test-key' },
-  skip: [
-    {
-      reason:
-        'Hearth replays an assistant tool-call turn without its signed thinking block (ChatMessage has no ' +
-        'reasoning/signature), which Anthropic rejects with 400 while thinking is on',
-      tests: ['tool-round-trip-with-thinking'],
-    },
-  ],
 });
 
 run('openai', {

@@ -281,8 +281,10 @@ export function runAdapterConformance(
       run: (c: ModelCall) => Promise<Generation>,
       providerOptions: ProviderOptions,
       id = modelId,
+      reasoning?: string,
     ) {
       server.reply({
+        ...(reasoning ? { reasoning } : {}),
         toolCalls: [{ name: 'get_time', arguments: ARGS }],
         usage: { inputTokens: 30, outputTokens: 12 },
       });
@@ -298,7 +300,7 @@ export function runAdapterConformance(
       server.reply({ text: 'It is 12:00 in Paris.', usage: { inputTokens: 50, outputTokens: 8 } });
       const history: ChatMessage[] = [
         QUESTION,
-        { role: 'assistant', content: '', toolCalls: first.toolCalls },
+        { role: 'assistant', content: '', toolCalls: first.toolCalls, replay: first.replay },
         { role: 'tool', toolCallId: toolCall.id, toolName: 'get_time', content: '12:00' },
       ];
       const second = await run(
@@ -337,7 +339,9 @@ export function runAdapterConformance(
       'round-trips a tool call with thinking at high',
       async () => {
         const id = options.reasoningModelId ?? modelId;
-        await roundTrip(generateStep, thinkingFor('high', id), id);
+        // With thinking on, the model thinks before it calls the tool (as real providers do);
+        // the replayed assistant turn must carry that block back.
+        await roundTrip(generateStep, thinkingFor('high', id), id, 'I should look up the time.');
       },
     );
 

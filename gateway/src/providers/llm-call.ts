@@ -21,11 +21,12 @@ export interface ModelCall {
 }
 
 function toModelMessages(messages: readonly ChatMessage[]): ModelMessage[] {
-  return messages.map((message): ModelMessage => {
+  return messages.flatMap((message): ModelMessage | ModelMessage[] => {
     switch (message.role) {
       case 'user':
         return { role: 'user', content: message.content };
       case 'assistant':
+        if (Array.isArray(message.replay) && message.replay.length > 0) return message.replay as ModelMessage[];
         if (!message.toolCalls?.length) return { role: 'assistant', content: message.content };
         return {
           role: 'assistant',
@@ -118,6 +119,7 @@ export async function generate(call: ModelCall): Promise<Generation> {
   const ai = await loadSdk();
   const result = await ai.generateText(request(ai, call));
   return {
+    replay: result.response.messages,
     text: result.text,
     reasoning: result.reasoningText ?? '',
     toolCalls: toCalls(result.toolCalls),
@@ -160,6 +162,7 @@ export async function* stream(call: ModelCall): AsyncGenerator<GenerationEvent> 
       toolCalls: toCalls(await result.toolCalls),
       usage: toUsage(await result.usage),
       finishReason: FINISH[await result.finishReason] ?? 'other',
+      replay: (await result.response).messages,
     },
   };
 }

@@ -7,7 +7,16 @@ export interface ToolCall {
 
 export type ChatMessage =
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | {
+      role: 'assistant';
+      content: string;
+      toolCalls?: ToolCall[];
+      /**
+       * The provider-native form of this assistant turn, replayed as is on the next step (it
+       * carries what Hearth does not model, such as Anthropic's signed thinking blocks).
+       */
+      replay?: unknown;
+    }
   | { role: 'tool'; toolCallId: string; toolName: string; content: string; isError?: boolean };
 
 export interface ToolSpec {
@@ -30,6 +39,8 @@ export interface Generation {
   toolCalls: ToolCall[];
   usage: Usage;
   finishReason: FinishReason;
+  /** The step's assistant message(s) in the SDK's own form, for `ChatMessage.replay`. */
+  replay?: unknown;
 }
 
 export type GenerationEvent =
