@@ -390,14 +390,20 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     optionsKey: 'bedrock',
     defaultModel: 'bedrock/anthropic.claude-3-5-haiku-20241022-v1:0',
     pricing: 'unpriced',
-    create: async (c, id) =>
-      (await import('@ai-sdk/amazon-bedrock')).createAmazonBedrock({
+    create: async (c, id) => {
+      const { createAmazonBedrock } = await import('@ai-sdk/amazon-bedrock');
+      // A Bedrock API key (bearer) when one is given; otherwise SigV4 with credentials from the
+      // full AWS SDK chain (environment, ~/.aws profiles and SSO, container and instance roles).
+      const { fromNodeProviderChain } = await import('@aws-sdk/credential-providers');
+      const chain = fromNodeProviderChain();
+      return createAmazonBedrock({
         region: c.models.bedrock_region || undefined,
-        // A Bedrock API key (bearer) when one is given; otherwise SigV4 with the AWS SDK chain.
         apiKey: c.apiKey || undefined,
+        ...(c.apiKey ? {} : { credentialProvider: () => chain() }),
         baseURL: c.baseURL,
         fetch: c.fetch,
-      })(id),
+      })(id);
+    },
   }),
   spec('ollama', {
     prefixes: ['ollama/'],

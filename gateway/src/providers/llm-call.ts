@@ -26,7 +26,8 @@ function toModelMessages(messages: readonly ChatMessage[]): ModelMessage[] {
       case 'user':
         return { role: 'user', content: message.content };
       case 'assistant':
-        if (Array.isArray(message.replay) && message.replay.length > 0) return message.replay as ModelMessage[];
+        if (Array.isArray(message.replay) && message.replay.length > 0)
+          return message.replay as ModelMessage[];
         if (!message.toolCalls?.length) return { role: 'assistant', content: message.content };
         return {
           role: 'assistant',
