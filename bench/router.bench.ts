@@ -13,9 +13,16 @@ import { createUsageTracker } from '../gateway/src/usage/usage-tracker.ts';
 import { percentile } from './process.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 500);
-const fake = await createFakeLlmServer({ defaultReply: { text: 'ok', usage: { inputTokens: 3, outputTokens: 1 } } });
+const fake = await createFakeLlmServer({
+  defaultReply: { text: 'ok', usage: { inputTokens: 3, outputTokens: 1 } },
+});
 const metrics = createMetrics(createHostStats('/'));
-const models = { ...configSchema.parse({}).models, primary: 'gpt-4o-mini', fast: '', openai_api_key: 'sk-bench' };
+const models = {
+  ...configSchema.parse({}).models,
+  primary: 'gpt-4o-mini',
+  fast: '',
+  openai_api_key: 'sk-bench',
+};
 const router = createLlmRouter({
   models: () => models,
   endpoints: { openai: `${fake.url}/v1` },

@@ -378,6 +378,8 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
   }
 
   async function shutdown(): Promise<void> {
+    // Pending approvals are denied first, so turns waiting on them finish and can drain.
+    toolRuntime.peek()?.approvals.close();
     sockets.close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();

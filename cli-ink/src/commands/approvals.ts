@@ -44,6 +44,9 @@ async function viaGateway<T>(
   }
 }
 
+/** What POST /approvals/allowlist accepts as `pattern`. */
+const PATTERN = /^[^\s/]{1,200}$/;
+
 const formatEntry = (e: Entry) =>
   `#${e.id} ${e.pattern}${e.arg_pattern ? `  args /${e.arg_pattern}/` : ''}`;
 
@@ -142,7 +145,14 @@ export function registerApprovals(program: Command, ctx: CommandContext): void {
     .command('add <pattern>')
     .description('allow a program (glob on its name), optionally only with matching arguments')
     .option('--arg-pattern <regex>', 'a regular expression the full command line must match')
-    .action(async (pattern: string, options: { argPattern?: string }) => {
+    .action(async (given: string, options: { argPattern?: string }) => {
+      // The gateway's own rule (POST /approvals/allowlist), enforced for the local store too:
+      // an entry is a program name or glob, never a path.
+      const pattern = given.trim();
+      if (!PATTERN.test(pattern))
+        throw new CliError(
+          `the pattern must be a program name or glob, without spaces or slashes (1 to 200 characters): ${given}`,
+        );
       if (options.argPattern !== undefined) {
         try {
           new RegExp(options.argPattern);

@@ -13,6 +13,9 @@ export interface ChatSocketDeps {
   logger: Logger;
 }
 
+/** The sessions each socket is bound to, so one close listener unbinds it from all. */
+type SocketSessions = WeakMap<WebSocket, Set<{ connections: Set<unknown> }>>;
+
 function errorDetail(error: unknown): string {
   return isHearthError(error) ? error.message : 'Internal server error';
 }
@@ -30,6 +33,7 @@ function clientIdOf(request: IncomingMessage): string | undefined {
 async function streamTurn(
   socket: WebSocket,
   deps: ChatSocketDeps,
+  socketSessions: SocketSessions,
   turn: { sessionId: string; message: string; model?: string },
   frames: {
     chunk: (delta: string) => unknown;
@@ -42,7 +46,17 @@ async function streamTurn(
   const state = deps.conversations.get(turn.sessionId);
   if (!state.connections.has(socket)) {
     state.connections.add(socket);
-    socket.once('close', () => state.connections.delete(socket));
+    // One close listener per socket, however many sessions it talks to.
+    let sessions = socketSessions.get(socket);
+    if (!sessions) {
+      const tracked = new Set<{ connections: Set<unknown> }>();
+      sessions = tracked;
+      socketSessions.set(socket, tracked);
+      socket.once('close', () => {
+        for (const session of tracked) session.connections.delete(socket);
+      });
+    }
+    sessions.add(state);
   }
   try {
     const result = await deps.pipeline().runTurn({
@@ -70,6 +84,7 @@ async function streamTurn(
  * the session. Bad frames get `{type: "error", detail}` and the socket stays open.
  */
 export function chatSocketFormA(deps: ChatSocketDeps) {
+  const socketSessions: SocketSessions = new WeakMap();
   return (socket: WebSocket, request: IncomingMessage): void => {
     const clientId = clientIdOf(request);
     const fallbackSession = clientId ? sessionIdFor('web', clientId) : 'default';
@@ -95,6 +110,7 @@ export function chatSocketFormA(deps: ChatSocketDeps) {
       void streamTurn(
         socket,
         deps,
+        socketSessions,
         { sessionId, message: frame.message },
         {
           chunk: (text) => ({ type: 'message_chunk', text }),
@@ -111,6 +127,7 @@ export function chatSocketFormA(deps: ChatSocketDeps) {
  * quality_score}`, `{type: "pong"}`.
  */
 export function chatSocketFormB(deps: ChatSocketDeps) {
+  const socketSessions: SocketSessions = new WeakMap();
   return (socket: WebSocket, request: IncomingMessage): void => {
     const clientId = clientIdOf(request);
     let sessionId = clientId ? sessionIdFor('web', clientId) : 'default';
@@ -134,6 +151,7 @@ export function chatSocketFormB(deps: ChatSocketDeps) {
           return void streamTurn(
             socket,
             deps,
+            socketSessions,
             {
               sessionId,
               message: frame.content,

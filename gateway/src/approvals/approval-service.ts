@@ -72,12 +72,18 @@ export function createApprovalService(deps: ApprovalServiceDeps) {
   const waiting = new Map<string, Waiting>();
   const expiryMs = deps.expiryMs ?? APPROVAL_EXPIRY_MS;
 
-  function finish(id: string, decision: GateDecision): Waiting | undefined {
+  /** Takes a pending approval out of the queue (its expiry cancelled); undefined when gone. */
+  function claim(id: string): Waiting | undefined {
     const entry = waiting.get(id);
     if (!entry) return undefined;
     waiting.delete(id);
     entry.cancelExpiry();
-    entry.settle(decision);
+    return entry;
+  }
+
+  function finish(id: string, decision: GateDecision): Waiting | undefined {
+    const entry = claim(id);
+    entry?.settle(decision);
     return entry;
   }
 
@@ -91,17 +97,27 @@ export function createApprovalService(deps: ApprovalServiceDeps) {
     id: string,
     always = false,
   ): Promise<{ approved: true; id: string; always_allowed: boolean }> {
-    const entry = waiting.get(id);
+    // Claimed before the allowlist write: while it is in flight a concurrent deny, a second
+    // approve or the expiry finds nothing, so each approval is decided exactly once.
+    const entry = claim(id);
     if (!entry) throw notFound(`Approval ${id} not found (unknown, expired or already decided)`);
     let alwaysAllowed = false;
     if (always) {
       const program = deps.alwaysProgram(entry.analysis);
       if (program) {
-        await deps.allowlist().add({ pattern: program });
-        alwaysAllowed = true;
+        try {
+          await deps.allowlist().add({ pattern: program });
+          alwaysAllowed = true;
+        } catch (error) {
+          // The approval itself stands (the command runs); always_allowed reports the miss.
+          deps.logger.warn(
+            { id, program, err: error instanceof Error ? error.message : String(error) },
+            'approved, but the program could not be added to the allowlist',
+          );
+        }
       }
     }
-    finish(id, { allowed: true, outcome: 'approved' });
+    entry.settle({ allowed: true, outcome: 'approved' });
     deps.logger.info({ id, always: alwaysAllowed }, 'command approved');
     return { approved: true, id, always_allowed: alwaysAllowed };
   }

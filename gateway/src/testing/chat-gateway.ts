@@ -2,6 +2,16 @@ import { createHashEmbedder } from '../memory/embedder/hash-embedder.ts';
 import { createFakeLlmServer, type FakeLlmServer } from './fake-llm/server.ts';
 import { startTestGateway, type TestGateway } from './test-gateway.ts';
 
+/** Optional overrides for the test bed's gateway. */
+export interface ChatTestBedOptions {
+  /** Section overrides merged over the bed's own (its `models` keys win over these). */
+  config?: NonNullable<Parameters<typeof startTestGateway>[0]>['config'];
+  /** How long an approval stays pending (the spec's 120 s by default). */
+  approvalExpiryMs?: number;
+  /** The gateway process's environment, of which child processes get a sanitised copy. */
+  processEnv?: Record<string, string>;
+}
+
 export interface ChatTestBed {
   gw: TestGateway;
   fake: FakeLlmServer;
@@ -22,11 +32,16 @@ export async function startChatTestBed(
     fast: '',
     local: 'ollama/llama3.2',
   },
+  options: ChatTestBedOptions = {},
 ): Promise<ChatTestBed> {
   const fake = await createFakeLlmServer();
   const gw = await startTestGateway({
+    approvalExpiryMs: options.approvalExpiryMs,
+    processEnv: options.processEnv,
     config: {
+      ...options.config,
       models: {
+        ...options.config?.models,
         openai_api_key: 'sk-test',
         anthropic_api_key: 'sk-ant-test',
         ...models,

@@ -30,7 +30,13 @@ export interface SocketRouterOptions {
  */
 export function createSocketRouter(options: SocketRouterOptions) {
   const handlers = new Map<string, { handler: SocketHandler; options: SocketRouteOptions }>();
-  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 1_048_576 });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: options.maxPayload ?? 1_048_576,
+    // Never echo a key-carrying subprotocol (`hearth.key.…`) back; pick another one offered.
+    handleProtocols: (protocols) =>
+      [...protocols].find((p) => !p.startsWith('hearth.key.')) ?? false,
+  });
 
   function rejectHttp(socket: Duplex, status: number, reason: string): void {
     socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);

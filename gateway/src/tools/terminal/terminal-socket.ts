@@ -27,9 +27,12 @@ export interface TerminalDeps {
 export function terminalSocket(deps: TerminalDeps) {
   return (socket: WebSocket, _request: IncomingMessage): void => {
     let child: ChildProcess | undefined;
+    // Until its `close`: `exitCode` stays null for a command a signal ended (an interrupt), so
+    // it cannot tell whether one is still running.
+    let running = false;
     let interrupts = 0;
     const kill = (signal: NodeJS.Signals) => {
-      if (child?.pid && child.exitCode === null) {
+      if (running && child?.pid) {
         try {
           process.kill(-child.pid, signal);
         } catch {
@@ -63,7 +66,7 @@ export function terminalSocket(deps: TerminalDeps) {
           type: 'error',
           detail: 'command: must be a non-empty string',
         });
-      if (child && child.exitCode === null)
+      if (running)
         return void sendJson(socket, {
           type: 'error',
           detail: 'A command is already running; interrupt it first',
@@ -87,6 +90,7 @@ export function terminalSocket(deps: TerminalDeps) {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       child = started;
+      running = true;
       void sendJson(socket, { type: 'started', command, pid: started.pid ?? null });
       for (const stream of ['stdout', 'stderr'] as const) {
         const readable = started[stream];
@@ -98,11 +102,14 @@ export function terminalSocket(deps: TerminalDeps) {
           );
         });
       }
-      started.on(
-        'error',
-        (error) => void sendJson(socket, { type: 'error', detail: error.message }),
-      );
-      started.on('close', (code, signal) => void sendJson(socket, { type: 'exit', code, signal }));
+      started.on('error', (error) => {
+        if (started.pid === undefined) running = false; // it never started
+        void sendJson(socket, { type: 'error', detail: error.message });
+      });
+      started.on('close', (code, signal) => {
+        running = false;
+        void sendJson(socket, { type: 'exit', code, signal });
+      });
     });
   };
 }
