@@ -25,6 +25,7 @@ interface StatusBody {
   voice: Record<string, unknown>;
   host: Record<string, unknown>;
   memory: { semantic_available: unknown };
+  backends: Record<string, string>;
 }
 
 let child: ChildProcess | undefined;
@@ -147,7 +148,21 @@ describe('gateway process', () => {
     const rss = body.host.memory_rss_bytes;
     expect(rss === null || (typeof rss === 'number' && rss > 0)).toBe(true);
     expect([null, true, false]).toContain(body.memory.semantic_available);
+    // The memory set-up main.ts re-executed itself with (config/runtime-tuning.ts).
+    expect(body.backends.allocator).toMatch(/^(jemalloc|glibc|system)/);
+    expect(body.backends.heap).toMatch(/semi-space|Node defaults/);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'keeps the pid it was spawned with after re-executing itself',
+    async () => {
+      const cmdline = (await readFile(`/proc/${child!.pid}/cmdline`, 'utf8')).split('\0');
+      expect(cmdline.some((arg) => arg.endsWith('gateway/src/main.ts'))).toBe(true);
+      const status = (await (await fetch(`${baseUrl}/api/v1/status`)).json()) as StatusBody;
+      if (status.backends.heap?.includes('semi-spaces'))
+        expect(cmdline).toContain('--max-semi-space-size=2');
+    },
+  );
 
   it('serves Prometheus text on /api/v1/metrics', async () => {
     const response = await fetch(`${baseUrl}/api/v1/metrics`);

@@ -40,6 +40,7 @@ import { createSettingsService, type SettingsService } from './settings/settings
 import { apiStatusRoutes, rootStatusRoutes } from './status/routes.ts';
 import type { StatusSources } from './status/status-sources.ts';
 import { createUsageTracker, type UsageTracker } from './usage/usage-tracker.ts';
+import type { RuntimeReport } from './config/runtime-tuning.ts';
 import { VERSION } from './version.ts';
 import { createSocketRouter, type SocketRouter } from './ws/socket-router.ts';
 
@@ -64,6 +65,8 @@ export interface GatewayDeps {
   processEnv?: Readonly<Record<string, string | undefined>>;
   /** How long an approval stays pending (the spec's 120 s unless a test says otherwise). */
   approvalExpiryMs?: number;
+  /** The process's allocator and heap set-up, reported in /status `backends`. */
+  runtime?: RuntimeReport;
 }
 
 export interface ListeningAddress {
@@ -154,6 +157,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     voice: () => ({ stt_available: false, tts_available: false, wake_word_active: false }),
     semanticAvailable: () => memory.peek()?.service.semanticAvailable() ?? null,
     backends: (): Record<string, string> => ({
+      ...(deps.runtime ? { allocator: deps.runtime.allocator, heap: deps.runtime.heap } : {}),
       ...(database.peek() ? { database: database.get().kind } : {}),
       ...memory.peek()?.backends(),
       ...(toolRuntime.peek()

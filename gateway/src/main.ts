@@ -1,11 +1,13 @@
 /**
  * The gateway process: the only place that reads the environment. `npm start` runs this file.
  * Flags: --bind HOST, --port N, -c/--config PATH (the CLI's `hearth start` offers the same).
+ *
+ * First, the process re-executes itself once with the memory set-up of
+ * config/runtime-tuning.ts (allocator, young-generation size); only then is the gateway
+ * loaded, so the first image loads nothing heavy.
  */
 import { parseArgs } from 'node:util';
-import { readEnvironment } from './config/environment.ts';
-import { runGateway } from './run.ts';
-import { installSignalHandlers } from './lifecycle/signals.ts';
+import { tuneThisProcess } from './config/runtime-tuning.ts';
 
 const { values } = parseArgs({
   options: {
@@ -16,13 +18,21 @@ const { values } = parseArgs({
   strict: true,
 });
 
+const runtime = tuneThisProcess();
+
 try {
+  const [{ readEnvironment }, { runGateway }, { installSignalHandlers }] = await Promise.all([
+    import('./config/environment.ts'),
+    import('./run.ts'),
+    import('./lifecycle/signals.ts'),
+  ]);
   const running = await runGateway({
     env: readEnvironment(),
     configPath: values.config,
     host: values.bind,
     port: values.port === undefined ? undefined : Number(values.port),
     pretty: process.stdout.isTTY,
+    runtime,
   });
   installSignalHandlers(running);
   running.gateway.whenReady().catch(() => {

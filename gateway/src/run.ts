@@ -8,6 +8,7 @@ import { writeFileAtomic } from './config/write.ts';
 import { openDatabase } from './db/open-database.ts';
 import { createGateway, type Gateway, type ListeningAddress } from './gateway.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
+import type { RuntimeReport } from './config/runtime-tuning.ts';
 
 export interface RunOptions {
   env: HearthEnvironment;
@@ -18,6 +19,8 @@ export interface RunOptions {
   port?: number;
   /** Human-readable logs (a terminal); JSON lines otherwise. */
   pretty: boolean;
+  /** The process's memory set-up (lifecycle/runtime-tuning.ts), for /status. */
+  runtime?: RuntimeReport;
 }
 
 export interface RunningGateway {
@@ -55,6 +58,7 @@ export async function runGateway(options: RunOptions): Promise<RunningGateway> {
     openDatabase,
     secrets,
     processEnv: env.variables,
+    runtime: options.runtime,
   });
   const address = await gateway.listen();
   logger.info({ url: address.url, config: configPath }, `Hearth listening on ${address.url}`);

@@ -1,0 +1,24 @@
+/**
+ * A process that takes the gateway's first step (config/runtime-tuning.ts) and prints what it
+ * then runs with, as one JSON line; runtime-tuning.test.ts spawns it.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { tuneThisProcess } from '../runtime-tuning.ts';
+
+const report = tuneThisProcess();
+process.stdout.write(
+  `${JSON.stringify({
+    pid: process.pid,
+    execArgv: process.execArgv,
+    report,
+    ldPreload: process.env.LD_PRELOAD ?? null,
+    mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? null,
+    marker: process.env.HEARTH_RUNTIME_TUNED ?? null,
+    jemallocMapped: readFileSync('/proc/self/maps', 'utf8').includes('libjemalloc'),
+    childLdPreload: execFileSync(process.execPath, ['-p', "process.env.LD_PRELOAD ?? 'none'"], {
+      encoding: 'utf8',
+    }).trim(),
+    semiSpaceFlag: process.execArgv.some((flag) => flag.startsWith('--max-semi-space-size')),
+  })}\n`,
+);
