@@ -1,9 +1,10 @@
-import type { LanguageModel } from 'ai';
+import type { LanguageModel, ToolSet } from 'ai';
 import type { HearthConfig } from '../config/schema.ts';
 import { azureBaseURL, ollamaApiURL } from './endpoints.ts';
 import { ollamaFetch } from './ollama-fetch.ts';
 import { ollamaNumPredict } from './ollama-num-predict.ts';
 import type { ThinkingStyle } from './thinking.ts';
+import type { WebSearchSpec } from './web-search.ts';
 
 export type ModelsConfig = HearthConfig['models'];
 
@@ -39,9 +40,16 @@ export interface ProviderConnection {
   fetch: typeof globalThis.fetch;
 }
 
+/** Per-model build options. */
+export interface ModelOptions {
+  /** The request carries the provider's web search tool (OpenAI: only its Responses API has one). */
+  webSearch?: boolean;
+}
+
 export type ModelFactory = (
   connection: ProviderConnection,
   nativeModelId: string,
+  options?: ModelOptions,
 ) => Promise<LanguageModel>;
 
 export interface ProviderSpec {
@@ -70,6 +78,8 @@ export interface ProviderSpec {
   supportsTools: boolean;
   /** Cost is never tracked (router service, enterprise endpoints), or is always 0 (local). */
   pricing: 'table' | 'unpriced' | 'free';
+  /** The provider's own web search (`[models] web_search_enabled`); absent when it has none. */
+  webSearch?: WebSearchSpec;
   create: ModelFactory;
 }
 
@@ -82,6 +92,15 @@ const openAiReasoning = (id: string) => /^(o\d|gpt-5)/.test(id) && !/^gpt-5-chat
 /** Every Grok model but the grok-4.20 (non-)reasoning pair (as @ai-sdk/xai's supportsReasoningEffort). */
 const xaiReasoning = (id: string) => !/^grok-4\.20(-\d{4})?-(non-)?reasoning$/.test(id);
 const never = () => false;
+const always = () => true;
+/** Claude 3 (Opus, Sonnet, Haiku) predates the web search tool; 3.5 and later have it. */
+const claudeWebSearch = (id: string) => !/^claude-(3-(opus|sonnet|haiku)|2|instant)/.test(id);
+/** The Responses API's web_search: GPT-4o, GPT-4.1 (not nano), GPT-5, o3, o4-mini. */
+const openAiWebSearch = (id: string) =>
+  /^(gpt-4o|gpt-4\.1|gpt-5|o3|o4)/.test(id) &&
+  !/^(gpt-4\.1-nano|o3-mini)|-(audio|realtime|transcribe|tts|search)/.test(id);
+/** Gemini 3 and later combine google_search with function calling; 2.x cannot. */
+const gemini3 = (id: string) => !/^gemini-[12](?:[.-]|$)/.test(id);
 
 function spec(
   name: ProviderName,
@@ -106,6 +125,7 @@ function spec(
         | 'isReasoningModel'
         | 'supportsTools'
         | 'pricing'
+        | 'webSearch'
       >
     >,
 ): ProviderSpec {
@@ -151,6 +171,17 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     thinking: 'anthropic-budget',
     optionsKey: 'anthropic',
     defaultModel: 'claude-sonnet-4-5',
+    webSearch: {
+      kind: 'tool',
+      supports: claudeWebSearch,
+      withFunctions: always,
+      tool: async () => ({
+        web_search: (await import('@ai-sdk/anthropic')).anthropic.tools.webSearch_20250305({
+          maxUses: 5,
+        }),
+      }),
+      note: 'web_search_20250305 server tool (Claude 3.5 and later)',
+    },
     create: async (c, id) =>
       (await import('@ai-sdk/anthropic')).createAnthropic({
         apiKey: c.apiKey,
@@ -166,18 +197,42 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     optionsKey: 'openai',
     isReasoningModel: openAiReasoning,
     defaultModel: 'gpt-4o-mini',
-    create: async (c, id) =>
-      (await import('@ai-sdk/openai'))
-        .createOpenAI({ apiKey: c.apiKey, baseURL: c.baseURL, fetch: c.fetch })
-        .chat(id),
+    webSearch: {
+      kind: 'tool',
+      supports: openAiWebSearch,
+      withFunctions: always,
+      tool: async () => ({
+        web_search: (await import('@ai-sdk/openai')).openai.tools.webSearch(),
+      }),
+      // Chat Completions stores nothing; the Responses API stores by default, so say no.
+      providerOptions: { openai: { store: false } },
+      note: 'Responses API web_search tool (GPT-4o, GPT-4.1, GPT-5, o3, o4-mini); requests go to /responses while it is on',
+    },
+    create: async (c, id, options) => {
+      const openai = (await import('@ai-sdk/openai')).createOpenAI({
+        apiKey: c.apiKey,
+        baseURL: c.baseURL,
+        fetch: c.fetch,
+      });
+      return options?.webSearch ? openai.responses(id) : openai.chat(id);
+    },
   }),
   spec('google', {
     prefixes: ['gemini-'],
     baseURL: fixed('https://generativelanguage.googleapis.com/v1beta'),
     liveCheck: null,
-    thinking: 'google-budget',
+    thinking: 'gemini-thinking',
     optionsKey: 'google',
     defaultModel: 'gemini-2.5-flash',
+    webSearch: {
+      kind: 'tool',
+      supports: (id) => !id.startsWith('gemini-1'),
+      withFunctions: gemini3,
+      tool: async () => ({
+        google_search: (await import('@ai-sdk/google')).google.tools.googleSearch({}),
+      }),
+      note: 'google_search grounding; Gemini 2.x only on requests without function tools (Gemini 3 combines both)',
+    },
     create: async (c, id) =>
       (await import('@ai-sdk/google')).createGoogle({
         apiKey: c.apiKey,
@@ -207,6 +262,15 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     optionsKey: 'xai',
     isReasoningModel: xaiReasoning,
     defaultModel: 'grok-3-mini',
+    webSearch: {
+      kind: 'tool',
+      supports: (id) => id.startsWith('grok-4'),
+      withFunctions: always,
+      // @ai-sdk/xai 5 is typed against an older copy of @ai-sdk/provider: same shape at runtime.
+      tool: async () =>
+        ({ web_search: (await import('@ai-sdk/xai')).xaiTools.webSearch() }) as unknown as ToolSet,
+      note: 'Responses API web_search agent tool (Grok 4 models)',
+    },
     create: async (c, id) =>
       (await import('@ai-sdk/xai')).createXai({
         apiKey: c.apiKey,
@@ -290,6 +354,7 @@ export const PROVIDERS: readonly ProviderSpec[] = [
   spec('perplexity', {
     prefixes: ['sonar'],
     supportsTools: false,
+    webSearch: { kind: 'always', note: 'Sonar models search the web on every request' },
     baseURL: fixed('https://api.perplexity.ai'),
     liveCheck: null,
     thinking: 'none',

@@ -14,9 +14,9 @@ import type { FakeLlmOptions, JsonObject, RecordedRequest } from '../testing/fak
 import { providerSpec, resolveModel, type ModelsConfig, type ProviderName } from './catalog.ts';
 import { generate, stream, type ModelCall } from './llm-call.ts';
 import type { ChatMessage, Generation, GenerationEvent, ToolSpec } from './messages.ts';
+import { geminiThinkingConfig } from './gemini-thinking.ts';
 import {
   ANTHROPIC_BUDGET,
-  GOOGLE_BUDGET,
   REASONING_EFFORT,
   THINKING_LEVELS,
   thinkingOptions,
@@ -76,6 +76,7 @@ export function expectedThinking(
   wire: WireName,
   level: ThinkingLevel,
   reasoningModel: boolean,
+  nativeModelId: string,
 ): JsonObject {
   switch (style) {
     case 'anthropic-budget':
@@ -85,8 +86,11 @@ export function expectedThinking(
             ? { type: 'disabled' }
             : { type: 'enabled', budget_tokens: ANTHROPIC_BUDGET[level] },
       };
-    case 'google-budget':
-      return { thinkingConfig: { thinkingBudget: GOOGLE_BUDGET[level] } };
+    case 'gemini-thinking': {
+      // The per-model table itself is pinned by gemini-thinking.test.ts.
+      const thinkingConfig = geminiThinkingConfig(nativeModelId, level);
+      return thinkingConfig ? { thinkingConfig } : {};
+    }
     case 'reasoning-effort':
       if (level === 'off' || !reasoningModel) return {};
       return wire === 'openai-responses'
@@ -201,6 +205,7 @@ export function runAdapterConformance(
         spec.optionsKey,
         level,
         spec.isReasoningModel(nativeIdOf(id)),
+        nativeIdOf(id),
       );
     }
 
@@ -438,7 +443,13 @@ export function runAdapterConformance(
     for (const id of thinkingModels) {
       const reasoningModel = spec.isReasoningModel(nativeIdOf(id));
       for (const level of THINKING_LEVELS) {
-        const expected = expectedThinking(spec.thinking, options.wire, level, reasoningModel);
+        const expected = expectedThinking(
+          spec.thinking,
+          options.wire,
+          level,
+          reasoningModel,
+          nativeIdOf(id),
+        );
         const shown =
           Object.keys(expected).length === 0 ? 'no thinking field' : JSON.stringify(expected);
         check(

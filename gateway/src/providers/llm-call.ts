@@ -15,6 +15,11 @@ export interface ModelCall {
   system?: string;
   messages: readonly ChatMessage[];
   tools?: readonly ToolSpec[];
+  /**
+   * Provider-executed tools (web search) in the SDK's own form, added next to `tools`. Their
+   * calls run at the provider and are never returned in `toolCalls`.
+   */
+  nativeTools?: ToolSet;
   providerOptions: ProviderOptions;
   signal?: AbortSignal;
   maxOutputTokens?: number;
@@ -67,14 +72,21 @@ let sdk: Promise<typeof Ai> | undefined;
 const loadSdk = (): Promise<typeof Ai> => (sdk ??= import('ai'));
 
 /** Tools are declared without `execute`: the model's calls come back to Hearth's own loop. */
-function toToolSet(ai: typeof Ai, tools: readonly ToolSpec[] | undefined): ToolSet | undefined {
-  if (!tools?.length) return undefined;
-  return Object.fromEntries(
-    tools.map((spec) => [
-      spec.name,
-      ai.tool({ description: spec.description, inputSchema: ai.jsonSchema(spec.parameters) }),
-    ]),
-  );
+function toToolSet(
+  ai: typeof Ai,
+  tools: readonly ToolSpec[] | undefined,
+  nativeTools: ToolSet | undefined,
+): ToolSet | undefined {
+  if (!tools?.length && !nativeTools) return undefined;
+  return {
+    ...Object.fromEntries(
+      (tools ?? []).map((spec) => [
+        spec.name,
+        ai.tool({ description: spec.description, inputSchema: ai.jsonSchema(spec.parameters) }),
+      ]),
+    ),
+    ...nativeTools,
+  };
 }
 
 function toUsage(usage: {
@@ -92,14 +104,36 @@ const FINISH: Record<string, FinishReason> = {
   error: 'error',
 };
 
+/** The calls Hearth must run: provider-executed ones (web search) already ran upstream. */
 function toCalls(
-  calls: readonly { toolCallId: string; toolName: string; input: unknown }[],
+  calls: readonly {
+    toolCallId: string;
+    toolName: string;
+    input: unknown;
+    providerExecuted?: boolean;
+  }[],
 ): Generation['toolCalls'] {
-  return calls.map((call) => ({
-    id: call.toolCallId,
-    name: call.toolName,
-    arguments: (call.input ?? {}) as Record<string, unknown>,
-  }));
+  return calls
+    .filter((call) => call.providerExecuted !== true)
+    .map((call) => ({
+      id: call.toolCallId,
+      name: call.toolName,
+      arguments: (call.input ?? {}) as Record<string, unknown>,
+    }));
+}
+
+/** URL sources (web search results, citations), each URL once. */
+function toSources(
+  sources: readonly ({ sourceType: 'url'; url: string; title?: string } | { sourceType: string })[],
+): Generation['sources'] {
+  const seen = new Set<string>();
+  const out: NonNullable<Generation['sources']> = [];
+  for (const source of sources) {
+    if (!('url' in source) || seen.has(source.url)) continue;
+    seen.add(source.url);
+    out.push({ url: source.url, ...(source.title ? { title: source.title } : {}) });
+  }
+  return out;
 }
 
 function request(ai: typeof Ai, call: ModelCall) {
@@ -107,7 +141,7 @@ function request(ai: typeof Ai, call: ModelCall) {
     model: call.model,
     instructions: call.system,
     messages: toModelMessages(call.messages),
-    tools: toToolSet(ai, call.tools),
+    tools: toToolSet(ai, call.tools, call.nativeTools),
     providerOptions: call.providerOptions as never,
     abortSignal: call.signal,
     maxOutputTokens: call.maxOutputTokens,
@@ -124,6 +158,7 @@ export async function generate(call: ModelCall): Promise<Generation> {
     text: result.text,
     reasoning: result.reasoningText ?? '',
     toolCalls: toCalls(result.toolCalls),
+    sources: toSources(result.sources),
     usage: toUsage(result.usage),
     finishReason: FINISH[result.finishReason] ?? 'other',
   };
@@ -161,6 +196,7 @@ export async function* stream(call: ModelCall): AsyncGenerator<GenerationEvent> 
       text,
       reasoning,
       toolCalls: toCalls(await result.toolCalls),
+      sources: toSources(await result.sources),
       usage: toUsage(await result.usage),
       finishReason: FINISH[await result.finishReason] ?? 'other',
       replay: (await result.response).messages,

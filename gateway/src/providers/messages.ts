@@ -37,6 +37,8 @@ export interface Generation {
   text: string;
   reasoning: string;
   toolCalls: ToolCall[];
+  /** Web pages the provider searched or cited (native web search, Perplexity). */
+  sources?: { url: string; title?: string }[];
   usage: Usage;
   finishReason: FinishReason;
   /** The step's assistant message(s) in the SDK's own form, for `ChatMessage.replay`. */

@@ -68,7 +68,7 @@ describe('the local runtime refusing to think', () => {
     const result = await generate({
       model,
       messages: [{ role: 'user', content: 'hi' }],
-      providerOptions: thinkingOptions(spec.thinking, spec.optionsKey, 'high', false),
+      providerOptions: thinkingOptions(spec.thinking, spec.optionsKey, 'high', false, 'llama3.2'),
     });
     expect(result.text).toBe('plain answer');
     const bodies = server.requests.map((r) => r.body as Record<string, unknown>);

@@ -14,6 +14,7 @@ import { classifyTask, type TaskComplexity } from './classifier.ts';
 import { generate, stream, type ModelCall } from './llm-call.ts';
 import type { ChatMessage, Generation, GenerationEvent, ToolSpec } from './messages.ts';
 import { thinkingOptions, type ThinkingLevel } from './thinking.ts';
+import { mergeProviderOptions, webSearchFor } from './web-search.ts';
 
 /** Runtime-only model settings (POST /settings/model, slash commands); reset on restart. */
 export interface RuntimeModelSettings {
@@ -143,8 +144,8 @@ export function createLlmRouter(deps: RouterDeps) {
     return unique([explicit, ...order.map((role) => resolve(String(models[role])))]);
   }
 
-  function modelFor(target: ResolvedModel): Promise<LanguageModel> {
-    const key = `${target.provider}|${target.modelId}`;
+  function modelFor(target: ResolvedModel, webSearch: boolean): Promise<LanguageModel> {
+    const key = `${target.provider}|${target.modelId}|${webSearch ? 'web-search' : ''}`;
     let model = cache.get(key);
     if (!model) {
       const spec = providerSpec(target.provider);
@@ -157,6 +158,7 @@ export function createLlmRouter(deps: RouterDeps) {
           fetch: deps.fetch,
         },
         target.nativeId,
+        { webSearch },
       );
       model.catch(() => cache.delete(key));
       cache.set(key, model);
@@ -164,22 +166,35 @@ export function createLlmRouter(deps: RouterDeps) {
     return model;
   }
 
+  /** `[models] web_search_enabled` is read on every call, so POST /settings/llm applies live. */
   async function callFor(target: ResolvedModel, request: RouteRequest): Promise<ModelCall> {
     const spec = providerSpec(target.provider);
+    const tools = spec.supportsTools ? request.tools : undefined;
+    const webSearch = await webSearchFor(
+      spec,
+      target.nativeId,
+      deps.models().web_search_enabled,
+      (tools?.length ?? 0) > 0,
+    );
+    const thinking =
+      settings.thinking === null
+        ? {}
+        : thinkingOptions(
+            spec.thinking,
+            spec.optionsKey,
+            settings.thinking,
+            spec.isReasoningModel(target.nativeId),
+            target.nativeId,
+          );
     return {
-      model: await modelFor(target),
+      model: await modelFor(target, webSearch !== undefined),
       system: request.system,
       messages: request.messages,
-      tools: spec.supportsTools ? request.tools : undefined,
-      providerOptions:
-        settings.thinking === null
-          ? {}
-          : thinkingOptions(
-              spec.thinking,
-              spec.optionsKey,
-              settings.thinking,
-              spec.isReasoningModel(target.nativeId),
-            ),
+      tools,
+      nativeTools: webSearch?.tools,
+      providerOptions: webSearch
+        ? mergeProviderOptions(thinking, webSearch.providerOptions)
+        : thinking,
       signal: request.signal,
       maxOutputTokens: request.maxOutputTokens,
     };

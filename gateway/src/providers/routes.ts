@@ -18,6 +18,8 @@ export const providerStatusSchema = z.object({
   reachable: z.boolean().nullable(),
   detail: z.string(),
   models: z.array(z.string()),
+  web_search: z.enum(['active', 'off', 'always', 'unsupported']),
+  web_search_detail: z.string(),
 });
 
 const routingSchema = z.object({

@@ -5,6 +5,7 @@ import {
   type ProviderName,
   type ProviderSpec,
 } from './catalog.ts';
+import { webSearchState, type WebSearchState } from './web-search.ts';
 
 export interface ProviderStatus {
   provider: ProviderName;
@@ -15,6 +16,10 @@ export interface ProviderStatus {
   detail: string;
   /** The `[models]` entries that use this provider. */
   models: string[];
+  /** What `[models] web_search_enabled` does for this provider (see web-search.ts). */
+  web_search: WebSearchState;
+  /** Which models have the provider's web search, and its limits. */
+  web_search_detail: string;
 }
 
 export interface StatusProbeDeps {
@@ -76,14 +81,19 @@ export async function providerStatuses(
   return Promise.all(
     PROVIDERS.map(async (spec): Promise<ProviderStatus> => {
       const configured = spec.configured(models);
-      const used = roles.filter((id) => id !== '' && resolveModel(id)?.provider === spec.name);
+      const used = [
+        ...new Set(roles.filter((id) => id !== '' && resolveModel(id)?.provider === spec.name)),
+      ];
+      const search = webSearchState(spec, models, used);
       const base: ProviderStatus = {
         provider: spec.name,
         configured,
         live_checked: false,
         reachable: null,
         detail: configuredDetail(spec, models, configured),
-        models: [...new Set(used)],
+        models: used,
+        web_search: search.state,
+        web_search_detail: search.detail,
       };
       if (!live) return base;
       if (spec.liveCheck === null)

@@ -3,14 +3,16 @@
  * documented table (README "Thinking ladder"); `thinkingOptions` turns a level into the AI SDK
  * `providerOptions` of one provider, applied identically on the generate and stream paths.
  */
+import { geminiThinkingConfig } from './gemini-thinking.ts';
+
 export const THINKING_LEVELS = ['off', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
 
 export type ThinkingStyle =
   /** An extended-thinking token budget that scales with the level (Anthropic). */
   | 'anthropic-budget'
-  /** A thinking token budget (Google Gemini `thinkingConfig.thinkingBudget`). */
-  | 'google-budget'
+  /** Gemini `thinkingConfig`: a budget on 2.5, a level on 3+, per model (gemini-thinking.ts). */
+  | 'gemini-thinking'
   /** A `reasoning_effort` field (OpenAI reasoning models, Azure, xAI, Groq). */
   | 'reasoning-effort'
   /** OpenRouter's `reasoning: { effort }`. */
@@ -28,14 +30,6 @@ export const ANTHROPIC_BUDGET: Record<Exclude<ThinkingLevel, 'off'>, number> = {
   xhigh: 32_768,
   max: 63_999,
 };
-export const GOOGLE_BUDGET: Record<ThinkingLevel, number> = {
-  off: 0,
-  low: 1_024,
-  medium: 4_096,
-  high: 8_192,
-  xhigh: 16_384,
-  max: 24_576,
-};
 /** `reasoning_effort` values; providers without xhigh/max get their highest level. */
 export const REASONING_EFFORT: Record<Exclude<ThinkingLevel, 'off'>, 'low' | 'medium' | 'high'> = {
   low: 'low',
@@ -50,13 +44,15 @@ export type ProviderOptions = Record<string, Record<string, unknown>>;
 /**
  * `providerOptions` for one request. `optionsKey` is the provider's key in the AI SDK's
  * providerOptions (e.g. 'anthropic', 'openai'); `reasoningModel` says whether the model takes a
- * reasoning effort at all (OpenAI's o-series and gpt-5 do, gpt-4o rejects it).
+ * reasoning effort at all (OpenAI's o-series and gpt-5 do, gpt-4o rejects it); `nativeModelId`
+ * picks the per-model control where one family differs by model (Gemini).
  */
 export function thinkingOptions(
   style: ThinkingStyle,
   optionsKey: string,
   level: ThinkingLevel,
   reasoningModel: boolean,
+  nativeModelId: string,
 ): ProviderOptions {
   switch (style) {
     case 'anthropic-budget':
@@ -65,8 +61,10 @@ export function thinkingOptions(
         : {
             [optionsKey]: { thinking: { type: 'enabled', budgetTokens: ANTHROPIC_BUDGET[level] } },
           };
-    case 'google-budget':
-      return { [optionsKey]: { thinkingConfig: { thinkingBudget: GOOGLE_BUDGET[level] } } };
+    case 'gemini-thinking': {
+      const thinkingConfig = geminiThinkingConfig(nativeModelId, level);
+      return thinkingConfig ? { [optionsKey]: { thinkingConfig } } : {};
+    }
     case 'reasoning-effort':
       return level === 'off' || !reasoningModel
         ? {}

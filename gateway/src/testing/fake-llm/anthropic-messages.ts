@@ -36,12 +36,66 @@ function toolCalls(script: ReplyScript) {
   return (script.toolCalls ?? []).map((call) => ({ ...call, id: call.id ?? fakeId('toolu_') }));
 }
 
+/**
+ * The web search blocks: `server_tool_use` (the query) and its `web_search_tool_result` (pages
+ * with encrypted content), and the citation the answer's text block carries.
+ * https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool
+ */
+function webSearchBlocks(script: ReplyScript) {
+  const search = script.webSearch;
+  if (!search) return undefined;
+  const id = fakeId('srvtoolu_');
+  const first = search.results[0];
+  return {
+    use: { type: 'server_tool_use', id, name: 'web_search', input: { query: search.query } },
+    result: {
+      type: 'web_search_tool_result',
+      tool_use_id: id,
+      content: search.results.map((result, index) => ({
+        type: 'web_search_result',
+        url: result.url,
+        title: result.title,
+        encrypted_content: `EqgfCioIARgBIiQ3YTAwMjY1Mi1mZjM5LTQ1NGUtODgxNC1kNjNjNTk1ZWI3Y${index}`,
+        page_age: 'April 30, 2025',
+      })),
+    },
+    citations: first
+      ? [
+          {
+            type: 'web_search_result_location',
+            url: first.url,
+            title: first.title,
+            encrypted_index: 'Eo8BCioIAhgBIiQyYjQ0OWJmZi1lNm',
+            cited_text: (script.text ?? '').slice(0, 150),
+          },
+        ]
+      : [],
+  };
+}
+
+function usageBody(script: ReplyScript, outputTokens: number): JsonObject {
+  return {
+    input_tokens: usageOf(script).inputTokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    output_tokens: outputTokens,
+    ...(script.webSearch ? { server_tool_use: { web_search_requests: 1 } } : {}),
+  };
+}
+
 function message(context: WireContext, script: ReplyScript): JsonObject {
   const usage = usageOf(script);
   const content: JsonObject[] = [];
+  const search = webSearchBlocks(script);
   if (script.reasoning)
     content.push({ type: 'thinking', thinking: script.reasoning, signature: SIGNATURE });
-  if (script.text) content.push({ type: 'text', text: script.text });
+  if (search) content.push(search.use, search.result);
+  if (script.text)
+    content.push({
+      type: 'text',
+      text: script.text,
+      ...(search?.citations.length ? { citations: search.citations } : {}),
+    });
   for (const call of toolCalls(script)) {
     content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
   }
@@ -53,12 +107,7 @@ function message(context: WireContext, script: ReplyScript): JsonObject {
     content,
     stop_reason: STOP[stopKind(script)],
     stop_sequence: null,
-    usage: {
-      input_tokens: usage.inputTokens,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
-      output_tokens: usage.outputTokens,
-    },
+    usage: usageBody(script, usage.outputTokens),
   };
 }
 
@@ -75,12 +124,7 @@ function streamFrames(context: WireContext, script: ReplyScript): string[] {
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: {
-          input_tokens: usage.inputTokens,
-          cache_creation_input_tokens: 0,
-          cache_read_input_tokens: 0,
-          output_tokens: 1,
-        },
+        usage: usageBody({ usage: script.usage }, 1),
       },
     }),
     sseEvent('ping', { type: 'ping' }),
@@ -101,12 +145,23 @@ function streamFrames(context: WireContext, script: ReplyScript): string[] {
       { type: 'signature_delta', signature: SIGNATURE },
     ]);
   }
+  const search = webSearchBlocks(script);
+  if (search) {
+    block(
+      { ...search.use, input: {} },
+      jsonPieces(search.use.input).map((partial_json) => ({
+        type: 'input_json_delta',
+        partial_json,
+      })),
+    );
+    block(search.result, []);
+  }
   const text = textPieces(script);
   if (text.length > 0)
-    block(
-      { type: 'text', text: '' },
-      text.map((piece) => ({ type: 'text_delta', text: piece })),
-    );
+    block({ type: 'text', text: '' }, [
+      ...(search?.citations ?? []).map((citation) => ({ type: 'citations_delta', citation })),
+      ...text.map((piece) => ({ type: 'text_delta', text: piece })),
+    ]);
   if (script.streamError !== undefined) {
     const error = { type: 'overloaded_error', message: script.streamError };
     return [...frames, sseEvent('error', { type: 'error', error })];
@@ -124,7 +179,10 @@ function streamFrames(context: WireContext, script: ReplyScript): string[] {
     sseEvent('message_delta', {
       type: 'message_delta',
       delta: { stop_reason: STOP[stopKind(script)], stop_sequence: null },
-      usage: { output_tokens: usage.outputTokens },
+      usage: {
+        output_tokens: usage.outputTokens,
+        ...(script.webSearch ? { server_tool_use: { web_search_requests: 1 } } : {}),
+      },
     }),
     sseEvent('message_stop', { type: 'message_stop' }),
   );
@@ -154,7 +212,43 @@ function validate(context: WireContext): string | undefined {
     if (body.max_tokens <= budget)
       return '`max_tokens` must be greater than `thinking.budget_tokens`';
   }
-  return thinkingBeforeToolUse(body);
+  return thinkingBeforeToolUse(body) ?? serverToolResults(body) ?? webSearchTool(body);
+}
+
+const WEB_SEARCH_TYPES = ['web_search_20250305', 'web_search_20260209', 'web_search_20260318'];
+
+/** The server tool is declared as `{type: web_search_<version>, name: 'web_search'}`. */
+function webSearchTool(body: JsonObject): string | undefined {
+  const tools = arrayOf(body.tools).filter(isObject);
+  const index = tools.findIndex(
+    (tool) => typeof tool.type === 'string' && tool.type.startsWith('web_search'),
+  );
+  const tool = tools[index];
+  if (!tool) return undefined;
+  if (!WEB_SEARCH_TYPES.includes(String(tool.type)))
+    return `tools.${index}.type: Input tag '${String(tool.type)}' found using 'type' does not match any of the expected tags`;
+  if (tool.name !== 'web_search') return `tools.${index}.name: must be 'web_search'`;
+  return undefined;
+}
+
+/** A replayed `server_tool_use` must be followed by its result block in the same turn. */
+function serverToolResults(body: JsonObject): string | undefined {
+  const messages = arrayOf(body.messages).filter(isObject);
+  for (const [index, message] of messages.entries()) {
+    if (message.role !== 'assistant') continue;
+    const content = arrayOf(message.content).filter(isObject);
+    const answered = new Set(
+      content.filter((part) => part.type === 'web_search_tool_result').map((p) => p.tool_use_id),
+    );
+    for (const part of content) {
+      if (part.type === 'server_tool_use' && !answered.has(part.id))
+        return (
+          `messages.${index}.content: \`server_tool_use\` block with id \`${String(part.id)}\` ` +
+          'was found without a corresponding `web_search_tool_result` block'
+        );
+    }
+  }
+  return undefined;
 }
 
 /**

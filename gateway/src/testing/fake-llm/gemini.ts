@@ -1,7 +1,11 @@
 /**
  * Google Gemini (`POST /v1beta/models/{model}:generateContent` and
- * `:streamGenerateContent?alt=sse`), with thought parts, functionCall parts and usageMetadata.
- * https://ai.google.dev/api/generate-content
+ * `:streamGenerateContent?alt=sse`), with thought parts, functionCall parts, usageMetadata and
+ * Google Search grounding (`groundingMetadata`; with `includeServerSideToolInvocations`, the
+ * search also as `toolCall`/`toolResponse` parts). Requests are checked against the documented
+ * thinking rules of each model generation.
+ * https://ai.google.dev/api/generate-content, https://ai.google.dev/gemini-api/docs/google-search,
+ * https://ai.google.dev/gemini-api/docs/tool-combination and https://ai.google.dev/gemini-api/docs/thinking
  */
 import {
   reasoningPieces,
@@ -15,6 +19,7 @@ import {
   arrayOf,
   bodyOf,
   defaultErrorMessage,
+  isObject,
   json,
   retryHeaders,
   sseData,
@@ -46,27 +51,88 @@ function usageMetadata(script: ReplyScript): JsonObject {
   };
 }
 
-function candidate(parts: JsonObject[], finish?: string): JsonObject {
+function candidate(parts: JsonObject[], finish?: string, grounding?: JsonObject): JsonObject {
   return {
     content: { role: 'model', parts },
     ...(finish ? { finishReason: finish } : {}),
+    ...(grounding ? { groundingMetadata: grounding } : {}),
     index: 0,
   };
 }
 
-function callParts(script: ReplyScript): JsonObject[] {
-  return (script.toolCalls ?? []).map((call) => ({
+/** What Google Search grounding attaches to the candidate: queries, pages, supported spans. */
+function groundingMetadata(script: ReplyScript): JsonObject | undefined {
+  const search = script.webSearch;
+  if (!search) return undefined;
+  const text = script.text ?? '';
+  return {
+    webSearchQueries: [search.query],
+    searchEntryPoint: {
+      renderedContent: '<style>.container{}</style><div class="container"></div>',
+    },
+    groundingChunks: search.results.map((result) => ({
+      web: {
+        uri: `https://vertexaisearch.cloud.google.com/grounding-api-redirect/${encodeURIComponent(result.url)}`,
+        title: result.title,
+      },
+    })),
+    groundingSupports:
+      text === ''
+        ? []
+        : [
+            {
+              segment: { startIndex: 0, endIndex: text.length, text },
+              groundingChunkIndices: [0],
+              confidenceScores: [0.9],
+            },
+          ],
+  };
+}
+
+/**
+ * With built-in and function tools combined (`toolConfig.includeServerSideToolInvocations`),
+ * Gemini 3 also returns the search as `toolCall` and `toolResponse` parts, to be sent back.
+ */
+function serverToolParts(context: WireContext, script: ReplyScript): JsonObject[] {
+  const search = script.webSearch;
+  const toolConfig = bodyOf(context.request).toolConfig;
+  if (!search || !isObject(toolConfig) || toolConfig.includeServerSideToolInvocations !== true)
+    return [];
+  const id = `search-${search.query.length}-${search.results.length}`;
+  return [
+    {
+      toolCall: { toolType: 'GOOGLE_SEARCH_WEB', args: { queries: [search.query] }, id },
+      thoughtSignature: THOUGHT_SIGNATURE,
+    },
+    {
+      toolResponse: {
+        toolType: 'GOOGLE_SEARCH_WEB',
+        response: { search_suggestions: search.query },
+        id,
+      },
+    },
+  ];
+}
+
+const THOUGHT_SIGNATURE = 'CiQBjz1rX4fakeSignatureOfTheModelsThinkingForThisStep0123';
+
+/** Gemini 3 signs the first function call of a step (https://ai.google.dev/gemini-api/docs/thought-signatures). */
+function callParts(context: WireContext, script: ReplyScript): JsonObject[] {
+  const signed = !olderThanGemini3(geminiModelOf(context.request) ?? '');
+  return (script.toolCalls ?? []).map((call, index) => ({
     functionCall: { name: call.name, args: call.arguments },
+    ...(signed && index === 0 ? { thoughtSignature: THOUGHT_SIGNATURE } : {}),
   }));
 }
 
 function response(context: WireContext, script: ReplyScript): JsonObject {
   const parts: JsonObject[] = [];
   if (script.reasoning) parts.push({ text: script.reasoning, thought: true });
+  parts.push(...serverToolParts(context, script));
   if (script.text) parts.push({ text: script.text });
-  parts.push(...callParts(script));
+  parts.push(...callParts(context, script));
   return {
-    candidates: [candidate(parts, FINISH[stopKind(script)])],
+    candidates: [candidate(parts, FINISH[stopKind(script)], groundingMetadata(script))],
     usageMetadata: usageMetadata(script),
     modelVersion: geminiModelOf(context.request),
     responseId: 'fake-response-id',
@@ -76,18 +142,20 @@ function response(context: WireContext, script: ReplyScript): JsonObject {
 function chunks(context: WireContext, script: ReplyScript): JsonObject[] {
   const model = geminiModelOf(context.request);
   const chunk = (parts: JsonObject[]) => ({ candidates: [candidate(parts)], modelVersion: model });
+  const server = serverToolParts(context, script);
   const out: JsonObject[] = [
     ...reasoningPieces(script).map((text) => chunk([{ text, thought: true }])),
+    ...(server.length > 0 ? [chunk(server)] : []),
     ...textPieces(script).map((text) => chunk([{ text }])),
   ];
   if (script.streamError !== undefined) {
     out.push({ error: { code: 500, message: script.streamError, status: 'INTERNAL' } });
     return out;
   }
-  const calls = callParts(script);
+  const calls = callParts(context, script);
   if (calls.length > 0) out.push(chunk(calls));
   out.push({
-    candidates: [candidate([{ text: '' }], FINISH[stopKind(script)])],
+    candidates: [candidate([{ text: '' }], FINISH[stopKind(script)], groundingMetadata(script))],
     usageMetadata: usageMetadata(script),
     modelVersion: model,
   });
@@ -105,10 +173,52 @@ const STATUS: Record<number, string> = {
   504: 'DEADLINE_EXCEEDED',
 };
 
-function validate(context: WireContext): string | undefined {
-  if (arrayOf(bodyOf(context.request).contents).length === 0)
-    return '* GenerateContentRequest.contents: contents is not specified';
+/** Gemini 2.x and earlier: built-in tools and function calling cannot share a request. */
+function olderThanGemini3(model: string): boolean {
+  return /^gemini-[12](?:[.-]|$)/.test(model);
+}
+
+function validateTools(body: JsonObject, model: string): string | undefined {
+  const tools = arrayOf(body.tools).filter(isObject);
+  const search = tools.some((tool) => tool.googleSearch !== undefined);
+  const functions = tools.some((tool) => tool.functionDeclarations !== undefined);
+  if (search && functions && olderThanGemini3(model))
+    return 'Tool use with function calling is unsupported';
   return undefined;
+}
+
+/**
+ * The documented thinking rules: 1.x/2.0 cannot think; 2.5 takes a budget (2.5 Pro 128–32768,
+ * it cannot turn thinking off); Gemini 3 takes a level (3 Pro: low or high), not both.
+ */
+function validateThinking(body: JsonObject, model: string): string | undefined {
+  const config = isObject(body.generationConfig) ? body.generationConfig.thinkingConfig : undefined;
+  if (!isObject(config)) return undefined;
+  const budget = config.thinkingBudget;
+  const level = config.thinkingLevel;
+  if (budget !== undefined && level !== undefined)
+    return 'You can only set only one of thinking budget and thinking level.';
+  if (/^gemini-(1|2\.0)(?:[.-]|$)/.test(model) && (budget !== undefined || level !== undefined))
+    return 'Thinking is not supported for this model.';
+  if (level !== undefined) {
+    if (olderThanGemini3(model)) return 'Thinking level is not supported for this model.';
+    if (/^gemini-3-pro(?:-preview)?$/.test(model) && level !== 'low' && level !== 'high')
+      return `Thinking level ${JSON.stringify(level).toUpperCase()} is not supported for this model.`;
+  }
+  if (typeof budget === 'number' && /^gemini-2\.5-pro(?:[.-]|$)/.test(model)) {
+    if (budget === 0) return 'Budget 0 is invalid. This model only works in thinking mode.';
+    if (budget !== -1 && (budget < 128 || budget > 32_768))
+      return `The thinking budget ${budget} is invalid. Please choose a value between 128 and 32768.`;
+  }
+  return undefined;
+}
+
+function validate(context: WireContext): string | undefined {
+  const body = bodyOf(context.request);
+  if (arrayOf(body.contents).length === 0)
+    return '* GenerateContentRequest.contents: contents is not specified';
+  const model = geminiModelOf(context.request) ?? '';
+  return validateTools(body, model) ?? validateThinking(body, model);
 }
 
 export const gemini: WireRoute = {

@@ -50,6 +50,24 @@ function usageBody(script: ReplyScript): JsonObject {
   };
 }
 
+/**
+ * Perplexity's search fields, top level on the completion and on every stream chunk:
+ * `citations` (URLs, the `[n]` markers in the text point into it) and `search_results`.
+ * https://docs.perplexity.ai/api-reference/chat-completions-post
+ */
+function searchFields(context: WireContext, script: ReplyScript): JsonObject {
+  const search = script.webSearch;
+  if (!search || context.options.openAiChat?.searchResults !== true) return {};
+  return {
+    citations: search.results.map((result) => result.url),
+    search_results: search.results.map((result) => ({
+      title: result.title,
+      url: result.url,
+      date: '2025-04-30',
+    })),
+  };
+}
+
 function completion(context: WireContext, script: ReplyScript): JsonObject {
   const dialect = context.options.openAiChat ?? {};
   const calls = script.toolCalls ?? [];
@@ -73,6 +91,7 @@ function completion(context: WireContext, script: ReplyScript): JsonObject {
     model: bodyOf(context.request).model,
     choices: [{ index: 0, message, logprobs: null, finish_reason: FINISH[stopKind(script)] }],
     usage: usageBody(script),
+    ...searchFields(context, script),
   };
 }
 
@@ -84,6 +103,7 @@ function streamFrames(context: WireContext, script: ReplyScript): string[] {
     object: 'chat.completion.chunk',
     created: nowSeconds(),
     model: body.model,
+    ...searchFields(context, script),
   };
   const chunk = (delta: JsonObject, finish: string | null = null): JsonObject => ({
     ...base,

@@ -1,8 +1,10 @@
 /**
- * The Responses API (`POST …/responses`) as xAI serves it (`@ai-sdk/xai` v5 speaks only this):
- * output items `reasoning`, `message`, `function_call`; SSE events `response.*` with usage in
- * `response.completed`. Errors use xAI's `{code, error}` body.
- * https://platform.openai.com/docs/api-reference/responses-streaming and https://docs.x.ai/docs/api-reference
+ * The Responses API (`POST …/responses`) as xAI serves it (`@ai-sdk/xai` v5 speaks only this)
+ * and as OpenAI serves it to Hearth while web search is on: output items `reasoning`,
+ * `web_search_call`, `message` (with `url_citation` annotations), `function_call`; SSE events
+ * `response.*` with usage in `response.completed`. Errors use xAI's `{code, error}` body.
+ * https://platform.openai.com/docs/api-reference/responses-streaming,
+ * https://platform.openai.com/docs/guides/tools-web-search and https://docs.x.ai/docs/api-reference
  */
 import {
   fakeId,
@@ -29,12 +31,45 @@ import {
 
 interface Items {
   reasoning?: JsonObject;
+  search?: JsonObject;
   message?: JsonObject;
+  /** The message's annotations: a `url_citation` of the first search result. */
+  annotations: JsonObject[];
   calls: JsonObject[];
 }
 
-function items(script: ReplyScript): Items {
-  const result: Items = { calls: [] };
+/** Sources are listed in the call only when the request asks for them in `include`. */
+function webSearchCall(context: WireContext, script: ReplyScript): JsonObject | undefined {
+  const search = script.webSearch;
+  if (!search) return undefined;
+  const include = arrayOf(bodyOf(context.request).include);
+  return {
+    type: 'web_search_call',
+    id: fakeId('ws_'),
+    status: 'completed',
+    action: {
+      type: 'search',
+      query: search.query,
+      ...(include.includes('web_search_call.action.sources')
+        ? { sources: search.results.map((result) => ({ type: 'url', url: result.url })) }
+        : {}),
+    },
+  };
+}
+
+function items(context: WireContext, script: ReplyScript): Items {
+  const result: Items = { calls: [], annotations: [] };
+  result.search = webSearchCall(context, script);
+  const cited = script.webSearch?.results[0];
+  if (cited && script.text) {
+    result.annotations.push({
+      type: 'url_citation',
+      start_index: 0,
+      end_index: script.text.length,
+      url: cited.url,
+      title: cited.title,
+    });
+  }
   if (script.reasoning) {
     result.reasoning = {
       type: 'reasoning',
@@ -49,7 +84,14 @@ function items(script: ReplyScript): Items {
       id: fakeId('msg_'),
       role: 'assistant',
       status: 'completed',
-      content: [{ type: 'output_text', text: script.text, annotations: [], logprobs: [] }],
+      content: [
+        {
+          type: 'output_text',
+          text: script.text,
+          annotations: result.annotations,
+          logprobs: [],
+        },
+      ],
     };
   }
   result.calls = (script.toolCalls ?? []).map((call) => ({
@@ -90,13 +132,14 @@ function response(
 function flat(parts: Items): JsonObject[] {
   return [
     ...(parts.reasoning ? [parts.reasoning] : []),
+    ...(parts.search ? [parts.search] : []),
     ...(parts.message ? [parts.message] : []),
     ...parts.calls,
   ];
 }
 
 function streamFrames(context: WireContext, script: ReplyScript): string[] {
-  const parts = items(script);
+  const parts = items(context, script);
   const id = fakeId('resp_');
   let sequence = 0;
   const frames: string[] = [];
@@ -139,6 +182,17 @@ function streamFrames(context: WireContext, script: ReplyScript): string[] {
     emit('response.output_item.done', { output_index, item: parts.reasoning });
     output_index += 1;
   }
+  if (parts.search) {
+    const item_id = String(parts.search.id);
+    emit('response.output_item.added', {
+      output_index,
+      item: { type: 'web_search_call', id: item_id, status: 'in_progress' },
+    });
+    for (const stage of ['in_progress', 'searching', 'completed'])
+      emit(`response.web_search_call.${stage}`, { item_id, output_index });
+    emit('response.output_item.done', { output_index, item: parts.search });
+    output_index += 1;
+  }
   if (parts.message) {
     const item_id = String(parts.message.id);
     const empty = { type: 'output_text', text: '', annotations: [], logprobs: [] };
@@ -156,6 +210,15 @@ function streamFrames(context: WireContext, script: ReplyScript): string[] {
         logprobs: [],
       });
     }
+    for (const [annotation_index, annotation] of parts.annotations.entries()) {
+      emit('response.output_text.annotation.added', {
+        item_id,
+        output_index,
+        content_index: 0,
+        annotation_index,
+        annotation,
+      });
+    }
     const text = script.text ?? '';
     emit('response.output_text.done', {
       item_id,
@@ -168,7 +231,7 @@ function streamFrames(context: WireContext, script: ReplyScript): string[] {
       item_id,
       output_index,
       content_index: 0,
-      part: { ...empty, text },
+      part: { ...empty, text, annotations: parts.annotations },
     });
     if (script.streamError !== undefined) {
       emit('error', { code: 'server_error', message: script.streamError, param: null });
@@ -204,6 +267,10 @@ function validate(context: WireContext): string | undefined {
   for (const item of arrayOf(body.input).filter(isObject)) {
     if (item.type === 'function_call_output' && typeof item.call_id !== 'string')
       return 'function_call_output.call_id is required';
+    if (item.type === 'web_search_call' && (typeof item.id !== 'string' || !isObject(item.action)))
+      return "Missing required parameter: 'input[].action'.";
+    if (item.type === 'item_reference' && body.store === false)
+      return `Item with id '${String(item.id)}' not found. Items are not persisted when \`store\` is set to false.`;
   }
   return undefined;
 }
@@ -216,7 +283,7 @@ export const openAiResponses: WireRoute = {
   respond: (context, script) =>
     bodyOf(context.request).stream === true
       ? { kind: 'stream', contentType: 'text/event-stream', frames: streamFrames(context, script) }
-      : json(200, response(context, script, flat(items(script)), fakeId('resp_'))),
+      : json(200, response(context, script, flat(items(context, script)), fakeId('resp_'))),
   error: (_context, error) =>
     json(
       error.status,

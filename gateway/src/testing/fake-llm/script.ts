@@ -22,6 +22,12 @@ export interface ScriptedError {
   body?: unknown;
 }
 
+/** One search the provider ran itself (native web search) before answering. */
+export interface ScriptedWebSearch {
+  query: string;
+  results: readonly { url: string; title: string }[];
+}
+
 export interface ReplyScript {
   text?: string;
   /** Explicit stream pieces of `text`; by default the text is cut at word boundaries. */
@@ -29,6 +35,12 @@ export interface ReplyScript {
   /** Reasoning ("thinking") text, on wire formats that carry it. */
   reasoning?: string;
   toolCalls?: readonly ScriptedToolCall[];
+  /**
+   * A provider-executed web search before the text, rendered in each wire's own form (Anthropic
+   * server_tool_use + web_search_tool_result, a Responses web_search_call, Gemini grounding
+   * metadata, Perplexity citations); the text then cites the first result.
+   */
+  webSearch?: ScriptedWebSearch;
   usage?: ScriptedUsage;
   /** Answer with this HTTP error instead of a completion. */
   error?: ScriptedError;

@@ -198,3 +198,96 @@ describe('AWS event-stream framing', () => {
     });
   });
 });
+
+describe('fake LLM server: native web search wire formats', () => {
+  const webSearch = {
+    query: 'hearth release',
+    results: [{ url: 'https://example.org/a', title: 'A' }],
+  };
+  const sseTypes = (text: string) =>
+    text
+      .split('\n')
+      .filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]')
+      .map((line) => (JSON.parse(line.slice(6)) as { type?: string }).type);
+
+  it('anthropic: server_tool_use, web_search_tool_result, then cited text', async () => {
+    server.reply({ webSearch, text: 'Found it.' });
+    const body = (await (
+      await post('/v1/messages', {
+        model: 'claude-sonnet-4-5',
+        max_tokens: 100,
+        messages: [{ role: 'user', content: 'hi' }],
+        tools: [{ type: 'web_search_20250305', name: 'web_search' }],
+      })
+    ).json()) as { content: { type: string; citations?: unknown[] }[]; usage: unknown };
+    expect(body.content.map((block) => block.type)).toEqual([
+      'server_tool_use',
+      'web_search_tool_result',
+      'text',
+    ]);
+    expect(body.content[2]?.citations).toMatchObject([
+      { type: 'web_search_result_location', url: 'https://example.org/a' },
+    ]);
+    expect(body.usage).toMatchObject({ server_tool_use: { web_search_requests: 1 } });
+  });
+
+  it('anthropic: a replayed server_tool_use without its result is a 400', async () => {
+    const res = await post('/v1/messages', {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 100,
+      messages: [
+        { role: 'user', content: 'hi' },
+        {
+          role: 'assistant',
+          content: [{ type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} }],
+        },
+        { role: 'user', content: 'and?' },
+      ],
+    });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('web_search_tool_result');
+  });
+
+  it('responses: a web_search_call item goes through in_progress, searching, completed', async () => {
+    server.reply({ webSearch, text: 'Found it.' });
+    const text = await (
+      await post('/v1/responses', {
+        model: 'gpt-4o',
+        input: 'hi',
+        stream: true,
+        include: ['web_search_call.action.sources'],
+      })
+    ).text();
+    const types = sseTypes(text);
+    const searching = types.indexOf('response.web_search_call.searching');
+    expect(searching).toBeGreaterThan(types.indexOf('response.web_search_call.in_progress'));
+    expect(types.indexOf('response.web_search_call.completed')).toBeGreaterThan(searching);
+    expect(types).toContain('response.output_text.annotation.added');
+    expect(text).toContain('"sources":[{"type":"url","url":"https://example.org/a"}]');
+  });
+
+  it('gemini: groundingMetadata on the last chunk; 2.x refuses googleSearch with functions', async () => {
+    server.reply({ webSearch, text: 'Found it.' });
+    const text = await (
+      await post('/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse', {
+        contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+        tools: [{ googleSearch: {} }],
+      })
+    ).text();
+    const chunks = text
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice(6)) as { candidates: Record<string, unknown>[] });
+    expect(chunks.at(-1)?.candidates[0]?.groundingMetadata).toMatchObject({
+      webSearchQueries: ['hearth release'],
+      groundingChunks: [{ web: { title: 'A' } }],
+    });
+    expect(chunks.slice(0, -1).every((c) => !c.candidates[0]?.groundingMetadata)).toBe(true);
+
+    const mixed = await post('/v1beta/models/gemini-2.5-flash:generateContent', {
+      contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+      tools: [{ googleSearch: {} }, { functionDeclarations: [{ name: 'f' }] }],
+    });
+    expect(mixed.status).toBe(400);
+  });
+});

@@ -30,6 +30,8 @@ export interface OpenAiChatDialect {
   errorStyle?: 'openai' | 'mistral' | 'numeric-code';
   /** Tool-call ids: OpenAI's `call_…` or Mistral's nine alphanumerics. */
   toolCallIds?: 'openai' | 'mistral';
+  /** Perplexity: a scripted web search comes back as top-level `citations` and `search_results`. */
+  searchResults?: boolean;
 }
 
 export interface FakeLlmOptions {

@@ -1,0 +1,88 @@
+/**
+ * `[models] web_search_enabled`: providers with a native, provider-executed web search get it
+ * added to each request while the setting is on. The provider runs the search and answers with
+ * the results; Hearth's tool loop never sees those calls (llm-call.ts keeps only the calls Hearth
+ * must run), and the SDK's replay of the turn carries them back on the next step.
+ */
+import type { ToolSet } from 'ai';
+import type { ModelsConfig, ProviderSpec } from './catalog.ts';
+import { resolveModel } from './catalog.ts';
+import type { ProviderOptions } from './thinking.ts';
+
+export type WebSearchSpec =
+  /** A provider-executed tool sent with the request while web search is enabled. */
+  | {
+      kind: 'tool';
+      /** Does this model have the tool? */
+      supports: (nativeModelId: string) => boolean;
+      /**
+       * False where the tool cannot be sent together with function tools (Gemini 2.x: the SDK
+       * would drop the functions); it is then sent only on requests without function tools.
+       */
+      withFunctions: (nativeModelId: string) => boolean;
+      /** The tool under the name the provider expects (results are mapped back by that name). */
+      tool: () => Promise<ToolSet>;
+      /** `providerOptions` the search needs on top of thinking (merged per provider key). */
+      providerOptions?: ProviderOptions;
+      /** Shown in GET /models: which models have it and any limit. */
+      note: string;
+    }
+  /** The provider searches the web on every request (Perplexity's Sonar): nothing to add. */
+  | { kind: 'always'; note: string };
+
+/** What one request gets: the tool to add and its provider options. */
+export interface WebSearchRequest {
+  tools: ToolSet;
+  providerOptions: ProviderOptions;
+}
+
+/**
+ * The web search of one request, or undefined: the setting is off, the provider has none (or
+ * searches anyway), the model lacks it, or it cannot travel with this request's function tools.
+ */
+export async function webSearchFor(
+  spec: ProviderSpec,
+  nativeModelId: string,
+  enabled: boolean,
+  hasFunctionTools: boolean,
+): Promise<WebSearchRequest | undefined> {
+  const search = spec.webSearch;
+  if (!enabled || search?.kind !== 'tool' || !search.supports(nativeModelId)) return undefined;
+  if (hasFunctionTools && !search.withFunctions(nativeModelId)) return undefined;
+  return { tools: await search.tool(), providerOptions: search.providerOptions ?? {} };
+}
+
+/** Two providerOptions objects merged per provider key (thinking + web search). */
+export function mergeProviderOptions(a: ProviderOptions, b: ProviderOptions): ProviderOptions {
+  const out: ProviderOptions = { ...a };
+  for (const [key, value] of Object.entries(b)) out[key] = { ...out[key], ...value };
+  return out;
+}
+
+/**
+ * `active`: requests carry the provider's search tool; `off`: it has one, the setting is off;
+ * `always`: the provider searches on every request whatever the setting; `unsupported`: no
+ * native web search for this provider (or none of the models it would be called with).
+ */
+export type WebSearchState = 'active' | 'off' | 'always' | 'unsupported';
+
+/**
+ * The state for GET /models, judged on the models this provider would be called with: its
+ * `[models]` entries, or its default model when none uses it.
+ */
+export function webSearchState(
+  spec: ProviderSpec,
+  models: ModelsConfig,
+  configuredModels: readonly string[],
+): { state: WebSearchState; detail: string } {
+  const search = spec.webSearch;
+  if (!search) return { state: 'unsupported', detail: 'no native web search' };
+  if (search.kind === 'always') return { state: 'always', detail: search.note };
+  const ids = configuredModels.length > 0 ? configuredModels : [spec.defaultModel];
+  const native = ids.map((id) => resolveModel(id)?.nativeId ?? id);
+  const without = ids.filter((_, index) => !search.supports(native[index] ?? ''));
+  if (without.length === ids.length)
+    return { state: 'unsupported', detail: `${without.join(', ')}: ${search.note}` };
+  const detail = without.length > 0 ? `${search.note} (not ${without.join(', ')})` : search.note;
+  return { state: models.web_search_enabled ? 'active' : 'off', detail };
+}
