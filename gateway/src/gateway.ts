@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -43,6 +44,8 @@ import { createUsageTracker, type UsageTracker } from './usage/usage-tracker.ts'
 import type { RuntimeReport } from './config/runtime-tuning.ts';
 import { VERSION } from './version.ts';
 import { createSocketRouter, type SocketRouter } from './ws/socket-router.ts';
+import { conversationSockets } from './events/local.ts';
+import { buildScaleOut, type ScaleOut } from './scale-out/build-scale-out.ts';
 
 /** Everything the gateway takes from outside; tests pass fakes, main.ts passes the real ones. */
 export interface GatewayDeps {
@@ -114,6 +117,9 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
   const pipeline = late<ChatPipeline>('The agent');
   const tools = createToolRegistry();
   const toolRuntime = late<ToolRuntime>('The tools');
+  const scaleOut = late<ScaleOut>('Scale-out');
+  /** This process among the gateways sharing `[memory] cache_url`. */
+  const gatewayId = randomUUID();
   const policy: ApprovalPolicy = {
     security: config.security.security,
     ask: config.security.ask,
@@ -160,6 +166,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
       ...(deps.runtime ? { allocator: deps.runtime.allocator, heap: deps.runtime.heap } : {}),
       ...(database.peek() ? { database: database.get().kind } : {}),
       ...memory.peek()?.backends(),
+      ...scaleOut.peek()?.backends(),
       ...(toolRuntime.peek()
         ? {
             executor: toolRuntime.get().executor.kind,
@@ -255,14 +262,12 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     );
   }
 
-  /** An approval notice to the WebSocket clients of the session that asked. */
+  /** An approval notice to the WebSocket clients of the session that asked, on any gateway. */
   const notifySession = (
     sessionId: string,
     text: string,
     approval: { id: string; tool_name: string; command: string },
   ) => {
-    const connections = conversations.peek(sessionId)?.connections;
-    if (!connections || connections.size === 0) return Promise.resolve(false);
     const frame = JSON.stringify({
       type: 'approval_request',
       id: approval.id,
@@ -271,8 +276,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
       command: approval.command,
       text,
     });
-    for (const connection of connections) connection.send(frame);
-    return Promise.resolve(true);
+    return scaleOut.get().events.send(sessionId, frame);
   };
 
   const summarise = async (text: string): Promise<string> =>
@@ -330,6 +334,15 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
       {
         name: 'runtime',
         run: async () => {
+          scaleOut.set(
+            await buildScaleOut({
+              cacheUrl: config.memory.cache_url,
+              sockets: conversationSockets(conversations),
+              gatewayId,
+              logger,
+              now,
+            }),
+          );
           toolRuntime.set(
             await buildTools({
               config,
@@ -340,6 +353,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
               processEnv: deps.processEnv ?? {},
               notify: notifySession,
               approvalExpiryMs: deps.approvalExpiryMs,
+              approvalBoard: scaleOut.get().board,
               fetch,
               metrics,
               logger,
@@ -383,7 +397,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
 
   async function shutdown(): Promise<void> {
     // Pending approvals are denied first, so turns waiting on them finish and can drain.
-    toolRuntime.peek()?.approvals.close();
+    const denying = toolRuntime.peek()?.approvals.close();
     sockets.close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
@@ -397,7 +411,9 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     }
     await ready?.catch(() => undefined);
     stopArchival?.();
+    await denying;
     await toolRuntime.peek()?.close();
+    await scaleOut.peek()?.close();
     conversations.close();
     await memory.peek()?.close();
     await database.peek()?.close();

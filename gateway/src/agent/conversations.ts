@@ -18,6 +18,32 @@ export interface SessionState {
   queue: Promise<unknown>;
 }
 
+/** Told when a session gets its first live socket here (true) and loses its last (false). */
+export type PresenceListener = (sessionId: string, present: boolean) => void;
+
+/** A session's sockets; reports the empty ↔ non-empty transitions. */
+class ConnectionSet extends Set<SessionConnection> {
+  readonly #changed: (present: boolean) => void;
+
+  constructor(changed: (present: boolean) => void) {
+    super();
+    this.#changed = changed;
+  }
+
+  override add(connection: SessionConnection): this {
+    const before = this.size;
+    super.add(connection);
+    if (before === 0 && this.size === 1) this.#changed(true);
+    return this;
+  }
+
+  override delete(connection: SessionConnection): boolean {
+    const removed = super.delete(connection);
+    if (removed && this.size === 0) this.#changed(false);
+    return removed;
+  }
+}
+
 /**
  * Live sessions: their in-memory conversation, counters and sockets. A session idle for
  * `idleTimeoutMs` (default 30 minutes) is evicted from process memory — its memories stay in
@@ -25,6 +51,7 @@ export interface SessionState {
  */
 export function createConversationStore(options: { idleTimeoutMs: number; now: () => number }) {
   const sessions = new Map<string, SessionState>();
+  const presenceListeners = new Set<PresenceListener>();
 
   function sweep(): number {
     const cutoff = options.now() - options.idleTimeoutMs;
@@ -49,7 +76,9 @@ export function createConversationStore(options: { idleTimeoutMs: number; now: (
           conversation: { history: [], summary: null },
           messageCount: 0,
           lastActive: options.now(),
-          connections: new Set(),
+          connections: new ConnectionSet((present) => {
+            for (const listener of presenceListeners) listener(id, present);
+          }),
           queue: Promise.resolve(),
         };
         sessions.set(id, state);
@@ -79,6 +108,15 @@ export function createConversationStore(options: { idleTimeoutMs: number; now: (
     },
     size(): number {
       return sessions.size;
+    },
+    /** Whether the session has a live socket in this process. */
+    hasConnections(id: string): boolean {
+      return (sessions.get(id)?.connections.size ?? 0) > 0;
+    },
+    /** Follows which sessions have live sockets here; returns the unsubscribe function. */
+    watchPresence(listener: PresenceListener): () => void {
+      presenceListeners.add(listener);
+      return () => presenceListeners.delete(listener);
     },
     sweep,
     close(): void {

@@ -142,7 +142,7 @@ async function createBed(
     notifyResult,
     analysed,
     async gate(request) {
-      const before = service.pending().length;
+      const before = (await service.pending()).length;
       let settled = false;
       const decision = service
         .gate({
@@ -154,7 +154,7 @@ async function createBed(
         .finally(() => {
           settled = true;
         });
-      for (let i = 0; i < 50 && !settled && service.pending().length === before; i += 1) {
+      for (let i = 0; i < 50 && !settled && (await service.pending()).length === before; i += 1) {
         await tick();
       }
       return { decision };
@@ -196,7 +196,7 @@ async function expectNotFound(work: () => Promise<unknown>): Promise<void> {
 describe('approval gate: the spec policy table through gate()', () => {
   let bed: Bed;
   afterEach(async () => {
-    bed.service.close();
+    await bed.service.close();
     await bed.db.close();
   });
 
@@ -235,9 +235,9 @@ describe('approval gate: the spec policy table through gate()', () => {
 
       if (outcome === 'prompted') {
         expect(await isSettled(decision)).toBe(false);
-        expect(bed.service.pending().map((p) => p.command)).toEqual([command]);
+        expect((await bed.service.pending()).map((p) => p.command)).toEqual([command]);
         expect(bed.notices).toHaveLength(1);
-        bed.service.deny(ID_A);
+        await bed.service.deny(ID_A);
         expect(await decision).toEqual({ allowed: false, outcome: 'denied', message: DENIED_TEXT });
       } else if (outcome === 'auto_approved') {
         expect(await decision).toEqual({ allowed: true, outcome: 'auto_approved' });
@@ -245,7 +245,7 @@ describe('approval gate: the spec policy table through gate()', () => {
         expect(await decision).toEqual({ allowed: false, outcome, message: DENIED_TEXT });
       }
       if (outcome !== 'prompted') {
-        expect(bed.service.pending()).toEqual([]);
+        expect(await bed.service.pending()).toEqual([]);
         expect(bed.notices).toEqual([]);
         expect(await bed.notifications()).toEqual({});
       }
@@ -261,7 +261,7 @@ describe('approval gate: the spec policy table through gate()', () => {
       const decision = await bed.decideNow({ command: allowlisted ? 'ls -la' : 'rm -rf build' });
       expect(decision).toEqual({ allowed: true, outcome: 'not_gated' });
       expect(bed.analysed).toEqual([]);
-      expect(bed.service.pending()).toEqual([]);
+      expect(await bed.service.pending()).toEqual([]);
       expect(bed.notices).toEqual([]);
       expect(await bed.decisions()).toEqual({});
     },
@@ -309,7 +309,7 @@ describe('approval gate: the pending state machine (manual clock)', () => {
     bed = await createBed();
   });
   afterEach(async () => {
-    bed.service.close();
+    await bed.service.close();
     await bed.db.close();
   });
 
@@ -319,7 +319,7 @@ describe('approval gate: the pending state machine (manual clock)', () => {
       arguments: { command: 'rm -rf build', timeout: 30, workdir: '/srv/app' },
       sessionId: 'telegram-42',
     });
-    expect(bed.service.pending()).toEqual([
+    expect(await bed.service.pending()).toEqual([
       {
         id: ID_A,
         tool_name: 'shell',
@@ -329,7 +329,7 @@ describe('approval gate: the pending state machine (manual clock)', () => {
         created_at: NOW_S,
       },
     ]);
-    expect(Object.keys(bed.service.pending()[0]!).sort()).toEqual([
+    expect(Object.keys((await bed.service.pending())[0]!).sort()).toEqual([
       'arguments',
       'command',
       'created_at',
@@ -339,7 +339,7 @@ describe('approval gate: the pending state machine (manual clock)', () => {
     ]);
     expect(bed.clock.armed()).toEqual([APPROVAL_EXPIRY_MS]);
     expect(APPROVAL_EXPIRY_MS).toBe(120_000);
-    bed.service.deny(ID_A);
+    await bed.service.deny(ID_A);
     await decision;
   });
 
@@ -353,7 +353,7 @@ describe('approval gate: the pending state machine (manual clock)', () => {
       always_allowed: false,
     });
     expect(await decision).toEqual({ allowed: true, outcome: 'approved' });
-    expect(bed.service.pending()).toEqual([]);
+    expect(await bed.service.pending()).toEqual([]);
     expect(bed.clock.armed()).toEqual([]);
 
     await expectNotFound(() => bed.service.approve(ID_A));
@@ -363,7 +363,7 @@ describe('approval gate: the pending state machine (manual clock)', () => {
 
   it('deny: the agent gets exactly the spec text and the id is gone', async () => {
     const { decision } = await bed.gate({ command: 'rm -rf build' });
-    expect(bed.service.deny(ID_A)).toEqual({ denied: true, id: ID_A });
+    expect(await bed.service.deny(ID_A)).toEqual({ denied: true, id: ID_A });
     expect(await decision).toEqual({ allowed: false, outcome: 'denied', message: DENIED_TEXT });
     expect(DENIED_TEXT).toBe('Command denied by user approval gate.');
     expect(bed.clock.armed()).toEqual([]);
@@ -375,7 +375,7 @@ describe('approval gate: the pending state machine (manual clock)', () => {
     expect(await isSettled(decision)).toBe(false);
     bed.clock.elapse();
     expect(await decision).toEqual({ allowed: false, outcome: 'expired', message: DENIED_TEXT });
-    expect(bed.service.pending()).toEqual([]);
+    expect(await bed.service.pending()).toEqual([]);
     await expectNotFound(() => bed.service.approve(ID_A));
     await expectNotFound(() => Promise.resolve().then(() => bed.service.deny(ID_A)));
   });
@@ -400,11 +400,11 @@ describe('approval gate: the pending state machine (manual clock)', () => {
   it('lists several pending approvals oldest first and decides each independently', async () => {
     const { decision: first } = await bed.gate({ command: 'rm -rf build' });
     const { decision: second } = await bed.gate({ command: 'git push --force', sessionId: 'bob' });
-    expect(bed.service.pending().map((p) => [p.id, p.session_id])).toEqual([
+    expect((await bed.service.pending()).map((p) => [p.id, p.session_id])).toEqual([
       [ID_A, 'ada'],
       [ID_B, 'bob'],
     ]);
-    bed.service.deny(ID_B);
+    await bed.service.deny(ID_B);
     expect(await second).toMatchObject({ allowed: false });
     expect(await isSettled(first)).toBe(false);
     await bed.service.approve(ID_A);
@@ -454,9 +454,9 @@ describe('approval gate: the pending state machine (manual clock)', () => {
 
   it('close() denies everything still pending (shutdown)', async () => {
     const { decision } = await bed.gate({ command: 'rm -rf build' });
-    bed.service.close();
+    await bed.service.close();
     expect(await decision).toEqual({ allowed: false, outcome: 'shutdown', message: DENIED_TEXT });
-    expect(bed.service.pending()).toEqual([]);
+    expect(await bed.service.pending()).toEqual([]);
   });
 });
 
@@ -466,7 +466,7 @@ describe('approval gate: approve with always', () => {
     bed = await createBed();
   });
   afterEach(async () => {
-    bed.service.close();
+    await bed.service.close();
     await bed.db.close();
   });
 
@@ -487,7 +487,7 @@ describe('approval gate: approve with always', () => {
       allowed: true,
       outcome: 'auto_approved',
     });
-    expect(bed.service.pending()).toEqual([]);
+    expect(await bed.service.pending()).toEqual([]);
     expect(await bed.decisions()).toEqual({
       'decision=prompted': 1,
       'decision=auto_approved': 1,
@@ -519,7 +519,7 @@ describe('approval gate: chat replies `approve <id-prefix>` / `deny <id-prefix>`
     bed = await createBed();
   });
   afterEach(async () => {
-    bed.service.close();
+    await bed.service.close();
     await bed.db.close();
   });
 
@@ -527,7 +527,7 @@ describe('approval gate: chat replies `approve <id-prefix>` / `deny <id-prefix>`
     const { decision } = await bed.gate({ command: 'rm -rf build' });
     expect(await bed.service.decideFromChat('ada', 'approve aaaa')).toBe('Approved aaaa1111.');
     expect(await decision).toEqual({ allowed: true, outcome: 'approved' });
-    expect(bed.service.pending()).toEqual([]);
+    expect(await bed.service.pending()).toEqual([]);
   });
 
   it('is case-insensitive, accepts the whole id and `always`', async () => {
@@ -552,7 +552,7 @@ describe('approval gate: chat replies `approve <id-prefix>` / `deny <id-prefix>`
     expect(await bedIds.service.decideFromChat('ada', 'deny abcd')).toBe(
       '"abcd" matches 2 pending approvals; send more characters of the id.',
     );
-    expect(bedIds.service.pending().map((p) => p.id)).toEqual([ID_B, ID_C]);
+    expect((await bedIds.service.pending()).map((p) => p.id)).toEqual([ID_B, ID_C]);
     expect(await bedIds.service.decideFromChat('ada', 'deny abcd2')).toBe('Denied abcd2222.');
     expect(await second).toMatchObject({ allowed: false, message: DENIED_TEXT });
     expect(await bedIds.service.decideFromChat('ada', 'approve abcd')).toBe('Approved abcd1111.');
@@ -568,7 +568,7 @@ describe('approval gate: chat replies `approve <id-prefix>` / `deny <id-prefix>`
     expect(await bed.service.decideFromChat('mallory', 'deny aaaa')).toBe(
       'No pending approval aaaa in this conversation.',
     );
-    expect(bed.service.pending().map((p) => p.id)).toEqual([ID_A]);
+    expect((await bed.service.pending()).map((p) => p.id)).toEqual([ID_A]);
     expect(await isSettled(decision)).toBe(false);
   });
 
@@ -577,8 +577,8 @@ describe('approval gate: chat replies `approve <id-prefix>` / `deny <id-prefix>`
     expect(await bed.service.decideFromChat('ada', 'approve ffff')).toBe(
       'No pending approval ffff in this conversation.',
     );
-    expect(bed.service.pending()).toHaveLength(1);
-    bed.service.deny(ID_A);
+    expect(await bed.service.pending()).toHaveLength(1);
+    await bed.service.deny(ID_A);
     await decision;
   });
 
@@ -596,7 +596,7 @@ describe('approval gate: notifications and metrics', () => {
     bed = await createBed();
   });
   afterEach(async () => {
-    bed.service.close();
+    await bed.service.close();
     await bed.db.close();
   });
 
@@ -609,9 +609,9 @@ describe('approval gate: notifications and metrics', () => {
       'Approval needed [aaaa1111] shell: rm -rf build\n' +
         'Reply "approve aaaa1111" or "deny aaaa1111" within 120 s.',
     );
-    expect(notice?.approval).toEqual(bed.service.pending()[0]);
+    expect(notice?.approval).toEqual((await bed.service.pending())[0]);
     expect(await bed.notifications()).toEqual({ 'outcome=sent': 1 });
-    bed.service.deny(ID_A);
+    await bed.service.deny(ID_A);
     await decision;
   });
 
@@ -622,10 +622,10 @@ describe('approval gate: notifications and metrics', () => {
     const { decision: second } = await bed.gate({ command: 'rm -rf dist' });
     bed.notifyResult.value = 'sent';
     const { decision: third } = await bed.gate({ command: 'rm -rf tmp' });
-    expect(bed.service.pending()).toHaveLength(3);
+    expect(await bed.service.pending()).toHaveLength(3);
     expect(await bed.notifications()).toEqual({ 'outcome=failed': 2, 'outcome=sent': 1 });
     expect(await bed.decisions()).toEqual({ 'decision=prompted': 3 });
-    bed.service.close();
+    await bed.service.close();
     await Promise.all([first, second, third]);
   });
 
@@ -634,7 +634,7 @@ describe('approval gate: notifications and metrics', () => {
     expect((await bed.decideNow({ command: 'git status' })).allowed).toBe(true);
     expect((await bed.decideNow({ command: 'git log --oneline' })).allowed).toBe(true);
     const { decision: prompted } = await bed.gate({ command: 'git push' });
-    bed.service.deny(ID_A);
+    await bed.service.deny(ID_A);
     await prompted;
     bed.policy.ask = 'off';
     expect(await bed.decideNow({ command: 'git push' })).toMatchObject({
@@ -658,7 +658,7 @@ describe('the gate on the tools (shell, and any gated tool such as the browser)'
     bed = await createBed();
   });
   afterEach(async () => {
-    bed.service.close();
+    await bed.service.close();
     await bed.db.close();
   });
 
@@ -689,8 +689,8 @@ describe('the gate on the tools (shell, and any gated tool such as the browser)'
   }
 
   async function untilPending(count: number): Promise<void> {
-    for (let i = 0; i < 50 && bed.service.pending().length < count; i += 1) await tick();
-    expect(bed.service.pending()).toHaveLength(count);
+    for (let i = 0; i < 50 && (await bed.service.pending()).length < count; i += 1) await tick();
+    expect(await bed.service.pending()).toHaveLength(count);
   }
 
   it('shell: normalises the arguments into the pending record and runs only after approval', async () => {
@@ -703,7 +703,7 @@ describe('the gate on the tools (shell, and any gated tool such as the browser)'
     });
     const result = shell.execute(context, { command: '  make build  ', timeout: 9_999.7 });
     await untilPending(1);
-    expect(bed.service.pending()[0]).toMatchObject({
+    expect((await bed.service.pending())[0]).toMatchObject({
       tool_name: 'shell',
       command: 'make build',
       arguments: {
@@ -736,16 +736,16 @@ describe('the gate on the tools (shell, and any gated tool such as the browser)'
     });
     const result = shell.execute(context, { command: 'make build', timeout: 0, workdir: '/srv' });
     await untilPending(1);
-    expect(bed.service.pending()[0]?.arguments).toEqual({
+    expect((await bed.service.pending())[0]?.arguments).toEqual({
       command: 'make build',
       timeout: 1,
       workdir: '/srv',
     });
-    bed.service.deny(ID_A);
+    await bed.service.deny(ID_A);
     expect(await result).toBe(DENIED_TEXT);
     expect(await shell.execute(context, { command: '   ' })).toBe('Error: command is required.');
     expect(requests).toEqual([]);
-    expect(bed.service.pending()).toEqual([]);
+    expect(await bed.service.pending()).toEqual([]);
   });
 
   it('a gated tool (the browser) follows the same live policy and describes its call for approval', async () => {
@@ -767,12 +767,12 @@ describe('the gate on the tools (shell, and any gated tool such as the browser)'
     );
     const pending = gated.execute(context, { url: 'https://example.org' });
     await untilPending(1);
-    expect(bed.service.pending()[0]).toMatchObject({
+    expect((await bed.service.pending())[0]).toMatchObject({
       tool_name: 'browser',
       command: 'navigate https://example.org',
       arguments: { command: 'navigate https://example.org', timeout: 0, workdir: '' },
     });
-    bed.service.deny(ID_A);
+    await bed.service.deny(ID_A);
     expect(await pending).toBe(DENIED_TEXT);
 
     bed.policy.security = 'deny';

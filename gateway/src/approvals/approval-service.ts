@@ -1,22 +1,18 @@
 import type { Logger } from 'pino';
 import type { AllowlistRepository } from '../db/ports.ts';
-import { notFound } from '../errors.ts';
+import { isHearthError, notFound } from '../errors.ts';
 import type { Metrics } from '../observability/metrics.ts';
-import type { ApprovalPolicy, CommandAnalysis } from './ports.ts';
+import { createInProcessApprovalBoard } from './board/in-process.ts';
+import type { BoardDecision, PendingApprovalBoard, Verdict } from './board/ports.ts';
+import type { ApprovalPolicy, CommandAnalysis, PendingApproval } from './ports.ts';
+
+export type { PendingApproval };
 
 /** The exact text the agent receives for a denied or expired gated command. */
 export const DENIED_TEXT = 'Command denied by user approval gate.';
 export const APPROVAL_EXPIRY_MS = 120_000;
-
-export interface PendingApproval {
-  id: string;
-  tool_name: string;
-  command: string;
-  arguments: { command: string; timeout: number; workdir: string };
-  session_id: string;
-  /** Epoch seconds. */
-  created_at: number;
-}
+/** How long a published approval outlives its expiry on the shared board (clock skew). */
+export const BOARD_TTL_MARGIN_MS = 10_000;
 
 export interface GateRequest {
   toolName: string;
@@ -50,10 +46,15 @@ export interface ApprovalServiceDeps {
   /** Runs `fn` after `ms`; returns a cancel function (tests inject a manual clock). */
   schedule: (fn: () => void, ms: number) => () => void;
   expiryMs?: number;
+  /**
+   * Where pending approvals are listed and claimed: shared by every gateway when `[memory]
+   * cache_url` is set, an in-process board (the default) otherwise.
+   */
+  board?: PendingApprovalBoard;
 }
 
+/** A gated tool call waiting in this process. */
 interface Waiting {
-  approval: PendingApproval;
   analysis: CommandAnalysis;
   settle: (decision: GateDecision) => void;
   cancelExpiry: () => void;
@@ -67,25 +68,20 @@ export const shortId = (id: string): string => id.slice(0, 8);
  * continues), denied, or 120 s pass (denied, expired). A decided or expired id is gone.
  * Decisions come from REST, the CLI, or a chat reply `approve <id-prefix>` / `deny <id-prefix>`
  * in the originating session.
+ *
+ * The call waits in the process that gated it; the approval itself is on the board, which every
+ * gateway sharing `[memory] cache_url` lists and claims from. Whoever claims (approve, deny, or
+ * this process's expiry) is the one outcome; a claim made on a peer reaches the waiting call as
+ * a verdict through the board.
  */
 export function createApprovalService(deps: ApprovalServiceDeps) {
   const waiting = new Map<string, Waiting>();
   const expiryMs = deps.expiryMs ?? APPROVAL_EXPIRY_MS;
+  const board = deps.board ?? createInProcessApprovalBoard({ now: deps.now });
+  let closing: Promise<unknown> = Promise.resolve();
 
-  /** Takes a pending approval out of the queue (its expiry cancelled); undefined when gone. */
-  function claim(id: string): Waiting | undefined {
-    const entry = waiting.get(id);
-    if (!entry) return undefined;
-    waiting.delete(id);
-    entry.cancelExpiry();
-    return entry;
-  }
-
-  function finish(id: string, decision: GateDecision): Waiting | undefined {
-    const entry = claim(id);
-    entry?.settle(decision);
-    return entry;
-  }
+  const gone = (id: string) =>
+    notFound(`Approval ${id} not found (unknown, expired or already decided)`);
 
   const denied = (outcome: string): GateDecision => ({
     allowed: false,
@@ -93,17 +89,74 @@ export function createApprovalService(deps: ApprovalServiceDeps) {
     message: DENIED_TEXT,
   });
 
+  const approved: GateDecision = { allowed: true, outcome: 'approved' };
+
+  /** Takes a call waiting here out of the map (its expiry cancelled); undefined when none. */
+  function take(id: string): Waiting | undefined {
+    const entry = waiting.get(id);
+    if (!entry) return undefined;
+    waiting.delete(id);
+    entry.cancelExpiry();
+    return entry;
+  }
+
+  /** A decision made by a peer gateway (or read back after a lost message) for a call here. */
+  board.onVerdict((verdict: Verdict) => {
+    const entry = take(verdict.id);
+    if (!entry) return;
+    entry.settle(verdict.decision === 'approved' ? approved : denied('denied'));
+    deps.logger.info({ id: verdict.id, decision: verdict.decision }, 'decided on another gateway');
+  });
+
+  /**
+   * The expiry of a call waiting here. It claims like any decision, so exactly one of expiry,
+   * approve and deny wins; when another claim won first, its recorded decision is applied.
+   */
+  async function expire(id: string): Promise<void> {
+    const claimed = await board.claim(id, 'denied');
+    const decision: BoardDecision | undefined = claimed ? 'denied' : await board.decisionOf(id);
+    const entry = take(id);
+    if (!entry) return;
+    if (claimed || decision === undefined) {
+      entry.settle(denied('expired'));
+      deps.logger.info({ id }, 'approval expired');
+    } else {
+      entry.settle(decision === 'approved' ? approved : denied('denied'));
+    }
+  }
+
+  /** Settles the call where it waits: here, or on the owning gateway through the board. */
+  async function conclude(
+    owner: string,
+    verdict: Verdict,
+    entry: Waiting | undefined,
+  ): Promise<void> {
+    if (entry) {
+      entry.settle(verdict.decision === 'approved' ? approved : denied('denied'));
+      return;
+    }
+    await board.deliver(owner, verdict).catch((error: unknown) => {
+      deps.logger.warn(
+        { id: verdict.id, err: error instanceof Error ? error.message : String(error) },
+        'the decision could not be sent to the gateway that waits for it; it reads it back at expiry',
+      );
+    });
+  }
+
   async function approve(
     id: string,
     always = false,
   ): Promise<{ approved: true; id: string; always_allowed: boolean }> {
     // Claimed before the allowlist write: while it is in flight a concurrent deny, a second
     // approve or the expiry finds nothing, so each approval is decided exactly once.
-    const entry = claim(id);
-    if (!entry) throw notFound(`Approval ${id} not found (unknown, expired or already decided)`);
+    const claimed = await board.claim(id, 'approved');
+    if (!claimed) throw gone(id);
+    const entry = take(id);
     let alwaysAllowed = false;
     if (always) {
-      const program = deps.alwaysProgram(entry.analysis);
+      // The same analysis as at the gate; an approval waiting on a peer is analysed again.
+      const analysis = entry?.analysis ?? (await deps.analyse(claimed.approval.command));
+      const program = deps.alwaysProgram(analysis);
       if (program) {
         try {
           await deps.allowlist().add({ pattern: program });
@@ -117,14 +170,19 @@ export function createApprovalService(deps: ApprovalServiceDeps) {
         }
       }
     }
-    entry.settle({ allowed: true, outcome: 'approved' });
+    await conclude(
+      claimed.owner,
+      { id, decision: 'approved', always_allowed: alwaysAllowed },
+      entry,
+    );
     deps.logger.info({ id, always: alwaysAllowed }, 'command approved');
     return { approved: true, id, always_allowed: alwaysAllowed };
   }
 
-  function deny(id: string): { denied: true; id: string } {
-    if (!finish(id, denied('denied')))
-      throw notFound(`Approval ${id} not found (unknown, expired or already decided)`);
+  async function deny(id: string): Promise<{ denied: true; id: string }> {
+    const claimed = await board.claim(id, 'denied');
+    if (!claimed) throw gone(id);
+    await conclude(claimed.owner, { id, decision: 'denied', always_allowed: false }, take(id));
     deps.logger.info({ id }, 'command denied');
     return { denied: true, id };
   }
@@ -156,11 +214,25 @@ export function createApprovalService(deps: ApprovalServiceDeps) {
       };
       const decision = new Promise<GateDecision>((settle) => {
         const cancelExpiry = deps.schedule(() => {
-          if (finish(approval.id, denied('expired')))
-            deps.logger.info({ id: approval.id }, 'approval expired');
+          expire(approval.id).catch((error: unknown) => {
+            // The board never fails as a whole; should it, the call still ends denied.
+            take(approval.id)?.settle(denied('expired'));
+            deps.logger.warn({ id: approval.id, err: String(error) }, 'approval expiry failed');
+          });
         }, expiryMs);
-        waiting.set(approval.id, { approval, analysis, settle, cancelExpiry });
+        waiting.set(approval.id, { analysis, settle, cancelExpiry });
       });
+      try {
+        await board.publish(approval, expiryMs + BOARD_TTL_MARGIN_MS);
+      } catch (error) {
+        // Nobody could decide it: deny now rather than wait for the expiry.
+        take(approval.id)?.settle(denied('unavailable'));
+        deps.logger.warn(
+          { id: approval.id, err: error instanceof Error ? error.message : String(error) },
+          'the approval could not be published; the command is denied',
+        );
+        return decision;
+      }
       const text =
         `Approval needed [${shortId(approval.id)}] ${request.toolName}: ${request.command}\n` +
         `Reply "approve ${shortId(approval.id)}" or "deny ${shortId(approval.id)}" within ${Math.round(expiryMs / 1000)} s.`;
@@ -169,42 +241,58 @@ export function createApprovalService(deps: ApprovalServiceDeps) {
       return decision;
     },
 
-    pending(): PendingApproval[] {
-      return [...waiting.values()]
-        .map((w) => w.approval)
-        .sort((a, b) => a.created_at - b.created_at);
+    /** Every pending approval, of every gateway sharing the board, oldest first. */
+    pending(): Promise<PendingApproval[]> {
+      return board.list();
     },
 
     approve,
     deny,
 
     /**
-     * A chat reply `approve <id-prefix> [always]` or `deny <id-prefix>` in the session that asked.
-     * Returns the reply, or undefined when the text is not such a decision.
+     * A chat reply `approve <id-prefix> [always]` or `deny <id-prefix>` in the session that asked
+     * (on whichever gateway the approval waits). Returns the reply, or undefined when the text is
+     * not such a decision.
      */
     async decideFromChat(sessionId: string, text: string): Promise<string | undefined> {
       const match = /^\s*(approve|deny)\s+([0-9a-f-]{1,36})(\s+always)?\s*$/i.exec(text);
       if (!match) return undefined;
       const verb = (match[1] ?? '').toLowerCase();
       const prefix = (match[2] ?? '').toLowerCase();
-      const mine = [...waiting.values()].filter(
-        (w) => w.approval.session_id === sessionId && w.approval.id.startsWith(prefix),
+      const mine = (await board.list()).filter(
+        (approval) => approval.session_id === sessionId && approval.id.startsWith(prefix),
       );
-      if (mine.length === 0) return `No pending approval ${prefix} in this conversation.`;
+      const none = `No pending approval ${prefix} in this conversation.`;
+      if (mine.length === 0) return none;
       if (mine.length > 1)
         return `"${prefix}" matches ${mine.length} pending approvals; send more characters of the id.`;
-      const id = mine[0]!.approval.id;
-      if (verb === 'deny') {
-        deny(id);
-        return `Denied ${shortId(id)}.`;
+      const id = mine[0]!.id;
+      try {
+        if (verb === 'deny') {
+          await deny(id);
+          return `Denied ${shortId(id)}.`;
+        }
+        const result = await approve(id, match[3] !== undefined);
+        return `Approved ${shortId(id)}${result.always_allowed ? ' and added its program to the allowlist' : ''}.`;
+      } catch (error) {
+        // Decided or expired between the listing and the claim.
+        if (isHearthError(error) && error.status === 404) return none;
+        throw error;
       }
-      const result = await approve(id, match[3] !== undefined);
-      return `Approved ${shortId(id)}${result.always_allowed ? ' and added its program to the allowlist' : ''}.`;
     },
 
-    /** Denies everything still pending (shutdown). */
-    close(): void {
-      for (const id of [...waiting.keys()]) finish(id, denied('shutdown'));
+    /**
+     * Denies every call still waiting here (shutdown) at once, and takes them off the board;
+     * resolves when the board has them removed.
+     */
+    close(): Promise<void> {
+      const ids = [...waiting.keys()];
+      for (const id of ids) take(id)?.settle(denied('shutdown'));
+      const removing = Promise.all(
+        ids.map((id) => board.claim(id, 'denied').catch(() => undefined)),
+      );
+      closing = Promise.all([closing, removing]);
+      return closing.then(() => undefined);
     },
   };
 }

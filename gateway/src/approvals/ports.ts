@@ -35,4 +35,15 @@ export interface CommandAnalysis {
   opaque: string | null;
 }
 
+/** The spec's pending approval record (GET /approvals/pending). */
+export interface PendingApproval {
+  id: string;
+  tool_name: string;
+  command: string;
+  arguments: { command: string; timeout: number; workdir: string };
+  session_id: string;
+  /** Epoch seconds. */
+  created_at: number;
+}
+
 export type { AllowlistEntry };

@@ -54,10 +54,10 @@ export function approvalRoutes(deps: ApprovalRouteDeps): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/approvals/pending',
-      summary: 'Gated commands waiting for a decision (they expire after 120 s)',
+      summary: 'Gated commands waiting for a decision, on every gateway (they expire after 120 s)',
       tags: ['approvals'],
       response: z.object({ pending: z.array(pendingSchema) }),
-      handler: () => ({ pending: deps.approvals().pending() }),
+      handler: async () => ({ pending: await deps.approvals().pending() }),
     }),
     defineRoute({
       method: 'post',

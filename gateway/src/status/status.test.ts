@@ -34,6 +34,8 @@ describe('GET /api/v1/status', () => {
         short_term: 'in-process',
         vectors: 'in-memory',
         embedder: 'not loaded yet',
+        approvals: 'in-process',
+        events: 'in-process',
         executor: 'local',
         isolation: 'process-group',
       },

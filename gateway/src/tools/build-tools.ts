@@ -9,6 +9,7 @@ import {
   type ApprovalService,
   type PendingApproval,
 } from '../approvals/approval-service.ts';
+import type { PendingApprovalBoard } from '../approvals/board/ports.ts';
 import { analyseCommand } from '../approvals/command-analysis/analyse-command.ts';
 import { alwaysProgram, matchesAllowlist } from '../approvals/command-analysis/match-allowlist.ts';
 import { decide } from '../approvals/policy.ts';
@@ -56,6 +57,8 @@ export interface BuildToolsDeps {
   /** Sends an approval notice to a session's live connections; false when none got it. */
   notify: (sessionId: string, text: string, approval: PendingApproval) => Promise<boolean>;
   approvalExpiryMs?: number;
+  /** Where pending approvals are shared with peer gateways (in process by default). */
+  approvalBoard?: PendingApprovalBoard;
   fetch: typeof globalThis.fetch;
   metrics: Metrics;
   logger: Logger;
@@ -104,6 +107,7 @@ export async function buildTools(deps: BuildToolsDeps): Promise<ToolRuntime> {
     now: deps.now,
     randomId: randomUUID,
     expiryMs: deps.approvalExpiryMs,
+    board: deps.approvalBoard,
     schedule: (fn, ms) => {
       const timer = setTimeout(fn, ms);
       timer.unref();
@@ -141,7 +145,7 @@ export async function buildTools(deps: BuildToolsDeps): Promise<ToolRuntime> {
     browser,
     childEnv,
     async close() {
-      approvals.close();
+      await approvals.close();
       await browser.close();
       await executor.close();
     },

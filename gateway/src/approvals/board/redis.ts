@@ -1,0 +1,167 @@
+/**
+ * The approval board in Redis, shared by every gateway on the same `[memory] cache_url`. Key
+ * layout and atomicity are in redis-scripts.ts. Verdicts travel on one pub/sub channel per
+ * owning gateway (`<prefix>verdicts:<owner>`). Pub/sub delivers at most once: after the pub/sub
+ * connection comes back, the resilient board restores what this gateway still owns and learns
+ * the decisions it missed (`restore`), and the owner's expiry reads them too (`decisionOf`).
+ *
+ * Calls reject while Redis is unreachable; the resilient board (resilient.ts) turns that into a
+ * switch to the in-process board.
+ */
+import type { Logger } from '../../observability/logger.ts';
+import type { RedisLink } from '../../scale-out/redis-link.ts';
+import type { PendingApproval } from '../ports.ts';
+import type { BoardDecision, PendingApprovalBoard, Verdict } from './ports.ts';
+import { CLAIM, PUBLISH, RESTORE } from './redis-scripts.ts';
+import { encodeEntry, oldestFirst, parseDecision, parseEntry, parseVerdict } from './wire.ts';
+
+export interface RedisBoardOptions {
+  link: RedisLink;
+  /** This gateway's id: verdicts for what it publishes arrive on its own channel. */
+  owner: string;
+  logger: Logger;
+  /** Epoch milliseconds, the index's score. */
+  now?: () => number;
+  /** Prefix of every key and channel; default `hearth:ap:`. */
+  keyPrefix?: string;
+  /** How long a recorded decision outlives the entry's own TTL; default 60,000 ms. */
+  decisionMarginMs?: number;
+}
+
+export interface RedisApprovalBoard extends PendingApprovalBoard {
+  /**
+   * Publishes an approval this gateway owns again (Redis lost it, or it was published while
+   * Redis was unreachable) unless a claim already decided it; returns that decision.
+   */
+  restore(approval: PendingApproval, ttlMs: number): Promise<BoardDecision | undefined>;
+  /**
+   * Runs `fn` each time the pub/sub connection is back after a drop: verdicts may have been
+   * missed, and a restarted Redis may have lost entries (the resilient board restores them).
+   */
+  onReconnect(fn: () => void): void;
+}
+
+/**
+ * Resolves once the verdict channel is subscribed, or at once while Redis is unreachable (it is
+ * subscribed when the pub/sub connection comes up).
+ */
+export async function createRedisApprovalBoard(
+  options: RedisBoardOptions,
+): Promise<RedisApprovalBoard> {
+  const { link, owner, logger } = options;
+  const { client, subscriber } = link;
+  const now = options.now ?? Date.now;
+  const prefix = options.keyPrefix ?? 'hearth:ap:';
+  const margin = String(options.decisionMarginMs ?? 60_000);
+  const index = `${prefix}pending`;
+  const entryKey = (id: string) => `${prefix}e:${id}`;
+  const decisionKey = (id: string) => `${prefix}v:${id}`;
+  const channel = (gateway: string) => `${prefix}verdicts:${gateway}`;
+  let handler: ((verdict: Verdict) => void) | undefined;
+  const reconnectListeners: (() => void)[] = [];
+  let closed = false;
+  let readyBefore = false;
+
+  const listener = (message: string): void => {
+    const verdict = parseVerdict(message);
+    if (verdict) handler?.(verdict);
+    else logger.debug('skipped an unreadable approval verdict');
+  };
+
+  function subscribe(): Promise<void> {
+    if (closed) return Promise.resolve();
+    if (readyBefore) for (const fn of reconnectListeners) fn();
+    readyBefore = true;
+    // Subscribing twice with the same listener is a no-op; node-redis resubscribes on reconnect.
+    return subscriber.subscribe(channel(owner), listener).catch((error: unknown) => {
+      logger.debug({ err: String(error) }, 'approval verdict channel not subscribed yet');
+    });
+  }
+  link.onSubscriberReady(() => void subscribe());
+  if (subscriber.isReady) await subscribe();
+
+  return {
+    kind: 'redis',
+
+    async publish(approval, ttlMs) {
+      await client.eval(PUBLISH, {
+        keys: [entryKey(approval.id), index],
+        arguments: [
+          approval.id,
+          encodeEntry(approval, owner),
+          String(Math.ceil(ttlMs)),
+          String(now()),
+        ],
+      });
+    },
+
+    async list() {
+      const ids = await client.zRange(index, 0, -1);
+      if (ids.length === 0) return [];
+      const values = await client.mGet(ids.map(entryKey));
+      const approvals: PendingApproval[] = [];
+      const gone: string[] = [];
+      ids.forEach((id, i) => {
+        const entry = parseEntry(values[i]);
+        if (entry) approvals.push(entry.approval);
+        else if (values[i] === null) gone.push(id);
+      });
+      if (gone.length > 0) await client.zRem(index, gone);
+      return oldestFirst(approvals);
+    },
+
+    async claim(id, decision) {
+      const json = await client.eval(CLAIM, {
+        keys: [entryKey(id), index, decisionKey(id)],
+        arguments: [id, decision, margin],
+      });
+      return parseEntry(json);
+    },
+
+    async decisionOf(id) {
+      return parseDecision(await client.get(decisionKey(id)));
+    },
+
+    async deliver(to, verdict) {
+      await client.publish(channel(to), JSON.stringify(verdict));
+    },
+
+    onVerdict(next) {
+      handler = next;
+    },
+
+    onReconnect(fn) {
+      reconnectListeners.push(fn);
+    },
+
+    async restore(approval, ttlMs) {
+      const decided = await client.eval(RESTORE, {
+        keys: [entryKey(approval.id), index, decisionKey(approval.id)],
+        arguments: [
+          approval.id,
+          encodeEntry(approval, owner),
+          String(Math.max(1, Math.ceil(ttlMs))),
+          String(now()),
+        ],
+      });
+      return parseDecision(decided);
+    },
+
+    async ping() {
+      if (closed || !link.ready()) return false;
+      try {
+        await client.ping();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (subscriber.isReady)
+        await subscriber.unsubscribe(channel(owner), listener).catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,198 @@
+/**
+ * The board a gateway with `[memory] cache_url` uses: the Redis board while it answers, the
+ * in-process board while it does not (like the short-term tier, memory/short-term/resilient.ts).
+ * The first failing call switches with one warning and is served in process; Redis is then
+ * probed every `probeIntervalMs` and, once it answers, the boards are reconciled and the Redis
+ * one is used again (one info log). No backend error reaches the caller.
+ *
+ * Nothing pending here is lost across the switches: every approval this gateway publishes is
+ * also kept in the in-process board (the mirror) until it is decided, so while degraded it is
+ * still listed and decided here. Reconciling (on switching back, and whenever Redis' pub/sub
+ * connection comes back) republishes the mirror to Redis unless a peer decided an approval
+ * meanwhile (that decision is then handed to the waiting call), and removes from Redis what was
+ * decided here during the outage. While degraded, approvals owned by peers cannot be decided
+ * here (404), and a peer may still decide one of ours through Redis: the first decision to
+ * reach the waiting call wins.
+ */
+import type { Logger } from '../../observability/logger.ts';
+import type { InProcessApprovalBoard } from './in-process.ts';
+import type { PendingApprovalBoard, Verdict } from './ports.ts';
+import type { RedisApprovalBoard } from './redis.ts';
+
+export interface ResilientBoardOptions {
+  primary: Pick<RedisApprovalBoard, keyof PendingApprovalBoard | 'restore' | 'onReconnect'>;
+  /** The in-process board: the mirror of what this gateway owns, and the board while degraded. */
+  fallback: InProcessApprovalBoard;
+  logger: Logger;
+  now?: () => number;
+  /** How often the primary is probed while degraded; default 5,000 ms. */
+  probeIntervalMs?: number;
+  /** How long the first probe may take before the board starts degraded; default 1,000 ms. */
+  initialProbeMs?: number;
+}
+
+async function answersWithin(board: { ping(): Promise<boolean> }, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([board.ping().catch(() => false), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const message = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
+export async function createResilientApprovalBoard(
+  options: ResilientBoardOptions,
+): Promise<PendingApprovalBoard> {
+  const { primary, fallback, logger } = options;
+  const now = options.now ?? Date.now;
+  let usingPrimary = true;
+  let closed = false;
+  let probeTimer: NodeJS.Timeout | undefined;
+  let reconciling: Promise<void> | undefined;
+  let handler: ((verdict: Verdict) => void) | undefined;
+  /** Approvals decided in process while degraded: removed from Redis on recovery. */
+  const decidedWhileDown = new Set<string>();
+
+  function degrade(reason: string): void {
+    if (closed || !usingPrimary) return;
+    usingPrimary = false;
+    logger.warn(
+      { err: reason },
+      'approval board (redis) unreachable; pending approvals are kept in process until it answers again',
+    );
+    probeTimer = setInterval(() => void probe(), options.probeIntervalMs ?? 5_000);
+    probeTimer.unref();
+  }
+
+  /** A verdict for an approval of ours: it leaves the mirror, then the waiting call gets it. */
+  function settle(verdict: Verdict): void {
+    void fallback.claim(verdict.id, verdict.decision);
+    handler?.(verdict);
+  }
+
+  async function reconcileOnce(): Promise<void> {
+    for (const id of [...decidedWhileDown]) {
+      await primary.claim(id, 'denied');
+      decidedWhileDown.delete(id);
+    }
+    for (const { approval, expiresAt } of fallback.entries()) {
+      const decided = await primary.restore(approval, expiresAt - now());
+      if (decided) settle({ id: approval.id, decision: decided, always_allowed: false });
+    }
+  }
+
+  /** One reconciliation at a time; a failure leaves (or puts) the board degraded. */
+  function reconcile(): Promise<void> {
+    reconciling ??= reconcileOnce().finally(() => {
+      reconciling = undefined;
+    });
+    return reconciling;
+  }
+
+  async function probe(): Promise<void> {
+    if (closed || usingPrimary || reconciling) return;
+    try {
+      if (!(await primary.ping())) return;
+      await reconcile();
+      if (closed || usingPrimary) return;
+      usingPrimary = true;
+      clearInterval(probeTimer);
+      probeTimer = undefined;
+      logger.info('approval board (redis) reachable again');
+    } catch (error) {
+      logger.debug({ err: message(error) }, 'approval board (redis) still unreachable');
+    }
+  }
+
+  /** Runs on the primary while it works; on its first failure, switches and uses the fallback. */
+  async function route<T>(onPrimary: () => Promise<T>, onFallback: () => Promise<T>): Promise<T> {
+    if (usingPrimary && !closed) {
+      try {
+        return await onPrimary();
+      } catch (error) {
+        degrade(message(error));
+      }
+    }
+    return onFallback();
+  }
+
+  primary.onVerdict(settle);
+  fallback.onVerdict((verdict) => handler?.(verdict));
+  primary.onReconnect(() => {
+    if (usingPrimary) reconcile().catch((error: unknown) => degrade(message(error)));
+  });
+  if (!(await answersWithin(primary, options.initialProbeMs ?? 1_000))) {
+    degrade('no answer to ping at start');
+  }
+
+  return {
+    get kind() {
+      return usingPrimary ? primary.kind : `${fallback.kind} (${primary.kind} unreachable)`;
+    },
+
+    async publish(approval, ttlMs) {
+      await fallback.publish(approval, ttlMs);
+      await route(
+        () => primary.publish(approval, ttlMs),
+        () => Promise.resolve(),
+      );
+    },
+
+    list() {
+      return route(
+        () => primary.list(),
+        () => fallback.list(),
+      );
+    },
+
+    claim(id, decision) {
+      return route(
+        async () => {
+          const claimed = await primary.claim(id, decision);
+          await fallback.claim(id, decision);
+          return claimed;
+        },
+        async () => {
+          const claimed = await fallback.claim(id, decision);
+          if (claimed) decidedWhileDown.add(id);
+          return claimed;
+        },
+      );
+    },
+
+    decisionOf(id) {
+      return route(
+        () => primary.decisionOf(id),
+        () => fallback.decisionOf(id),
+      );
+    },
+
+    deliver(owner, verdict) {
+      return route(
+        () => primary.deliver(owner, verdict),
+        () => fallback.deliver(owner, verdict),
+      );
+    },
+
+    onVerdict(next) {
+      handler = next;
+    },
+
+    /** True while open: with the fallback, the board as a whole always works (see `kind`). */
+    ping: () => Promise.resolve(!closed),
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(probeTimer);
+      probeTimer = undefined;
+      await Promise.all([primary.close(), fallback.close()]);
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import type { Logger } from 'pino';
+import { createInProcessApprovalBoard } from '../approvals/board/in-process.ts';
+import type { PendingApprovalBoard } from '../approvals/board/ports.ts';
+import { createLocalSessionEvents } from '../events/local.ts';
+import type { LocalSessionSockets, SessionEvents } from '../events/ports.ts';
+
+/** What gateways behind one reverse proxy share besides the databases (DESIGN "Scale-out"). */
+export interface ScaleOut {
+  /** Pending approvals, listed and claimed by every gateway. */
+  board: PendingApprovalBoard;
+  /** Frames for a session's sockets on whichever gateway they are connected. */
+  events: SessionEvents;
+  /** Which adapter each part uses right now (for /status). */
+  backends(): { approvals: string; events: string };
+  close(): Promise<void>;
+}
+
+export interface BuildScaleOutDeps {
+  /** `[memory] cache_url`: empty for a single gateway (everything in process). */
+  cacheUrl: string;
+  sockets: LocalSessionSockets;
+  /** This gateway's id among its peers (a random UUID per process). */
+  gatewayId: string;
+  logger: Logger;
+  now: () => number;
+}
+
+/**
+ * In process without `cache_url`; otherwise Redis, with the in-process parts taking over while
+ * it is unreachable. The Redis client is imported only when configured (like the short-term
+ * tier, memory/build-memory.ts), so a single gateway never loads it.
+ */
+export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> {
+  const logger = deps.logger.child({ area: 'scale-out' });
+  const inProcess = createInProcessApprovalBoard({ owner: deps.gatewayId, now: deps.now });
+  if (deps.cacheUrl === '') {
+    const events = createLocalSessionEvents(deps.sockets);
+    return {
+      board: inProcess,
+      events,
+      backends: () => ({ approvals: inProcess.kind, events: events.kind }),
+      close: () => inProcess.close(),
+    };
+  }
+
+  const [{ createRedisLink }, { createRedisApprovalBoard }, { createResilientApprovalBoard }] =
+    await Promise.all([
+      import('./redis-link.ts'),
+      import('../approvals/board/redis.ts'),
+      import('../approvals/board/resilient.ts'),
+    ]);
+  const { createRedisSessionEvents } = await import('../events/redis.ts');
+  const link = await createRedisLink({ url: deps.cacheUrl, logger });
+  const board = await createResilientApprovalBoard({
+    primary: await createRedisApprovalBoard({ link, owner: deps.gatewayId, logger, now: deps.now }),
+    fallback: inProcess,
+    logger,
+    now: deps.now,
+  });
+  const events = createRedisSessionEvents({
+    link,
+    sockets: deps.sockets,
+    gatewayId: deps.gatewayId,
+    logger,
+  });
+  return {
+    board,
+    events,
+    backends: () => ({ approvals: board.kind, events: events.kind }),
+    async close() {
+      await events.close();
+      await board.close();
+      await link.close();
+    },
+  };
+}
