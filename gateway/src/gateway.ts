@@ -46,6 +46,7 @@ import { VERSION } from './version.ts';
 import { createSocketRouter, type SocketRouter } from './ws/socket-router.ts';
 import { conversationSockets } from './events/local.ts';
 import { buildScaleOut, type ScaleOut } from './scale-out/build-scale-out.ts';
+import type { PresenceTiming } from './scale-out/presence.ts';
 
 /** Everything the gateway takes from outside; tests pass fakes, main.ts passes the real ones. */
 export interface GatewayDeps {
@@ -68,6 +69,8 @@ export interface GatewayDeps {
   processEnv?: Readonly<Record<string, string | undefined>>;
   /** How long an approval stays pending (the spec's 120 s unless a test says otherwise). */
   approvalExpiryMs?: number;
+  /** Scale-out liveness: how long this gateway's presence key lives, how often it is refreshed. */
+  presenceTiming?: PresenceTiming;
   /** The process's allocator and heap set-up, reported in /status `backends`. */
   runtime?: RuntimeReport;
 }
@@ -341,6 +344,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
               gatewayId,
               logger,
               now,
+              presence: deps.presenceTiming,
             }),
           );
           toolRuntime.set(

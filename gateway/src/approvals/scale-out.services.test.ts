@@ -13,6 +13,7 @@ import {
   type RedisServerProcess,
 } from '../memory/short-term/testing/redis-server.ts';
 import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
+import { startTcpProxy } from '../testing/tcp-proxy.ts';
 import { INSPECTORS } from '../testing/fake-llm/inspect.ts';
 import type { ReplyScript } from '../testing/fake-llm/script.ts';
 import type { RecordedRequest } from '../testing/fake-llm/wire.ts';
@@ -287,6 +288,54 @@ describe('an approval owned by a gateway with a short expiry', () => {
       expect((await call(b, 'POST', `/approvals/${onB.id}/approve`)).status).toBe(404);
     } finally {
       await owner.close();
+    }
+  });
+});
+
+describe('an approval whose gateway crashed', () => {
+  it('is no longer listed on B and approving it answers 404; a live owner is unaffected', async () => {
+    // The doomed gateway reaches Redis through a proxy that the test cuts: a crash as its
+    // peers see it (no clean close, its presence key lapses), while PostgreSQL stays up.
+    const proxy = await startTcpProxy(redis.port);
+    const doomed = await startChatTestBed(undefined, {
+      config: { memory: { cache_url: `redis://127.0.0.1:${proxy.port}`, db_path: databaseUrl } },
+      presenceTiming: { ttlMs: 600, refreshMs: 200 },
+    });
+    let orphanTurn: ReturnType<ChatTestBed['post']> | undefined;
+    try {
+      doomed.fake.reply(shell('echo orphan'), { text: 'never decided' });
+      orphanTurn = doomed.post('/chat', { message: 'run it', session_id: 'scale-crash' });
+      const orphan = await waitForPending(b, 'echo orphan');
+      a.fake.reply(shell('echo alive'), { text: 'A ran it.' });
+      const liveTurn = a.post('/chat', { message: 'run it', session_id: 'scale-alive' });
+      const live = await waitForPending(b, 'echo alive');
+
+      proxy.cut();
+      await expect
+        .poll(async () => (await pending(b)).map((p) => p.command), {
+          timeout: 5_000,
+          interval: 50,
+        })
+        .toEqual(['echo alive']);
+      expect(await pending(a)).toEqual([live]);
+      expect(await call(b, 'POST', `/approvals/${orphan.id}/approve`)).toMatchObject({
+        status: 404,
+      });
+      expect((await call(a, 'POST', `/approvals/${orphan.id}/deny`)).status).toBe(404);
+
+      // The live owner's approval is decided on B as before.
+      expect((await call(b, 'POST', `/approvals/${live.id}/approve`)).status).toBe(200);
+      expect((await liveTurn).body.reply).toBe('A ran it.');
+      expect(toolResults(a.fake.requests[1])).toEqual([printed('alive')]);
+
+      // Only cut off here, not dead: what waits there is still decided there, in process.
+      expect((await call(doomed, 'POST', `/approvals/${orphan.id}/deny`)).status).toBe(200);
+      expect((await orphanTurn).body.reply).toBe('never decided');
+      expect(toolResults(doomed.fake.requests[1])).toEqual([DENIED_TEXT]);
+    } finally {
+      await doomed.close();
+      await orphanTurn?.catch(() => undefined);
+      await proxy.close();
     }
   });
 });

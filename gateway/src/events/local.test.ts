@@ -56,4 +56,40 @@ describe('session events on one gateway', () => {
     expect(other.frames).toEqual([]);
     expect(await events.send('nobody', '{}')).toBe(false);
   });
+
+  it('the sockets view counts deliveries, and leaves out sessions whose sockets all left', () => {
+    const sockets = conversationSockets(conversations);
+    const changes: [string, boolean][] = [];
+    const unwatch = sockets.watch((id, present) => changes.push([id, present]));
+    const [one, two] = [socket(), socket()];
+    conversations.get('fay').connections.add(one);
+    conversations.get('fay').connections.add(two);
+    conversations.get('gus').connections.add(one);
+    conversations.get('gus').connections.delete(one);
+
+    expect(sockets.deliver('fay', 'x')).toBe(2);
+    expect(sockets.deliver('gus', 'x')).toBe(0);
+    expect(sockets.deliver('never-seen', 'x')).toBe(0);
+    expect(sockets.has('fay')).toBe(true);
+    expect(sockets.has('gus')).toBe(false);
+    expect(sockets.has('never-seen')).toBe(false);
+    expect(sockets.sessions()).toEqual(['fay']);
+    expect(changes).toEqual([
+      ['fay', true],
+      ['gus', true],
+      ['gus', false],
+    ]);
+    unwatch();
+    conversations.get('fay').connections.delete(one);
+    expect(changes).toHaveLength(3);
+  });
+
+  it('close is a no-op: the sockets belong to the conversations', async () => {
+    const events = createLocalSessionEvents(conversationSockets(conversations));
+    const one = socket();
+    conversations.get('hal').connections.add(one);
+    await events.close();
+    expect(await events.send('hal', 'after')).toBe(true);
+    expect(one.frames).toEqual(['after']);
+  });
 });

@@ -4,8 +4,8 @@
  * A frame is delivered to the local sockets at once and published; every other gateway with
  * sockets of the session delivers it to its own. PUBLISH answers how many gateways listen, so
  * `send` knows whether anybody got the frame. While Redis is unreachable frames reach the local
- * sockets only (kind `in-process (redis unreachable)`), and subscriptions are made again once
- * the pub/sub connection is back.
+ * sockets only (kind `in-process (redis unreachable)`); once the pub/sub connection is back,
+ * the sessions with sockets here are followed and those that lost them meanwhile are left.
  */
 import type { Logger } from '../observability/logger.ts';
 import type { RedisLink } from '../scale-out/redis-link.ts';
@@ -49,6 +49,11 @@ export function createRedisSessionEvents(options: RedisSessionEventsOptions): Se
   const channel = (sessionId: string) => `${prefix}s:${sessionId}`;
   /** Sessions whose channel this gateway is subscribed to (it then counts in PUBLISH). */
   const subscribed = new Set<string>();
+  /**
+   * Sessions whose last socket left while the pub/sub connection was down: node-redis
+   * resubscribes their channels when it is back, so they are left then.
+   */
+  const stale = new Set<string>();
   let closed = false;
 
   const listener = (message: string): void => {
@@ -57,11 +62,17 @@ export function createRedisSessionEvents(options: RedisSessionEventsOptions): Se
     if (envelope.from !== gatewayId) sockets.deliver(envelope.session, envelope.frame);
   };
 
+  function leave(sessionId: string): Promise<void> {
+    return link.subscriber.unsubscribe(channel(sessionId), listener).catch(() => undefined);
+  }
+
   function follow(sessionId: string): void {
     if (closed) return;
+    stale.delete(sessionId);
     link.subscriber
       .subscribe(channel(sessionId), listener)
       .then(() => {
+        if (closed) return void leave(sessionId);
         if (sockets.has(sessionId)) subscribed.add(sessionId);
         else unfollow(sessionId);
       })
@@ -73,19 +84,24 @@ export function createRedisSessionEvents(options: RedisSessionEventsOptions): Se
   function unfollow(sessionId: string): void {
     if (sockets.has(sessionId)) return;
     subscribed.delete(sessionId);
-    if (!link.subscriber.isReady) return;
-    link.subscriber.unsubscribe(channel(sessionId), listener).catch(() => undefined);
+    if (link.subscriber.isReady) void leave(sessionId);
+    else stale.add(sessionId);
   }
 
   const unwatch = sockets.watch((sessionId, present) => {
     if (present) follow(sessionId);
     else unfollow(sessionId);
   });
-  const followAll = () => {
+  /** The pub/sub connection is (back) up: follow who has sockets here, leave who has not. */
+  const resync = () => {
+    for (const sessionId of [...stale]) {
+      stale.delete(sessionId);
+      if (!sockets.has(sessionId)) void leave(sessionId);
+    }
     for (const sessionId of sockets.sessions()) follow(sessionId);
   };
-  link.onSubscriberReady(followAll);
-  if (link.subscriber.isReady) followAll();
+  link.onSubscriberReady(resync);
+  if (link.subscriber.isReady) resync();
 
   return {
     get kind() {
@@ -105,10 +121,15 @@ export function createRedisSessionEvents(options: RedisSessionEventsOptions): Se
       return delivered > 0 || elsewhere > 0;
     },
 
-    close() {
+    /** Stops following sessions and leaves their channels (while Redis answers). */
+    async close() {
+      if (closed) return;
       closed = true;
       unwatch();
-      return Promise.resolve();
+      const followed = [...subscribed, ...stale];
+      subscribed.clear();
+      stale.clear();
+      if (link.subscriber.isReady) await Promise.all(followed.map(leave));
     },
   };
 }

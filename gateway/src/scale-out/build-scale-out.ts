@@ -3,6 +3,7 @@ import { createInProcessApprovalBoard } from '../approvals/board/in-process.ts';
 import type { PendingApprovalBoard } from '../approvals/board/ports.ts';
 import { createLocalSessionEvents } from '../events/local.ts';
 import type { LocalSessionSockets, SessionEvents } from '../events/ports.ts';
+import type { PresenceTiming } from './presence.ts';
 
 /** What gateways behind one reverse proxy share besides the databases (DESIGN "Scale-out"). */
 export interface ScaleOut {
@@ -23,6 +24,8 @@ export interface BuildScaleOutDeps {
   gatewayId: string;
   logger: Logger;
   now: () => number;
+  /** How long this gateway's presence key lives and how often it is refreshed (presence.ts). */
+  presence?: PresenceTiming;
 }
 
 /**
@@ -43,16 +46,33 @@ export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> 
     };
   }
 
-  const [{ createRedisLink }, { createRedisApprovalBoard }, { createResilientApprovalBoard }] =
-    await Promise.all([
-      import('./redis-link.ts'),
-      import('../approvals/board/redis.ts'),
-      import('../approvals/board/resilient.ts'),
-    ]);
+  const [
+    { createRedisLink },
+    { createGatewayPresence },
+    { createRedisApprovalBoard },
+    { createResilientApprovalBoard },
+  ] = await Promise.all([
+    import('./redis-link.ts'),
+    import('./presence.ts'),
+    import('../approvals/board/redis.ts'),
+    import('../approvals/board/resilient.ts'),
+  ]);
   const { createRedisSessionEvents } = await import('../events/redis.ts');
   const link = await createRedisLink({ url: deps.cacheUrl, logger });
+  const presence = await createGatewayPresence({
+    link,
+    gatewayId: deps.gatewayId,
+    logger,
+    ...deps.presence,
+  });
   const board = await createResilientApprovalBoard({
-    primary: await createRedisApprovalBoard({ link, owner: deps.gatewayId, logger, now: deps.now }),
+    primary: await createRedisApprovalBoard({
+      link,
+      owner: deps.gatewayId,
+      presence,
+      logger,
+      now: deps.now,
+    }),
     fallback: inProcess,
     logger,
     now: deps.now,
@@ -70,6 +90,7 @@ export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> 
     async close() {
       await events.close();
       await board.close();
+      await presence.close();
       await link.close();
     },
   };

@@ -1,4 +1,5 @@
 import { createHashEmbedder } from '../memory/embedder/hash-embedder.ts';
+import type { PresenceTiming } from '../scale-out/presence.ts';
 import { createFakeLlmServer, type FakeLlmServer } from './fake-llm/server.ts';
 import { startTestGateway, type TestGateway } from './test-gateway.ts';
 
@@ -8,6 +9,8 @@ export interface ChatTestBedOptions {
   config?: NonNullable<Parameters<typeof startTestGateway>[0]>['config'];
   /** How long an approval stays pending (the spec's 120 s by default). */
   approvalExpiryMs?: number;
+  /** Scale-out liveness timing (the gateway's presence key in Redis). */
+  presenceTiming?: PresenceTiming;
   /** The gateway process's environment, of which child processes get a sanitised copy. */
   processEnv?: Record<string, string>;
 }
@@ -37,6 +40,7 @@ export async function startChatTestBed(
   const fake = await createFakeLlmServer();
   const gw = await startTestGateway({
     approvalExpiryMs: options.approvalExpiryMs,
+    presenceTiming: options.presenceTiming,
     processEnv: options.processEnv,
     config: {
       ...options.config,

@@ -9,6 +9,7 @@ import type { ProviderName } from '../providers/catalog.ts';
 import type { Embedder } from '../memory/ports.ts';
 import { createGateway, type Gateway } from '../gateway.ts';
 import { silentLogger } from '../observability/logger.ts';
+import type { PresenceTiming } from '../scale-out/presence.ts';
 
 type SectionPatch = { [S in keyof HearthConfig]?: Partial<HearthConfig[S]> };
 
@@ -45,6 +46,7 @@ export async function startTestGateway(
     embedder?: Embedder;
     processEnv?: Record<string, string>;
     approvalExpiryMs?: number;
+    presenceTiming?: PresenceTiming;
   } = {},
 ): Promise<TestGateway> {
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
@@ -60,6 +62,7 @@ export async function startTestGateway(
     embedder: options.embedder,
     processEnv: options.processEnv ?? { PATH: '/usr/local/bin:/usr/bin:/bin' },
     approvalExpiryMs: options.approvalExpiryMs,
+    presenceTiming: options.presenceTiming,
   });
   const address = await gateway.listen();
   return {

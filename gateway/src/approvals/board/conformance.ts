@@ -12,6 +12,12 @@ import type { PendingApprovalBoard, Verdict } from './ports.ts';
 export interface BoardHarness {
   /** A new board for gateway `owner`, on the harness's (initially empty) shared state. */
   open(owner: string): Promise<PendingApprovalBoard>;
+  /**
+   * Makes gateway `owner` look dead to its peers as a crash would: it stops saying it is alive
+   * and its liveness is gone at once, while its board stays open. A no-op for an adapter without
+   * peers (its board dies with its process).
+   */
+  lapse(owner: string): Promise<void>;
   /** Closes every board it opened and forgets the state. */
   close(): Promise<void>;
 }
@@ -21,6 +27,8 @@ export interface BoardConformanceOptions {
   skip?: { reason: string; tests: string[] }[];
   /** The kind the board must report. */
   kind: string;
+  /** How long a gateway's liveness lasts unrefreshed in this harness (tests wait past it). */
+  livenessTtlMs?: number;
 }
 
 let sequence = 0;
@@ -61,6 +69,8 @@ const PEERS = [
   'an approval published on one gateway is listed and claimed on another',
   'a verdict delivered by a peer reaches the owner only',
   'concurrent claims on two gateways: exactly one wins',
+  "a running owner's approvals stay listed and claimable on peers past the liveness TTL",
+  'approvals of a gateway that died are not listed on peers; a claim finds nothing and removes them',
 ];
 
 export function runApprovalBoardConformance(
@@ -192,6 +202,53 @@ export function runApprovalBoardConformance(
         peer.claim(approval.id, 'approved'),
       ]);
       expect(results.filter((r) => r !== undefined)).toHaveLength(1);
+    });
+
+    const pastLiveness = () =>
+      new Promise((resolve) => setTimeout(resolve, 2 * (options.livenessTtlMs ?? 0) + 100));
+
+    test('an owner that keeps running keeps its approvals past the liveness TTL', async () => {
+      const approval = makeApproval();
+      await board.publish(approval, TTL);
+      await pastLiveness();
+      expect(await board.list()).toStrictEqual([approval]);
+      expect(await board.claim(approval.id, 'approved')).toMatchObject({ owner: 'gw-a' });
+    });
+
+    test('an owner lists and claims its own approvals even when its liveness lapsed', async () => {
+      const approval = makeApproval();
+      await board.publish(approval, TTL);
+      await harness.lapse('gw-a');
+      expect(await board.list()).toStrictEqual([approval]);
+      expect(await board.claim(approval.id, 'denied')).toMatchObject({ owner: 'gw-a' });
+      expect(await board.decisionOf(approval.id)).toBe('denied');
+    });
+
+    test(PEERS[3]!, async () => {
+      const peer = await harness.open('gw-b');
+      const approval = makeApproval();
+      await board.publish(approval, TTL);
+      await pastLiveness();
+      expect(await peer.list()).toStrictEqual([approval]);
+      expect(await peer.claim(approval.id, 'approved')).toStrictEqual({ approval, owner: 'gw-a' });
+    });
+
+    test(PEERS[4]!, async () => {
+      const peer = await harness.open('gw-b');
+      const orphan = makeApproval({ created_at: 1_750_000_001 });
+      const live = makeApproval({ created_at: 1_750_000_002 });
+      await board.publish(orphan, TTL);
+      await peer.publish(live, TTL);
+      await harness.lapse('gw-a');
+      const third = await harness.open('gw-c');
+      expect(await peer.list()).toStrictEqual([live]);
+      expect(await third.list()).toStrictEqual([live]);
+      expect(await peer.claim(orphan.id, 'approved')).toBeUndefined();
+      expect(await peer.decisionOf(orphan.id)).toBeUndefined();
+      // Removed, not only hidden: not even its owner finds it any more.
+      expect(await board.list()).toStrictEqual([live]);
+      expect(await board.claim(orphan.id, 'denied')).toBeUndefined();
+      expect(await third.claim(live.id, 'denied')).toStrictEqual({ approval: live, owner: 'gw-b' });
     });
   });
 }

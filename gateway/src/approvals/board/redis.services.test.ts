@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../observability/logger.ts';
+import { createGatewayPresence, type GatewayPresence } from '../../scale-out/presence.ts';
 import { createRedisLink, type RedisLink } from '../../scale-out/redis-link.ts';
 import {
   deleteKeys,
@@ -27,26 +28,47 @@ afterAll(async () => {
   await deleteKeys(url, runPrefix);
 });
 
-/** Boards of separate "gateways": each with its own connections, on one key prefix. */
+/** How long a test gateway's presence lasts unrefreshed (refreshed every third of it). */
+const LIVENESS_MS = 300;
+
+/** Boards of separate "gateways": each with its own connections and presence, on one prefix. */
 function boards(redisUrl: string, keyPrefix: string) {
-  const opened: { board: RedisApprovalBoard; link: RedisLink }[] = [];
+  const opened = new Map<
+    string,
+    { board: RedisApprovalBoard; presence: GatewayPresence; link: RedisLink }
+  >();
   return {
     async open(owner: string): Promise<RedisApprovalBoard> {
       const link = await createRedisLink({ url: redisUrl, logger: silentLogger() });
+      const presence = await createGatewayPresence({
+        link,
+        gatewayId: owner,
+        logger: silentLogger(),
+        keyPrefix: `${keyPrefix}alive:`,
+        ttlMs: LIVENESS_MS,
+        refreshMs: LIVENESS_MS / 3,
+      });
       const board = await createRedisApprovalBoard({
         link,
         owner,
+        presence,
         logger: silentLogger(),
         keyPrefix,
       });
-      opened.push({ board, link });
+      opened.set(owner, { board, presence, link });
       return board;
     },
+    /** A crash, as peers see it: the presence timer stops and the key is gone. */
+    async lapse(owner: string): Promise<void> {
+      await opened.get(owner)?.presence.close();
+    },
     async close(): Promise<void> {
-      for (const { board, link } of opened.splice(0)) {
+      for (const { board, presence, link } of opened.values()) {
         await board.close();
+        await presence.close();
         await link.close();
       }
+      opened.clear();
     },
   };
 }
@@ -54,7 +76,7 @@ function boards(redisUrl: string, keyPrefix: string) {
 runApprovalBoardConformance(
   'redis',
   () => Promise.resolve(boards(url, `${runPrefix}${(harnesses += 1)}:`)),
-  { kind: 'redis' },
+  { kind: 'redis', livenessTtlMs: LIVENESS_MS },
 );
 
 describe('redis board specifics', () => {
@@ -76,6 +98,26 @@ describe('redis board specifics', () => {
       expect(await owner.restore(decided, 60_000)).toBe('approved');
       expect((await peer.list()).map((a) => a.id)).toEqual([lost.id]);
       expect(await peer.claim(lost.id, 'denied')).toMatchObject({ owner: 'gw-a' });
+    } finally {
+      await gateways.close();
+    }
+  });
+
+  it('an owner only cut off comes back: restore puts back what a peer dropped as orphaned', async () => {
+    const gateways = boards(url, `${runPrefix}cut-off:`);
+    try {
+      const owner = await gateways.open('gw-a');
+      const peer = await gateways.open('gw-b');
+      const approval = makeApproval();
+      await owner.publish(approval, 60_000);
+      await gateways.lapse('gw-a');
+      expect(await peer.list()).toEqual([]);
+      expect(await peer.claim(approval.id, 'approved')).toBeUndefined();
+
+      // Its restore (after a reconnect) says it is alive again and publishes the approval.
+      expect(await owner.restore(approval, 60_000)).toBeUndefined();
+      expect(await peer.list()).toStrictEqual([approval]);
+      expect(await peer.claim(approval.id, 'approved')).toMatchObject({ owner: 'gw-a' });
     } finally {
       await gateways.close();
     }

@@ -5,20 +5,27 @@
  * connection comes back, the resilient board restores what this gateway still owns and learns
  * the decisions it missed (`restore`), and the owner's expiry reads them too (`decisionOf`).
  *
+ * An approval whose owner is no longer alive (its presence key lapsed: it crashed or lost Redis)
+ * is not listed, and a claim of it finds nothing and removes it: nobody could carry it out. An
+ * owner that was only cut off restores what it still holds when it is back.
+ *
  * Calls reject while Redis is unreachable; the resilient board (resilient.ts) turns that into a
  * switch to the in-process board.
  */
 import type { Logger } from '../../observability/logger.ts';
+import type { PresenceKeys } from '../../scale-out/presence.ts';
 import type { RedisLink } from '../../scale-out/redis-link.ts';
 import type { PendingApproval } from '../ports.ts';
-import type { BoardDecision, PendingApprovalBoard, Verdict } from './ports.ts';
-import { CLAIM, PUBLISH, RESTORE } from './redis-scripts.ts';
+import type { BoardDecision, ClaimedApproval, PendingApprovalBoard, Verdict } from './ports.ts';
+import { CLAIM, OWNER_GONE, PUBLISH, RESTORE } from './redis-scripts.ts';
 import { encodeEntry, oldestFirst, parseDecision, parseEntry, parseVerdict } from './wire.ts';
 
 export interface RedisBoardOptions {
   link: RedisLink;
   /** This gateway's id: verdicts for what it publishes arrive on its own channel. */
   owner: string;
+  /** Gateway liveness: entries of an owner whose key is gone are dropped. */
+  presence: PresenceKeys;
   logger: Logger;
   /** Epoch milliseconds, the index's score. */
   now?: () => number;
@@ -48,7 +55,7 @@ export interface RedisApprovalBoard extends PendingApprovalBoard {
 export async function createRedisApprovalBoard(
   options: RedisBoardOptions,
 ): Promise<RedisApprovalBoard> {
-  const { link, owner, logger } = options;
+  const { link, owner, presence, logger } = options;
   const { client, subscriber } = link;
   const now = options.now ?? Date.now;
   const prefix = options.keyPrefix ?? 'hearth:ap:';
@@ -57,6 +64,8 @@ export async function createRedisApprovalBoard(
   const entryKey = (id: string) => `${prefix}e:${id}`;
   const decisionKey = (id: string) => `${prefix}v:${id}`;
   const channel = (gateway: string) => `${prefix}verdicts:${gateway}`;
+  const ownPresence = presence.keyOf(owner);
+  const presenceTtl = String(Math.ceil(presence.ttlMs));
   let handler: ((verdict: Verdict) => void) | undefined;
   const reconnectListeners: (() => void)[] = [];
   let closed = false;
@@ -77,6 +86,14 @@ export async function createRedisApprovalBoard(
       logger.debug({ err: String(error) }, 'approval verdict channel not subscribed yet');
     });
   }
+  /** The owners among `owners` whose presence key is gone; this gateway is alive. */
+  async function deadOwners(owners: string[]): Promise<Set<string>> {
+    const others = [...new Set(owners)].filter((id) => id !== owner);
+    if (others.length === 0) return new Set();
+    const alive = await client.mGet(others.map((id) => presence.keyOf(id)));
+    return new Set(others.filter((_, i) => alive[i] === null));
+  }
+
   link.onSubscriberReady(() => void subscribe());
   if (subscriber.isReady) await subscribe();
 
@@ -85,12 +102,13 @@ export async function createRedisApprovalBoard(
 
     async publish(approval, ttlMs) {
       await client.eval(PUBLISH, {
-        keys: [entryKey(approval.id), index],
+        keys: [entryKey(approval.id), index, ownPresence],
         arguments: [
           approval.id,
           encodeEntry(approval, owner),
           String(Math.ceil(ttlMs)),
           String(now()),
+          presenceTtl,
         ],
       });
     },
@@ -99,23 +117,34 @@ export async function createRedisApprovalBoard(
       const ids = await client.zRange(index, 0, -1);
       if (ids.length === 0) return [];
       const values = await client.mGet(ids.map(entryKey));
-      const approvals: PendingApproval[] = [];
+      const entries: ClaimedApproval[] = [];
       const gone: string[] = [];
       ids.forEach((id, i) => {
         const entry = parseEntry(values[i]);
-        if (entry) approvals.push(entry.approval);
+        if (entry) entries.push(entry);
         else if (values[i] === null) gone.push(id);
       });
       if (gone.length > 0) await client.zRem(index, gone);
-      return oldestFirst(approvals);
+      const dead = await deadOwners(entries.map((entry) => entry.owner));
+      return oldestFirst(
+        entries.filter((entry) => !dead.has(entry.owner)).map((entry) => entry.approval),
+      );
     },
 
     async claim(id, decision) {
-      const json = await client.eval(CLAIM, {
-        keys: [entryKey(id), index, decisionKey(id)],
-        arguments: [id, decision, margin],
+      const entry = parseEntry(await client.get(entryKey(id)));
+      if (!entry) {
+        await client.zRem(index, id);
+        return undefined;
+      }
+      const result = await client.eval(CLAIM, {
+        keys: [entryKey(id), index, decisionKey(id), presence.keyOf(entry.owner)],
+        arguments: [id, decision, margin, entry.owner, owner],
       });
-      return parseEntry(json);
+      if (result === OWNER_GONE) {
+        logger.info({ id, owner: entry.owner }, 'dropped a pending approval: its gateway is gone');
+      }
+      return parseEntry(result);
     },
 
     async decisionOf(id) {
@@ -136,12 +165,13 @@ export async function createRedisApprovalBoard(
 
     async restore(approval, ttlMs) {
       const decided = await client.eval(RESTORE, {
-        keys: [entryKey(approval.id), index, decisionKey(approval.id)],
+        keys: [entryKey(approval.id), index, decisionKey(approval.id), ownPresence],
         arguments: [
           approval.id,
           encodeEntry(approval, owner),
           String(Math.max(1, Math.ceil(ttlMs))),
           String(now()),
+          presenceTtl,
         ],
       });
       return parseDecision(decided);
