@@ -5,7 +5,7 @@ import { isHearthError } from '../errors.ts';
 import { sessionIdFor } from '../memory/session-id.ts';
 import { parseFrame, sendJson } from '../ws/send.ts';
 import type { ConversationStore } from './conversations.ts';
-import type { ChatPipeline } from './pipeline.ts';
+import type { ChatPipeline, TurnResult } from './pipeline.ts';
 
 export interface ChatSocketDeps {
   pipeline: () => ChatPipeline;
@@ -37,7 +37,7 @@ async function streamTurn(
   turn: { sessionId: string; message: string; model?: string },
   frames: {
     chunk: (delta: string) => unknown;
-    done: (reply: string, quality: number, sessionId: string) => unknown;
+    done: (result: TurnResult) => Record<string, unknown>;
   },
 ): Promise<void> {
   const abort = new AbortController();
@@ -69,7 +69,10 @@ async function streamTurn(
         await sendJson(socket, frames.chunk(delta));
       },
     });
-    await sendJson(socket, frames.done(result.reply, result.qualityScore, result.sessionId));
+    await sendJson(socket, {
+      ...frames.done(result),
+      ...(result.sources ? { sources: result.sources } : {}),
+    });
   } catch (error) {
     if (!abort.signal.aborted)
       await sendJson(socket, { type: 'error', detail: errorDetail(error) });
@@ -114,7 +117,7 @@ export function chatSocketFormA(deps: ChatSocketDeps) {
         { sessionId, message: frame.message },
         {
           chunk: (text) => ({ type: 'message_chunk', text }),
-          done: (text) => ({ type: 'message_done', text }),
+          done: (result) => ({ type: 'message_done', text: result.reply }),
         },
       );
     });
@@ -159,10 +162,10 @@ export function chatSocketFormB(deps: ChatSocketDeps) {
             },
             {
               chunk: (delta) => ({ type: 'message_chunk', delta }),
-              done: (_reply, quality, id) => ({
+              done: (result) => ({
                 type: 'message_done',
-                session_id: id,
-                quality_score: quality,
+                session_id: result.sessionId,
+                quality_score: result.qualityScore,
               }),
             },
           );

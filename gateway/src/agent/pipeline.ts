@@ -48,6 +48,8 @@ export interface TurnResult {
   qualityScore: number;
   finishReason: FinishReason;
   toolSteps: number;
+  /** Pages the provider's own web search cited over the turn, each URL once (none: absent). */
+  sources?: { url: string; title?: string }[];
   /** The slash command that answered, when one did (no model was called). */
   command?: string;
 }
@@ -165,18 +167,22 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
     const tools = deps.tools.specs();
     let usage: Usage = { inputTokens: 0, outputTokens: 0 };
     let toolSteps = 0;
+    const sources = new Map<string, { url: string; title?: string }>();
     for (;;) {
       const generation = await generateStep(
         { messages: working, system, tools, model: input.model, signal: input.signal },
         input,
       );
       usage = add(usage, generation.usage);
+      for (const source of generation.sources ?? [])
+        if (!sources.has(source.url)) sources.set(source.url, source);
       const base = {
         sessionId: input.sessionId,
         provider: generation.provider,
         model: generation.model,
         usage,
         toolSteps,
+        ...(sources.size > 0 ? { sources: [...sources.values()] } : {}),
       };
       if (generation.toolCalls.length === 0) {
         return {

@@ -39,6 +39,8 @@ const chatResponse = z.object({
   model: z.string(),
   model_used: z.string(),
   quality_score: z.number().min(0).max(1),
+  /** Pages the provider's web search cited ([models] web_search_enabled); absent when none. */
+  sources: z.array(z.object({ url: z.string(), title: z.string().optional() })).optional(),
 });
 
 function toResponse(result: TurnResult): z.input<typeof chatResponse> {
@@ -53,6 +55,7 @@ function toResponse(result: TurnResult): z.input<typeof chatResponse> {
     model: result.model,
     model_used: result.model,
     quality_score: result.qualityScore,
+    ...(result.sources ? { sources: result.sources } : {}),
   };
 }
 
