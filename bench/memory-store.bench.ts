@@ -1,22 +1,29 @@
 /**
- * Long-term memory figures for the SQLite store (node bench/memory-store.bench.ts; not a test):
+ * Long-term memory figures (node bench/memory-store.bench.ts; not a test).
+ * SQLite, on a fresh file in the temp folder, WAL mode as in the gateway:
  * - insert rate of 100k rows with 384-dimension embeddings through `LongTermMemory.insert`,
  *   in transactions of BENCH_BATCH rows, plus the rate without a transaction (one commit per
  *   row, what the port does on its own) on a smaller sample;
  * - `search` and `list` latency over the 100k rows (p50 / p95 / max of BENCH_RUNS calls);
  * - the cost of the Unicode case folding `search` uses, against SQLite's ASCII-only lower();
  * - reading every embedding back in pages (what rebuilding the in-memory index costs).
- * Runs on a fresh file in the temp folder, WAL mode as in the gateway. Results print as text
- * and are written to bench/results/memory-store.json.
+ * PostgreSQL, in a scratch database on BENCH_PG_URL (default the local server; skipped when it
+ * cannot be reached): the same rows and `search` cases, loaded in multi-row INSERTs (timed),
+ * then ANALYZEd, plus the rate of one-row inserts through the port on a smaller sample.
+ * Results print as text and are written to bench/results/memory-store.json.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
 import { loadBetterSqlite3 } from '../gateway/src/db/drizzle.ts';
 import { sqliteMemoryRepository } from '../gateway/src/db/sqlite/memory-repository.ts';
 import { openSqliteDatabase } from '../gateway/src/db/sqlite/open-sqlite.ts';
-import type { NewMemoryEntry } from '../gateway/src/memory/ports.ts';
+import { openPostgresDatabase } from '../gateway/src/db/postgres/open-postgres.ts';
+import type { Database } from '../gateway/src/db/ports.ts';
+import type { LongTermMemory, NewMemoryEntry } from '../gateway/src/memory/ports.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 1_000);
@@ -25,6 +32,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 50);
 const DIMENSIONS = 384;
 const SESSIONS = 200;
 const NOW = 1_800_000_000;
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const PG_PORT_ROWS = Number(process.env.BENCH_PG_PORT_ROWS ?? 5_000);
 
 const words = (
   'the user prefers tea coffee deploy server kubernetes garden holiday budget invoice meeting ' +
@@ -34,6 +43,9 @@ const words = (
 ).split(' ');
 
 let seed = 42;
+const reseed = (): void => {
+  seed = 42;
+};
 function random(): number {
   seed ^= seed << 13;
   seed ^= seed >>> 17;
@@ -88,6 +100,34 @@ const summary = (sorted: number[]) => ({
   max_ms: Math.round((sorted.at(-1) ?? Number.NaN) * 100) / 100,
 });
 
+type Summary = ReturnType<typeof summary>;
+
+/** The `search` cases, limit 20, the same on both stores. */
+async function searchFigures(memory: LongTermMemory): Promise<Record<string, Summary>> {
+  const cases: [label: string, query: string, session?: string][] = [
+    ['common_word_any_session', 'Coffee'],
+    ['common_word_one_session', 'coffee', 'session-7'],
+    ['rare_word_any_session', 'needle-50007'],
+    ['rare_word_one_session', 'needle-50007', 'session-7'],
+    ['rare_phrase_of_common_words_any_session', 'tea coffee deploy'],
+    ['no_match_any_session', 'no such text'],
+    ['no_match_one_session', 'no such text', 'session-7'],
+    ['non_ascii_common_any_session', 'Über'],
+    ['non_ascii_rare_any_session', 'naïve résumé 日本語'],
+    ['non_ascii_no_match_any_session', 'ünknown wörd'],
+    ['two_characters_no_match_any_session', 'zq'],
+  ];
+  const figures: Record<string, Summary> = {};
+  for (const [label, query, session] of cases)
+    figures[label] = summary(
+      await timed(() => memory.search(query, { limit: 20, session_id: session })),
+    );
+  return figures;
+}
+
+const keywordSearchOf = (db: Database): unknown =>
+  'keywordSearch' in db ? db.keywordSearch : 'scan (no keyword index in this version)';
+
 const folder = await mkdtemp(join(tmpdir(), 'hearth-memory-bench-'));
 const file = join(folder, 'memory.db');
 try {
@@ -130,6 +170,7 @@ try {
   const store = await openSqliteDatabase(file);
   const rows = await store.memory.count();
   const figures = {
+    keyword_search: keywordSearchOf(store),
     node: process.version,
     rows,
     embedding_dimensions: DIMENSIONS,
@@ -141,20 +182,7 @@ try {
       rows_per_s: Math.round(ROWS / (insertMs / 1000)),
       without_transaction_rows_per_s: Math.round(AUTOCOMMIT_ROWS / (autocommitMs / 1000)),
     },
-    search_limit_20: {
-      common_word_any_session: summary(
-        await timed(() => store.memory.search('Coffee', { limit: 20 })),
-      ),
-      common_word_one_session: summary(
-        await timed(() => store.memory.search('coffee', { limit: 20, session_id: 'session-7' })),
-      ),
-      rare_word_full_scan: summary(
-        await timed(() => store.memory.search('needle-50007', { limit: 20 })),
-      ),
-      no_match_full_scan: summary(
-        await timed(() => store.memory.search('no such text', { limit: 20 })),
-      ),
-    },
+    search_limit_20: await searchFigures(store.memory),
     list_limit_20: {
       newest: summary(await timed(() => store.memory.list({ limit: 20 }))),
       one_session: summary(
@@ -188,6 +216,8 @@ try {
     ...figures,
     read_all_embeddings: { rows: read, ms: Math.round(readMs), page_rows: 1_000 },
   };
+  reseed();
+  const postgres = await postgresFigures();
 
   const out = process.stdout;
   const line = (label: string, value: { p50_ms: number; p95_ms: number; max_ms: number }) =>
@@ -212,8 +242,106 @@ try {
   out.write(
     `read all embeddings in pages of 1000: ${read} rows in ${all.read_all_embeddings.ms} ms\n`,
   );
+  if ('skipped' in postgres) out.write(`PostgreSQL: skipped (${postgres.skipped})\n`);
+  else {
+    out.write(
+      `PostgreSQL long-term memory, ${postgres.rows} rows (${postgres.server}), keyword search: ` +
+        `${JSON.stringify(postgres.keyword_search)}\n`,
+    );
+    out.write(
+      `insert: ${postgres.insert.bulk_rows_per_s} rows/s in INSERTs of ${BATCH} rows ` +
+        `(${postgres.insert.bulk_seconds} s); ${postgres.insert.port_rows_per_s} rows/s one ` +
+        `memory.insert() at a time\n`,
+    );
+    out.write(`search, limit 20 (${RUNS} runs each):\n`);
+    for (const [label, value] of Object.entries(postgres.search_limit_20)) line(label, value);
+  }
   await mkdir('bench/results', { recursive: true });
-  await writeFile('bench/results/memory-store.json', `${JSON.stringify(all, null, 2)}\n`);
+  await writeFile(
+    'bench/results/memory-store.json',
+    `${JSON.stringify({ sqlite: all, postgresql: postgres }, null, 2)}\n`,
+  );
 } finally {
   await rm(folder, { recursive: true, force: true });
+}
+
+/** The same rows in a scratch PostgreSQL database, dropped afterwards. */
+async function postgresFigures() {
+  const admin = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+  } catch (error) {
+    return { skipped: `${PG_URL.replace(/:[^:@/]*@/, ':***@')}: ${String(error)}` };
+  }
+  const name = `hearth_bench_${randomBytes(4).toString('hex')}`;
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  await admin.query(`create database "${name}"`);
+  try {
+    const store = await openPostgresDatabase(url.toString());
+    const loader = new pg.Client({ connectionString: url.toString() });
+    await loader.connect();
+    try {
+      const columns =
+        'session_id, content, content_hash, importance_score, tags, type, embedding, created_at, updated_at';
+      const bulkStarted = performance.now();
+      for (let start = 0; start < ROWS; start += BATCH) {
+        const values: unknown[] = [];
+        const rows: string[] = [];
+        for (let index = start; index < Math.min(ROWS, start + BATCH); index += 1) {
+          const row = entry(index);
+          const base = values.length;
+          rows.push(
+            `(${Array.from({ length: 9 }, (_, column) => `$${base + column + 1}`).join(', ')})`,
+          );
+          const vector = row.embedding ?? new Float32Array();
+          values.push(
+            row.session_id,
+            row.content,
+            'bench',
+            row.importance_score,
+            JSON.stringify(row.tags ?? []),
+            row.type ?? 'turn',
+            Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength),
+            row.created_at,
+            row.created_at,
+          );
+        }
+        await loader.query(
+          `insert into memory_entries (${columns}) values ${rows.join(', ')}`,
+          values,
+        );
+      }
+      const bulkMs = performance.now() - bulkStarted;
+
+      const portStarted = performance.now();
+      const extra: number[] = [];
+      for (let index = 0; index < PG_PORT_ROWS; index += 1)
+        extra.push((await store.memory.insert(entry(ROWS + index))).id);
+      const portMs = performance.now() - portStarted;
+      await store.memory.removeMany(extra);
+      await loader.query('vacuum analyze memory_entries');
+
+      const figures = {
+        server: (await loader.query<{ v: string }>("select current_setting('server_version') as v"))
+          .rows[0]?.v,
+        rows: await store.memory.count(),
+        keyword_search: keywordSearchOf(store),
+        insert: {
+          batch_rows: BATCH,
+          bulk_seconds: Math.round(bulkMs / 100) / 10,
+          bulk_rows_per_s: Math.round(ROWS / (bulkMs / 1000)),
+          port_rows_per_s: Math.round(PG_PORT_ROWS / (portMs / 1000)),
+        },
+        search_limit_20: await searchFigures(store.memory),
+      };
+      return figures;
+    } finally {
+      await loader.end();
+      await store.close();
+    }
+  } finally {
+    await admin.query(`drop database if exists "${name}" with (force)`);
+    await admin.end();
+  }
 }

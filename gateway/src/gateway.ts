@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { HearthConfig } from './config/schema.ts';
 import type { SecretResolverDeps } from './config/secrets.ts';
 import { resolveDbPath, type StatePaths } from './config/state-dir.ts';
+import { describeKeywordSearch } from './db/keyword-search.ts';
 import type { Database, OpenDatabase } from './db/ports.ts';
 import { createHttpApp } from './http/app.ts';
 import { assertSafeBinding } from './http/binding.ts';
@@ -167,7 +168,12 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     semanticAvailable: () => memory.peek()?.service.semanticAvailable() ?? null,
     backends: (): Record<string, string> => ({
       ...(deps.runtime ? { allocator: deps.runtime.allocator, heap: deps.runtime.heap } : {}),
-      ...(database.peek() ? { database: database.get().kind } : {}),
+      ...(database.peek()
+        ? {
+            database: database.get().kind,
+            keyword_search: describeKeywordSearch(database.get().keywordSearch),
+          }
+        : {}),
       ...memory.peek()?.backends(),
       ...scaleOut.peek()?.backends(),
       ...(toolRuntime.peek()

@@ -78,6 +78,13 @@ export function runDatabaseConformance(
         expect(db.location).not.toMatch(/password=/i);
       });
 
+      it('says how memory search finds its rows, and why not through an index', () => {
+        const { indexed, method, reason } = db.keywordSearch;
+        expect(['fts5-trigram', 'pg_trgm', 'scan']).toContain(method);
+        expect(indexed).toBe(method !== 'scan');
+        if (!indexed) expect(reason).toMatch(/\S/);
+      });
+
       it('answers ping() with true while open', async () => {
         await expect(db.ping()).resolves.toBe(true);
       });

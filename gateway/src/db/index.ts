@@ -3,6 +3,7 @@ export type {
   AllowlistRepository,
   Database,
   DatabaseKind,
+  KeywordSearchInfo,
   OpenDatabase,
   SettingsRepository,
 } from './ports.ts';
@@ -10,3 +11,4 @@ export { openDatabase } from './open-database.ts';
 export { openPostgresDatabase } from './postgres/open-postgres.ts';
 export type { PostgresOptions } from './postgres/open-postgres.ts';
 export { openSqliteDatabase } from './sqlite/open-sqlite.ts';
+export type { SqliteOptions } from './sqlite/open-sqlite.ts';

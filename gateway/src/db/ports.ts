@@ -31,6 +31,16 @@ export interface AllowlistRepository {
   remove(id: number): Promise<boolean>;
 }
 
+/** How `memory.search` finds its rows, for /status `backends` (settled when the store opens). */
+export interface KeywordSearchInfo {
+  /** An index narrows the candidates; false: every search scans the table. */
+  readonly indexed: boolean;
+  /** 'fts5-trigram' (SQLite), 'pg_trgm' (PostgreSQL), or 'scan' when there is no index. */
+  readonly method: 'fts5-trigram' | 'pg_trgm' | 'scan';
+  /** Why there is no index (for example "extension pg_trgm is not available: …"). */
+  readonly reason?: string;
+}
+
 export interface Database {
   readonly kind: DatabaseKind;
   /** Where it lives, with any password removed (for /status and logs). */
@@ -39,6 +49,7 @@ export interface Database {
   readonly allowlist: AllowlistRepository;
   /** The long-term memory tier, the `memory_entries` table. */
   readonly memory: LongTermMemory;
+  readonly keywordSearch: KeywordSearchInfo;
   /** Cheap liveness probe for the readiness check. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

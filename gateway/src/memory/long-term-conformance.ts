@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../db/ports.ts';
 import { HearthError } from '../errors.ts';
 import { contentHash } from './content-hash.ts';
+import { describeSearchConformance } from './long-term-search-conformance.ts';
 import type { LongTermMemory, MemoryEntry, NewMemoryEntry } from './ports.ts';
 
 const DAY = 86_400;
@@ -235,66 +236,7 @@ export function runLongTermMemoryConformance(name: string, open: () => Promise<D
       });
     });
 
-    describe('search', () => {
-      it('matches a substring case-insensitively, newest first, up to the limit', async () => {
-        const a = await add({ content: 'I like Coffee in the morning', created_at: 1_000 });
-        await add({ content: 'Tea is fine too', created_at: 2_000 });
-        const c = await add({ content: 'COFFEE, black', created_at: 3_000 });
-        const d = await add({ content: 'decaf coffee is not coffee', created_at: 4_000 });
-
-        const found = await memory.search('coffee', { limit: 10 });
-        expect(found.map((entry) => entry.id)).toStrictEqual([d.id, c.id, a.id]);
-        expect(found[2]).toStrictEqual(a);
-        const limited = await memory.search('CoFfEe', { limit: 2 });
-        expect(limited.map((entry) => entry.id)).toStrictEqual([d.id, c.id]);
-        await expect(memory.search('espresso', { limit: 10 })).resolves.toStrictEqual([]);
-      });
-
-      it('treats % and _ as literal characters', async () => {
-        const percent = await add({ content: 'I am 100% sure' });
-        await add({ content: 'I am 100 percent sure' });
-        const snake = await add({ content: 'rename it to snake_case' });
-        await add({ content: 'rename it to snakeXcase' });
-
-        const ids = async (query: string): Promise<number[]> =>
-          (await memory.search(query, { limit: 10 })).map((entry) => entry.id);
-        await expect(ids('100%')).resolves.toStrictEqual([percent.id]);
-        await expect(ids('%')).resolves.toStrictEqual([percent.id]);
-        await expect(ids('e_c')).resolves.toStrictEqual([snake.id]);
-        await expect(ids('_')).resolves.toStrictEqual([snake.id]);
-        await expect(ids('\\')).resolves.toStrictEqual([]);
-      });
-
-      it('treats %, _ and \\ literally in non-ASCII queries and with backslashes too', async () => {
-        const size = await add({ content: 'Größe_1 ist 100% klar' });
-        await add({ content: 'GrößeX1 ist 100 Prozent klar' });
-        const path = await add({ content: 'saved to C:\\Users\\Ünïcode\\notes_%.txt' });
-        const ids = async (query: string): Promise<number[]> =>
-          (await memory.search(query, { limit: 10 })).map((entry) => entry.id);
-        await expect(ids('öße_1')).resolves.toStrictEqual([size.id]);
-        await expect(ids('ße 1')).resolves.toStrictEqual([]);
-        await expect(ids('ist 100%')).resolves.toStrictEqual([size.id]);
-        await expect(ids('c:\\users\\')).resolves.toStrictEqual([path.id]);
-        await expect(ids('\\ünïcode\\notes_%')).resolves.toStrictEqual([path.id]);
-        await expect(ids('\\ÜNÏCODE\\NOTES_%.TXT')).resolves.toStrictEqual([path.id]);
-        await expect(ids('\\_')).resolves.toStrictEqual([]);
-      });
-
-      it('folds the case of non-ASCII letters too', async () => {
-        const entry = await add({ content: 'Über den Wolken, ÉTÉ' });
-        const ids = async (query: string): Promise<number[]> =>
-          (await memory.search(query, { limit: 10 })).map((found) => found.id);
-        await expect(ids('über')).resolves.toStrictEqual([entry.id]);
-        await expect(ids('été')).resolves.toStrictEqual([entry.id]);
-      });
-
-      it('can be restricted to one session', async () => {
-        const mine = await add({ session_id: 'mine', content: 'the password manager' });
-        await add({ session_id: 'theirs', content: 'the password manager' });
-        const found = await memory.search('PASSWORD', { limit: 10, session_id: 'mine' });
-        expect(found).toStrictEqual([mine]);
-      });
-    });
+    describeSearchConformance(() => memory);
 
     describe('update', () => {
       it('changes the content, recomputes content_hash and bumps updated_at', async () => {

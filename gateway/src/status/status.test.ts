@@ -31,6 +31,7 @@ describe('GET /api/v1/status', () => {
       memory: { semantic_available: null },
       backends: {
         database: 'sqlite',
+        keyword_search: 'fts5-trigram',
         short_term: 'in-process',
         vectors: 'in-memory',
         embedder: 'not loaded yet',

@@ -9,7 +9,8 @@
  * - `content_hash` is `contentHash(content)`, recomputed whenever the content changes;
  * - ids that cannot name a row (not a positive `integer`) find nothing instead of throwing.
  * `search` folds case with lower(), which follows the database's LC_CTYPE (all of Unicode
- * under C.UTF-8 or a language locale; ASCII only under plain "C").
+ * under C.UTF-8 or a language locale; ASCII only under plain "C"), and is served by a pg_trgm
+ * index when the extension is available (keyword-index.ts).
  */
 import type { SQL } from 'drizzle-orm';
 import { HearthError } from '../../errors.ts';
@@ -135,7 +136,7 @@ export function postgresMemoryRepository(db: PostgresDrizzle): LongTermMemory {
         .from(memoryEntries)
         .where(
           and(
-            sql`strpos(lower(${memoryEntries.content}), lower(${query}::text)) > 0`,
+            contains(query),
             options.session_id === undefined
               ? undefined
               : eq(memoryEntries.sessionId, options.session_id),
@@ -263,6 +264,23 @@ function pruneCondition(options: {
     threshold === undefined ? undefined : lt(memoryEntries.importanceScore, threshold),
   );
 }
+
+/** pg_trgm takes its trigrams from the pattern; a shorter query gives it none to look up. */
+const MIN_INDEXED_QUERY = 3;
+
+/**
+ * `content` holds `query` ignoring case (both sides through lower()). From three characters
+ * on, as `lower(content) LIKE '%query%'`, which the pg_trgm GIN index on lower(content)
+ * serves (keyword-index.ts) and PostgreSQL re-checks exactly; shorter queries as strpos().
+ * The wildcards are escaped before lower(), which leaves \, % and _ alone.
+ */
+function contains(query: string): SQL {
+  return [...query].length >= MIN_INDEXED_QUERY
+    ? sql`lower(${memoryEntries.content}) like lower(${`%${escapeLike(query)}%`}::text)`
+    : sql`strpos(lower(${memoryEntries.content}), lower(${query}::text)) > 0`;
+}
+
+const escapeLike = (text: string): string => text.replace(/[\\%_]/g, '\\$&');
 
 const isRowId = (id: number): boolean => Number.isInteger(id) && id > 0 && id <= MAX_INTEGER_ID;
 

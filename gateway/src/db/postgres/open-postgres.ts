@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { loadNodePostgres, orm } from '../drizzle.ts';
 import pg from 'pg';
-import type { Database } from '../ports.ts';
+import type { Database, KeywordSearchInfo } from '../ports.ts';
+import { ensureKeywordIndex } from './keyword-index.ts';
 import { postgresMemoryRepository } from './memory-repository.ts';
 import { postgresAllowlistRepository, postgresSettingsRepository } from './repositories.ts';
 
@@ -37,8 +38,9 @@ export async function openPostgresDatabase(
   });
   pool.on('error', (error) => options.onIdleError?.(error));
 
+  let keywordSearch: KeywordSearchInfo;
   try {
-    await migrateWithLock(pool);
+    keywordSearch = await migrateWithLock(pool);
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw new Error(`Cannot open the PostgreSQL database at ${target.server}: ${reason(error)}`, {
@@ -55,6 +57,7 @@ export async function openPostgresDatabase(
     settings: postgresSettingsRepository(db),
     allowlist: postgresAllowlistRepository(db),
     memory: postgresMemoryRepository(db),
+    keywordSearch,
     async ping() {
       if (closing !== undefined) return false;
       try {
@@ -71,13 +74,15 @@ export async function openPostgresDatabase(
   };
 }
 
-async function migrateWithLock(pool: pg.Pool): Promise<void> {
+/** Applies the migrations, then makes sure of the keyword index (both under the lock). */
+async function migrateWithLock(pool: pg.Pool): Promise<KeywordSearchInfo> {
   const client = await pool.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
       const { driver, migrator } = loadNodePostgres();
       await migrator.migrate(driver.drizzle({ client }), { migrationsFolder });
+      return await ensureKeywordIndex(client);
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }

@@ -22,6 +22,7 @@ import type {
 import { orm } from '../drizzle.ts';
 import { nowEpochSeconds } from '../json-text.ts';
 import type { SqliteDrizzle } from './repositories.ts';
+import { entryColumns, sqliteMemorySearch, type SqliteMemoryOptions } from './memory-search.ts';
 import { memoryEntries } from './schema.ts';
 import {
   afterRowId,
@@ -45,69 +46,13 @@ const SECONDS_PER_DAY = 86_400;
 /** better-sqlite3 is synchronous; this keeps the port's promise contract (throws become rejections). */
 const settle = <T>(work: () => T): Promise<T> => new Promise((resolve) => resolve(work()));
 
-const entryColumns = {
-  id: memoryEntries.id,
-  session_id: memoryEntries.sessionId,
-  content: memoryEntries.content,
-  content_hash: memoryEntries.contentHash,
-  importance_score: memoryEntries.importanceScore,
-  tags: memoryEntries.tags,
-  type: memoryEntries.type,
-  created_at: memoryEntries.createdAt,
-  updated_at: memoryEntries.updatedAt,
-};
-
 const newestFirst = [desc(memoryEntries.createdAt), desc(memoryEntries.id)];
-
-/**
- * SQLite's own lower() folds ASCII letters only; this SQL function folds like JavaScript's
- * toLowerCase() (all of Unicode), so `search` matches "Über" for "über" as PostgreSQL does.
- */
-const FOLD_FUNCTION = 'hearth_lower';
 
 export function sqliteMemoryRepository(
   db: SqliteDrizzle & { $client: BetterSqlite3.Database },
+  options: SqliteMemoryOptions = {},
 ): LongTermMemory {
-  db.$client.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) =>
-    typeof value === 'string' ? value.toLowerCase() : value,
-  );
-  const fold = (value: unknown): SQL => sql`${sql.raw(FOLD_FUNCTION)}(${value})`;
-
-  /**
-   * `content` contains `query`, ignoring case. An ASCII query takes LIKE, which SQLite runs
-   * natively and ASCII-case-insensitively: 2-4× faster than calling into JavaScript per row,
-   * and the same result, as the only non-ASCII letters whose lower case holds ASCII ones are
-   * U+212A KELVIN SIGN and U+0130 (İ). Any other query folds both sides with hearth_lower().
-   */
-  /**
-   * Search statements, compiled once per shape (LIKE for ASCII queries or the Unicode fold;
-   * one session or all): the chat pipeline searches on every turn, and preparing a statement
-   * per call cost ~20% of a turn's CPU and left native memory behind until the next GC.
-   */
-  const searchStatements = new Map<string, ReturnType<typeof prepareSearch>>();
-  function prepareSearch(ascii: boolean, bySession: boolean) {
-    const match = ascii
-      ? sql`${memoryEntries.content} like ${sql.placeholder('pattern')} escape '\\'`
-      : sql`instr(${fold(memoryEntries.content)}, ${fold(sql.placeholder('needle'))}) > 0`;
-    return db
-      .select(entryColumns)
-      .from(memoryEntries)
-      .where(
-        and(match, bySession ? eq(memoryEntries.sessionId, sql.placeholder('session')) : undefined),
-      )
-      .orderBy(...newestFirst)
-      .limit(sql.placeholder('limit'))
-      .prepare();
-  }
-  function searchStatement(ascii: boolean, bySession: boolean) {
-    const key = `${ascii ? 'like' : 'fold'}:${bySession ? 'session' : 'all'}`;
-    let statement = searchStatements.get(key);
-    if (!statement) {
-      statement = prepareSearch(ascii, bySession);
-      searchStatements.set(key, statement);
-    }
-    return statement;
-  }
+  const search = sqliteMemorySearch(db, options);
 
   /** Compiled once: building the statement per call costs more than running it. */
   const insertEntry = db
@@ -190,16 +135,7 @@ export function sqliteMemoryRepository(
           .all(),
       ),
 
-    search: (query, options) =>
-      settle(() => {
-        const ascii = ASCII_ONLY.test(query) && query.length <= MAX_LIKE_QUERY;
-        return searchStatement(ascii, options.session_id !== undefined).all({
-          pattern: `%${escapeLike(query)}%`,
-          needle: query,
-          session: options.session_id ?? '',
-          limit: rowLimit(options.limit),
-        });
-      }),
+    search: (query, options) => settle(() => search(query, options)),
 
     update: (id, patch) =>
       settle(() => {
@@ -329,11 +265,6 @@ function pruneCondition(options: {
     threshold === undefined ? undefined : lt(memoryEntries.importanceScore, threshold),
   );
 }
-
-const ASCII_ONLY = /^\p{ASCII}*$/u;
-/** SQLite refuses LIKE patterns over 50,000 bytes; longer queries take the instr() path. */
-const MAX_LIKE_QUERY = 10_000;
-const escapeLike = (text: string): string => text.replace(/[\\%_]/g, '\\$&');
 
 const isRowId = (id: number): boolean => Number.isSafeInteger(id) && id > 0;
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import { loadBetterSqlite3, orm } from '../drizzle.ts';
 import type { Database } from '../ports.ts';
+import type { SqliteMemoryOptions } from './memory-search.ts';
 import { sqliteMemoryRepository } from './memory-repository.ts';
 import { sqliteAllowlistRepository, sqliteSettingsRepository } from './repositories.ts';
 
@@ -11,18 +12,23 @@ const migrationsFolder = fileURLToPath(new URL('../../../drizzle/sqlite', import
 
 const IN_MEMORY = ':memory:';
 
+export type SqliteOptions = SqliteMemoryOptions;
+
 /**
  * Opens (creating if needed) the SQLite store at `file` and applies pending migrations from
  * gateway/drizzle/sqlite. The parent folder is created with mode 0700 and the file is kept at
  * 0600 (SQLite gives its -wal/-shm files the same mode). `':memory:'` opens a private
  * in-memory store.
  */
-export async function openSqliteDatabase(file: string): Promise<Database> {
+export async function openSqliteDatabase(
+  file: string,
+  options: SqliteOptions = {},
+): Promise<Database> {
   const inMemory = file === IN_MEMORY;
   const location = inMemory ? IN_MEMORY : resolve(file);
   try {
     if (!inMemory) await prepareFile(location);
-    return openPrepared(location, inMemory);
+    return openPrepared(location, inMemory, options);
   } catch (error) {
     throw new Error(`Cannot open the SQLite database at ${location}: ${errorMessage(error)}`, {
       cause: error,
@@ -30,7 +36,7 @@ export async function openSqliteDatabase(file: string): Promise<Database> {
   }
 }
 
-function openPrepared(location: string, inMemory: boolean): Database {
+function openPrepared(location: string, inMemory: boolean, options: SqliteOptions): Database {
   const client = new BetterSqlite3(location);
   try {
     if (!inMemory) client.pragma('journal_mode = WAL');
@@ -47,7 +53,8 @@ function openPrepared(location: string, inMemory: boolean): Database {
       location,
       settings: sqliteSettingsRepository(db),
       allowlist: sqliteAllowlistRepository(db),
-      memory: sqliteMemoryRepository(db),
+      memory: sqliteMemoryRepository(db, options),
+      keywordSearch: { indexed: true, method: 'fts5-trigram' },
       ping() {
         if (closed) return Promise.resolve(false);
         try {

@@ -78,11 +78,16 @@ describe('SQLite specifics', () => {
         '__drizzle_migrations',
         'allowlist',
         'memory_entries',
+        'memory_entries_fts',
+        'memory_entries_fts_config',
+        'memory_entries_fts_data',
+        'memory_entries_fts_idx',
+        'memory_entries_fts_vocab',
         'settings',
         'sqlite_sequence',
       ]);
-      // 0000_foundation, 0001_memory
-      expect(raw.prepare('select count(*) from __drizzle_migrations').pluck().get()).toBe(2);
+      // 0000_foundation, 0001_memory, 0002_memory_search
+      expect(raw.prepare('select count(*) from __drizzle_migrations').pluck().get()).toBe(3);
     } finally {
       raw.close();
     }

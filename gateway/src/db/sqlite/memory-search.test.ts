@@ -1,0 +1,241 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runLongTermMemoryConformance } from '../../memory/long-term-conformance.ts';
+import type { MemoryEntry } from '../../memory/ports.ts';
+import type { Database } from '../ports.ts';
+import { loadBetterSqlite3 } from '../drizzle.ts';
+import { openSqliteDatabase } from './open-sqlite.ts';
+
+const migrationsFolder = fileURLToPath(new URL('../../../drizzle/sqlite', import.meta.url));
+
+let folder = '';
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'hearth-sqlite-search-'));
+});
+
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+// The whole suite again with the probe of the newest rows turned off: every search that the
+// trigram index can answer goes through it, and must still give exactly the same results.
+runLongTermMemoryConformance('SQLite file, searching through the trigram index', () =>
+  openSqliteDatabase(join(folder, 'indexed', 'memory.db'), { searchProbeRows: 0 }),
+);
+
+/**
+ * What `search` must return: ASCII queries without NUL take SQLite's LIKE (ASCII letters fold;
+ * the content ends, for LIKE, at its first NUL), all others compare toLowerCase() forms.
+ */
+function matches(content: string, query: string): boolean {
+  if (/^\p{ASCII}*$/u.test(query) && !query.includes('\0')) {
+    const ascii = (text: string): string => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+    return ascii(content.split('\0')[0] ?? '').includes(ascii(query));
+  }
+  return content.toLowerCase().includes(query.toLowerCase());
+}
+
+/** Texts where FTS5's case folding and JavaScript's toLowerCase() part ways. */
+const corpus = [
+  'ᏣᎳᎩ ᎦᏬᏂᎯᏍᏗ Cherokee capitals',
+  'ꮳꮃꭹ ꭶꮼꮒꭿꮝꮧ cherokee small',
+  'ᲡᲐᲥᲐᲠᲗᲕᲔᲚᲝ Mtavruli',
+  'საქართველო mkhedruli',
+  'Ⴀჼ ⴀ Asomtavruli',
+  'İSTANBUL DİX and Dİe',
+  'istanbul dix and die',
+  'i\u0307stanbul decomposed',
+  'ΟΔΟΣ ΚΑΙ ΟΔΟΣ',
+  'οδος και οδοσ',
+  'ΣΑΣ σας',
+  'Kelvin 5 \u212A and 5 K',
+  'STRASSE straße STRAẞE',
+  'ǅungla Ǆ ǆ',
+  'ﬁle ﬂow',
+  '𐐀𐐁𐐂 Deseret 𐐨𐐩𐐪',
+  '𐒰𐒱𐒲 Osage 𐓘𐓙𐓚',
+  'nul\0inside text',
+  'Über café naïve ÉTÉ',
+];
+
+function queriesOf(texts: readonly string[]): string[] {
+  const queries = new Set<string>();
+  for (const text of texts) {
+    const points = [...text];
+    for (let length = 3; length <= 6; length += 1)
+      for (let start = 0; start + length <= points.length; start += 1) {
+        const part = points.slice(start, start + length).join('');
+        queries.add(part).add(part.toLowerCase()).add(part.toUpperCase());
+      }
+  }
+  return [...queries];
+}
+
+describe('SQLite trigram index', () => {
+  it('answers exactly as the exact test, where FTS5 folds letters differently', async () => {
+    const db = await openSqliteDatabase(join(folder, 'oracle.db'), { searchProbeRows: 0 });
+    try {
+      const stored: MemoryEntry[] = [];
+      for (const content of corpus)
+        stored.push(await db.memory.insert({ session_id: 'big', content, importance_score: 0 }));
+      // Enough other rows in the session that looking it up beats scanning it.
+      for (let index = 0; index < 200; index += 1)
+        stored.push(
+          await db.memory.insert({
+            session_id: 'big',
+            content: `filler ${index}`,
+            importance_score: 0,
+          }),
+        );
+      const expected = (query: string): number[] =>
+        stored
+          .filter((entry) => matches(entry.content, query))
+          .map((entry) => entry.id)
+          .reverse()
+          .slice(0, 50);
+
+      const queries = queriesOf(corpus);
+      expect(queries.length).toBeGreaterThan(1_000);
+      for (const query of queries) {
+        const all = await db.memory.search(query, { limit: 50 });
+        const inSession = await db.memory.search(query, { limit: 50, session_id: 'big' });
+        expect(
+          all.map((entry) => entry.id),
+          query,
+        ).toStrictEqual(expected(query));
+        expect(
+          inSession.map((entry) => entry.id),
+          query,
+        ).toStrictEqual(expected(query));
+      }
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('is what finds the rows: an entry left out of the index is not found through it', async () => {
+    const file = join(folder, 'stale.db');
+    const indexed = await openSqliteDatabase(file, { searchProbeRows: 0 });
+    const probing = await openSqliteDatabase(file);
+    try {
+      const entry = await indexed.memory.insert({
+        session_id: 's',
+        content: 'a hidden treasure',
+        importance_score: 0.5,
+      });
+      await expect(indexed.memory.search('TREASURE', { limit: 5 })).resolves.toStrictEqual([entry]);
+      const raw = new BetterSqlite3(file);
+      raw
+        .prepare(
+          "insert into memory_entries_fts (memory_entries_fts, rowid, content) values ('delete', ?, ?)",
+        )
+        .run(entry.id, entry.content);
+      raw.close();
+      await expect(indexed.memory.search('treasure', { limit: 5 })).resolves.toStrictEqual([]);
+      // Too short for the index, or inside the newest rows the default probe scans: found.
+      await expect(indexed.memory.search('tr', { limit: 5 })).resolves.toStrictEqual([entry]);
+      await expect(probing.memory.search('treasure', { limit: 5 })).resolves.toStrictEqual([entry]);
+    } finally {
+      await indexed.close();
+      await probing.close();
+    }
+  });
+
+  it('indexes the entries written before its migration', async () => {
+    // A store as the previous release left it: migrated up to 0001_memory, with rows.
+    const oldMigrations = join(folder, 'migrations-0001');
+    await cp(migrationsFolder, oldMigrations, { recursive: true });
+    const journalFile = join(oldMigrations, 'meta', '_journal.json');
+    const journal = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: unknown[] };
+    journal.entries = journal.entries.slice(0, 2);
+    await writeFile(journalFile, JSON.stringify(journal));
+    const file = join(folder, 'backfill.db');
+    const raw = new BetterSqlite3(file);
+    const { driver, migrator } = loadBetterSqlite3();
+    migrator.migrate(driver.drizzle({ client: raw }), { migrationsFolder: oldMigrations });
+    const insert = raw.prepare(
+      'insert into memory_entries (session_id, content, content_hash, importance_score, created_at) values (?, ?, ?, ?, ?)',
+    );
+    const before = Number(
+      insert.run('s', 'Written before the index', 'x', 0.5, 100).lastInsertRowid,
+    );
+    insert.run('s', 'another old row', 'y', 0.5, 200);
+    raw.close();
+
+    const db: Database = await openSqliteDatabase(file, { searchProbeRows: 0 });
+    try {
+      const found = await db.memory.search('BEFORE THE INDEX', { limit: 5 });
+      expect(found.map((entry) => entry.id)).toStrictEqual([before]);
+      const after = await db.memory.insert({
+        session_id: 's',
+        content: 'old news',
+        importance_score: 0,
+      });
+      const rows = await db.memory.search('old ', { limit: 5 });
+      expect(rows.map((entry) => entry.id)).toStrictEqual([after.id, before + 1]);
+      expect(db.keywordSearch).toStrictEqual({ indexed: true, method: 'fts5-trigram' });
+    } finally {
+      await db.close();
+    }
+    const check = new BetterSqlite3(file);
+    try {
+      // FTS5 compares the index with memory_entries, row by row; throws when they differ.
+      check.exec(
+        "insert into memory_entries_fts (memory_entries_fts, rank) values ('integrity-check', 1)",
+      );
+    } finally {
+      check.close();
+    }
+  });
+
+  it('stays in step with the table through updates and removals', async () => {
+    const file = join(folder, 'in-step.db');
+    const db = await openSqliteDatabase(file);
+    try {
+      const ids: number[] = [];
+      for (let index = 0; index < 50; index += 1)
+        ids.push(
+          (
+            await db.memory.insert({
+              session_id: `s${index % 3}`,
+              content: `entry ${index}`,
+              importance_score: index / 50,
+              created_at: index,
+            })
+          ).id,
+        );
+      for (const id of ids.slice(0, 10)) await db.memory.update(id, { content: `changed ${id}` });
+      await db.memory.update(ids[10] ?? 0, { tags: ['kept'] });
+      await db.memory.remove(ids[20] ?? 0);
+      await db.memory.removeMany(ids.slice(21, 25));
+      await db.memory.removeSession('s2');
+      await db.memory.prune({ threshold: 0.5 });
+    } finally {
+      await db.close();
+    }
+    const check = new BetterSqlite3(file);
+    try {
+      check.exec(
+        "insert into memory_entries_fts (memory_entries_fts, rank) values ('integrity-check', 1)",
+      );
+      // Every remaining row is found through the index, and nothing else.
+      const found = check
+        .prepare(
+          `select rowid from memory_entries_fts
+             where memory_entries_fts match '"ent" OR "cha"' order by rowid`,
+        )
+        .pluck()
+        .all();
+      const rows = check.prepare('select id from memory_entries order by id').pluck().all();
+      expect(found.length).toBeGreaterThan(0);
+      expect(found).toStrictEqual(rows);
+    } finally {
+      check.close();
+    }
+  });
+});

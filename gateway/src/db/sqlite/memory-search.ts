@@ -1,0 +1,188 @@
+/**
+ * `LongTermMemory.search` on SQLite: entries whose `content` contains the query ignoring case
+ * (JavaScript's toLowerCase() folding), newest first (`created_at desc, id desc`), up to the
+ * limit. Every plan below returns exactly those rows; they differ only in cost.
+ *
+ * - Exact test: an ASCII query takes LIKE, which SQLite runs natively and ASCII-case-
+ *   insensitively: 2-4× faster than calling into JavaScript per row, and the same result, as
+ *   the only non-ASCII letters whose lower case holds ASCII ones are U+212A KELVIN SIGN and
+ *   U+0130 (İ). Any other query folds both sides with hearth_lower().
+ * - Candidates: the FTS5 trigram index `memory_entries_fts` (migration 0002_memory_search)
+ *   finds the rows holding every trigram of the query that it can answer exactly
+ *   (trigram-terms.ts); the exact test then filters them. Queries under three characters, or
+ *   without such a trigram, scan the table as before.
+ * - The index costs about a microsecond per candidate, so a word found in half the table is
+ *   slower through it than a newest-first scan that stops at the limit. Each indexed search
+ *   therefore first scans the newest PROBE_ROWS rows of its scope; when they hold `limit`
+ *   matches (or are the whole scope) those are the answer. A session smaller than the index's
+ *   candidate list is scanned instead of looked up.
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import type { SQL } from 'drizzle-orm';
+import type { MemoryEntry } from '../../memory/ports.ts';
+import { orm } from '../drizzle.ts';
+import { rowLimit } from '../memory-rows.ts';
+import type { SqliteDrizzle } from './repositories.ts';
+import { memoryEntries } from './schema.ts';
+import { trigramLookup } from './trigram-terms.ts';
+
+const { and, desc, eq, sql } = orm;
+
+/** Rows of the scope scanned newest-first before the index is asked. */
+const PROBE_ROWS = 1_000;
+
+export interface SqliteMemoryOptions {
+  /**
+   * How many of the newest rows of a search's scope are scanned before the trigram index is
+   * asked (default 1,000). 0 asks the index whenever it can answer: the results are the same.
+   */
+  searchProbeRows?: number;
+}
+/** SQLite refuses LIKE patterns over 50,000 bytes; longer queries take the hearth_lower path. */
+const MAX_LIKE_QUERY = 10_000;
+const ASCII_ONLY = /^\p{ASCII}*$/u;
+/** SQLite's LIKE ends its pattern at a NUL, so a query holding one takes instr() instead. */
+const likeable = (query: string): boolean =>
+  ASCII_ONLY.test(query) && !query.includes('\0') && query.length <= MAX_LIKE_QUERY;
+
+/**
+ * SQLite's own lower() folds ASCII letters only; this SQL function folds like JavaScript's
+ * toLowerCase() (all of Unicode), so `search` matches "Über" for "über" as PostgreSQL does.
+ */
+const FOLD_FUNCTION = 'hearth_lower';
+
+export const entryColumns = {
+  id: memoryEntries.id,
+  session_id: memoryEntries.sessionId,
+  content: memoryEntries.content,
+  content_hash: memoryEntries.contentHash,
+  importance_score: memoryEntries.importanceScore,
+  tags: memoryEntries.tags,
+  type: memoryEntries.type,
+  created_at: memoryEntries.createdAt,
+  updated_at: memoryEntries.updatedAt,
+};
+
+type Fold = 'ascii' | 'unicode';
+type Plan = 'scan' | 'recent' | 'indexed';
+type SearchOptions = { limit: number; session_id?: string };
+
+export function sqliteMemorySearch(
+  db: SqliteDrizzle & { $client: BetterSqlite3.Database },
+  { searchProbeRows = PROBE_ROWS }: SqliteMemoryOptions = {},
+): (query: string, options: SearchOptions) => MemoryEntry[] {
+  db.$client.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? value.toLowerCase() : value,
+  );
+  const fold = (value: unknown): SQL => sql`${sql.raw(FOLD_FUNCTION)}(${value})`;
+
+  /** `content` contains the query: placeholders `pattern` (LIKE) or `needle` (fold). */
+  function contains(content: SQL | typeof memoryEntries.content, how: Fold): SQL {
+    return how === 'ascii'
+      ? sql`${content} like ${sql.placeholder('pattern')} escape '\\'`
+      : sql`instr(${fold(content)}, ${fold(sql.placeholder('needle'))}) > 0`;
+  }
+  const inSession = (bySession: boolean) =>
+    bySession ? eq(memoryEntries.sessionId, sql.placeholder('session')) : undefined;
+  const newestFirst = [desc(memoryEntries.createdAt), desc(memoryEntries.id)];
+
+  function prepare(plan: Plan, how: Fold, bySession: boolean) {
+    if (plan === 'recent') {
+      // The newest `window` rows of the scope, then the exact test on those alone.
+      const recent = db
+        .select(entryColumns)
+        .from(memoryEntries)
+        .where(inSession(bySession))
+        .orderBy(...newestFirst)
+        .limit(sql.placeholder('window'))
+        .as('recent');
+      return db
+        .select()
+        .from(recent)
+        .where(contains(sql`${recent.content}`, how))
+        .orderBy(desc(recent.created_at), desc(recent.id))
+        .limit(sql.placeholder('limit'))
+        .prepare();
+    }
+    const candidates =
+      plan === 'indexed'
+        ? sql`${memoryEntries.id} in (select rowid from memory_entries_fts where memory_entries_fts match ${sql.placeholder('match')})`
+        : undefined;
+    return db
+      .select(entryColumns)
+      .from(memoryEntries)
+      .where(and(candidates, contains(memoryEntries.content, how), inSession(bySession)))
+      .orderBy(...newestFirst)
+      .limit(sql.placeholder('limit'))
+      .prepare();
+  }
+
+  /**
+   * Compiled once per shape: the chat pipeline searches on every turn, and preparing a
+   * statement per call cost ~20% of a turn's CPU and left native memory behind until the GC.
+   */
+  const statements = new Map<string, ReturnType<typeof prepare>>();
+  function statement(plan: Plan, how: Fold, bySession: boolean) {
+    const key = `${plan}:${how}:${bySession ? 'session' : 'all'}`;
+    let found = statements.get(key);
+    if (!found) {
+      found = prepare(plan, how, bySession);
+      statements.set(key, found);
+    }
+    return found;
+  }
+
+  const client = db.$client;
+  const rowsUpTo = {
+    all: client.prepare('select count(*) from (select 1 from memory_entries limit ?)').pluck(),
+    session: client
+      .prepare('select count(*) from (select 1 from memory_entries where session_id = ? limit ?)')
+      .pluck(),
+  };
+  /** Whether the scope holds at most `rows` entries (counting no further than one more). */
+  const scopeAtMost = (session: string | undefined, rows: number): boolean =>
+    ((session === undefined
+      ? rowsUpTo.all.get(rows + 1)
+      : rowsUpTo.session.get(session, rows + 1)) as number) <= rows;
+  /**
+   * An upper bound of the rows the index returns for a lookup: its rarest trigram's count, 0
+   * when one of them is in no row at all.
+   */
+  const termDocs = client.prepare<[string], { found: number; fewest: number | null }>(
+    'select count(*) as found, min(doc) as fewest from memory_entries_fts_vocab ' +
+      'where term in (select value from json_each(?))',
+  );
+  const candidatesAtMost = (terms: readonly string[]): number => {
+    const row = termDocs.get(JSON.stringify(terms));
+    return row === undefined || row.found < terms.length ? 0 : (row.fewest ?? 0);
+  };
+
+  return (query, options) => {
+    const how: Fold = likeable(query) ? 'ascii' : 'unicode';
+    const session = options.session_id;
+    const bySession = session !== undefined;
+    const limit = rowLimit(options.limit);
+    const params = {
+      pattern: `%${escapeLike(query)}%`,
+      needle: query,
+      session: session ?? '',
+      limit,
+    };
+    const run = (plan: Plan, extra: Record<string, unknown> = {}): MemoryEntry[] =>
+      statement(plan, how, bySession).all({ ...params, ...extra });
+
+    const lookup = limit === 0 ? undefined : trigramLookup(query, how);
+    if (lookup === undefined) return run('scan');
+
+    if (searchProbeRows > 0) {
+      const recent = run('recent', { window: searchProbeRows });
+      if (recent.length >= limit || scopeAtMost(session, searchProbeRows)) return recent;
+    }
+    if (bySession) {
+      if (scopeAtMost(session, candidatesAtMost(lookup.terms))) return run('scan');
+    }
+    return run('indexed', { match: lookup.match });
+  };
+}
+
+const escapeLike = (text: string): string => text.replace(/[\\%_]/g, '\\$&');
