@@ -88,19 +88,16 @@ export function sqliteMemorySearch(
 
   function prepare(plan: Plan, how: Fold, bySession: boolean) {
     if (plan === 'recent') {
-      // The newest `window` rows of the scope, then the exact test on those alone.
-      const recent = db
+      // The exact test on the scope's newest rows only: those at or after the boundary row
+      // (`since_created`, `since_id`). Walked newest first on the (session_id, created_at)
+      // index, so it stops at `limit` matches and never reads past the boundary.
+      // `created_at >= …` on its own lets SQLite bound the index range; the rest breaks ties.
+      const sinceBoundary = sql`${memoryEntries.createdAt} >= ${sql.placeholder('since_created')} and (${memoryEntries.createdAt} > ${sql.placeholder('since_created')} or ${memoryEntries.id} >= ${sql.placeholder('since_id')})`;
+      return db
         .select(entryColumns)
         .from(memoryEntries)
-        .where(inSession(bySession))
+        .where(and(contains(memoryEntries.content, how), inSession(bySession), sinceBoundary))
         .orderBy(...newestFirst)
-        .limit(sql.placeholder('window'))
-        .as('recent');
-      return db
-        .select()
-        .from(recent)
-        .where(contains(sql`${recent.content}`, how))
-        .orderBy(desc(recent.created_at), desc(recent.id))
         .limit(sql.placeholder('limit'))
         .prepare();
     }
@@ -144,6 +141,19 @@ export function sqliteMemorySearch(
     ((session === undefined
       ? rowsUpTo.all.get(rows + 1)
       : rowsUpTo.session.get(session, rows + 1)) as number) <= rows;
+  /** The scope's n-th newest row (0 = newest), from the index alone; undefined when fewer. */
+  type Boundary = { created_at: number; id: number };
+  const nthNewest = {
+    all: client.prepare<[number], Boundary>(
+      'select created_at, id from memory_entries order by created_at desc, id desc limit 1 offset ?',
+    ),
+    session: client.prepare<[string, number], Boundary>(
+      'select created_at, id from memory_entries where session_id = ? ' +
+        'order by created_at desc, id desc limit 1 offset ?',
+    ),
+  };
+  const boundaryOf = (session: string | undefined, offset: number): Boundary | undefined =>
+    session === undefined ? nthNewest.all.get(offset) : nthNewest.session.get(session, offset);
   /**
    * An upper bound of the rows the index returns for a lookup: its rarest trigram's count, 0
    * when one of them is in no row at all.
@@ -175,7 +185,10 @@ export function sqliteMemorySearch(
     if (lookup === undefined) return run('scan');
 
     if (searchProbeRows > 0) {
-      const recent = run('recent', { window: searchProbeRows });
+      const boundary = boundaryOf(session, searchProbeRows - 1);
+      // A scope smaller than the probe: one scan answers.
+      if (boundary === undefined) return run('scan');
+      const recent = run('recent', { since_created: boundary.created_at, since_id: boundary.id });
       if (recent.length >= limit || scopeAtMost(session, searchProbeRows)) return recent;
     }
     if (bySession) {
