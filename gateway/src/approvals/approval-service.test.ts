@@ -565,9 +565,11 @@ describe('approval gate: chat replies `approve <id-prefix>` / `deny <id-prefix>`
     expect(await bed.service.decideFromChat('mallory', `approve ${ID_A}`)).toBe(
       `No pending approval ${ID_A} in this conversation.`,
     );
-    expect(await bed.service.decideFromChat('mallory', 'deny aaaa')).toBe(
-      'No pending approval aaaa in this conversation.',
+    expect(await bed.service.decideFromChat('mallory', 'deny aaaa1111')).toBe(
+      'No pending approval aaaa1111 in this conversation.',
     );
+    // Nothing waits in mallory's conversation: a short "deny aaaa" is an ordinary message.
+    expect(await bed.service.decideFromChat('mallory', 'deny aaaa')).toBeUndefined();
     expect((await bed.service.pending()).map((p) => p.id)).toEqual([ID_A]);
     expect(await isSettled(decision)).toBe(false);
   });
@@ -580,6 +582,19 @@ describe('approval gate: chat replies `approve <id-prefix>` / `deny <id-prefix>`
     expect(await bed.service.pending()).toHaveLength(1);
     await bed.service.deny(ID_A);
     await decision;
+  });
+
+  it.each(['approve cafe', 'deny 42', 'approve add'])(
+    '%j with nothing pending in the conversation goes to the model',
+    async (text) => {
+      expect(await bed.service.decideFromChat('ada', text)).toBeUndefined();
+    },
+  );
+
+  it('a stale reply with the id a notice showed still gets an answer', async () => {
+    expect(await bed.service.decideFromChat('ada', 'approve aaaa1111')).toBe(
+      'No pending approval aaaa1111 in this conversation.',
+    );
   });
 
   it.each(['approve of this plan', 'please approve aaaa', 'approve', 'deny aaaa now', 'hello'])(

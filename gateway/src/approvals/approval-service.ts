@@ -60,7 +60,9 @@ interface Waiting {
   cancelExpiry: () => void;
 }
 
-export const shortId = (id: string): string => id.slice(0, 8);
+/** Characters of an approval id that notices show. */
+const SHORT_ID_LENGTH = 8;
+export const shortId = (id: string): string => id.slice(0, SHORT_ID_LENGTH);
 
 /**
  * The approval gate in front of shell and browser tools, with the spec's state machine:
@@ -259,9 +261,13 @@ export function createApprovalService(deps: ApprovalServiceDeps) {
       if (!match) return undefined;
       const verb = (match[1] ?? '').toLowerCase();
       const prefix = (match[2] ?? '').toLowerCase();
-      const mine = (await board.list()).filter(
-        (approval) => approval.session_id === sessionId && approval.id.startsWith(prefix),
+      const waitingHere = (await board.list()).filter(
+        (approval) => approval.session_id === sessionId,
       );
+      // Nothing waits here and the id is shorter than the ones notices show: an ordinary
+      // message ("approve cafe", "deny 42") for the model, not a decision.
+      if (waitingHere.length === 0 && prefix.length < SHORT_ID_LENGTH) return undefined;
+      const mine = waitingHere.filter((approval) => approval.id.startsWith(prefix));
       const none = `No pending approval ${prefix} in this conversation.`;
       if (mine.length === 0) return none;
       if (mine.length > 1)
