@@ -1,4 +1,4 @@
-import type { HearthEnvironment, RunningGateway, RunOptions } from '@hearth/gateway';
+import type { HearthEnvironment, RunningGateway, RunOptions, RuntimeReport } from '@hearth/gateway';
 import type { Output } from './output.ts';
 
 /** Everything the commands take from outside; main.ts passes the real ones, tests fakes. */
@@ -14,6 +14,11 @@ export interface CliDeps {
   /** Where interactive commands read lines from, and write their prompts to. */
   input: NodeJS.ReadableStream;
   promptOutput: NodeJS.WritableStream;
+  /**
+   * Before a foreground gateway starts: re-executes this process once with the gateway's
+   * memory set-up (does not return then), or says what is in effect.
+   */
+  tuneRuntime: () => RuntimeReport;
   runGateway: (options: RunOptions) => Promise<RunningGateway>;
   installSignalHandlers: (running: RunningGateway) => void;
 }

@@ -1,6 +1,11 @@
 /** The `hearth` process (bin/hearth.js imports this): the one place with real I/O wired in. */
 import { fileURLToPath } from 'node:url';
-import { installSignalHandlers, readEnvironment, runGateway } from '@hearth/gateway';
+import {
+  installSignalHandlers,
+  readEnvironment,
+  runGateway,
+  tuneThisProcess,
+} from '@hearth/gateway';
 import { processOutput } from './output.ts';
 import { runCli } from './run-cli.ts';
 
@@ -13,6 +18,7 @@ process.exitCode = await runCli(process.argv.slice(2), {
   fetch: globalThis.fetch,
   input: process.stdin,
   promptOutput: process.stdout,
+  tuneRuntime: tuneThisProcess,
   runGateway,
   installSignalHandlers: (running) => installSignalHandlers(running),
 });

@@ -167,7 +167,6 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     voice: () => ({ stt_available: false, tts_available: false, wake_word_active: false }),
     semanticAvailable: () => memory.peek()?.service.semanticAvailable() ?? null,
     backends: (): Record<string, string> => ({
-      ...(deps.runtime ? { allocator: deps.runtime.allocator, heap: deps.runtime.heap } : {}),
       ...(database.peek()
         ? {
             database: database.get().kind,
@@ -182,6 +181,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
             isolation: toolRuntime.get().executor.isolation,
           }
         : {}),
+      ...(deps.runtime ? { allocator: deps.runtime.allocator, heap: deps.runtime.heap } : {}),
     }),
     channelConnected: () => null,
   };

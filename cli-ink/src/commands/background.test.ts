@@ -86,7 +86,14 @@ describe('hearth start --background, status, stop (real processes)', () => {
       // No -c and no port: status finds the gateway through the pid file.
       const status = await hearth(home, ['status', '--json']);
       expect(status.code).toBe(0);
-      expect(JSON.parse(status.stdout)).toMatchObject({ status: 'ok', init_phase: 'ready' });
+      const body = JSON.parse(status.stdout) as { backends: Record<string, string> };
+      expect(body).toMatchObject({ status: 'ok', init_phase: 'ready' });
+      // The detached gateway re-executed itself (same pid) with the tuned memory set-up.
+      expect(body.backends.allocator).toMatch(/^(jemalloc|glibc|system)/);
+      if (process.platform === 'linux')
+        expect((await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')).toContain(
+          '--max-semi-space-size=2',
+        );
 
       const stop = await hearth(home, ['stop']);
       expect(stop).toMatchObject({ code: 0, stdout: `Hearth stopped (pid ${pid})\n` });

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../testing/cli-harness.ts';
+import { createHarness, TEST_RUNTIME, type Harness } from '../testing/cli-harness.ts';
 
 describe('hearth start (foreground)', () => {
   let h: Harness;
@@ -18,6 +18,11 @@ describe('hearth start (foreground)', () => {
     expect(result.stdout).toBe(`Hearth is ready at http://127.0.0.1:${port}\n`);
     const ready = await fetch(`http://127.0.0.1:${port}/ready`);
     expect(ready.status).toBe(200);
+    // The memory set-up `start` asked for before running the gateway reaches /status.
+    const status = (await (await fetch(`http://127.0.0.1:${port}/api/v1/status`)).json()) as {
+      backends: Record<string, string>;
+    };
+    expect(status.backends).toMatchObject(TEST_RUNTIME);
   });
 
   it('accepts --voice-mode with a note that voice does not exist yet', async () => {

@@ -39,9 +39,11 @@ export function registerStart(program: Command, ctx: CommandContext): void {
  */
 export async function startForeground(ctx: CommandContext, options: StartOptions): Promise<void> {
   const { deps } = ctx;
+  const runtime = deps.tuneRuntime();
   let running: RunningGateway;
   try {
     running = await deps.runGateway({
+      runtime,
       env: deps.env,
       configPath: ctx.configPath(),
       host: options.bind,

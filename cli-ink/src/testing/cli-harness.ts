@@ -10,6 +10,9 @@ import type { CliDeps } from '../deps.ts';
 import { bufferedOutput } from '../output.ts';
 import { runCli } from '../run-cli.ts';
 
+/** What the in-process harness reports instead of re-executing the test runner. */
+export const TEST_RUNTIME = { allocator: 'system (in-process test)', heap: 'Node defaults' };
+
 export const BIN_PATH = fileURLToPath(new URL('../../bin/hearth.js', import.meta.url));
 
 export interface CliResult {
@@ -48,6 +51,7 @@ export async function createHarness(): Promise<Harness> {
         fetch: globalThis.fetch,
         input: Readable.from(input ?? []),
         promptOutput: new PassThrough(),
+        tuneRuntime: () => TEST_RUNTIME,
         runGateway,
         installSignalHandlers: (running) => void gateways.push(running),
       };

@@ -10,6 +10,7 @@ export {
   type GatewayConfig,
   type HearthConfig,
 } from './schema.ts';
+export { tuneThisProcess, type RuntimeReport } from './runtime-tuning.ts';
 export { resolveSecret, type SecretResolverDeps } from './secrets.ts';
 export { ensureStateDir, resolveDbPath, statePaths, type StatePaths } from './state-dir.ts';
 export { updateConfigFile, writeFileAtomic, type ConfigValue } from './write.ts';
