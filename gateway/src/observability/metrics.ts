@@ -59,6 +59,11 @@ export function createMetrics(hostStats: HostStats) {
       'model',
       'direction',
     ]),
+    webSearchesTotal: counter(
+      'web_searches_total',
+      'Searches run by the provider itself (native web search), by provider',
+      ['provider'],
+    ),
     costUsdTotal: counter('cost_usd_total', 'Estimated cost in USD, by provider and model', [
       'provider',
       'model',

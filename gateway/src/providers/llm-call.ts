@@ -9,6 +9,7 @@ import type {
   Usage,
 } from './messages.ts';
 import type { ProviderOptions } from './thinking.ts';
+import { countWebSearches } from './web-search.ts';
 
 export interface ModelCall {
   model: LanguageModel;
@@ -149,57 +150,131 @@ function request(ai: typeof Ai, call: ModelCall) {
   };
 }
 
-/** One non-streaming generation step (no tool execution: the caller runs the tool loop). */
-export async function generate(call: ModelCall): Promise<Generation> {
-  const ai = await loadSdk();
-  const result = await ai.generateText(request(ai, call));
+/**
+ * Continuations of a turn the provider paused, per generation step. Anthropic ends a long
+ * server-tool turn (web search) with `stop_reason: "pause_turn"`; the turn goes on when the
+ * request is sent again with the paused assistant content as its last message. Continuations
+ * have this cap of their own, apart from `max_tool_steps`: a paused turn holds no calls for
+ * Hearth to run. A turn still paused after them ends with what it has (finish reason `other`).
+ */
+export const MAX_PAUSE_CONTINUATIONS = 3;
+
+/** What one response of a (possibly continued) step reports. */
+interface Segment {
+  text: string;
+  reasoning: string;
+  toolCalls: Parameters<typeof toCalls>[0];
+  sources: Parameters<typeof toSources>[0];
+  usage: Parameters<typeof toUsage>[0];
+  webSearches: number;
+  finishReason: string;
+  paused: boolean;
+  messages: ModelMessage[];
+}
+
+/** The step's generation: its responses (a paused turn and its continuations) as one. */
+function combine(segments: readonly Segment[]): Generation {
+  const last = segments.at(-1);
+  const usage = segments.reduce(
+    (total, segment) => {
+      const { inputTokens, outputTokens } = toUsage(segment.usage);
+      return {
+        inputTokens: total.inputTokens + inputTokens,
+        outputTokens: total.outputTokens + outputTokens,
+      };
+    },
+    { inputTokens: 0, outputTokens: 0 },
+  );
+  const webSearches = segments.reduce((total, segment) => total + segment.webSearches, 0);
   return {
-    replay: result.response.messages,
-    text: result.text,
-    reasoning: result.reasoningText ?? '',
-    toolCalls: toCalls(result.toolCalls),
-    sources: toSources(result.sources),
-    usage: toUsage(result.usage),
-    finishReason: FINISH[result.finishReason] ?? 'other',
+    replay: segments.flatMap((segment) => segment.messages),
+    text: segments.map((segment) => segment.text).join(''),
+    reasoning: segments.map((segment) => segment.reasoning).join(''),
+    toolCalls: toCalls(segments.flatMap((segment) => segment.toolCalls)),
+    sources: toSources(segments.flatMap((segment) => segment.sources)),
+    usage,
+    ...(webSearches > 0 ? { webSearches } : {}),
+    finishReason: last?.paused ? 'other' : (FINISH[last?.finishReason ?? ''] ?? 'other'),
   };
 }
 
-/** One streaming generation step: text and reasoning deltas, then a `finish` with the totals. */
-export async function* stream(call: ModelCall): AsyncGenerator<GenerationEvent> {
-  let failure: { error: unknown } | undefined;
+/** Is there another continuation to ask for after these responses? */
+const continues = (segments: readonly Segment[]): boolean =>
+  segments.at(-1)?.paused === true && segments.length <= MAX_PAUSE_CONTINUATIONS;
+
+/** One non-streaming generation step (no tool execution: the caller runs the tool loop). */
+export async function generate(call: ModelCall): Promise<Generation> {
   const ai = await loadSdk();
-  const result = ai.streamText({
-    ...request(ai, call),
-    onError: ({ error }) => {
-      failure = { error };
-    },
-  });
-  let text = '';
-  let reasoning = '';
-  for await (const part of result.stream) {
-    if ((part.type === 'text-delta' || part.type === 'reasoning-delta') && part.text === '')
-      continue;
-    if (part.type === 'text-delta') {
-      text += part.text;
-      yield { type: 'text', text: part.text };
-    } else if (part.type === 'reasoning-delta') {
-      reasoning += part.text;
-      yield { type: 'reasoning', text: part.text };
-    } else if (part.type === 'error') {
-      throw part.error;
+  const base = request(ai, call);
+  const segments: Segment[] = [];
+  do {
+    const messages = [...base.messages, ...segments.flatMap((segment) => segment.messages)];
+    const result = await ai.generateText({ ...base, messages });
+    segments.push({
+      text: result.text,
+      reasoning: result.reasoningText ?? '',
+      toolCalls: result.toolCalls,
+      sources: result.sources,
+      usage: result.usage,
+      webSearches: countWebSearches({
+        content: result.content,
+        providerMetadata: result.providerMetadata,
+      }),
+      finishReason: result.finishReason,
+      paused: result.rawFinishReason === 'pause_turn',
+      messages: result.response.messages,
+    });
+  } while (continues(segments));
+  return combine(segments);
+}
+
+/**
+ * One streaming generation step: text and reasoning deltas, then a `finish` with the totals. A
+ * paused turn's continuations stream on as part of the same step.
+ */
+export async function* stream(call: ModelCall): AsyncGenerator<GenerationEvent> {
+  const ai = await loadSdk();
+  const base = request(ai, call);
+  const segments: Segment[] = [];
+  do {
+    let failure: { error: unknown } | undefined;
+    const result = ai.streamText({
+      ...base,
+      messages: [...base.messages, ...segments.flatMap((segment) => segment.messages)],
+      onError: ({ error }) => {
+        failure = { error };
+      },
+    });
+    let text = '';
+    let reasoning = '';
+    for await (const part of result.stream) {
+      if ((part.type === 'text-delta' || part.type === 'reasoning-delta') && part.text === '')
+        continue;
+      if (part.type === 'text-delta') {
+        text += part.text;
+        yield { type: 'text', text: part.text };
+      } else if (part.type === 'reasoning-delta') {
+        reasoning += part.text;
+        yield { type: 'reasoning', text: part.text };
+      } else if (part.type === 'error') {
+        throw part.error;
+      }
     }
-  }
-  if (failure) throw failure.error;
-  yield {
-    type: 'finish',
-    generation: {
+    if (failure) throw failure.error;
+    segments.push({
       text,
       reasoning,
-      toolCalls: toCalls(await result.toolCalls),
-      sources: toSources(await result.sources),
-      usage: toUsage(await result.usage),
-      finishReason: FINISH[await result.finishReason] ?? 'other',
-      replay: (await result.response).messages,
-    },
-  };
+      toolCalls: await result.toolCalls,
+      sources: await result.sources,
+      usage: await result.usage,
+      webSearches: countWebSearches({
+        content: await result.content,
+        providerMetadata: await result.providerMetadata,
+      }),
+      finishReason: await result.finishReason,
+      paused: (await result.rawFinishReason) === 'pause_turn',
+      messages: (await result.response).messages,
+    });
+  } while (continues(segments));
+  yield { type: 'finish', generation: combine(segments) };
 }

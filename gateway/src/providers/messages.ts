@@ -40,6 +40,11 @@ export interface Generation {
   /** Web pages the provider searched or cited (native web search, Perplexity). */
   sources?: { url: string; title?: string }[];
   usage: Usage;
+  /**
+   * Searches the provider ran itself (native web search), billed per search by most
+   * providers; absent when none ran.
+   */
+  webSearches?: number;
   finishReason: FinishReason;
   /** The step's assistant message(s) in the SDK's own form, for `ChatMessage.replay`. */
   replay?: unknown;

@@ -148,7 +148,14 @@ describe('LLM router', () => {
     fake.reply({ text: 'fine', usage: { inputTokens: 1_000_000, outputTokens: 0 } });
     await router.generate({ messages: user('hello') });
     expect(usage.report()).toEqual({
-      models: { 'gpt-4o-mini': { input_tokens: 1_000_000, output_tokens: 0, cost_usd: 0.15 } },
+      models: {
+        'gpt-4o-mini': {
+          input_tokens: 1_000_000,
+          output_tokens: 0,
+          web_searches: 0,
+          cost_usd: 0.15,
+        },
+      },
       total_cost_usd: 0.15,
     });
   });

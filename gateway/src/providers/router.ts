@@ -210,6 +210,7 @@ export function createLlmRouter(deps: RouterDeps) {
       pricing: providerSpec(target.provider).pricing,
       inputTokens: generation.usage.inputTokens,
       outputTokens: generation.usage.outputTokens,
+      webSearches: generation.webSearches,
     });
   }
 

@@ -39,6 +39,8 @@ export const usageSchema = z.object({
     z.object({
       input_tokens: z.number().int(),
       output_tokens: z.number().int(),
+      /** Searches the provider ran itself (native web search). */
+      web_searches: z.number().int(),
       cost_usd: z.number().nullable(),
     }),
   ),
@@ -82,7 +84,7 @@ export function providerRoutes(deps: ProviderRouteDeps): AnyRoute[] {
       method: 'get',
       path: '/usage',
       summary:
-        'Tokens and estimated cost per model since start (unpriced models are not in the total)',
+        'Tokens, provider web searches and estimated cost (tokens plus priced search fees) per model since start (unpriced models are not in the total)',
       tags: ['models'],
       response: usageSchema,
       handler: () => deps.usage.report(),

@@ -24,7 +24,7 @@ import { createUsageTracker } from '../usage/usage-tracker.ts';
 import { providerSpec, type ModelsConfig, type ProviderName } from './catalog.ts';
 import type { ChatMessage, Generation, ToolSpec } from './messages.ts';
 import { createLlmRouter, type RouteRequest } from './router.ts';
-import { webSearchState } from './web-search.ts';
+import { countWebSearches, webSearchState, type SearchEvidence } from './web-search.ts';
 
 const SEARCH: ScriptedWebSearch = {
   query: 'Hearth gateway latest release',
@@ -199,6 +199,8 @@ describe('native web search ([models] web_search_enabled)', () => {
           // The search ran at the provider: nothing is left for Hearth's tool loop.
           expect(reply.toolCalls).toEqual([]);
           expect(reply.sources?.map((s) => s.url)).toContain(c.sourceUrl);
+          // One search ran at the provider (billed per search where the provider prices it).
+          expect(reply.webSearches).toBe(1);
         }
         expect(text).toBe(ANSWER);
         expect(fake.requests).toHaveLength(2);
@@ -298,6 +300,8 @@ describe('native web search ([models] web_search_enabled)', () => {
         expect(reply.text).toBe(ANSWER);
         expect(reply.finishReason).toBe('stop');
         expect(reply.sources?.map((s) => s.url)).toEqual(SEARCH.results.map((r) => r.url));
+        // Sonar's search is part of the request, not a provider-executed search call.
+        expect(reply.webSearches).toBeUndefined();
       }
       for (const request of fake.requests) {
         expect(request.wire).toBe('openai-chat');
@@ -422,5 +426,70 @@ describe('webSearchState', () => {
     expect(
       webSearchState(providerSpec(provider), models({ web_search_enabled: enabled }), used).state,
     ).toBe(state);
+  });
+});
+
+describe('countWebSearches', () => {
+  const call = (toolCallId: string, toolName = 'web_search') => ({
+    type: 'tool-call',
+    toolCallId,
+    toolName,
+    providerExecuted: true,
+  });
+  const result = (toolCallId: string, action: string) => ({
+    type: 'tool-result',
+    toolCallId,
+    toolName: 'web_search',
+    providerExecuted: true,
+    output: { action: { type: action } },
+  });
+  it.each<[string, SearchEvidence, number]>([
+    [
+      'Anthropic: usage.server_tool_use.web_search_requests',
+      {
+        content: [call('a'), call('b')],
+        providerMetadata: { anthropic: { usage: { server_tool_use: { web_search_requests: 3 } } } },
+      },
+      3,
+    ],
+    [
+      'Anthropic without server_tool_use usage (a search still pending after a pause)',
+      { content: [call('a')], providerMetadata: { anthropic: { usage: { input_tokens: 5 } } } },
+      0,
+    ],
+    [
+      'Gemini: the non-empty grounding queries',
+      {
+        content: [call('g', 'server:GOOGLE_SEARCH_WEB')],
+        providerMetadata: { google: { groundingMetadata: { webSearchQueries: ['a', '', 'b'] } } },
+      },
+      2,
+    ],
+    [
+      'OpenAI: search calls, not open_page / find_in_page',
+      {
+        content: [
+          call('1'),
+          result('1', 'search'),
+          call('2'),
+          result('2', 'openPage'),
+          call('3'),
+          result('3', 'findInPage'),
+          call('4'),
+        ],
+        providerMetadata: { openai: {} },
+      },
+      2,
+    ],
+    [
+      "Hearth's own tool calls are not searches",
+      {
+        content: [{ type: 'tool-call', toolCallId: 'x', toolName: 'get_time' }],
+        providerMetadata: undefined,
+      },
+      0,
+    ],
+  ])('%s', (_name, evidence, count) => {
+    expect(countWebSearches(evidence)).toBe(count);
   });
 });

@@ -86,3 +86,55 @@ export function webSearchState(
   const detail = without.length > 0 ? `${search.note} (not ${without.join(', ')})` : search.note;
   return { state: models.web_search_enabled ? 'active' : 'off', detail };
 }
+
+/** The parts of an SDK response the search count reads (tool calls and their results). */
+export interface SearchEvidence {
+  content: readonly {
+    type: string;
+    toolCallId?: string;
+    toolName?: string;
+    providerExecuted?: boolean;
+    output?: unknown;
+  }[];
+  providerMetadata: Record<string, Record<string, unknown>> | undefined;
+}
+
+const field = (value: unknown, key: string): unknown =>
+  typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+
+/** OpenAI's web_search_call actions that open or read a page rather than search (not billed). */
+const NOT_A_SEARCH = new Set(['openPage', 'findInPage']);
+
+/**
+ * How many searches the provider ran in one response, from what the SDK reports: Anthropic's
+ * `usage.server_tool_use.web_search_requests` (absent: none, even if the response replays a
+ * `server_tool_use` whose search is still pending after a pause); Gemini's grounding `webSearchQueries` (the
+ * non-empty ones, as Google bills Gemini 3); otherwise one per provider-executed `web_search`
+ * call (OpenAI, xAI), leaving out OpenAI's open_page / find_in_page actions.
+ */
+export function countWebSearches({ content, providerMetadata }: SearchEvidence): number {
+  const anthropic = field(providerMetadata?.anthropic, 'usage');
+  if (anthropic !== undefined) {
+    const requests = field(field(anthropic, 'server_tool_use'), 'web_search_requests');
+    return typeof requests === 'number' ? requests : 0;
+  }
+  const queries = field(field(providerMetadata?.google, 'groundingMetadata'), 'webSearchQueries');
+  if (Array.isArray(queries))
+    return queries.filter((query) => typeof query === 'string' && query.trim() !== '').length;
+  const skipped = new Set(
+    content
+      .filter(
+        (part) =>
+          part.type === 'tool-result' &&
+          NOT_A_SEARCH.has(String(field(field(part.output, 'action'), 'type'))),
+      )
+      .map((part) => part.toolCallId),
+  );
+  return content.filter(
+    (part) =>
+      part.type === 'tool-call' &&
+      part.providerExecuted === true &&
+      part.toolName === 'web_search' &&
+      !skipped.has(part.toolCallId),
+  ).length;
+}

@@ -99,3 +99,25 @@ export function priceOf(
   }
   return best === undefined ? undefined : table[best];
 }
+
+/**
+ * Fees for the searches a provider runs itself (native web search), in USD per 1,000 searches,
+ * as each provider documents them, on top of the tokens the results add to the input:
+ * - Anthropic: $10 per 1,000 web searches (web_search tool documentation);
+ * - OpenAI: $10 per 1,000 `web_search` tool calls, search actions only (pricing page);
+ * - xAI: $5 per 1,000 `web_search` calls (docs.x.ai pricing, tool invocation costs).
+ * Google's grounding is left unpriced: it is billed per prompt on Gemini 2.x and per query on
+ * Gemini 3, each after a free daily or monthly allowance Hearth cannot see, so the searches
+ * are counted but no fee is estimated. Unlisted providers are unpriced too.
+ */
+export const WEB_SEARCH_PRICES_PER_THOUSAND: Readonly<Record<string, number>> = {
+  anthropic: 10,
+  openai: 10,
+  xai: 5,
+};
+
+/** The fee of one provider-executed search, or undefined when it is unpriced. */
+export function webSearchPriceOf(provider: string): number | undefined {
+  const perThousand = WEB_SEARCH_PRICES_PER_THOUSAND[provider];
+  return perThousand === undefined ? undefined : perThousand / 1000;
+}

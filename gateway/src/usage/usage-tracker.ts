@@ -1,10 +1,15 @@
 import type { Metrics } from '../observability/metrics.ts';
-import { priceOf } from './pricing.ts';
+import { priceOf, webSearchPriceOf } from './pricing.ts';
 
 export interface ModelUsage {
   input_tokens: number;
   output_tokens: number;
-  /** Null when the model is unpriced (then it is left out of total_cost_usd). */
+  /** Searches the provider ran itself (native web search). */
+  web_searches: number;
+  /**
+   * Tokens plus search fees where the provider's fee is priced; null when the model is unpriced
+   * (then it is left out of total_cost_usd).
+   */
   cost_usd: number | null;
 }
 
@@ -21,12 +26,14 @@ export interface GenerationRecord {
   pricing: 'table' | 'unpriced' | 'free';
   inputTokens: number;
   outputTokens: number;
+  /** Provider-executed searches of the generation (0 or absent: none). */
+  webSearches?: number;
 }
 
 /**
- * Token and cost counters of this process (they reset on restart, as the spec says). Every
- * generation, background ones included, goes through `record`, which also feeds the
- * `tokens_total` and `cost_usd_total` metrics.
+ * Token, search and cost counters of this process (they reset on restart, as the spec says).
+ * Every generation, background ones included, goes through `record`, which also feeds the
+ * `tokens_total`, `web_searches_total` and `cost_usd_total` metrics.
  */
 export function createUsageTracker(metrics: Metrics) {
   const models = new Map<string, ModelUsage>();
@@ -36,24 +43,30 @@ export function createUsageTracker(metrics: Metrics) {
     if (record.pricing === 'unpriced') return null;
     const price = priceOf(record.provider, record.nativeModelId);
     if (!price) return null;
-    return (record.inputTokens * price[0] + record.outputTokens * price[1]) / 1_000_000;
+    const tokens = (record.inputTokens * price[0] + record.outputTokens * price[1]) / 1_000_000;
+    // An unpriced search fee (Google grounding) is left out; the searches are still counted.
+    return tokens + (record.webSearches ?? 0) * (webSearchPriceOf(record.provider) ?? 0);
   }
 
   return {
     record(record: GenerationRecord): void {
       const cost = costOf(record);
+      const searches = record.webSearches ?? 0;
       const current = models.get(record.modelId) ?? {
         input_tokens: 0,
         output_tokens: 0,
+        web_searches: 0,
         cost_usd: cost === null ? null : 0,
       };
       current.input_tokens += record.inputTokens;
       current.output_tokens += record.outputTokens;
+      current.web_searches += searches;
       if (cost !== null) current.cost_usd = (current.cost_usd ?? 0) + cost;
       models.set(record.modelId, current);
 
       metrics.tokensTotal.inc({ model: record.modelId, direction: 'input' }, record.inputTokens);
       metrics.tokensTotal.inc({ model: record.modelId, direction: 'output' }, record.outputTokens);
+      if (searches > 0) metrics.webSearchesTotal.inc({ provider: record.provider }, searches);
       if (cost !== null)
         metrics.costUsdTotal.inc({ provider: record.provider, model: record.modelId }, cost);
     },

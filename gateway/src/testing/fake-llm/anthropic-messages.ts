@@ -1,7 +1,9 @@
 /**
- * Anthropic Messages (`POST /v1/messages`), JSON and SSE with thinking and tool_use blocks.
+ * Anthropic Messages (`POST /v1/messages`), JSON and SSE with thinking and tool_use blocks, the
+ * web search server tool, and turns the server pauses (`pause_turn`) for the client to continue.
  * https://docs.anthropic.com/en/api/messages and …/messages-streaming
  */
+import { isDeepStrictEqual } from 'node:util';
 import {
   fakeId,
   jsonPieces,
@@ -73,23 +75,36 @@ function webSearchBlocks(script: ReplyScript) {
   };
 }
 
-function usageBody(script: ReplyScript, outputTokens: number): JsonObject {
-  return {
-    input_tokens: usageOf(script).inputTokens,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
-    output_tokens: outputTokens,
-    ...(script.webSearch ? { server_tool_use: { web_search_requests: 1 } } : {}),
-  };
+/** The content of one reply, and a search result held back for the reply after a pause. */
+interface Reply {
+  content: JsonObject[];
+  /** Searches whose results this reply carries (`usage.server_tool_use.web_search_requests`). */
+  searches: number;
+  /** Paused mid-search: the `web_search_tool_result` that opens the continuation. */
+  pending?: JsonObject;
 }
 
-function message(context: WireContext, script: ReplyScript): JsonObject {
-  const usage = usageOf(script);
+/**
+ * The reply's content blocks in order: thinking, the result a paused search left pending, the
+ * search (query, then results), the text (citing the first result), tool_use blocks. Paused
+ * mid-search, the text comes first (the model's preamble) and the turn stops at the query.
+ */
+function replyOf(script: ReplyScript, opening: JsonObject | undefined): Reply {
   const content: JsonObject[] = [];
   const search = webSearchBlocks(script);
+  let searches = opening ? 1 : 0;
   if (script.reasoning)
     content.push({ type: 'thinking', thinking: script.reasoning, signature: SIGNATURE });
-  if (search) content.push(search.use, search.result);
+  if (opening) content.push(opening);
+  if (search && script.pauseTurn === 'mid-search') {
+    if (script.text) content.push({ type: 'text', text: script.text });
+    content.push(search.use);
+    return { content, searches, pending: search.result };
+  }
+  if (search) {
+    content.push(search.use, search.result);
+    searches += 1;
+  }
   if (script.text)
     content.push({
       type: 'text',
@@ -99,20 +114,70 @@ function message(context: WireContext, script: ReplyScript): JsonObject {
   for (const call of toolCalls(script)) {
     content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
   }
+  return { content, searches };
+}
+
+function stopReason(script: ReplyScript): string {
+  return script.pauseTurn ? 'pause_turn' : STOP[stopKind(script)];
+}
+
+function usageBody(script: ReplyScript, outputTokens: number, searches: number): JsonObject {
+  return {
+    input_tokens: usageOf(script).inputTokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    output_tokens: outputTokens,
+    ...(searches > 0 ? { server_tool_use: { web_search_requests: searches } } : {}),
+  };
+}
+
+function message(context: WireContext, script: ReplyScript, reply: Reply): JsonObject {
   return {
     id: fakeId('msg_'),
     type: 'message',
     role: 'assistant',
     model: bodyOf(context.request).model,
-    content,
-    stop_reason: STOP[stopKind(script)],
+    content: reply.content,
+    stop_reason: stopReason(script),
     stop_sequence: null,
-    usage: usageBody(script, usage.outputTokens),
+    usage: usageBody(script, usageOf(script).outputTokens, reply.searches),
   };
 }
 
-function streamFrames(context: WireContext, script: ReplyScript): string[] {
-  const usage = usageOf(script);
+/** A content block as streamed: its start (empty text, input `{}`), then its deltas. */
+function streamedBlock(script: ReplyScript, block: JsonObject): [JsonObject, JsonObject[]] {
+  switch (block.type) {
+    case 'thinking':
+      return [
+        { type: 'thinking', thinking: '' },
+        [
+          ...reasoningPieces(script).map((thinking) => ({ type: 'thinking_delta', thinking })),
+          { type: 'signature_delta', signature: block.signature },
+        ],
+      ];
+    case 'text':
+      return [
+        { type: 'text', text: '' },
+        [
+          ...arrayOf(block.citations).map((citation) => ({ type: 'citations_delta', citation })),
+          ...textPieces(script).map((text) => ({ type: 'text_delta', text })),
+        ],
+      ];
+    case 'server_tool_use':
+    case 'tool_use':
+      return [
+        { ...block, input: {} },
+        jsonPieces(block.input).map((partial_json) => ({
+          type: 'input_json_delta',
+          partial_json,
+        })),
+      ];
+    default:
+      return [block, []];
+  }
+}
+
+function streamFrames(context: WireContext, script: ReplyScript, reply: Reply): string[] {
   const frames: string[] = [
     sseEvent('message_start', {
       type: 'message_start',
@@ -124,69 +189,106 @@ function streamFrames(context: WireContext, script: ReplyScript): string[] {
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: usageBody({ usage: script.usage }, 1),
+        usage: usageBody({ usage: script.usage }, 1, 0),
       },
     }),
     sseEvent('ping', { type: 'ping' }),
   ];
-  let index = 0;
-  const block = (start: JsonObject, deltas: JsonObject[]) => {
+  for (const [index, block] of reply.content.entries()) {
+    // A scripted stream failure strikes after the text, before any tool_use block.
+    if (block.type === 'tool_use' && script.streamError !== undefined) break;
+    const [start, deltas] = streamedBlock(script, block);
     frames.push(
       sseEvent('content_block_start', { type: 'content_block_start', index, content_block: start }),
     );
     for (const delta of deltas)
       frames.push(sseEvent('content_block_delta', { type: 'content_block_delta', index, delta }));
     frames.push(sseEvent('content_block_stop', { type: 'content_block_stop', index }));
-    index += 1;
-  };
-  if (script.reasoning) {
-    block({ type: 'thinking', thinking: '' }, [
-      ...reasoningPieces(script).map((thinking) => ({ type: 'thinking_delta', thinking })),
-      { type: 'signature_delta', signature: SIGNATURE },
-    ]);
   }
-  const search = webSearchBlocks(script);
-  if (search) {
-    block(
-      { ...search.use, input: {} },
-      jsonPieces(search.use.input).map((partial_json) => ({
-        type: 'input_json_delta',
-        partial_json,
-      })),
-    );
-    block(search.result, []);
-  }
-  const text = textPieces(script);
-  if (text.length > 0)
-    block({ type: 'text', text: '' }, [
-      ...(search?.citations ?? []).map((citation) => ({ type: 'citations_delta', citation })),
-      ...text.map((piece) => ({ type: 'text_delta', text: piece })),
-    ]);
   if (script.streamError !== undefined) {
     const error = { type: 'overloaded_error', message: script.streamError };
     return [...frames, sseEvent('error', { type: 'error', error })];
   }
-  for (const call of toolCalls(script)) {
-    block(
-      { type: 'tool_use', id: call.id, name: call.name, input: {} },
-      jsonPieces(call.arguments).map((partial_json) => ({
-        type: 'input_json_delta',
-        partial_json,
-      })),
-    );
-  }
   frames.push(
     sseEvent('message_delta', {
       type: 'message_delta',
-      delta: { stop_reason: STOP[stopKind(script)], stop_sequence: null },
+      delta: { stop_reason: stopReason(script), stop_sequence: null },
       usage: {
-        output_tokens: usage.outputTokens,
-        ...(script.webSearch ? { server_tool_use: { web_search_requests: 1 } } : {}),
+        output_tokens: usageOf(script).outputTokens,
+        ...(reply.searches > 0 ? { server_tool_use: { web_search_requests: reply.searches } } : {}),
       },
     }),
     sseEvent('message_stop', { type: 'message_stop' }),
   );
   return frames;
+}
+
+/**
+ * A turn the server paused (`stop_reason: "pause_turn"`). The client continues it by sending
+ * the same messages again with the paused assistant content appended as the last message,
+ * unchanged (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/server-tools).
+ */
+interface PausedTurn {
+  /** The messages before the paused assistant turn. */
+  before: unknown[];
+  /** The assistant content so far (every paused reply of the turn, in order). */
+  content: JsonObject[];
+  /** Paused mid-search: the search result that opens the continuation. */
+  pending?: JsonObject;
+}
+
+const PAUSED = 'anthropic-messages:paused';
+
+function pausedTurn(context: WireContext): PausedTurn | undefined {
+  return context.state.get(PAUSED) as PausedTurn | undefined;
+}
+
+/** The final assistant content may not end with whitespace: its last text is sent trimmed. */
+function asLastMessage(content: readonly JsonObject[]): JsonObject[] {
+  const last = content.at(-1);
+  if (last?.type !== 'text' || typeof last.text !== 'string') return [...content];
+  return [...content.slice(0, -1), { ...last, text: last.text.trimEnd() }];
+}
+
+/** After a pause, the request must be the same messages plus the paused content, unchanged. */
+function continuesPausedTurn(context: WireContext): string | undefined {
+  const paused = pausedTurn(context);
+  if (!paused) return undefined;
+  const messages = arrayOf(bodyOf(context.request).messages);
+  const index = messages.length - 1;
+  const last = messages[index];
+  const rule = 'fake-llm: after stop_reason "pause_turn" the next request must';
+  if (!isDeepStrictEqual(messages.slice(0, -1), paused.before))
+    return `messages: ${rule} repeat the earlier messages unchanged before the paused turn`;
+  if (!isObject(last) || last.role !== 'assistant')
+    return `messages.${index}: ${rule} end with the paused assistant turn`;
+  const expected = asLastMessage(paused.content);
+  const sent = arrayOf(last.content);
+  for (let block = 0; block < Math.max(expected.length, sent.length); block += 1) {
+    if (!isDeepStrictEqual(sent[block], expected[block]))
+      return (
+        `messages.${index}.content.${block}: ${rule} carry the paused content unchanged: ` +
+        `expected ${JSON.stringify(expected[block] ?? null)}, got ${JSON.stringify(sent[block] ?? null)}`
+      );
+  }
+  return undefined;
+}
+
+/** Builds the reply and remembers (or forgets) the paused turn it belongs to. */
+function answer(context: WireContext, script: ReplyScript): Reply {
+  const paused = pausedTurn(context);
+  const reply = replyOf(script, paused?.pending);
+  if (!script.pauseTurn) {
+    context.state.delete(PAUSED);
+    return reply;
+  }
+  const turn: PausedTurn = {
+    before: paused?.before ?? arrayOf(bodyOf(context.request).messages),
+    content: structuredClone([...(paused?.content ?? []), ...reply.content]),
+    ...(reply.pending ? { pending: reply.pending } : {}),
+  };
+  context.state.set(PAUSED, turn);
+  return reply;
 }
 
 function errorType(status: number): string {
@@ -212,7 +314,12 @@ function validate(context: WireContext): string | undefined {
     if (body.max_tokens <= budget)
       return '`max_tokens` must be greater than `thinking.budget_tokens`';
   }
-  return thinkingBeforeToolUse(body) ?? serverToolResults(body) ?? webSearchTool(body);
+  return (
+    continuesPausedTurn(context) ??
+    thinkingBeforeToolUse(body) ??
+    serverToolResults(body) ??
+    webSearchTool(body)
+  );
 }
 
 const WEB_SEARCH_TYPES = ['web_search_20250305', 'web_search_20260209', 'web_search_20260318'];
@@ -231,11 +338,14 @@ function webSearchTool(body: JsonObject): string | undefined {
   return undefined;
 }
 
-/** A replayed `server_tool_use` must be followed by its result block in the same turn. */
+/**
+ * A replayed `server_tool_use` must be followed by its result block in the same turn, except
+ * in the last message: a turn paused mid-search, being continued.
+ */
 function serverToolResults(body: JsonObject): string | undefined {
   const messages = arrayOf(body.messages).filter(isObject);
   for (const [index, message] of messages.entries()) {
-    if (message.role !== 'assistant') continue;
+    if (message.role !== 'assistant' || index === messages.length - 1) continue;
     const content = arrayOf(message.content).filter(isObject);
     const answered = new Set(
       content.filter((part) => part.type === 'web_search_tool_result').map((p) => p.tool_use_id),
@@ -275,10 +385,16 @@ export const anthropicMessages: WireRoute = {
   matches: (method, path) => method === 'POST' && path.endsWith('/messages'),
   scripted: () => true,
   validate,
-  respond: (context, script) =>
-    bodyOf(context.request).stream === true
-      ? { kind: 'stream', contentType: 'text/event-stream', frames: streamFrames(context, script) }
-      : json(200, message(context, script)),
+  respond: (context, script) => {
+    const reply = answer(context, script);
+    return bodyOf(context.request).stream === true
+      ? {
+          kind: 'stream',
+          contentType: 'text/event-stream',
+          frames: streamFrames(context, script, reply),
+        }
+      : json(200, message(context, script, reply));
+  },
   error: (_context, error) =>
     json(
       error.status,

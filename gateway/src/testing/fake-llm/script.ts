@@ -41,6 +41,14 @@ export interface ReplyScript {
    * metadata, Perplexity citations); the text then cites the first result.
    */
   webSearch?: ScriptedWebSearch;
+  /**
+   * Anthropic only: the server pauses this long server-tool turn (`stop_reason: "pause_turn"`),
+   * `after-search` once the search blocks and any text are out, `mid-search` right after the
+   * `server_tool_use` (its `web_search_tool_result` then opens the reply that continues the
+   * turn, and the search is counted there). The next request must end with the paused assistant
+   * content unchanged, after the same messages as before, or the fake answers 400.
+   */
+  pauseTurn?: 'after-search' | 'mid-search';
   usage?: ScriptedUsage;
   /** Answer with this HTTP error instead of a completion. */
   error?: ScriptedError;

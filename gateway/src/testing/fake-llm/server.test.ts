@@ -248,6 +248,78 @@ describe('fake LLM server: native web search wire formats', () => {
     expect(await res.text()).toContain('web_search_tool_result');
   });
 
+  it('anthropic: pause_turn mid-search, and only an unchanged continuation is accepted', async () => {
+    server.reply(
+      { text: 'Let me search.', webSearch, pauseTurn: 'mid-search' },
+      { text: 'Found it.' },
+    );
+    const request = {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: [{ type: 'web_search_20250305', name: 'web_search' }],
+    };
+    const paused = (await (await post('/v1/messages', request)).json()) as {
+      content: Record<string, unknown>[];
+      stop_reason: string;
+      usage: Record<string, unknown>;
+    };
+    expect(paused.stop_reason).toBe('pause_turn');
+    expect(paused.content.map((block) => block.type)).toEqual(['text', 'server_tool_use']);
+    expect(paused.usage).not.toHaveProperty('server_tool_use');
+
+    const withLast = (content: unknown) => ({
+      ...request,
+      messages: [...request.messages, { role: 'assistant', content }],
+    });
+    const dropped = await post('/v1/messages', request);
+    expect(dropped.status).toBe(400);
+    expect(await dropped.text()).toContain('pause_turn');
+    const changed = await post(
+      '/v1/messages',
+      withLast([paused.content[0], { ...paused.content[1], input: { query: 'other' } }]),
+    );
+    expect(changed.status).toBe(400);
+    expect(await changed.text()).toContain('messages.1.content.1');
+    const otherHistory = await post('/v1/messages', {
+      ...withLast(paused.content),
+      messages: [
+        { role: 'user', content: 'hello' },
+        { role: 'assistant', content: paused.content },
+      ],
+    });
+    expect(otherHistory.status).toBe(400);
+
+    const continued = (await (await post('/v1/messages', withLast(paused.content))).json()) as {
+      content: Record<string, unknown>[];
+      stop_reason: string;
+      usage: Record<string, unknown>;
+    };
+    expect(continued.stop_reason).toBe('end_turn');
+    expect(continued.content.map((block) => block.type)).toEqual([
+      'web_search_tool_result',
+      'text',
+    ]);
+    expect(continued.content[0]?.tool_use_id).toBe(paused.content[1]?.id);
+    expect(continued.usage).toMatchObject({ server_tool_use: { web_search_requests: 1 } });
+    // The turn is over: a request without it is an ordinary one again.
+    expect((await post('/v1/messages', request)).status).toBe(200);
+  });
+
+  it('anthropic: a streamed pause_turn ends with message_delta stop_reason pause_turn', async () => {
+    server.reply({ webSearch, text: 'Partial.', pauseTurn: 'after-search' });
+    const text = await (
+      await post('/v1/messages', {
+        model: 'claude-sonnet-4-5',
+        max_tokens: 100,
+        stream: true,
+        messages: [{ role: 'user', content: 'hi' }],
+      })
+    ).text();
+    expect(text).toContain('"stop_reason":"pause_turn"');
+    expect(text).toContain('"server_tool_use":{"web_search_requests":1}');
+  });
+
   it('responses: a web_search_call item goes through in_progress, searching, completed', async () => {
     server.reply({ webSearch, text: 'Found it.' });
     const text = await (

@@ -41,7 +41,7 @@ export interface FakeLlmServer {
   reply: (...scripts: ReplyScript[]) => void;
   /** Scripted replies not yet consumed. */
   pending: () => number;
-  /** Forgets recorded requests and queued replies. */
+  /** Forgets recorded requests, queued replies and what the wires remember (a paused turn). */
   reset: () => void;
   close: () => Promise<void>;
 }
@@ -91,6 +91,7 @@ async function send(res: ServerResponse, response: WireResponse, delayMs: number
 export async function createFakeLlmServer(options: FakeLlmOptions = {}): Promise<FakeLlmServer> {
   const requests: RecordedRequest[] = [];
   const queue: ReplyScript[] = [];
+  const state = new Map<string, unknown>();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -119,7 +120,7 @@ export async function createFakeLlmServer(options: FakeLlmOptions = {}): Promise
       );
       return;
     }
-    const context: WireContext = { request, options };
+    const context: WireContext = { request, options, state };
     const invalid = route.validate?.(context);
     if (invalid !== undefined) {
       await send(res, route.error(context, { status: 400, message: invalid }), 0);
@@ -153,6 +154,7 @@ export async function createFakeLlmServer(options: FakeLlmOptions = {}): Promise
     reset: () => {
       requests.length = 0;
       queue.length = 0;
+      state.clear();
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -56,6 +56,11 @@ export type WireResponse =
 export interface WireContext {
   request: RecordedRequest;
   options: FakeLlmOptions;
+  /**
+   * What a wire remembers between requests on one server (Anthropic's paused turn, which the
+   * next request must carry back); keys are prefixed with the wire's name. `reset()` clears it.
+   */
+  state: Map<string, unknown>;
 }
 
 /** One provider wire format: which requests it answers and how. */
