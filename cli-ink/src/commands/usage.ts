@@ -25,13 +25,16 @@ export function formatUsage(report: UsageReport): string {
   const rows = Object.entries(report.models);
   if (rows.length === 0) return 'No generations yet.';
   const width = Math.max(5, ...rows.map(([model]) => model.length));
+  // Provider-run web searches ([models] web_search_enabled): a column only when there were any.
+  const searches = rows.some(([, usage]) => (usage.web_searches ?? 0) > 0);
+  const searchCell = (value: string) => (searches ? `  ${value.padStart(8)}` : '');
   const lines = [
-    `${'model'.padEnd(width)}  ${'input'.padStart(10)}  ${'output'.padStart(10)}  ${'cost (USD)'.padStart(12)}`,
+    `${'model'.padEnd(width)}  ${'input'.padStart(10)}  ${'output'.padStart(10)}${searchCell('searches')}  ${'cost (USD)'.padStart(12)}`,
   ];
   for (const [model, usage] of rows) {
     const cost = usage.cost_usd === null ? 'unpriced' : usage.cost_usd.toFixed(6);
     lines.push(
-      `${model.padEnd(width)}  ${String(usage.input_tokens).padStart(10)}  ${String(usage.output_tokens).padStart(10)}  ${cost.padStart(12)}`,
+      `${model.padEnd(width)}  ${String(usage.input_tokens).padStart(10)}  ${String(usage.output_tokens).padStart(10)}${searchCell(String(usage.web_searches ?? 0))}  ${cost.padStart(12)}`,
     );
   }
   lines.push(`total (priced models only): $${report.total_cost_usd.toFixed(6)}`);
