@@ -8,6 +8,7 @@ import type { HearthConfig } from './config/schema.ts';
 import type { SecretResolverDeps } from './config/secrets.ts';
 import { resolveDbPath, type StatePaths } from './config/state-dir.ts';
 import { describeKeywordSearch } from './db/keyword-search.ts';
+import { trackInFlight } from './http/drain.ts';
 import type { Database, OpenDatabase } from './db/ports.ts';
 import { createHttpApp } from './http/app.ts';
 import { assertSafeBinding } from './http/binding.ts';
@@ -242,6 +243,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     ],
   });
   const server = createServer(app);
+  const drain = trackInFlight(server);
   server.keepAliveTimeout = 65_000;
   const sockets = createSocketRouter({ origins, logger: logger.child({ area: 'ws' }) });
   sockets.attach(server);
@@ -409,6 +411,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     // Pending approvals are denied first, so turns waiting on them finish and can drain.
     const denying = toolRuntime.peek()?.approvals.close();
     sockets.close();
+    drain.begin();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     const timeout = new Promise<'timeout'>((resolve) => {
