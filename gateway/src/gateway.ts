@@ -220,7 +220,16 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
             report: (sessionId) => privacy.get().store.report(sessionId),
             clear: (sessionId) => privacy.get().store.clear(sessionId),
           }),
-          ...chatRoutes({ pipeline: pipeline.get, tools, conversations, pipelineSettings }),
+          ...chatRoutes({
+            pipeline: pipeline.get,
+            tools,
+            conversations,
+            // Before the runtime phase there are no peers to tell yet.
+            clearSession: (sessionId) =>
+              scaleOut.peek()?.events.clear(sessionId) ??
+              Promise.resolve(conversations.delete(sessionId)),
+            pipelineSettings,
+          }),
           ...approvalRoutes({
             approvals: () => toolRuntime.get().approvals,
             allowlist: () => database.get().allowlist,

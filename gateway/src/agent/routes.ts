@@ -15,6 +15,11 @@ export interface ChatRouteDeps {
   pipeline: () => ChatPipeline;
   tools: ToolRegistry;
   conversations: ConversationStore;
+  /**
+   * Clears a session on every gateway sharing `[memory] cache_url` (memory and sockets); true
+   * when it was in memory on this one.
+   */
+  clearSession: (sessionId: string) => Promise<boolean>;
   pipelineSettings: PipelineSettings;
 }
 
@@ -161,12 +166,13 @@ export function chatRoutes(deps: ChatRouteDeps): AnyRoute[] {
     defineRoute({
       method: 'delete',
       path: '/sessions/{session_id}',
-      summary: 'Remove a live session and disconnect its sockets (its memories stay)',
+      summary:
+        'Remove a live session and disconnect its sockets on every gateway (its memories stay); cleared and 404 report this gateway only',
       tags: ['chat'],
       params: z.object({ session_id: z.string().min(1) }),
       response: z.object({ cleared: z.boolean() }),
-      handler: ({ params }) => {
-        if (!deps.conversations.delete(params.session_id))
+      handler: async ({ params }) => {
+        if (!(await deps.clearSession(params.session_id)))
           throw notFound(`Session ${params.session_id} not found`);
         return { cleared: true };
       },

@@ -275,6 +275,36 @@ describe('pending approvals shared by two gateways', () => {
   });
 });
 
+describe('a session cleared on one gateway', () => {
+  it("DELETE on B closes the session's socket on A (4000); another session's stays", async () => {
+    const [target, other] = [
+      await client(`ws://127.0.0.1:${a.gw.port}/ws`),
+      await client(`ws://127.0.0.1:${a.gw.port}/ws`),
+    ];
+    const closed = new Promise<[number, string]>((resolve) =>
+      target.socket.once('close', (code, reason) => resolve([code, reason.toString()])),
+    );
+    try {
+      a.fake.reply({ text: 'one' }, { text: 'two' });
+      target.send({ type: 'chat', message: 'hello', session_id: 'scale-clear' });
+      await target.next((f) => f.type === 'message_done' && f.text === 'one');
+      other.send({ type: 'chat', message: 'hello', session_id: 'scale-keep' });
+      await other.next((f) => f.type === 'message_done' && f.text === 'two');
+
+      // B never had the session: 404 reports B only, yet A clears it.
+      expect((await call(b, 'DELETE', '/sessions/scale-clear')).status).toBe(404);
+      expect(await closed).toEqual([4000, 'Session cleared']);
+      const { sessions } = (await a.get('/sessions')).body as { sessions: { id: string }[] };
+      expect(sessions.map((s) => s.id)).not.toContain('scale-clear');
+      expect(sessions.map((s) => s.id)).toContain('scale-keep');
+      expect(other.socket.readyState).toBe(WebSocket.OPEN);
+    } finally {
+      target.socket.close();
+      other.socket.close();
+    }
+  });
+});
+
 describe('an approval owned by a gateway with a short expiry', () => {
   it('expires on its owner: gone from B, 404 there, the model gets the denial text', async () => {
     const owner = await gateway(1_500);

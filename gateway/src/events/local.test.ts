@@ -6,9 +6,15 @@ import {
 } from '../agent/conversations.ts';
 import { conversationSockets, createLocalSessionEvents } from './local.ts';
 
-function socket(): SessionConnection & { frames: string[] } {
+function socket(): SessionConnection & { frames: string[]; closed: [number, string][] } {
   const frames: string[] = [];
-  return { frames, send: (data) => frames.push(data), close: () => undefined };
+  const closed: [number, string][] = [];
+  return {
+    frames,
+    closed,
+    send: (data) => frames.push(data),
+    close: (code, reason) => closed.push([code, reason]),
+  };
 }
 
 describe('session events on one gateway', () => {
@@ -91,5 +97,24 @@ describe('session events on one gateway', () => {
     await events.close();
     expect(await events.send('hal', 'after')).toBe(true);
     expect(one.frames).toEqual(['after']);
+  });
+
+  it("clear closes the session's sockets with 4000 and forgets it; others stay", async () => {
+    const events = createLocalSessionEvents(conversationSockets(conversations));
+    const [one, two, other] = [socket(), socket(), socket()];
+    conversations.get('ivy').connections.add(one);
+    conversations.get('ivy').connections.add(two);
+    conversations.get('jon').connections.add(other);
+    conversations.get('memory-only');
+
+    expect(await events.clear('ivy')).toBe(true);
+    expect(one.closed).toEqual([[4000, 'Session cleared']]);
+    expect(two.closed).toEqual([[4000, 'Session cleared']]);
+    expect(conversations.peek('ivy')).toBeUndefined();
+    expect(other.closed).toEqual([]);
+    expect(conversations.peek('jon')).toBeDefined();
+    expect(await events.clear('memory-only')).toBe(true);
+    expect(conversations.peek('memory-only')).toBeUndefined();
+    expect(await events.clear('never-seen')).toBe(false);
   });
 });

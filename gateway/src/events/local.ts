@@ -17,6 +17,7 @@ export function conversationSockets(conversations: ConversationStore): LocalSess
         .filter((state) => state.connections.size > 0)
         .map((state) => state.id),
     watch: (listener) => conversations.watchPresence(listener),
+    clear: (sessionId) => conversations.delete(sessionId),
   };
 }
 
@@ -25,6 +26,7 @@ export function createLocalSessionEvents(sockets: LocalSessionSockets): SessionE
   return {
     kind: 'in-process',
     send: (sessionId, frame) => Promise.resolve(sockets.deliver(sessionId, frame) > 0),
+    clear: (sessionId) => Promise.resolve(sockets.clear(sessionId)),
     close: () => Promise.resolve(),
   };
 }

@@ -7,6 +7,11 @@ export interface LocalSessionSockets {
   sessions(): string[];
   /** Told when a session gets its first socket here and loses its last; returns unwatch. */
   watch(listener: (sessionId: string, present: boolean) => void): () => void;
+  /**
+   * Removes the session from this process's memory and closes its sockets here (code 4000,
+   * `Session cleared`); true when it was in memory here.
+   */
+  clear(sessionId: string): boolean;
 }
 
 /**
@@ -19,5 +24,10 @@ export interface SessionEvents {
   readonly kind: string;
   /** Sends a text frame to the session's sockets on every gateway; true when any got it. */
   send(sessionId: string, frame: string): Promise<boolean>;
+  /**
+   * Clears the session on every gateway: each removes it from its memory and closes its sockets.
+   * True when it was in memory on this gateway (peers do not answer).
+   */
+  clear(sessionId: string): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -32,7 +32,7 @@ interface Hub {
   conversations: ConversationStore;
   link: RedisLink;
   /** A socket of `sessionId` on this hub. */
-  join(sessionId: string): SessionConnection & { frames: string[] };
+  join(sessionId: string): SessionConnection & { frames: string[]; closed: [number, string][] };
   leave(sessionId: string, socket: SessionConnection): void;
   close(): Promise<void>;
 }
@@ -60,7 +60,13 @@ async function hub(gatewayId: string, redisUrl = url): Promise<Hub> {
     link,
     join(sessionId) {
       const frames: string[] = [];
-      const socket = { frames, send: (data: string) => frames.push(data), close: () => undefined };
+      const closed: [number, string][] = [];
+      const socket = {
+        frames,
+        closed,
+        send: (data: string) => frames.push(data),
+        close: (code: number, reason: string) => closed.push([code, reason]),
+      };
       conversations.get(sessionId).connections.add(socket);
       return socket;
     },
@@ -201,6 +207,33 @@ describe('session events over Redis, two gateways', () => {
     expect(await listeners(redis, 'gus')).toBe(0);
     expect(await a.events.send('fay', 'hello')).toBe(false);
     expect(before.frames).toEqual([]);
+  });
+});
+
+describe('clearing a session over Redis, two gateways', () => {
+  it("closes its sockets and forgets it on the peer too; other sessions' stay", async () => {
+    const [a, b, redis] = [await hub('gw-a'), await hub('gw-b'), await observer()];
+    const onA = a.join('lou');
+    const other = a.join('max');
+    a.conversations.get('memory-only');
+    b.conversations.get('lou');
+    await expect.poll(() => listeners(redis, 'lou'), poll).toBe(1);
+    await expect
+      .poll(() => redis.pubSubNumSub(`${keyPrefix}clear`), poll)
+      .toEqual({
+        [`${keyPrefix}clear`]: 2,
+      });
+
+    expect(await b.events.clear('lou')).toBe(true);
+    expect(b.conversations.peek('lou')).toBeUndefined();
+    await expect.poll(() => onA.closed, poll).toEqual([[4000, 'Session cleared']]);
+    expect(a.conversations.peek('lou')).toBeUndefined();
+    expect(other.closed).toEqual([]);
+    expect(a.conversations.peek('max')).toBeDefined();
+
+    // A session only a peer holds in memory, without sockets: forgotten there, false here.
+    expect(await b.events.clear('memory-only')).toBe(false);
+    await expect.poll(() => a.conversations.peek('memory-only'), poll).toBeUndefined();
   });
 });
 

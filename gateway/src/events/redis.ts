@@ -6,6 +6,11 @@
  * `send` knows whether anybody got the frame. While Redis is unreachable frames reach the local
  * sockets only (kind `in-process (redis unreachable)`); once the pub/sub connection is back,
  * the sessions with sockets here are followed and those that lost them meanwhile are left.
+ *
+ * Clearing a session (DELETE /sessions/{id}) goes on one channel every gateway follows
+ * (`<prefix>clear`), since a peer may hold the session in memory without sockets: each one
+ * removes it from memory and closes its sockets there. A peer that misses it (Redis down) keeps
+ * the session until its idle timeout.
  */
 import type { Logger } from '../observability/logger.ts';
 import type { RedisLink } from '../scale-out/redis-link.ts';
@@ -25,6 +30,21 @@ interface Envelope {
   from: string;
   session: string;
   frame: string;
+}
+
+/** A session to clear, on the `clear` channel. */
+type ClearEnvelope = Omit<Envelope, 'frame'>;
+
+function parseClearEnvelope(message: string): ClearEnvelope | undefined {
+  try {
+    const value = JSON.parse(message) as Partial<Record<keyof ClearEnvelope, unknown>>;
+    if (typeof value.from === 'string' && typeof value.session === 'string') {
+      return { from: value.from, session: value.session };
+    }
+  } catch {
+    // fall through
+  }
+  return undefined;
 }
 
 function parseEnvelope(message: string): Envelope | undefined {
@@ -47,6 +67,7 @@ export function createRedisSessionEvents(options: RedisSessionEventsOptions): Se
   const { link, sockets, gatewayId, logger } = options;
   const prefix = options.keyPrefix ?? 'hearth:ev:';
   const channel = (sessionId: string) => `${prefix}s:${sessionId}`;
+  const clearChannel = `${prefix}clear`;
   /** Sessions whose channel this gateway is subscribed to (it then counts in PUBLISH). */
   const subscribed = new Set<string>();
   /**
@@ -61,6 +82,26 @@ export function createRedisSessionEvents(options: RedisSessionEventsOptions): Se
     if (!envelope) return void logger.debug('skipped an unreadable session event');
     if (envelope.from !== gatewayId) sockets.deliver(envelope.session, envelope.frame);
   };
+
+  const clearListener = (message: string): void => {
+    const envelope = parseClearEnvelope(message);
+    if (!envelope) return void logger.debug('skipped an unreadable session clear');
+    if (envelope.from !== gatewayId) sockets.clear(envelope.session);
+  };
+
+  /** Follows the clear channel for as long as this runs (node-redis resubscribes it). */
+  function followClears(): void {
+    if (closed) return;
+    link.subscriber
+      .subscribe(clearChannel, clearListener)
+      .then(() => {
+        if (closed)
+          void link.subscriber.unsubscribe(clearChannel, clearListener).catch(() => undefined);
+      })
+      .catch((error: unknown) => {
+        logger.debug({ err: String(error) }, 'clear channel not subscribed yet');
+      });
+  }
 
   function leave(sessionId: string): Promise<void> {
     return link.subscriber.unsubscribe(channel(sessionId), listener).catch(() => undefined);
@@ -94,6 +135,7 @@ export function createRedisSessionEvents(options: RedisSessionEventsOptions): Se
   });
   /** The pub/sub connection is (back) up: follow who has sockets here, leave who has not. */
   const resync = () => {
+    followClears();
     for (const sessionId of [...stale]) {
       stale.delete(sessionId);
       if (!sockets.has(sessionId)) void leave(sessionId);
@@ -121,6 +163,17 @@ export function createRedisSessionEvents(options: RedisSessionEventsOptions): Se
       return delivered > 0 || elsewhere > 0;
     },
 
+    async clear(sessionId) {
+      const here = sockets.clear(sessionId);
+      try {
+        const envelope: ClearEnvelope = { from: gatewayId, session: sessionId };
+        await link.client.publish(clearChannel, JSON.stringify(envelope));
+      } catch (error) {
+        logger.debug({ sessionId, err: String(error) }, 'session clear not published');
+      }
+      return here;
+    },
+
     /** Stops following sessions and leaves their channels (while Redis answers). */
     async close() {
       if (closed) return;
@@ -129,7 +182,9 @@ export function createRedisSessionEvents(options: RedisSessionEventsOptions): Se
       const followed = [...subscribed, ...stale];
       subscribed.clear();
       stale.clear();
-      if (link.subscriber.isReady) await Promise.all(followed.map(leave));
+      if (!link.subscriber.isReady) return;
+      await Promise.all(followed.map(leave));
+      await link.subscriber.unsubscribe(clearChannel, clearListener).catch(() => undefined);
     },
   };
 }
