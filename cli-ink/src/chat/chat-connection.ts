@@ -2,9 +2,36 @@
  * The chat core of `hearth chat`, with no terminal UI: one WebSocket to the gateway's `/ws`
  * (form A), turns sent one at a time, text deltas handed to a callback.
  */
+/** A page the provider's web search cited for the reply. */
+export interface ChatSource {
+  url: string;
+  title?: string;
+}
+
+export interface ChatReply {
+  text: string;
+  sources: ChatSource[];
+}
+
+/** An `approval_request` frame: a gated command of this session waits for a decision. */
+export interface ApprovalNotice {
+  id: string;
+  short_id: string;
+  tool_name: string;
+  command: string;
+  text: string;
+}
+
 export interface ChatConnection {
-  /** Sends a message; `onText` gets each delta; resolves with the full reply. */
-  send(message: string, onText: (delta: string) => void): Promise<string>;
+  /**
+   * Sends a message; `onText` gets each delta, `onNotice` each approval request the turn
+   * raises; resolves with the full reply.
+   */
+  send(
+    message: string,
+    onText: (delta: string) => void,
+    onNotice?: (notice: ApprovalNotice) => void,
+  ): Promise<ChatReply>;
   close(): void;
 }
 
@@ -29,7 +56,8 @@ export function openChatConnection(
     let pending:
       | {
           onText: (delta: string) => void;
-          resolve: (reply: string) => void;
+          onNotice?: (notice: ApprovalNotice) => void;
+          resolve: (reply: ChatReply) => void;
           reject: (error: Error) => void;
         }
       | undefined;
@@ -49,7 +77,12 @@ export function openChatConnection(
       pending = undefined;
     });
     socket.addEventListener('message', (event) => {
-      let frame: { type?: string; text?: string; detail?: string };
+      let frame: {
+        type?: string;
+        text?: string;
+        detail?: string;
+        sources?: ChatSource[];
+      } & Partial<ApprovalNotice>;
       try {
         frame = JSON.parse(String(event.data)) as typeof frame;
       } catch {
@@ -58,8 +91,19 @@ export function openChatConnection(
       if (!pending) return;
       if (frame.type === 'message_chunk' && typeof frame.text === 'string')
         pending.onText(frame.text);
+      else if (frame.type === 'approval_request' && typeof frame.id === 'string')
+        pending.onNotice?.({
+          id: frame.id,
+          short_id: frame.short_id ?? frame.id.slice(0, 8),
+          tool_name: frame.tool_name ?? '',
+          command: frame.command ?? '',
+          text: frame.text ?? '',
+        });
       else if (frame.type === 'message_done') {
-        pending.resolve(frame.text ?? '');
+        pending.resolve({
+          text: frame.text ?? '',
+          sources: Array.isArray(frame.sources) ? frame.sources : [],
+        });
         pending = undefined;
       } else if (frame.type === 'error') {
         pending.reject(new ChatError(frame.detail ?? 'the gateway reported an error'));
@@ -69,10 +113,10 @@ export function openChatConnection(
     socket.addEventListener('open', () => {
       clearTimeout(timer);
       resolve({
-        send(message, onText) {
+        send(message, onText, onNotice) {
           if (pending) return Promise.reject(new ChatError('a message is already in flight'));
-          return new Promise<string>((resolveReply, rejectReply) => {
-            pending = { onText, resolve: resolveReply, reject: rejectReply };
+          return new Promise<ChatReply>((resolveReply, rejectReply) => {
+            pending = { onText, onNotice, resolve: resolveReply, reject: rejectReply };
             socket.send(
               JSON.stringify({
                 type: 'chat',

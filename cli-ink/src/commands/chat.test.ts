@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startChatTestBed, type ChatTestBed } from '../../../gateway/src/testing/chat-gateway.ts';
 import { createHarness, freePort, type Harness } from '../testing/cli-harness.ts';
@@ -16,6 +17,20 @@ describe('hearth chat', () => {
     await writeFile(join(h.home, 'config.toml'), `[gateway]\nport = ${bed.gw.port}\n`);
   });
   afterEach(() => h.cleanup());
+
+  /** Polls GET /approvals/pending until the command waits for a decision. */
+  async function waitForPending(command: string): Promise<{ id: string }> {
+    const until = Date.now() + 5_000;
+    for (;;) {
+      const body = (await (await fetch(`${bed.gw.url}/api/v1/approvals/pending`)).json()) as {
+        pending: { id: string; command: string }[];
+      };
+      const found = body.pending.find((p) => p.command === command);
+      if (found) return found;
+      if (Date.now() > until) throw new Error(`${command} never became pending`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
 
   /** The user messages the fake model was sent, in order. */
   const userMessages = () =>
@@ -108,6 +123,29 @@ describe('hearth chat', () => {
     expect(userMessages()).toEqual(['break please', 'break please', 'again']);
   });
 
+  it('interactive: shows an approval request and decides it at once while the turn waits', async () => {
+    bed.fake.reply(
+      { toolCalls: [{ name: 'shell', arguments: { command: 'echo cli-approved' } }] },
+      { text: 'It printed cli-approved.' },
+    );
+    const input = new PassThrough();
+    const running = h.run(['chat', '--session', 'cli-approval'], {}, input);
+    input.write('run it\n');
+    const approval = await waitForPending('echo cli-approved');
+    const short = approval.id.slice(0, 8);
+    // Typed while the turn waits: decided over REST now, not queued behind the turn.
+    input.write(`approve ${approval.id.slice(0, 6)}\n`);
+    input.end('/exit\n');
+
+    const result = await running;
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain(`Approval needed [${short}] shell: echo cli-approved`);
+    expect(result.stdout).toContain(`Approved ${short}.`);
+    expect(result.stdout).toContain('It printed cli-approved.');
+    // The decision never reached the model as a message.
+    expect(JSON.stringify(bed.fake.requests.map((r) => r.body))).not.toContain('approve ');
+  });
+
   it('-m with an empty message: the gateway’s error frame, exit 1', async () => {
     const result = await h.run(['chat', '-m', '   ']);
 
@@ -133,5 +171,46 @@ describe('hearth chat without a gateway', () => {
     expect(result.stderr).toContain(`ws://127.0.0.1:${port}/ws`);
     expect(result.stderr).toMatch(/no gateway|not running|is the gateway running/i);
     expect(result.stderr).toContain('hearth start');
+  });
+});
+
+describe('hearth chat with web search', () => {
+  let bed: ChatTestBed;
+  let h: Harness;
+  beforeAll(
+    async () =>
+      void (bed = await startChatTestBed(
+        { primary: 'claude-sonnet-4-5', fallback: '', fast: '', local: 'ollama/llama3.2' },
+        { config: { models: { web_search_enabled: true } } },
+      )),
+  );
+  afterAll(() => bed.close());
+  beforeEach(async () => {
+    h = await createHarness();
+    await writeFile(join(h.home, 'config.toml'), `[gateway]\nport = ${bed.gw.port}\n`);
+  });
+  afterEach(() => h.cleanup());
+
+  it('-m lists the pages the search cited after the reply', async () => {
+    bed.fake.reply({
+      webSearch: {
+        query: 'hearth release',
+        results: [
+          { url: 'https://example.org/hearth/releases', title: 'Hearth releases' },
+          { url: 'https://example.com/news/hearth', title: 'Hearth news' },
+        ],
+      },
+      text: 'Hearth 2.1 is out.',
+    });
+
+    const result = await h.run(['chat', '-m', 'news?', '--session', 'cli-sources']);
+
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe(
+      'Hearth 2.1 is out.\n' +
+        'Sources:\n' +
+        '  [1] Hearth releases — https://example.org/hearth/releases\n' +
+        '  [2] Hearth news — https://example.com/news/hearth\n',
+    );
   });
 });

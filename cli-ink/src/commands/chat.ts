@@ -3,7 +3,13 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { ChatError, openChatConnection, type ChatConnection } from '../chat/chat-connection.ts';
+import {
+  ChatError,
+  openChatConnection,
+  type ApprovalNotice,
+  type ChatConnection,
+  type ChatSource,
+} from '../chat/chat-connection.ts';
 import { CliError } from '../cli-error.ts';
 import type { CommandContext } from '../deps.ts';
 import { locateGateway } from '../locate-gateway.ts';
@@ -34,6 +40,17 @@ async function connect(ctx: CommandContext, session: string | undefined): Promis
   }
 }
 
+/** `approve <id-prefix> [always]` / `deny <id-prefix>`, as the approval notices suggest. */
+const DECISION = /^(approve|deny)\s+([0-9a-f-]{1,36})(\s+always)?$/i;
+
+function formatSources(sources: readonly ChatSource[]): string {
+  if (sources.length === 0) return '';
+  const lines = sources.map(
+    (source, index) => `  [${index + 1}] ${source.title ? `${source.title} — ` : ''}${source.url}`,
+  );
+  return `Sources:\n${lines.join('\n')}\n`;
+}
+
 /** `hearth chat [-m text] [--session id]`: streaming chat over the gateway's /ws. */
 export function registerChat(program: Command, ctx: CommandContext): void {
   program
@@ -47,45 +64,15 @@ export function registerChat(program: Command, ctx: CommandContext): void {
       const write = (text: string) => output.write(text);
       try {
         if (options.message !== undefined) {
-          await connection.send(options.message, write);
-          write('\n');
+          const reply = await connection.send(options.message, write, (notice) =>
+            output.err(
+              `${notice.text}\n(decide from another terminal: hearth approvals approve|deny ${notice.short_id})`,
+            ),
+          );
+          write(`\n${formatSources(reply.sources)}`);
           return;
         }
-        const rl = createInterface({
-          input: ctx.deps.input,
-          output: ctx.deps.promptOutput,
-          terminal: ctx.deps.isTTY,
-        });
-        write('Hearth chat. /help for commands, /exit or Ctrl-D to leave.\n');
-        rl.setPrompt('you> ');
-        // Input can end while lines are still buffered; a closed readline refuses to prompt.
-        let inputClosed = false;
-        rl.once('close', () => void (inputClosed = true));
-        const prompt = (): void => {
-          if (!inputClosed) rl.prompt();
-        };
-        try {
-          prompt();
-          // The line iterator buffers what arrives while a reply streams: with `question()`,
-          // lines read before the next question (piped input, typing ahead) were dropped.
-          for await (const line of rl) {
-            const text = line.trim();
-            if (text === '/exit' || text === '/quit') break;
-            if (text !== '') {
-              try {
-                await connection.send(text, write);
-                write('\n');
-              } catch (error) {
-                if (!(error instanceof ChatError)) throw error;
-                output.err(`error: ${error.message}`);
-                if (/closed the connection/.test(error.message)) break;
-              }
-            }
-            prompt();
-          }
-        } finally {
-          rl.close();
-        }
+        await interactive(ctx, connection, write);
       } catch (error) {
         if (error instanceof ChatError) throw new CliError(error.message);
         throw error;
@@ -93,4 +80,123 @@ export function registerChat(program: Command, ctx: CommandContext): void {
         connection.close();
       }
     });
+}
+
+/**
+ * The interactive loop. Lines are sent one turn at a time, in order (lines typed or piped
+ * ahead wait their turn); while a turn waits on an approval, `approve|deny <id-prefix>` is
+ * decided at once over REST instead of queueing behind the turn it would unblock.
+ */
+async function interactive(
+  ctx: CommandContext,
+  connection: ChatConnection,
+  write: (text: string) => void,
+): Promise<void> {
+  const { output } = ctx.deps;
+  const rl = createInterface({
+    input: ctx.deps.input,
+    output: ctx.deps.promptOutput,
+    terminal: ctx.deps.isTTY,
+  });
+  write('Hearth chat. /help for commands, /exit or Ctrl-D to leave.\n');
+  rl.setPrompt('you> ');
+  const queue: string[] = [];
+  /** Approval requests of the turn in flight, by id. */
+  const waiting = new Map<string, ApprovalNotice>();
+  let busy = false;
+  let inputClosed = false;
+  let stopped = false;
+  let finish!: () => void;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  const prompt = (): void => {
+    if (!inputClosed && !stopped) rl.prompt();
+  };
+  const settleIfDone = () => {
+    if (!busy && (stopped || (inputClosed && queue.length === 0))) finish();
+  };
+
+  async function decide(verb: string, prefix: string, always: boolean): Promise<void> {
+    const matches = [...waiting.values()].filter((notice) => notice.id.startsWith(prefix));
+    if (matches.length !== 1) {
+      output.err(
+        matches.length === 0
+          ? `error: no pending approval ${prefix} in this turn`
+          : `error: "${prefix}" matches ${matches.length} pending approvals; type more of the id`,
+      );
+      return;
+    }
+    const notice = matches[0]!;
+    try {
+      const client = await locateGateway(ctx);
+      await client.sendJson(
+        'POST',
+        `/api/v1/approvals/${notice.id}/${verb === 'approve' ? 'approve' : 'deny'}`,
+        verb === 'approve' ? { always } : undefined,
+      );
+      waiting.delete(notice.id);
+      write(`${verb === 'approve' ? 'Approved' : 'Denied'} ${notice.short_id}.\n`);
+    } catch (error) {
+      output.err(`error: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  async function pump(): Promise<void> {
+    if (busy) return;
+    busy = true;
+    while (queue.length > 0 && !stopped) {
+      const text = queue.shift()!;
+      if (text === '/exit' || text === '/quit') {
+        stopped = true;
+        break;
+      }
+      try {
+        const reply = await connection.send(text, write, (notice) => {
+          waiting.set(notice.id, notice);
+          write(`\n${notice.text}\n`);
+        });
+        write(`\n${formatSources(reply.sources)}`);
+      } catch (error) {
+        if (!(error instanceof ChatError)) throw error;
+        output.err(`error: ${error.message}`);
+        if (/closed the connection/.test(error.message)) stopped = true;
+      } finally {
+        waiting.clear();
+      }
+      prompt();
+    }
+    busy = false;
+    settleIfDone();
+  }
+
+  const failures: unknown[] = [];
+  rl.on('line', (line) => {
+    const text = line.trim();
+    if (text === '' || stopped) return void (busy ? undefined : prompt());
+    const decision = busy && waiting.size > 0 ? DECISION.exec(text) : null;
+    if (decision) {
+      void decide(
+        (decision[1] ?? '').toLowerCase(),
+        (decision[2] ?? '').toLowerCase(),
+        decision[3] !== undefined,
+      );
+      return;
+    }
+    queue.push(text);
+    pump().catch((error: unknown) => {
+      failures.push(error);
+      stopped = true;
+      finish();
+    });
+  });
+  rl.once('close', () => {
+    inputClosed = true;
+    settleIfDone();
+  });
+  try {
+    prompt();
+    await finished;
+    if (failures.length > 0) throw failures[0];
+  } finally {
+    rl.close();
+  }
 }

@@ -28,7 +28,7 @@ export interface Harness {
   run(
     argv: readonly string[],
     variables?: Record<string, string>,
-    input?: string[],
+    input?: string[] | NodeJS.ReadableStream,
   ): Promise<CliResult>;
   cleanup(): Promise<void>;
 }
@@ -49,7 +49,7 @@ export async function createHarness(): Promise<Harness> {
         execPath: process.execPath,
         binPath: BIN_PATH,
         fetch: globalThis.fetch,
-        input: Readable.from(input ?? []),
+        input: Array.isArray(input) || input === undefined ? Readable.from(input ?? []) : input,
         promptOutput: new PassThrough(),
         tuneRuntime: () => TEST_RUNTIME,
         runGateway,
