@@ -1,25 +1,20 @@
 /**
  * The two Redis connections the scale-out parts share (`[memory] cache_url`): one for commands
- * and one for pub/sub (a subscribed connection runs no other command). Same settings as the
- * short-term tier (memory/short-term/redis.ts): no offline queue, so a call made while Redis is
- * down rejects at once; a 2 s command timeout; background reconnection with capped backoff.
+ * and one for pub/sub (a subscribed connection runs no other command), made like every Hearth
+ * Redis connection (redis/connection.ts).
  * Connection errors are logged at debug level, once per outage: the parts that fall back own
  * the user-facing warning.
  */
-import { createClient } from 'redis';
 import type { Logger } from '../observability/logger.ts';
-import { describeRedisUrl, reconnectDelayMs } from '../memory/short-term/redis.ts';
+import {
+  createRedisConnection,
+  describeRedisUrl,
+  endRedisConnection,
+  firstConnectAttempt,
+  type RedisConnection,
+} from '../redis/connection.ts';
 
-function newClient(url: string, commandTimeoutMs: number) {
-  return createClient({
-    url,
-    disableOfflineQueue: true,
-    commandOptions: { timeout: commandTimeoutMs },
-    socket: { connectTimeout: 2_000, reconnectStrategy: reconnectDelayMs },
-  });
-}
-
-export type RedisClient = ReturnType<typeof newClient>;
+export type RedisClient = RedisConnection;
 
 export interface RedisLinkOptions {
   /** `redis://[user:password@]host:port[/db]` (or `rediss://`). */
@@ -41,27 +36,11 @@ export interface RedisLink {
   close(): Promise<void>;
 }
 
-/** Resolves once `client` is ready or has failed once, or after `ms`. */
-function firstAttempt(client: RedisClient, ms: number): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    timer.unref();
-    function done(): void {
-      clearTimeout(timer);
-      client.off('ready', done);
-      client.off('error', done);
-      resolve();
-    }
-    client.on('ready', done);
-    client.on('error', done);
-  });
-}
-
 /** Never rejects because Redis is down: the link keeps reconnecting until `close()`. */
 export async function createRedisLink(options: RedisLinkOptions): Promise<RedisLink> {
   const { logger } = options;
   const server = describeRedisUrl(options.url);
-  const client = newClient(options.url, options.commandTimeoutMs ?? 2_000);
+  const client = createRedisConnection(options.url, options.commandTimeoutMs ?? 2_000);
   const subscriber = client.duplicate();
   const readyListeners: (() => void)[] = [];
   let closed = false;
@@ -93,7 +72,7 @@ export async function createRedisLink(options: RedisLinkOptions): Promise<RedisL
   });
 
   const attempts = [client, subscriber].map((c) =>
-    firstAttempt(c, options.firstConnectWaitMs ?? 1_000),
+    firstConnectAttempt(c, options.firstConnectWaitMs ?? 1_000),
   );
   for (const connection of [client, subscriber]) {
     // connect() keeps retrying until it succeeds; it rejects only once the link is closed.
@@ -102,18 +81,6 @@ export async function createRedisLink(options: RedisLinkOptions): Promise<RedisL
     });
   }
   await Promise.all(attempts);
-
-  async function end(connection: RedisClient): Promise<void> {
-    if (connection.isReady) {
-      try {
-        await connection.close();
-        return;
-      } catch {
-        // fall through to destroy
-      }
-    }
-    if (connection.isOpen) connection.destroy();
-  }
 
   return {
     client,
@@ -125,7 +92,7 @@ export async function createRedisLink(options: RedisLinkOptions): Promise<RedisL
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.all([end(subscriber), end(client)]);
+      await Promise.all([endRedisConnection(subscriber), endRedisConnection(client)]);
     },
   };
 }

@@ -18,6 +18,7 @@ import type { Logger } from '../../observability/logger.ts';
 import type { InProcessApprovalBoard } from './in-process.ts';
 import type { PendingApprovalBoard, Verdict } from './ports.ts';
 import type { RedisApprovalBoard } from './redis.ts';
+import { answersWithin } from '../../lifecycle/answers-within.ts';
 
 export interface ResilientBoardOptions {
   primary: Pick<RedisApprovalBoard, keyof PendingApprovalBoard | 'restore' | 'onReconnect'>;
@@ -29,18 +30,6 @@ export interface ResilientBoardOptions {
   probeIntervalMs?: number;
   /** How long the first probe may take before the board starts degraded; default 1,000 ms. */
   initialProbeMs?: number;
-}
-
-async function answersWithin(board: { ping(): Promise<boolean> }, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([board.ping().catch(() => false), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 const message = (error: unknown): string =>

@@ -10,8 +10,13 @@
  * Redis is unreachable. Connection errors are logged at debug level only, once per outage: the
  * resilient store owns the user-facing warning.
  */
-import { createClient } from 'redis';
 import type { Logger } from '../../observability/logger.ts';
+import {
+  createRedisConnection,
+  describeRedisUrl,
+  endRedisConnection,
+  firstConnectAttempt,
+} from '../../redis/connection.ts';
 import type { MemoryRole, ShortTermItem, ShortTermStore } from '../ports.ts';
 import {
   DEFAULT_MAX_ITEMS_PER_SESSION,
@@ -39,21 +44,6 @@ export interface RedisShortTermOptions {
 
 const roles: ReadonlySet<string> = new Set<MemoryRole>(['user', 'assistant', 'summary', 'note']);
 
-/** The Redis server a URL points at, without credentials (for logs). */
-export function describeRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
-  } catch {
-    return '(invalid Redis URL)';
-  }
-}
-
-/** Backoff between reconnection attempts: 100 ms doubling to 5 s, with up to 250 ms jitter. */
-export function reconnectDelayMs(retries: number): number {
-  return Math.min(100 * 2 ** Math.min(retries, 16), 5_000) + Math.floor(Math.random() * 250);
-}
-
 /**
  * Creates the store and waits (at most `firstConnectWaitMs`) for the first connection attempt
  * to succeed or fail. Never rejects because Redis is down: the store is returned either way and
@@ -66,12 +56,7 @@ export async function createRedisShortTermStore(
   const prefix = options.keyPrefix ?? 'hearth:st:';
   const maxItems = Math.min(options.maxItemsPerSession ?? DEFAULT_MAX_ITEMS_PER_SESSION, 5_000);
   const server = describeRedisUrl(options.url);
-  const client = createClient({
-    url: options.url,
-    disableOfflineQueue: true,
-    commandOptions: { timeout: options.commandTimeoutMs ?? 2_000 },
-    socket: { connectTimeout: 2_000, reconnectStrategy: reconnectDelayMs },
-  });
+  const client = createRedisConnection(options.url, options.commandTimeoutMs ?? 2_000);
 
   let closed = false;
   let reachable = false;
@@ -91,18 +76,7 @@ export async function createRedisShortTermStore(
     reachable = false;
   });
 
-  const firstAttempt = new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, options.firstConnectWaitMs ?? 1_000);
-    timer.unref();
-    const settle = (): void => {
-      clearTimeout(timer);
-      client.off('ready', settle);
-      client.off('error', settle);
-      resolve();
-    };
-    client.on('ready', settle);
-    client.on('error', settle);
-  });
+  const firstAttempt = firstConnectAttempt(client, options.firstConnectWaitMs ?? 1_000);
   // connect() keeps retrying until it succeeds; it rejects only once the client is closed.
   client.connect().catch((error: unknown) => {
     if (!closed) {
@@ -284,15 +258,7 @@ export async function createRedisShortTermStore(
     async close() {
       if (closed) return;
       closed = true;
-      if (client.isReady) {
-        try {
-          await client.close();
-          return;
-        } catch {
-          // fall through to destroy
-        }
-      }
-      if (client.isOpen) client.destroy();
+      await endRedisConnection(client);
     },
   };
 }

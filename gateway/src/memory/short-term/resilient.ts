@@ -15,6 +15,7 @@
 import type { Logger } from '../../observability/logger.ts';
 import type { ShortTermItem, ShortTermStore } from '../ports.ts';
 import { assertTtl, normaliseLimit } from './rules.ts';
+import { answersWithin } from '../../lifecycle/answers-within.ts';
 
 export interface ResilientShortTermOptions {
   /** The preferred store, normally Redis. */
@@ -48,19 +49,6 @@ function mergeNewestFirst(
   // A stable sort keeps each store's own order among equal timestamps.
   merged.sort((a, b) => b.createdAt - a.createdAt);
   return merged.slice(0, limit);
-}
-
-/** Whether `store.ping()` answers true within `ms` (a slow answer counts as no answer). */
-async function answersWithin(store: { ping(): Promise<boolean> }, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([store.ping().catch(() => false), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**

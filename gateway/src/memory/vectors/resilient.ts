@@ -21,6 +21,7 @@
 import type { Logger } from '../../observability/logger.ts';
 import type { VectorPoint, VectorStore } from '../ports.ts';
 import { assertPoints, assertVector } from './rules.ts';
+import { answersWithin } from '../../lifecycle/answers-within.ts';
 
 export interface ResilientVectorOptions {
   /** The preferred store, normally Qdrant. */
@@ -41,19 +42,6 @@ export interface ResilientVectorOptions {
 }
 
 const REPLAY_BATCH = 256;
-
-/** Whether `store.ping()` answers true within `ms` (a slow answer counts as no answer). */
-async function answersWithin(store: { ping(): Promise<boolean> }, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([store.ping().catch(() => false), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /**
  * Resolves once the primary has been probed (for at most `initialProbeMs`), so `kind` is right
