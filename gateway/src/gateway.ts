@@ -24,7 +24,7 @@ import type { ChatPipeline, PipelineSettings } from './agent/pipeline.ts';
 import { chatRoutes } from './agent/routes.ts';
 import { createToolRegistry, type ToolRegistry } from './agent/tools/registry.ts';
 import { late } from './lifecycle/late.ts';
-import { archiveInactiveSessions, scheduleArchival } from './memory/archival.ts';
+import { runDailyMemoryJob, scheduleArchival } from './memory/archival.ts';
 import { buildMemory, type MemoryRuntime } from './memory/build-memory.ts';
 import type { Embedder } from './memory/ports.ts';
 import { memoryRoutes } from './memory/routes.ts';
@@ -399,7 +399,9 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
           );
           const archival = scheduleArchival(
             () =>
-              archiveInactiveSessions({
+              runDailyMemoryJob({
+                longTermDays: config.memory.long_term_days,
+                expireOlderThan: (days) => memory.get().service.expireOlderThan(days),
                 longTerm: () => database.get().memory,
                 summarise,
                 store: (entry) => memory.get().service.store(entry),

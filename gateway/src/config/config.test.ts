@@ -42,6 +42,10 @@ describe('configuration', () => {
       expect(config.gateway.port).toBe(8000);
       expect(config.gateway.host).toBe('127.0.0.1');
     });
+
+    it('memory.long_term_days 0 is valid (long-term memories are kept forever)', () => {
+      expect(parseConfig('[memory]\nlong_term_days = 0\n', file).memory.long_term_days).toBe(0);
+    });
   });
 
   describe('a bad value names its key and the file', () => {
@@ -49,6 +53,8 @@ describe('configuration', () => {
       ['[gateway]\nport = "eighty"\n', /Invalid configuration in .*config\.toml: gateway\.port: /],
       ['[gateway]\nport = 70000\n', /gateway\.port: /],
       ['[memory]\nshort_term_ttl = -5\n', /memory\.short_term_ttl: /],
+      ['[memory]\nlong_term_days = -1\n', /memory\.long_term_days: /],
+      ['[memory]\nlong_term_days = 1.5\n', /memory\.long_term_days: /],
       ['[security]\nask = "sometimes"\n', /security\.ask: /],
       ['[gateway]\nprot = 80\n', /unknown key gateway\.prot/],
       ['[gateway\nport = 1\n', /Invalid TOML in .*config\.toml/],

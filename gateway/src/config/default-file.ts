@@ -31,7 +31,7 @@ ollama_base_url = "http://127.0.0.1:11434"
 [memory]
 # Seconds a turn stays in the short-term cache.
 short_term_ttl = 3600
-# Days a long-term memory is kept.
+# Days a long-term memory is kept after it was created (checked daily at 03:00); 0 keeps them forever.
 long_term_days = 90
 # redis://host:6379 for a shared cache; empty uses in-process storage.
 cache_url = ""

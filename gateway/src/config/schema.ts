@@ -54,7 +54,8 @@ export const modelsSection = z.strictObject({
 
 export const memorySection = z.strictObject({
   short_term_ttl: z.number().int().positive().default(3600),
-  long_term_days: z.number().int().positive().default(90),
+  /** Days a long-term memory is kept after it was created; 0 keeps memories forever. */
+  long_term_days: z.number().int().min(0).default(90),
   cache_url: z.string().default(''),
   vector_store_url: z.string().default(''),
   db_path: z.string().default(''),

@@ -70,7 +70,39 @@ export async function archiveInactiveSessions(
   return result;
 }
 
-/** Runs archival daily at 03:00 local time; `stop()` cancels it. */
+export interface DailyMemoryJobDeps extends ArchivalDeps {
+  /** Deletes the long-term rows created more than `days` ago from every tier; count removed. */
+  expireOlderThan: (days: number) => Promise<number>;
+  /** `[memory] long_term_days`; 0 keeps long-term memories forever. */
+  longTermDays: number;
+}
+
+export interface DailyMemoryJobResult {
+  /** Null when retention failed (logged); archival still ran. */
+  retention: { days: number; removed: number } | null;
+  archival: ArchivalResult;
+}
+
+/**
+ * The daily memory job: retention first (rows past `long_term_days` are deleted, not condensed
+ * into a fresh archive row that would outlive them), then archival of inactive sessions.
+ */
+export async function runDailyMemoryJob(deps: DailyMemoryJobDeps): Promise<DailyMemoryJobResult> {
+  let retention: DailyMemoryJobResult['retention'] = null;
+  try {
+    const removed = await deps.expireOlderThan(deps.longTermDays);
+    retention = { days: deps.longTermDays, removed };
+    deps.logger.info(retention, 'retention finished');
+  } catch (error) {
+    deps.logger.error(
+      { err: error instanceof Error ? error.message : String(error), days: deps.longTermDays },
+      'retention failed',
+    );
+  }
+  return { retention, archival: await archiveInactiveSessions(deps) };
+}
+
+/** Runs the daily memory job at 03:00 local time; `stop()` cancels it. */
 export function scheduleArchival(run: () => Promise<unknown>, logger: Logger): { stop(): void } {
   const job = new Cron('0 3 * * *', { protect: true }, async () => {
     try {

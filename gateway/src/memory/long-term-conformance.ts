@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../db/ports.ts';
 import { HearthError } from '../errors.ts';
 import { contentHash } from './content-hash.ts';
+import { describeRetentionConformance } from './long-term-retention-conformance.ts';
 import { describeSearchConformance } from './long-term-search-conformance.ts';
 import type { LongTermMemory, MemoryEntry, NewMemoryEntry } from './ports.ts';
 
@@ -237,6 +238,8 @@ export function runLongTermMemoryConformance(name: string, open: () => Promise<D
     });
 
     describeSearchConformance(() => memory);
+
+    describeRetentionConformance(() => memory);
 
     describe('update', () => {
       it('changes the content, recomputes content_hash and bumps updated_at', async () => {

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics.ts';
 import { contentHash } from './content-hash.ts';
@@ -40,6 +41,8 @@ const SHORT_TERM_WINDOW = 50;
 const EMBED_RETRY_MS = 30_000;
 /** Semantic hits below this cosine similarity are not offered. */
 const MIN_SEMANTIC_SIMILARITY = 0.1;
+/** Rows one retention batch deletes (one query and one delete each). */
+const RETENTION_BATCH = 500;
 /** Embeddings of recent turns kept in process, for semantic ranking of short-term items. */
 const EMBEDDING_CACHE = 5_000;
 
@@ -365,6 +368,27 @@ export function createMemoryService(deps: MemoryServiceDeps) {
         .longTerm()
         .prune({ ...options, now: Math.floor(deps.now() / 1000) });
       void refreshEntryCount();
+      return removed;
+    },
+
+    /**
+     * Retention (`[memory] long_term_days`): deletes the long-term rows created more than `days`
+     * days ago, with their vectors, `batchSize` rows at a time, yielding to the event loop
+     * between batches so a large backlog never blocks requests. `days` 0 keeps everything.
+     */
+    async expireOlderThan(days: number, batchSize = RETENTION_BATCH): Promise<number> {
+      if (!(days > 0)) return 0;
+      const cutoff = Math.floor(deps.now() / 1000) - days * 86_400;
+      let removed = 0;
+      for (;;) {
+        const ids = await deps.longTerm().idsCreatedBefore(cutoff, batchSize);
+        if (ids.length === 0) break;
+        const batch = await removeEntries(ids);
+        removed += batch;
+        // A batch that deleted nothing would be asked for again forever; the next run retries.
+        if (batch === 0) break;
+        await setImmediate();
+      }
       return removed;
     },
 

@@ -135,6 +135,11 @@ export interface LongTermMemory {
   removeAll(): Promise<number>;
   /** Deletes rows older than `days`, or (when given) with importance below `threshold`; count removed. */
   prune(options: { days?: number; threshold?: number; now?: number }): Promise<number>;
+  /**
+   * Ids of the rows created before `cutoff` (epoch seconds), oldest first, at most `limit`:
+   * retention (`[memory] long_term_days`) deletes them batch by batch from every tier.
+   */
+  idsCreatedBefore(cutoff: number, limit: number): Promise<number[]>;
   count(): Promise<number>;
   /** Every row that has an embedding, in id order, in pages (rebuilds the in-memory index). */
   embeddings(

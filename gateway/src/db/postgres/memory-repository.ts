@@ -28,6 +28,7 @@ import { memoryEntries } from './schema.ts';
 import {
   afterRowId,
   chunk,
+  createdBefore,
   decodeEmbedding,
   encodeEmbedding,
   epochSeconds,
@@ -199,6 +200,16 @@ export function postgresMemoryRepository(db: PostgresDrizzle): LongTermMemory {
       if (condition === undefined) return 0;
       const result = await db.delete(memoryEntries).where(condition);
       return result.rowCount ?? 0;
+    },
+
+    async idsCreatedBefore(cutoff, limit) {
+      const rows = await db
+        .select({ id: memoryEntries.id })
+        .from(memoryEntries)
+        .where(lt(memoryEntries.createdAt, createdBefore(cutoff)))
+        .orderBy(asc(memoryEntries.createdAt), asc(memoryEntries.id))
+        .limit(rowLimit(limit));
+      return rows.map((row) => row.id);
     },
 
     async count() {

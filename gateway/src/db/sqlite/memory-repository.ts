@@ -27,6 +27,7 @@ import { memoryEntries } from './schema.ts';
 import {
   afterRowId,
   chunk,
+  createdBefore,
   decodeEmbedding,
   encodeEmbedding,
   epochSeconds,
@@ -191,6 +192,18 @@ export function sqliteMemoryRepository(
           ? 0
           : db.delete(memoryEntries).where(condition).run().changes;
       }),
+
+    idsCreatedBefore: (cutoff, limit) =>
+      settle(() =>
+        db
+          .select({ id: memoryEntries.id })
+          .from(memoryEntries)
+          .where(lt(memoryEntries.createdAt, createdBefore(cutoff)))
+          .orderBy(asc(memoryEntries.createdAt), asc(memoryEntries.id))
+          .limit(rowLimit(limit))
+          .all()
+          .map((row) => row.id),
+      ),
 
     count: () => settle(() => db.select({ rows: count() }).from(memoryEntries).get()?.rows ?? 0),
 
