@@ -30,4 +30,26 @@ describe('chart data in a reply', () => {
   ])('finds nothing chart-like in %j', (reply) => {
     expect(extractCanvasData(reply)).toBeUndefined();
   });
+
+  it('reads a bare JSON object and a percentage with blanks before the sign', () => {
+    expect(extractCanvasData('Data: {"labels": ["a"], "values": [2]} done')).toEqual({
+      type: 'bar',
+      labels: ['a'],
+      values: [2],
+    });
+    const table = '| k | v |\n|---|---|\n| a | 1.5 % |\n| b | 2 % |';
+    expect(extractCanvasData(table)?.values).toEqual([1.5, 2]);
+  });
+
+  // A reply is model text: no shape of it may take more than linear time (each of these took
+  // 85–925 ms at 32 KB with the earlier patterns).
+  it.each([
+    ['a fence opening followed by newlines only', '```' + '\n'.repeat(32_768)],
+    ['an unclosed brace full of "labels"', '{' + '"labels"'.repeat(4_096)],
+    ['a table cell of a digit, blanks and a letter', `| a | 1${' '.repeat(32_768)}x |\n`.repeat(3)],
+  ])('reads %s in linear time', (_name, reply) => {
+    const started = performance.now();
+    expect(extractCanvasData(reply)).toBeUndefined();
+    expect(performance.now() - started).toBeLessThan(50);
+  });
 });

@@ -26,8 +26,13 @@ function fromObject(value: unknown): CanvasData | undefined {
 }
 
 function fromJsonBlocks(reply: string): CanvasData | undefined {
-  const candidates = [...reply.matchAll(/```(?:json)?\s*\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
-  const bare = /\{[^{}]*"labels"[^{}]*\}/.exec(reply);
+  // Written so that no input makes them backtrack over the reply more than once: the fence's
+  // opening line allows only non-newline blanks before its newline, and a bare object is any
+  // brace pair without nested braces, checked for "labels" afterwards.
+  const candidates = [...reply.matchAll(/```(?:json)?[^\S\n]*\n([\s\S]*?)```/g)].map(
+    (m) => m[1] ?? '',
+  );
+  const bare = [...reply.matchAll(/\{[^{}]*\}/g)].find((m) => m[0].includes('"labels"'));
   if (bare) candidates.push(bare[0]);
   for (const text of candidates) {
     try {
@@ -40,7 +45,9 @@ function fromJsonBlocks(reply: string): CanvasData | undefined {
   return undefined;
 }
 
-const NUMBER = /^[-+]?[$€£]?\s*\d[\d,\s]*(\.\d+)?\s*%?$/;
+// A cell is trimmed, so blanks before `%` follow either the digits (already in `[\d,\s]*`) or
+// the decimals; a separate `\s*` after `[\d,\s]*` made `1<spaces>x` take quadratic time.
+const NUMBER = /^[-+]?[$€£]?\s*\d[\d,\s]*(?:\.\d+\s*)?%?$/;
 
 function fromMarkdownTable(reply: string): CanvasData | undefined {
   const rows = reply

@@ -78,6 +78,22 @@ describe('slash commands in chat', () => {
     expect((await bed.get('/memory?session_id=forget')).body.count as number).toBe(0);
   });
 
+  it('/forget reads confirm only as the last word after whitespace', async () => {
+    await bed.post('/memory', { content: 'Parked on level confirm', session_id: 'forget-word' });
+    expect((await say('/forget confirm', 'forget-word')).reply).toMatch(/^1 memory matches/);
+    expect((await say('/forget level\tCONFIRM', 'forget-word')).reply).toBe(
+      'Forgot 1 memory matching "level".',
+    );
+  });
+
+  // `/\s+confirm$/` took 0.85 s on one such message; twelve at once stalled /health for 9.5 s.
+  it('/forget answers a 32 KB message of blanks at once', async () => {
+    const started = performance.now();
+    const reply = await say(`/forget x${' '.repeat(31_000)}y`, 'forget-blanks');
+    expect(reply.reply).toMatch(/^No memories match "x +y"\.$/);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
   it('/tag and /tags attach and list tags on the session’s memories', async () => {
     await bed.post('/memory', { content: 'Garden needs watering on Fridays', session_id: 'tags' });
     expect((await say('/tags', 'tags')).reply).toBe('No tags yet. Use /tag <name>.');

@@ -24,6 +24,19 @@ export const SLASH_HELP = [
   '/tag <name> — tag this conversation’s memories; /tags lists the tags',
 ].join('\n');
 
+/**
+ * `/forget <keyword> [confirm]`: `confirm` is the last word when whitespace precedes it. Read
+ * with string operations: a regex such as `/\s+confirm$/` takes quadratic time on a message of
+ * whitespace.
+ */
+function parseForgetArgument(argument: string): { keyword: string; confirm: boolean } {
+  const trimmed = argument.trimEnd();
+  const before = trimmed.slice(0, -'confirm'.length);
+  const confirm =
+    trimmed.slice(-'confirm'.length).toLowerCase() === 'confirm' && before !== before.trimEnd();
+  return { keyword: (confirm ? before : trimmed).trim(), confirm };
+}
+
 function describeRouting(settings: SettingsService): string {
   const r = settings.runtime();
   return `Model: ${r.provider ?? (r.model ? `pinned to ${r.model}` : 'automatic routing')}; thinking: ${r.thinking ?? 'provider default'}; privacy mode: ${r.privacy_mode ? 'on' : 'off'}.`;
@@ -89,8 +102,7 @@ export async function handleSlashCommand(
       }
     }
     case 'forget': {
-      const confirm = /\s+confirm$/i.test(argument);
-      const keyword = argument.replace(/\s+confirm$/i, '').trim();
+      const { keyword, confirm } = parseForgetArgument(argument);
       if (keyword === '')
         return 'Use /forget <keyword> to see matching memories, then /forget <keyword> confirm.';
       if (confirm) {

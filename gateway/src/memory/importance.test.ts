@@ -19,4 +19,23 @@ describe('turn importance', () => {
     expect(importanceOf('hello') >= LONG_TERM_THRESHOLD).toBe(false);
     expect(importanceOf('What is 2+2?') >= LONG_TERM_THRESHOLD).toBe(false);
   });
+
+  it.each([
+    ['Write to ada@example.org', 0.4],
+    ['See https://example.org', 0.4],
+    ['It was on 3/4', 0.4],
+  ])('counts the fact in %j', (text, expected) => {
+    expect(importanceOf(text)).toBe(expected);
+  });
+
+  // Every turn's text is scored: a hostile 32 KB word took 0.47–0.69 s with `[\w.+-]+@…`.
+  it.each([
+    ['a 32 KB word', 'a'.repeat(32_768)],
+    ['an address without a dot', `a@${'-'.repeat(32_768)}`],
+    ['a run of at-signs', 'a@'.repeat(16_384)],
+  ])('scores %s in linear time', (_name, text) => {
+    const started = performance.now();
+    importanceOf(text, text);
+    expect(performance.now() - started).toBeLessThan(50);
+  });
 });

@@ -13,8 +13,10 @@ export const LONG_TERM_THRESHOLD = 0.5;
 
 const PERSONAL =
   /\b(remember|don'?t forget|note that|keep in mind|my name is|call me|i am|i'm|i live|i work|my (wife|husband|partner|son|daughter|kid|dog|cat|birthday|address|phone|email|job|boss|favou?rite)|i (like|love|hate|prefer|need|want|use|own)|i'?m allergic|allergic to|always|never)\b/i;
-const FACTS =
-  /(\d{2,}|\b\d{1,2}[./-]\d{1,2}([./-]\d{2,4})?\b|[\w.+-]+@[\w-]+\.[\w.]+|https?:\/\/\S+)/;
+// Only whether a fact is present matters, so each alternative matches as little as proves it:
+// an e-mail address is `x@host.t`, a URL `http://x`. Unbounded runs before the `@` (the old
+// `[\w.+-]+@…`) made a long word without one take quadratic time.
+const FACTS = /\d{2}|\b\d{1,2}[./-]\d{1,2}\b|[\w.+-]@[\w-]+\.[\w.]|https?:\/\/\S/;
 const SMALL_TALK =
   /^(hi|hello|hey|yo|thanks?( you)?|thx|ok(ay)?|cool|nice|great|bye|good (morning|night|evening)|lol|sure|yes|no)[.!?\s]*$/i;
 
