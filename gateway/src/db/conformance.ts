@@ -187,6 +187,7 @@ export function runDatabaseConformance(
         expect(Object.keys(entry).sort()).toStrictEqual([
           'arg_pattern',
           'created_at',
+          'directory',
           'id',
           'pattern',
         ]);
@@ -206,6 +207,18 @@ export function runDatabaseConformance(
         expect(explicit.arg_pattern).toBeNull();
         const listed = await db.allowlist.list();
         expect(listed.map((entry) => entry.arg_pattern)).toStrictEqual([null, null]);
+      });
+
+      it('add() stores the directory an entry is limited to, null when it names none', async () => {
+        const limited = await db.allowlist.add({
+          pattern: 'rm',
+          arg_pattern: '^rm -rf build$',
+          directory: '/srv/project',
+        });
+        const anywhere = await db.allowlist.add({ pattern: 'ls' });
+        expect(limited.directory).toBe('/srv/project');
+        expect(anywhere.directory).toBeNull();
+        await expect(db.allowlist.list()).resolves.toStrictEqual([limited, anywhere]);
       });
 
       it('list() returns the entries in insertion order, exactly as add() returned them', async () => {

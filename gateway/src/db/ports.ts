@@ -20,13 +20,23 @@ export interface AllowlistEntry {
   id: number;
   pattern: string;
   arg_pattern: string | null;
+  /**
+   * The working directory the entry allows (exactly that directory); null: only inside the
+   * workspace. A request from a directory the model chose outside the workspace matches only an
+   * entry naming it.
+   */
+  directory: string | null;
   created_at: number;
 }
 
 /** Approval allowlist: glob on the program name plus an optional regex on the command line. */
 export interface AllowlistRepository {
   list(): Promise<AllowlistEntry[]>;
-  add(entry: { pattern: string; arg_pattern?: string | null }): Promise<AllowlistEntry>;
+  add(entry: {
+    pattern: string;
+    arg_pattern?: string | null;
+    directory?: string | null;
+  }): Promise<AllowlistEntry>;
   /** Returns false when no entry had that id. */
   remove(id: number): Promise<boolean>;
 }

@@ -49,6 +49,7 @@ const entryColumns = {
   id: allowlist.id,
   pattern: allowlist.pattern,
   arg_pattern: allowlist.argPattern,
+  directory: allowlist.directory,
   created_at: allowlist.createdAt,
 };
 
@@ -61,6 +62,7 @@ export function postgresAllowlistRepository(db: PostgresDrizzle): AllowlistRepos
         .values({
           pattern: entry.pattern,
           argPattern: entry.arg_pattern ?? null,
+          directory: entry.directory ?? null,
           createdAt: nowEpochSeconds(),
         })
         .returning(entryColumns);

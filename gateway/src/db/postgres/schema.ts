@@ -32,6 +32,8 @@ export const allowlist = pgTable('allowlist', {
   id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
   pattern: text('pattern').notNull(),
   argPattern: text('arg_pattern'),
+  /** The working directory the entry is limited to; null = inside the workspace only. */
+  directory: text('directory'),
   createdAt: bigint('created_at', { mode: 'number' }).notNull().default(epochSecondsNow),
 });
 

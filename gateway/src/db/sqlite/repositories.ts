@@ -46,6 +46,7 @@ const entryColumns = {
   id: allowlist.id,
   pattern: allowlist.pattern,
   arg_pattern: allowlist.argPattern,
+  directory: allowlist.directory,
   created_at: allowlist.createdAt,
 };
 
@@ -60,6 +61,7 @@ export function sqliteAllowlistRepository(db: SqliteDrizzle): AllowlistRepositor
           .values({
             pattern: entry.pattern,
             argPattern: entry.arg_pattern ?? null,
+            directory: entry.directory ?? null,
             createdAt: nowEpochSeconds(),
           })
           .returning(entryColumns)

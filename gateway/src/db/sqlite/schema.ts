@@ -27,6 +27,8 @@ export const allowlist = sqliteTable('allowlist', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   pattern: text('pattern').notNull(),
   argPattern: text('arg_pattern'),
+  /** The working directory the entry is limited to; null = inside the workspace only. */
+  directory: text('directory'),
   createdAt: integer('created_at').notNull().default(epochSecondsNow),
 });
 

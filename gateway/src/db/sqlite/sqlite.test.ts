@@ -86,8 +86,8 @@ describe('SQLite specifics', () => {
         'settings',
         'sqlite_sequence',
       ]);
-      // 0000_foundation, 0001_memory, 0002_memory_search
-      expect(raw.prepare('select count(*) from __drizzle_migrations').pluck().get()).toBe(3);
+      // 0000_foundation, 0001_memory, 0002_memory_search, 0003_allowlist_directory
+      expect(raw.prepare('select count(*) from __drizzle_migrations').pluck().get()).toBe(4);
     } finally {
       raw.close();
     }

@@ -1,0 +1,1 @@
+ALTER TABLE "allowlist" ADD COLUMN "directory" text;
