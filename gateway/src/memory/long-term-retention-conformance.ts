@@ -120,7 +120,10 @@ export function describeRetentionConformance(memoryOf: () => LongTermMemory): vo
 
       await expect(service.expireOlderThan(90)).resolves.toBe(2);
 
-      await expect(contents()).resolves.toStrictEqual(['exactly ninety days old', 'from last week']);
+      await expect(contents()).resolves.toStrictEqual([
+        'exactly ninety days old',
+        'from last week',
+      ]);
       await expect(vectors.count()).resolves.toBe(2);
       await expect(vectorHits(expired.content)).resolves.not.toContain(expired.id);
       await expect(service.expireOlderThan(90)).resolves.toBe(0);

@@ -13,6 +13,7 @@ import {
 import { classifyTask, type TaskComplexity } from './classifier.ts';
 import { generate, stream, type ModelCall } from './llm-call.ts';
 import type { ChatMessage, Generation, GenerationEvent, ToolSpec } from './messages.ts';
+import { isUnreachable, noRuntimeHint, redactUrls } from './no-runtime-hint.ts';
 import { thinkingOptions, type ThinkingLevel } from './thinking.ts';
 import { mergeProviderOptions, webSearchFor } from './web-search.ts';
 
@@ -45,6 +46,8 @@ export interface Attempt {
   model: string;
   ms: number;
   error?: string;
+  /** The provider's server could not be reached at all (refused, unknown host …). */
+  unreachable?: boolean;
 }
 
 export interface RoutedGeneration extends Generation {
@@ -80,12 +83,13 @@ function lastUserText(messages: readonly ChatMessage[]): string {
   return '';
 }
 
+/** An error for logs and clients: status and message, URLs without credentials, bounded. */
 function errorText(error: unknown): string {
   if (error instanceof Error) {
     const status = (error as { statusCode?: number }).statusCode;
-    return `${status ? `${status} ` : ''}${error.message}`.slice(0, 300);
+    return redactUrls(`${status ? `${status} ` : ''}${error.message}`).slice(0, 300);
   }
-  return String(error);
+  return redactUrls(String(error)).slice(0, 300);
 }
 
 /**
@@ -226,6 +230,7 @@ export function createLlmRouter(deps: RouterDeps) {
       model: target.modelId,
       ms: Math.round(now() - started),
       error: errorText(error),
+      ...(isUnreachable(error) ? { unreachable: true } : {}),
     });
     deps.logger.warn(
       { provider: target.provider, model: target.modelId, err: errorText(error) },
@@ -240,7 +245,12 @@ export function createLlmRouter(deps: RouterDeps) {
     const chain = attempts
       .map((a) => `${a.model} (${a.provider}): ${a.error ?? 'failed'}`)
       .join('; ');
-    return new HearthError('upstream', `Every provider failed: ${chain}`);
+    // Nothing answered at the local runtime (the default set-up): say what to do next.
+    const runtimeDown = attempts.some((a) => a.provider === 'ollama' && a.unreachable);
+    const hint = runtimeDown
+      ? ` — ${noRuntimeHint(deps.endpoints?.ollama ?? providerSpec('ollama').baseURL(deps.models()))}`
+      : '';
+    return new HearthError('upstream', `Every provider failed: ${chain}${hint}`);
   }
 
   return {
