@@ -121,17 +121,36 @@ describe('hearth approvals without a running gateway', () => {
     }
   });
 
+  /** Spec: approvals fall back to a local process-own instance, with a printed note. */
+  const noGatewayNote = () =>
+    `note: no gateway answering at http://127.0.0.1:${port} (ECONNREFUSED); ` +
+    'using a local instance: nothing can be pending without a running gateway ' +
+    '(start one with hearth start).\n';
+
+  it('pending falls back to a local instance, which has nothing pending', async () => {
+    expect(await h.run(['approvals', 'pending'])).toEqual({
+      code: 0,
+      stdout: 'Nothing is waiting for approval.\n',
+      stderr: noGatewayNote(),
+    });
+    expect(await h.run(['approvals', 'pending', '--json'])).toEqual({
+      code: 0,
+      stdout: '[]\n',
+      stderr: noGatewayNote(),
+    });
+  });
+
   it.each([
-    [['approvals', 'pending']],
     [['approvals', 'approve', 'abcd']],
+    [['approvals', 'approve', 'abcd', '--always']],
     [['approvals', 'deny', 'abcd']],
-  ])('%j exits 1: pending approvals live in the running gateway', async (argv) => {
+  ])('%j falls back to a local instance and exits 1: nothing to decide', async (argv) => {
     expect(await h.run(argv)).toEqual({
       code: 1,
       stdout: '',
       stderr:
-        `hearth: no gateway answering at http://127.0.0.1:${port} (ECONNREFUSED). ` +
-        'Pending approvals live in the running gateway; start it with hearth start.\n',
+        noGatewayNote() +
+        'hearth: No pending approval abcd (unknown, expired or already decided).\n',
     });
   });
 });

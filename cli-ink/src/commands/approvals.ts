@@ -20,12 +20,12 @@ interface Entry {
 
 type Send = (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) => Promise<unknown>;
 
-/** REST first; when no gateway answers, `local()` (or an explanation when there is no local way). */
+/** REST first; when no gateway answers, `local()` after a note saying so (the spec's CLI rule). */
 async function viaGateway<T>(
   ctx: CommandContext,
   rest: (send: Send) => Promise<T>,
-  local?: () => Promise<T>,
-  localNote = '',
+  local: () => Promise<T>,
+  localNote: string,
 ): Promise<T> {
   const client = await locateGateway(ctx);
   try {
@@ -35,10 +35,6 @@ async function viaGateway<T>(
   } catch (error) {
     if (error instanceof GatewayHttpError) throw new CliError(error.detail);
     if (!(error instanceof GatewayUnreachableError)) throw error;
-    if (!local)
-      throw new CliError(
-        `${error.message}. Pending approvals live in the running gateway; start it with hearth start.`,
-      );
     ctx.deps.output.err(`note: ${error.message}; ${localNote}`);
     return local();
   }
@@ -46,6 +42,15 @@ async function viaGateway<T>(
 
 /** What POST /approvals/allowlist accepts as `pattern`. */
 const PATTERN = /^[^\s/]{1,200}$/;
+
+/**
+ * Without a gateway, approvals fall back to a local instance of this process. Pending approvals
+ * exist only while a gateway runs a turn that waits for one, so the local instance has none:
+ * `pending` lists nothing, `approve`/`deny` find nothing (exit 1).
+ */
+const NO_GATEWAY_NOTE =
+  'using a local instance: nothing can be pending without a running gateway (start one with hearth start).';
+const localPending = (): Promise<{ pending: Pending[] }> => Promise.resolve({ pending: [] });
 
 const formatEntry = (e: Entry) =>
   `#${e.id} ${e.pattern}${e.arg_pattern ? `  args /${e.arg_pattern}/` : ''}`;
@@ -65,6 +70,8 @@ export function registerApprovals(program: Command, ctx: CommandContext): void {
       const { pending } = await viaGateway(
         ctx,
         async (send) => (await send('GET', '/api/v1/approvals/pending')) as { pending: Pending[] },
+        localPending,
+        NO_GATEWAY_NOTE,
       );
       if (options.json) return out(JSON.stringify(pending, null, 2));
       const now = Date.now() / 1000;
@@ -80,28 +87,37 @@ export function registerApprovals(program: Command, ctx: CommandContext): void {
       );
     });
 
+  const notPending = (prefix: string) =>
+    new CliError(`No pending approval ${prefix} (unknown, expired or already decided).`);
   const resolveId = async (send: Send, prefix: string): Promise<string> => {
     const { pending } = (await send('GET', '/api/v1/approvals/pending')) as { pending: Pending[] };
     const found = pending.filter((p) => p.id.startsWith(prefix));
     if (found.length === 1) return found[0]!.id;
-    if (found.length === 0)
-      throw new CliError(`No pending approval ${prefix} (unknown, expired or already decided).`);
+    if (found.length === 0) throw notPending(prefix);
     throw new CliError(
       `"${prefix}" matches ${found.length} pending approvals; give more characters.`,
     );
   };
+  /** The local instance's answer: it has nothing pending (see NO_GATEWAY_NOTE). */
+  const decideLocally = (prefix: string) => (): Promise<never> =>
+    Promise.reject(notPending(prefix));
 
   approvals
     .command('approve <id>')
     .description('approve a pending command (an id prefix is enough)')
     .option('--always', 'also allowlist the command’s program')
     .action(async (prefix: string, options: { always?: boolean }) => {
-      const result = await viaGateway(ctx, async (send) => {
-        const id = await resolveId(send, prefix);
-        return (await send('POST', `/api/v1/approvals/${id}/approve`, {
-          always: options.always === true,
-        })) as { id: string; always_allowed: boolean };
-      });
+      const result = await viaGateway(
+        ctx,
+        async (send) => {
+          const id = await resolveId(send, prefix);
+          return (await send('POST', `/api/v1/approvals/${id}/approve`, {
+            always: options.always === true,
+          })) as { id: string; always_allowed: boolean };
+        },
+        decideLocally(prefix),
+        NO_GATEWAY_NOTE,
+      );
       out(
         `Approved ${result.id.slice(0, 8)}${result.always_allowed ? '; its program is now allowlisted' : ''}.`,
       );
@@ -111,10 +127,15 @@ export function registerApprovals(program: Command, ctx: CommandContext): void {
     .command('deny <id>')
     .description('deny a pending command (an id prefix is enough)')
     .action(async (prefix: string) => {
-      const result = await viaGateway(ctx, async (send) => {
-        const id = await resolveId(send, prefix);
-        return (await send('POST', `/api/v1/approvals/${id}/deny`)) as { id: string };
-      });
+      const result = await viaGateway(
+        ctx,
+        async (send) => {
+          const id = await resolveId(send, prefix);
+          return (await send('POST', `/api/v1/approvals/${id}/deny`)) as { id: string };
+        },
+        decideLocally(prefix),
+        NO_GATEWAY_NOTE,
+      );
       out(`Denied ${result.id.slice(0, 8)}.`);
     });
 
