@@ -513,7 +513,7 @@ describe('approval gate: approve with always', () => {
   });
 });
 
-describe('approval gate: chat replies `approve <id-prefix>` / `deny <id-prefix>`', () => {
+describe('approval gate: chat replies `approve <short id>` / `deny <short id>`', () => {
   let bed: Bed;
   beforeEach(async () => {
     bed = await createBed();
@@ -523,9 +523,9 @@ describe('approval gate: chat replies `approve <id-prefix>` / `deny <id-prefix>`
     await bed.db.close();
   });
 
-  it('a unique prefix in the originating session approves', async () => {
+  it('the 8-character short id in the originating session approves', async () => {
     const { decision } = await bed.gate({ command: 'rm -rf build' });
-    expect(await bed.service.decideFromChat('ada', 'approve aaaa')).toBe('Approved aaaa1111.');
+    expect(await bed.service.decideFromChat('ada', 'approve aaaa1111')).toBe('Approved aaaa1111.');
     expect(await decision).toEqual({ allowed: true, outcome: 'approved' });
     expect(await bed.service.pending()).toEqual([]);
   });
@@ -539,23 +539,37 @@ describe('approval gate: chat replies `approve <id-prefix>` / `deny <id-prefix>`
     expect((await bed.db.allowlist.list()).map((e) => e.pattern)).toEqual(['ls']);
   });
 
-  it('deny by prefix gives the agent the denial text', async () => {
+  it('deny by short id gives the agent the denial text', async () => {
     const { decision } = await bed.gate({ command: 'rm -rf build' });
-    expect(await bed.service.decideFromChat('ada', 'deny aaaa11')).toBe('Denied aaaa1111.');
+    expect(await bed.service.decideFromChat('ada', 'deny aaaa1111')).toBe('Denied aaaa1111.');
     expect(await decision).toEqual({ allowed: false, outcome: 'denied', message: DENIED_TEXT });
   });
 
-  it('an ambiguous prefix asks for more characters and decides nothing', async () => {
+  it.each(['approve a', 'deny abcd', 'approve abcd111'])(
+    '%j, shorter than the short id, decides nothing even while approvals wait',
+    async (text) => {
+      const bedIds = await createBed({ ids: [ID_B, ID_C] });
+      const { decision } = await bedIds.gate({ command: 'rm -rf build' });
+      await bedIds.gate({ command: 'rm -rf dist' });
+      expect(await bedIds.service.decideFromChat('ada', text)).toBe(
+        `Send the full 8-character id shown in the approval request, e.g. "${text.split(' ')[0]} abcd1111".`,
+      );
+      expect((await bedIds.service.pending()).map((p) => p.id)).toEqual([ID_B, ID_C]);
+      expect(await isSettled(decision)).toBe(false);
+      await bedIds.service.close();
+      await bedIds.db.close();
+    },
+  );
+
+  it('each of two waiting approvals is decided by its own short id', async () => {
     const bedIds = await createBed({ ids: [ID_B, ID_C] });
     const { decision: first } = await bedIds.gate({ command: 'rm -rf build' });
     const { decision: second } = await bedIds.gate({ command: 'rm -rf dist' });
-    expect(await bedIds.service.decideFromChat('ada', 'deny abcd')).toBe(
-      '"abcd" matches 2 pending approvals; send more characters of the id.',
-    );
-    expect((await bedIds.service.pending()).map((p) => p.id)).toEqual([ID_B, ID_C]);
-    expect(await bedIds.service.decideFromChat('ada', 'deny abcd2')).toBe('Denied abcd2222.');
+    expect(await bedIds.service.decideFromChat('ada', 'deny abcd2222')).toBe('Denied abcd2222.');
     expect(await second).toMatchObject({ allowed: false, message: DENIED_TEXT });
-    expect(await bedIds.service.decideFromChat('ada', 'approve abcd')).toBe('Approved abcd1111.');
+    expect(await bedIds.service.decideFromChat('ada', 'approve abcd1111')).toBe(
+      'Approved abcd1111.',
+    );
     expect(await first).toMatchObject({ allowed: true });
     await bedIds.db.close();
   });
@@ -574,10 +588,10 @@ describe('approval gate: chat replies `approve <id-prefix>` / `deny <id-prefix>`
     expect(await isSettled(decision)).toBe(false);
   });
 
-  it('an unknown prefix says so', async () => {
+  it('an unknown short id says so', async () => {
     const { decision } = await bed.gate({ command: 'rm -rf build' });
-    expect(await bed.service.decideFromChat('ada', 'approve ffff')).toBe(
-      'No pending approval ffff in this conversation.',
+    expect(await bed.service.decideFromChat('ada', 'approve ffff1111')).toBe(
+      'No pending approval ffff1111 in this conversation.',
     );
     expect(await bed.service.pending()).toHaveLength(1);
     await bed.service.deny(ID_A);

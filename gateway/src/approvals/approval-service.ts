@@ -264,9 +264,13 @@ export function createApprovalService(deps: ApprovalServiceDeps) {
       const waitingHere = (await board.list()).filter(
         (approval) => approval.session_id === sessionId,
       );
-      // Nothing waits here and the id is shorter than the ones notices show: an ordinary
-      // message ("approve cafe", "deny 42") for the model, not a decision.
-      if (waitingHere.length === 0 && prefix.length < SHORT_ID_LENGTH) return undefined;
+      // A decision needs the whole short id the notice showed, never a guessable prefix.
+      // Shorter: an ordinary message ("approve cafe", "deny 42") for the model — or, while
+      // something waits here, a hint instead of a decision.
+      if (prefix.length < SHORT_ID_LENGTH)
+        return waitingHere.length === 0
+          ? undefined
+          : `Send the full ${SHORT_ID_LENGTH}-character id shown in the approval request, e.g. "${verb} ${shortId(waitingHere[0]!.id)}".`;
       const mine = waitingHere.filter((approval) => approval.id.startsWith(prefix));
       const none = `No pending approval ${prefix} in this conversation.`;
       if (mine.length === 0) return none;
