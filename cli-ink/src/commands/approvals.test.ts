@@ -232,6 +232,20 @@ describe('hearth approvals against a running gateway', () => {
     });
   });
 
+  it('pending shows control and bidi characters as escapes; --json keeps the exact command', async () => {
+    const command = 'touch X #\u001b[2K\r\u001b[32mls -la \u202eexe.txt';
+    const { turn, approval } = await gatedTurn(command, 'cli-hidden');
+    const listed = await cli('pending');
+    expect(listed.stdout).toContain(
+      `shell: touch X #\\x1b[2K\\r\\x1b[32mls -la \\u202eexe.txt  (session cli-hidden,`,
+    );
+    for (const hidden of ['\u001b', '\r', '\u202e']) expect(listed.stdout).not.toContain(hidden);
+    const json = JSON.parse((await cli('pending', '--json')).stdout) as Pending[];
+    expect(json.map((p) => p.command)).toEqual([command]);
+    await cli('deny', approval.id);
+    await turn;
+  });
+
   it('approve --always also allowlists the program', async () => {
     const { turn, approval } = await gatedTurn("sh -c 'uname -s'", 'cli-always');
     expect(await cli('approve', approval.id.slice(0, 8), '--always')).toMatchObject({

@@ -4,6 +4,7 @@ import type { CommandContext } from '../deps.ts';
 import { GatewayHttpError, GatewayUnreachableError } from '../gateway-client.ts';
 import { locateGateway } from '../locate-gateway.ts';
 import { withLocalStore } from '../local-store.ts';
+import { showControls } from '../show-controls.ts';
 
 interface Pending {
   id: string;
@@ -81,7 +82,7 @@ export function registerApprovals(program: Command, ctx: CommandContext): void {
           : pending
               .map(
                 (p) =>
-                  `${p.id.slice(0, 8)}  ${p.tool_name}: ${p.command}  (session ${p.session_id}, ${Math.round(now - p.created_at)} s ago)`,
+                  `${p.id.slice(0, 8)}  ${showControls(p.tool_name)}: ${showControls(p.command)}  (session ${showControls(p.session_id)}, ${Math.round(now - p.created_at)} s ago)`,
               )
               .join('\n'),
       );

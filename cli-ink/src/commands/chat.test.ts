@@ -146,6 +146,26 @@ describe('hearth chat', () => {
     expect(JSON.stringify(bed.fake.requests.map((r) => r.body))).not.toContain('approve ');
   });
 
+  it('-m: an approval request shows control and bidi characters of the command as escapes', async () => {
+    const command = 'echo x #\u001b[2K\r\u001b[32mls -la\u202e';
+    bed.fake.reply(
+      { toolCalls: [{ name: 'shell', arguments: { command } }] },
+      { text: 'Denied, fine.' },
+    );
+    const running = h.run(['chat', '-m', 'run it', '--session', 'cli-hidden']);
+    const approval = await waitForPending(command);
+    await fetch(`${bed.gw.url}/api/v1/approvals/${approval.id}/deny`, { method: 'POST' });
+
+    const result = await running;
+    const short = approval.id.slice(0, 8);
+    expect(result.stderr).toContain(
+      `Approval needed [${short}] shell: echo x #\\x1b[2K\\r\\x1b[32mls -la\\u202e\n` +
+        `Reply "approve ${short}" or "deny ${short}" within`,
+    );
+    for (const hidden of ['\u001b', '\r', '\u202e'])
+      expect(result.stderr + result.stdout).not.toContain(hidden);
+  });
+
   it('-m with an empty message: the gateway’s error frame, exit 1', async () => {
     const result = await h.run(['chat', '-m', '   ']);
 

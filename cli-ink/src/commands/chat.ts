@@ -13,6 +13,7 @@ import {
 import { CliError } from '../cli-error.ts';
 import type { CommandContext } from '../deps.ts';
 import { locateGateway } from '../locate-gateway.ts';
+import { showControls } from '../show-controls.ts';
 
 /** This CLI's persistent client id (its durable memory identity, like the web client's). */
 async function clientId(home: string): Promise<string> {
@@ -43,6 +44,19 @@ async function connect(ctx: CommandContext, session: string | undefined): Promis
 /** `approve <id-prefix> [always]` / `deny <id-prefix>`, as the approval notices suggest. */
 const DECISION = /^(approve|deny)\s+([0-9a-f-]{1,36})(\s+always)?$/i;
 
+/**
+ * An approval request as the approver reads it: the first line is built here from the frame's
+ * exact `command`, with every control and bidi character shown as an escape, so what is read
+ * is what would run; the gateway's instruction line (its last) follows, shown the same way.
+ */
+function formatNotice(notice: ApprovalNotice): string {
+  const instruction = notice.text.slice(notice.text.lastIndexOf('\n') + 1);
+  return [
+    `Approval needed [${showControls(notice.short_id)}] ${showControls(notice.tool_name)}: ${showControls(notice.command)}`,
+    ...(notice.text.includes('\n') ? [showControls(instruction)] : []),
+  ].join('\n');
+}
+
 function formatSources(sources: readonly ChatSource[]): string {
   if (sources.length === 0) return '';
   const lines = sources.map(
@@ -66,7 +80,7 @@ export function registerChat(program: Command, ctx: CommandContext): void {
         if (options.message !== undefined) {
           const reply = await connection.send(options.message, write, (notice) =>
             output.err(
-              `${notice.text}\n(decide from another terminal: hearth approvals approve|deny ${notice.short_id})`,
+              `${formatNotice(notice)}\n(decide from another terminal: hearth approvals approve|deny ${showControls(notice.short_id)})`,
             ),
           );
           write(`\n${formatSources(reply.sources)}`);
@@ -152,7 +166,7 @@ async function interactive(
       try {
         const reply = await connection.send(text, write, (notice) => {
           waiting.set(notice.id, notice);
-          write(`\n${notice.text}\n`);
+          write(`\n${formatNotice(notice)}\n`);
         });
         write(`\n${formatSources(reply.sources)}`);
       } catch (error) {

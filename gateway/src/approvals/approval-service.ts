@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { AllowlistRepository } from '../db/ports.ts';
 import { isHearthError, notFound } from '../errors.ts';
 import type { Metrics } from '../observability/metrics.ts';
+import { showControls } from '../text/show-controls.ts';
 import { createInProcessApprovalBoard } from './board/in-process.ts';
 import type { BoardDecision, PendingApprovalBoard, Verdict } from './board/ports.ts';
 import type { ApprovalPolicy, CommandAnalysis, PendingApproval } from './ports.ts';
@@ -236,7 +237,7 @@ export function createApprovalService(deps: ApprovalServiceDeps) {
         return decision;
       }
       const text =
-        `Approval needed [${shortId(approval.id)}] ${request.toolName}: ${request.command}\n` +
+        `Approval needed [${shortId(approval.id)}] ${request.toolName}: ${showControls(request.command)}\n` +
         `Reply "approve ${shortId(approval.id)}" or "deny ${shortId(approval.id)}" within ${Math.round(expiryMs / 1000)} s.`;
       const sent = await deps.notify(request.sessionId, text, approval).catch(() => false);
       deps.metrics.approvalNotificationsTotal.inc({ outcome: sent ? 'sent' : 'failed' });

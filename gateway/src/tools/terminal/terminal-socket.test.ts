@@ -163,6 +163,19 @@ describe('/ws/terminal, the embedded terminal', () => {
     expect(lines.at(-1)).toMatch(/^\S+Z printf 'a\\nb'\\necho two-lines$/);
   });
 
+  it('writes control characters to the history as escapes, so a reader sees what ran', async () => {
+    await runOnce(url, 'echo shown #\u001b[2K\r\u001b[32mls -la\u202e\u0085');
+    const file = join(gw.home, 'terminal_history.log');
+    let text = '';
+    await eventually(async () => {
+      text = await readFile(file, 'utf8');
+      return text.includes('echo shown');
+    });
+    const line = text.split('\n').find((l) => l.includes('echo shown'));
+    expect(line).toMatch(/Z echo shown #\\x1b\[2K\\r\\x1b\[32mls -la\\u202e\\x85$/);
+    for (const hidden of ['\u001b', '\r', '\u202e', '\u0085']) expect(text).not.toContain(hidden);
+  });
+
   it('interrupt stops a running command well within a second, and the terminal runs the next one', async () => {
     const terminal = await client(url);
     // `exec` makes the started pid the sleep itself; the interrupt is sent once it is running

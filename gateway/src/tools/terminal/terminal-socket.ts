@@ -3,6 +3,7 @@ import { appendFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
+import { showControls } from '../../text/show-controls.ts';
 import { parseFrame, sendJson } from '../../ws/send.ts';
 
 export interface TerminalDeps {
@@ -75,7 +76,7 @@ export function terminalSocket(deps: TerminalDeps) {
       interrupts = 0;
       void appendFile(
         deps.historyFile,
-        `${new Date(deps.now()).toISOString()} ${command.replace(/\n/g, '\\n')}\n`,
+        `${new Date(deps.now()).toISOString()} ${showControls(command)}\n`,
         { mode: 0o600 },
       ).catch((error: unknown) =>
         deps.logger.warn(
