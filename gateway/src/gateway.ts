@@ -38,6 +38,7 @@ import { terminalKeyOf, terminalSocket } from './tools/terminal/terminal-socket.
 import type { ProviderName } from './providers/catalog.ts';
 import { createLlmRouter, type LlmRouter } from './providers/router.ts';
 import { providerRoutes } from './providers/routes.ts';
+import { configuredProbeOrigins } from './providers/status.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { createSettingsService, type SettingsService } from './settings/settings-service.ts';
 import { apiStatusRoutes, rootStatusRoutes } from './status/routes.ts';
@@ -152,7 +153,6 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
   const settings = createSettingsService({
     config,
     configPath: deps.paths.configPath,
-    secrets: deps.secrets,
     router,
     logger: logger.child({ area: 'settings' }),
   });
@@ -214,6 +214,8 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
             usage,
             fetch,
             endpoints: deps.providerEndpoints,
+            // Live checks go only to the hosts of config.toml as loaded, not to one set at run time.
+            probeOrigins: configuredProbeOrigins(config.models, deps.providerEndpoints),
           }),
           ...settingsRoutes(settings),
           ...privacyRoutes({

@@ -8,6 +8,11 @@ export interface SecretResolverDeps {
   readOnePassword: SecretCommandRunner;
 }
 
+/** True for an `ENV:NAME` or `op://…` reference (resolved at load), false for a literal. */
+export function isSecretReference(value: string): boolean {
+  return value.startsWith('ENV:') || value.startsWith('op://');
+}
+
 /**
  * Resolves a secret value: a literal is returned as is, `ENV:NAME` reads an environment
  * variable, `op://vault/item/field` asks the password-manager CLI. `key` names the config key

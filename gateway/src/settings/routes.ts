@@ -1,23 +1,53 @@
 import { z } from 'zod';
 import { KEY_PROVIDERS } from '../config/schema.ts';
+import { isSecretReference } from '../config/secrets.ts';
 import { defineRoute, type AnyRoute } from '../http/route.ts';
+import { noControlChars } from '../http/validation.ts';
 import { PROVIDER_NAMES } from '../providers/catalog.ts';
 import { THINKING_LEVELS } from '../providers/thinking.ts';
 import type { SettingsService } from './settings-service.ts';
 
-const secret = z.string().max(4096);
+/**
+ * A secret over the API is a literal only: `ENV:` and `op://` references are resolved with the
+ * gateway's own environment and password-manager session, so they belong in config.toml, which
+ * only the owner edits — over the API they would let a client read any variable or vault item.
+ */
+const secret = z
+  .string()
+  .max(4096)
+  .check(noControlChars)
+  .refine(
+    (value) => !isSecretReference(value),
+    'ENV: and op:// references are accepted only in config.toml; send the literal value',
+  );
+/** An http(s) URL (control characters refused before the URL parser could strip them). */
+const httpUrl = z
+  .string()
+  .max(2048)
+  .check(noControlChars)
+  .pipe(z.url({ protocol: /^https?$/, error: 'an http:// or https:// URL' }));
+const httpUrlOrEmpty = z
+  .string()
+  .max(2048)
+  .check(noControlChars)
+  .pipe(
+    z.union([z.url({ protocol: /^https?$/ }), z.literal('')], 'an http:// or https:// URL, or ""'),
+  );
+/** A provider name, model id or thinking level: stored in the runtime settings. */
+const settingName = z.string().max(200).check(noControlChars);
 const llmFields = z.strictObject({
   ...(Object.fromEntries(
     KEY_PROVIDERS.map((name) => [`${name}_api_key`, secret.optional()]),
   ) as Record<`${(typeof KEY_PROVIDERS)[number]}_api_key`, z.ZodOptional<typeof secret>>),
   azure_api_key: secret.optional(),
-  azure_endpoint: z.union([z.url(), z.literal('')]).optional(),
+  azure_endpoint: httpUrlOrEmpty.optional(),
   bedrock_region: z
     .string()
+    .check(noControlChars)
     .regex(/^([a-z]{2}(-[a-z]+)+-\d)?$/, 'an AWS region such as eu-west-1')
     .optional(),
-  ollama_base_url: z.url().optional(),
-  openai_compatible_base_url: z.union([z.url(), z.literal('')]).optional(),
+  ollama_base_url: httpUrl.optional(),
+  openai_compatible_base_url: httpUrlOrEmpty.optional(),
   openai_compatible_api_key: secret.optional(),
   web_search_enabled: z.boolean().optional(),
 });
@@ -55,9 +85,9 @@ export function settingsRoutes(settings: SettingsService): AnyRoute[] {
         'Force a provider (or null for automatic), pin a model, set thinking, toggle privacy mode (runtime only)',
       tags: ['settings'],
       body: z.strictObject({
-        provider: z.string().nullable().optional(),
-        model: z.string().min(1).nullable().optional(),
-        thinking: z.string().nullable().optional(),
+        provider: settingName.nullable().optional(),
+        model: settingName.min(1).nullable().optional(),
+        thinking: settingName.nullable().optional(),
         privacy_mode: z.boolean().optional(),
       }),
       response: z.object({ applied: z.literal(true), settings: runtimeSettings }),

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { HearthConfig } from '../config/schema.ts';
 import { isSecretKey } from '../config/schema.ts';
-import { resolveSecret, type SecretResolverDeps } from '../config/secrets.ts';
+import { isSecretReference } from '../config/secrets.ts';
 import { updateConfigFile, type ConfigValue } from '../config/write.ts';
 import { HearthError } from '../errors.ts';
 import { resolveModel, resolveProviderName, type ProviderName } from '../providers/catalog.ts';
@@ -15,10 +15,15 @@ export interface ModelSettingsChange {
   privacy_mode?: boolean;
 }
 
+/** `[models]` endpoints and the key the gateway sends to each. */
+const ENDPOINT_KEYS = [
+  ['openai_compatible_base_url', 'openai_compatible_api_key'],
+  ['azure_endpoint', 'azure_api_key'],
+] as const;
+
 export interface SettingsServiceDeps {
   config: HearthConfig;
   configPath: string;
-  secrets: SecretResolverDeps;
   router: LlmRouter;
   logger: Logger;
 }
@@ -42,20 +47,38 @@ export function createSettingsService(deps: SettingsServiceDeps) {
   }
 
   return {
-    /** POST /settings/llm: persist raw values (ENV:/op:// kept as written), apply resolved ones. */
+    /**
+     * POST /settings/llm: persist and apply literal values. A secret reference (ENV:/op://) is
+     * refused: over the API it would read the gateway's environment or vault. A new endpoint
+     * must come with its key in the same request, so a key resolved from config.toml is never
+     * sent to a host set over the API. Nothing is written when a field is refused.
+     */
     async applyLlm(values: Record<string, ConfigValue>): Promise<string[]> {
       const fields = Object.keys(values);
-      const resolved: Record<string, ConfigValue> = {};
       for (const [key, value] of Object.entries(values)) {
-        resolved[key] =
-          isSecretKey(key) && typeof value === 'string' && value !== ''
-            ? await resolveSecret(`models.${key}`, value, deps.secrets)
-            : value;
+        if (isSecretKey(key) && typeof value === 'string' && isSecretReference(value)) {
+          throw new HearthError(
+            'validation',
+            `body.${key}: ENV: and op:// references are accepted only in config.toml; send the literal value`,
+          );
+        }
+      }
+      for (const [endpoint, key] of ENDPOINT_KEYS) {
+        const next = values[endpoint];
+        const changed =
+          typeof next === 'string' && next !== '' && next !== deps.config.models[endpoint];
+        if (changed && values[key] === undefined && deps.config.models[key] !== '') {
+          throw new HearthError(
+            'validation',
+            `body.${endpoint}: a new endpoint needs ${key} in the same request (send "" for none); ` +
+              'the configured key is never sent to an endpoint set over the API',
+          );
+        }
       }
       const write = writes.then(() => updateConfigFile(deps.configPath, 'models', values));
       writes = write.catch(() => undefined);
       await write;
-      Object.assign(deps.config.models, resolved);
+      Object.assign(deps.config.models, values);
       deps.router.invalidate();
       deps.logger.info({ fields }, 'LLM settings updated');
       return fields;
