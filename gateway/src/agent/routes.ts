@@ -6,6 +6,7 @@ import {
   type ServerSentEvent,
 } from '../http/event-stream.ts';
 import { defineRoute, type AnyRoute } from '../http/route.ts';
+import { noControlChars } from '../http/validation.ts';
 import { CANVAS_HINT, extractCanvasData } from './canvas-data.ts';
 import type { ConversationStore } from './conversations.ts';
 import type { ChatPipeline, PipelineSettings, TurnInput, TurnResult } from './pipeline.ts';
@@ -25,11 +26,11 @@ export interface ChatRouteDeps {
 
 const chatRequest = z.object({
   message: z.string({ error: 'is required' }),
-  session_id: z.string().min(1).max(200).default('default'),
+  session_id: z.string().min(1).max(200).check(noControlChars).default('default'),
   system_prompt: z.string().max(32_000).optional(),
   stream: z.boolean().default(false),
-  model: z.string().min(1).optional(),
-  channel: z.string().min(1).max(64).default('api'),
+  model: z.string().min(1).max(200).check(noControlChars).optional(),
+  channel: z.string().min(1).max(64).check(noControlChars).default('api'),
 });
 
 /** The union of form A and form B responses. */
@@ -118,7 +119,7 @@ export function chatRoutes(deps: ChatRouteDeps): AnyRoute[] {
       tags: ['chat'],
       body: z.object({
         message: z.string({ error: 'is required' }),
-        session_id: z.string().min(1).default('default'),
+        session_id: z.string().min(1).max(200).check(noControlChars).default('default'),
       }),
       response: z.object({
         reply: z.string(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AllowlistRepository } from '../db/ports.ts';
 import { notFound } from '../errors.ts';
 import { defineRoute, type AnyRoute } from '../http/route.ts';
+import { noControlChars } from '../http/validation.ts';
 import type { ApprovalService } from './approval-service.ts';
 import type { ApprovalPolicy } from './ports.ts';
 
@@ -102,12 +103,14 @@ export function approvalRoutes(deps: ApprovalRouteDeps): AnyRoute[] {
       body: z.strictObject({
         pattern: z
           .string()
+          .check(noControlChars)
           .trim()
           .min(1, 'must not be empty')
           .max(200)
           .regex(/^[^\s/]+$/, 'a program name or glob, without spaces or slashes'),
         arg_pattern: z
           .string()
+          .check(noControlChars)
           .min(1)
           .max(1000)
           .refine(validRegex, 'must be a valid regular expression')

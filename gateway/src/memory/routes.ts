@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { notFound } from '../errors.ts';
 import { defineRoute, type AnyRoute } from '../http/route.ts';
+import { noControlChars } from '../http/validation.ts';
 import type { MemoryService } from './memory-service.ts';
 import type { LongTermMemory } from './ports.ts';
 import {
@@ -132,7 +133,9 @@ export function memoryRoutes(deps: MemoryRouteDeps): AnyRoute[] {
       path: '/memory/compact',
       summary: 'Compact a session’s conversation now (summary stored long-term)',
       tags: ['memory'],
-      body: z.strictObject({ session_id: z.string().min(1).default('default') }),
+      body: z.strictObject({
+        session_id: z.string().min(1).check(noControlChars).default('default'),
+      }),
       response: z.object({ compacted: z.boolean(), session_id: z.string() }),
       handler: async ({ body }) => ({
         compacted: await deps.compactSession(body.session_id),
@@ -163,10 +166,10 @@ export function memoryRoutes(deps: MemoryRouteDeps): AnyRoute[] {
       tags: ['memory'],
       body: z.strictObject({
         content: z.string().trim().min(1, 'must not be empty'),
-        session_id: z.string().min(1).default('default'),
+        session_id: z.string().min(1).check(noControlChars).default('default'),
         importance: importance.default(0.5),
-        tags: z.array(z.string().min(1)).max(50).default([]),
-        type: z.string().min(1).default('note'),
+        tags: z.array(z.string().min(1).check(noControlChars)).max(50).default([]),
+        type: z.string().min(1).check(noControlChars).default('note'),
       }),
       response: memoryEntrySchema,
       handler: ({ body }) =>
