@@ -29,7 +29,12 @@ export interface BuildAgentDeps {
 
 /** The agent runtime: persona files, built-in tools, and the chat pipeline over them. */
 export async function buildAgent(deps: BuildAgentDeps): Promise<ChatPipeline> {
-  const persona = createPersona(join(deps.home, 'workspace'));
+  const persona = createPersona({
+    dir: join(deps.home, 'persona'),
+    legacyDir: join(deps.home, 'workspace'),
+    logger: deps.logger.child({ area: 'persona' }),
+    now: deps.now,
+  });
   await persona.ensureFiles();
   if (!deps.tools.get('current_time'))
     deps.tools.register(currentTimeTool(() => new Date(deps.now())));

@@ -13,6 +13,8 @@ export interface ChatTestBedOptions {
   presenceTiming?: PresenceTiming;
   /** The gateway process's environment, of which child processes get a sanitised copy. */
   processEnv?: Record<string, string>;
+  /** The state directory (default: a fresh temporary one). */
+  home?: string;
 }
 
 export interface ChatTestBed {
@@ -42,6 +44,7 @@ export async function startChatTestBed(
     approvalExpiryMs: options.approvalExpiryMs,
     presenceTiming: options.presenceTiming,
     processEnv: options.processEnv,
+    home: options.home,
     config: {
       ...options.config,
       models: {
