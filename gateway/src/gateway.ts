@@ -319,13 +319,20 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
       {
         name: 'privacy',
         run: () => {
-          // Loopback is never egress; the local runtime and the own stack's services are not either.
+          // Loopback is never egress; the configured local services only where they resolve to it.
           const localHosts = [config.models.ollama_base_url, config.memory.vector_store_url].filter(
             Boolean,
           );
-          privacy.set(createPrivacyAudit({ dbPath: deps.paths.auditDbPath, localHosts }));
+          privacy.set(
+            createPrivacyAudit({
+              dbPath: deps.paths.auditDbPath,
+              localHosts,
+              trustPrivate: config.security.trust_private_services,
+              logger: logger.child({ area: 'privacy' }),
+            }),
+          );
           privacy.get().start();
-          return Promise.resolve();
+          return privacy.get().localHostsChecked().then(() => undefined);
         },
       },
       {

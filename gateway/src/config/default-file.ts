@@ -51,6 +51,9 @@ ask = "on-miss"
 executor = "local"
 sandbox_url = ""
 sandbox_token = ""
+# The privacy audit skips the local runtime and vector store when they resolve to loopback;
+# true: also when they resolve only to private addresses (e.g. containers of the same stack).
+trust_private_services = false
 # The embedded terminal (/ws/terminal): "auto" = on only when bound to a loopback address.
 terminal = "auto"
 

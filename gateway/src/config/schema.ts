@@ -68,6 +68,11 @@ export const securitySection = z.strictObject({
   executor: z.enum(['local', 'sandbox']).default('local'),
   sandbox_url: z.union([z.url(), z.literal('')]).default(''),
   sandbox_token: z.string().default(''),
+  /**
+   * The privacy audit exempts the configured local runtime and vector store when they resolve
+   * to loopback; with this, also when they resolve only to private addresses (the own stack).
+   */
+  trust_private_services: z.boolean().default(false),
   terminal: z.enum(['auto', 'on', 'off']).default('auto'),
 });
 

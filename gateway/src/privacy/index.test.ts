@@ -37,14 +37,20 @@ describe('createPrivacyAudit', () => {
     const dbPath = join(dir, 'privacy_audit.db');
     const audit = createPrivacyAudit({
       dbPath,
-      localHosts: ['http://192.0.2.10:11434'],
+      localHosts: ['http://ollama:11434'],
+      trustPrivate: true,
+      resolve: (hostname) => Promise.resolve(hostname === 'ollama' ? ['10.0.0.10'] : []),
       now: () => NOW,
     });
     audit.start();
     audit.start();
+    expect(await audit.localHostsChecked()).toEqual({
+      local: ['http://ollama:11434'],
+      audited: [],
+    });
     await audit.sessionContext.run('turn-1', async () => {
       await (await fetch(`http://127.0.0.1:${port}/loopback`)).text();
-      await abandon('http://192.0.2.10:11434/api/chat');
+      await abandon('http://ollama:11434/api/chat');
       await abandon('http://192.0.2.99/v1/chat?key=abc');
     });
     expect(audit.store.report('turn-1')).toEqual({
@@ -74,5 +80,33 @@ describe('createPrivacyAudit', () => {
     await abandon('http://192.0.2.99/not-started');
     expect(reopened.store.report(null).total).toBe(1);
     reopened.stop();
+  });
+
+  it('audits a configured runtime whose name resolves off the machine, and warns about it', async () => {
+    const warnings: unknown[] = [];
+    const audit = createPrivacyAudit({
+      dbPath: join(dir, 'off-machine.db'),
+      localHosts: ['http://gpu.example.com:11434'],
+      trustPrivate: true,
+      resolve: () => Promise.resolve(['203.0.113.9']),
+      logger: { warn: (fields: unknown) => void warnings.push(fields) },
+      now: () => NOW,
+    });
+    audit.start();
+    await audit.localHostsChecked();
+    await audit.sessionContext.run('remote-runtime', () =>
+      abandon('http://gpu.example.com:11434/api/chat'),
+    );
+    expect(audit.store.report('remote-runtime')).toMatchObject({
+      total: 1,
+      unique_destinations: ['gpu.example.com:11434'],
+    });
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        service: 'http://gpu.example.com:11434',
+        addresses: ['203.0.113.9'],
+      }),
+    ]);
+    audit.stop();
   });
 });

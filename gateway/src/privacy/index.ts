@@ -1,5 +1,11 @@
+import type { Logger } from 'pino';
 import type { AnyRoute } from '../http/route.ts';
 import { openAuditStore, type AuditStore } from './audit-store.ts';
+import {
+  confirmLocalHosts,
+  type ConfirmedLocalHosts,
+  type ResolveHost,
+} from './confirm-local-hosts.ts';
 import { createEgressObserver, type EgressObserver } from './egress-observer.ts';
 import { createIsLocal } from './local-hosts.ts';
 import { privacyRoutes } from './routes.ts';
@@ -9,10 +15,18 @@ export interface PrivacyAuditOptions {
   /** `{data_dir}/privacy_audit.db` or `HEARTH_AUDIT_DB_PATH` (config's `auditDbPath`). */
   dbPath: string;
   /**
-   * Destinations that are not egress besides loopback (always excluded): the local runtime and
-   * other services of the own stack, each `host`, `host:port` or a URL.
+   * Configured services that claim to be local (the local runtime, the vector store), each
+   * `host`, `host:port` or a URL. Loopback is always excluded; each of these is excluded only
+   * once its name resolves to loopback only — or to private addresses only, with
+   * `trustPrivate` (see `confirmLocalHosts`). Until then, and otherwise, it is audited.
    */
   localHosts: readonly string[];
+  /** `security.trust_private_services`: the owner confirmed private addresses are the own stack. */
+  trustPrivate?: boolean;
+  /** Name resolution for `localHosts` (default: the system resolver). */
+  resolve?: ResolveHost;
+  /** Told about each configured service that stays audited. */
+  logger?: Pick<Logger, 'warn'>;
   /** Epoch seconds; defaults to the system clock. */
   now?: () => number;
 }
@@ -25,6 +39,8 @@ export interface PrivacyAudit {
   readonly routes: AnyRoute[];
   /** Starts observing outbound HTTP(S) of the whole process. Idempotent. */
   start(): void;
+  /** Resolves once `localHosts` are checked (started by `start()`), with the outcome. */
+  localHostsChecked(): Promise<ConfirmedLocalHosts>;
   /** Stops observing and closes the database. Idempotent; the audit cannot be restarted. */
   stop(): void;
 }
@@ -32,7 +48,8 @@ export interface PrivacyAudit {
 /** Opens (synchronously) the audit database and builds the observer, routes and context. */
 export function createPrivacyAudit(options: PrivacyAuditOptions): PrivacyAudit {
   const now = options.now ?? (() => Date.now() / 1000);
-  const isLocal = createIsLocal(options.localHosts);
+  let isLocal = createIsLocal([]);
+  let checked: Promise<ConfirmedLocalHosts> | undefined;
   const store = openAuditStore(options.dbPath, { now });
   const sessionContext = createSessionContext();
   let observer: EgressObserver | undefined;
@@ -44,12 +61,28 @@ export function createPrivacyAudit(options: PrivacyAuditOptions): PrivacyAudit {
     routes: privacyRoutes(store),
     start() {
       if (stopped || observer) return;
+      checked = confirmLocalHosts({
+        candidates: options.localHosts,
+        trustPrivate: options.trustPrivate ?? false,
+        resolve: options.resolve,
+      }).then((outcome) => {
+        isLocal = createIsLocal(outcome.local);
+        for (const { entry, addresses, reason } of outcome.audited)
+          options.logger?.warn(
+            { service: entry, addresses, reason },
+            'a configured local service is not on this machine: its requests are audited',
+          );
+        return outcome;
+      });
       observer = createEgressObserver({
-        isLocal,
+        isLocal: (target) => isLocal(target),
         record: (entry) => store.record(entry),
         sessionContext,
         now,
       });
+    },
+    localHostsChecked() {
+      return checked ?? Promise.resolve({ local: [], audited: [] });
     },
     stop() {
       if (stopped) return;
@@ -61,11 +94,13 @@ export function createPrivacyAudit(options: PrivacyAuditOptions): PrivacyAudit {
 }
 
 export type { AuditStore, AuditStoreOptions } from './audit-store.ts';
+export type { ConfirmedLocalHosts, ResolveHost } from './confirm-local-hosts.ts';
 export type { EgressObserver, EgressObserverOptions } from './egress-observer.ts';
 export type { EgressTarget, IsLocal } from './local-hosts.ts';
 export type { SessionContext, SessionScope } from './session-context.ts';
 export type { AuditReport, ClearResult, EgressEntry } from './types.ts';
 export { openAuditStore } from './audit-store.ts';
+export { confirmLocalHosts, isPrivateAddress } from './confirm-local-hosts.ts';
 export { createEgressObserver } from './egress-observer.ts';
 export { createIsLocal, isLoopback } from './local-hosts.ts';
 export { redactUrl } from './redact-url.ts';
