@@ -391,7 +391,7 @@ function dispatch(argv: readonly string[], analyser: Analyser): void {
       return;
     case 'timeout': {
       const i = skipOptions(argv, 1, TIMEOUT_OPTIONS, 'timeout');
-      if (!/^[0-9]*\.?[0-9]+[smhd]?$/.test(argv[i] ?? '')) {
+      if (!isTimeoutDuration(argv[i] ?? '')) {
         throw new OpaqueCommand('timeout without a duration');
       }
       unwrapTo(i + 1, 'timeout');
@@ -455,4 +455,12 @@ function dispatch(argv: readonly string[], analyser: Analyser): void {
 /** Analyses the literal argv of a simple command, pushing every simple command it runs. */
 export function analyseArgv(argv: readonly string[], ctx: UnwrapContext): void {
   dispatch(argv, { ctx, moreArgs: false, substitutions: [] });
+}
+
+/**
+ * A `timeout` duration: `5`, `1.5`, `.5`, each with an optional unit s, m, h or d. Written
+ * without overlapping repetitions: `[0-9]*\.?[0-9]+` took 4.4 s on 32 KB of digits and a letter.
+ */
+export function isTimeoutDuration(word: string): boolean {
+  return /^(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)[smhd]?$/.test(word);
 }
