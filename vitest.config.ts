@@ -8,7 +8,12 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['gateway/**/*.test.ts', 'cli-ink/**/*.test.ts', 'sidecars/**/*.test.ts'],
+          include: [
+            'gateway/**/*.test.ts',
+            'cli-ink/**/*.test.ts',
+            'sidecars/**/*.test.ts',
+            'scripts/**/*.test.ts',
+          ],
           exclude: ['**/node_modules/**', '**/*.services.test.ts'],
           testTimeout: 20_000,
         },

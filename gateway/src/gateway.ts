@@ -12,6 +12,7 @@ import { trackInFlight } from './http/drain.ts';
 import type { Database, OpenDatabase } from './db/ports.ts';
 import { createHttpApp } from './http/app.ts';
 import { assertSafeBinding } from './http/binding.ts';
+import { createHostPolicy } from './http/middleware/hosts.ts';
 import { createOriginPolicy } from './http/middleware/origins.ts';
 import { createStartup, type Startup } from './lifecycle/startup.ts';
 import { createHostStats } from './observability/host-stats.ts';
@@ -33,8 +34,9 @@ import { approvalRoutes } from './approvals/routes.ts';
 import { shortId } from './approvals/approval-service.ts';
 import { updateConfigFile } from './config/write.ts';
 import { isLoopbackHost } from './http/binding.ts';
-import { buildTools, keyMatches, terminalEnabled, type ToolRuntime } from './tools/build-tools.ts';
-import { terminalKeyOf, terminalSocket } from './tools/terminal/terminal-socket.ts';
+import { buildTools, terminalEnabled, type ToolRuntime } from './tools/build-tools.ts';
+import { terminalSocket } from './tools/terminal/terminal-socket.ts';
+import { loadOrCreateTerminalToken } from './tools/terminal/terminal-token.ts';
 import type { ProviderName } from './providers/catalog.ts';
 import { createLlmRouter, type LlmRouter } from './providers/router.ts';
 import { providerRoutes } from './providers/routes.ts';
@@ -161,6 +163,13 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     port: () => (server.address() as AddressInfo | null)?.port ?? config.gateway.port,
     extra: config.gateway.cors_origins,
   });
+  const hosts = createHostPolicy({
+    bindHost: config.gateway.host,
+    corsOrigins: config.gateway.cors_origins,
+    allowedHosts: config.gateway.allowed_hosts,
+  });
+  /** `/ws/terminal`'s secret when no API key is set; read or created at listen. */
+  let terminalToken = '';
 
   const sources: StatusSources = {
     activeSessions: () => conversations.size(),
@@ -201,6 +210,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     version: VERSION,
     apiKey: config.gateway.api_key,
     origins,
+    hosts,
     bodyLimitBytes: config.gateway.body_limit_bytes,
     groups: [
       { prefix: '', routes: rootStatusRoutes(statusDeps) },
@@ -256,16 +266,26 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
   const server = createServer(app);
   const drain = trackInFlight(server);
   server.keepAliveTimeout = 65_000;
-  const sockets = createSocketRouter({ origins, logger: logger.child({ area: 'ws' }) });
+  const sockets = createSocketRouter({
+    origins,
+    hosts,
+    apiKey: config.gateway.api_key,
+    logger: logger.child({ area: 'ws' }),
+  });
   sockets.attach(server);
   const socketDeps = {
     pipeline: pipeline.get,
     conversations,
     logger: logger.child({ area: 'chat' }),
+    sessionOwners: new WeakMap(),
   };
   sockets.register('/ws', chatSocketFormA(socketDeps));
   sockets.register('/ws/chat', chatSocketFormB(socketDeps));
-  if (terminalEnabled(config.security.terminal, isLoopbackHost(config.gateway.host))) {
+  const terminalServed = terminalEnabled(
+    config.security.terminal,
+    isLoopbackHost(config.gateway.host),
+  );
+  if (terminalServed) {
     sockets.register(
       '/ws/terminal',
       terminalSocket({
@@ -275,12 +295,8 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
         logger: logger.child({ area: 'terminal' }),
         now,
       }),
-      // The terminal is a shell: with an API key set it needs the key too (beyond the spec).
-      {
-        authorize: (request) =>
-          config.gateway.api_key === '' ||
-          keyMatches(terminalKeyOf(request), config.gateway.api_key),
-      },
+      // A shell never runs without a secret: the API key when set, else the local token.
+      { secret: () => terminalToken },
     );
   }
 
@@ -467,8 +483,10 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     toolRuntime: toolRuntime.get,
     pipeline: pipeline.get,
     memory: memory.get,
-    listen: () =>
-      new Promise<ListeningAddress>((resolve, reject) => {
+    listen: async () => {
+      if (terminalServed && config.gateway.api_key === '')
+        terminalToken = await loadOrCreateTerminalToken(deps.paths.terminalTokenFile);
+      return new Promise<ListeningAddress>((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.gateway.port, config.gateway.host, () => {
           server.off('error', reject);
@@ -481,7 +499,8 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
             url: `http://${host}:${address.port}`,
           });
         });
-      }),
+      });
+    },
     whenReady: () => runStartup(),
     close: () => (closing ??= shutdown()),
   };

@@ -2,15 +2,17 @@ import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { isHearthError } from '../errors.ts';
-import { sessionIdFor } from '../memory/session-id.ts';
 import { parseFrame, sendJson } from '../ws/send.ts';
 import type { ConversationStore } from './conversations.ts';
 import type { ChatPipeline, TurnResult } from './pipeline.ts';
+import { bindSocketSessions, foreignSessionDetail, type SessionOwners } from './socket-sessions.ts';
 
 export interface ChatSocketDeps {
   pipeline: () => ChatPipeline;
   conversations: ConversationStore;
   logger: Logger;
+  /** Which holder owns which session, shared by `/ws` and `/ws/chat` (see socket-sessions.ts). */
+  sessionOwners: SessionOwners;
 }
 
 /** The sessions each socket is bound to, so one close listener unbinds it from all. */
@@ -18,12 +20,6 @@ type SocketSessions = WeakMap<WebSocket, Set<{ connections: Set<unknown> }>>;
 
 function errorDetail(error: unknown): string {
   return isHearthError(error) ? error.message : 'Internal server error';
-}
-
-/** The web client's persistent id (`?client_id=`), its durable memory identity. */
-function clientIdOf(request: IncomingMessage): string | undefined {
-  const id = new URL(request.url ?? '/', 'http://gateway').searchParams.get('client_id');
-  return id && /^[\w.-]{1,128}$/.test(id) ? id : undefined;
 }
 
 /**
@@ -83,14 +79,15 @@ async function streamTurn(
 
 /**
  * `/ws` (form A): `{type: "chat", message, session_id}` → `{type: "message_chunk", text}`…
- * then `{type: "message_done", text}`. Without a session_id the client id (or 'default') names
- * the session. Bad frames get `{type: "error", detail}` and the socket stays open.
+ * then `{type: "message_done", text}`. Without a session_id the connection's own session is
+ * used: the client id's durable one, else a fresh one. A session_id may name only a session of
+ * this connection or client id, or a new one (socket-sessions.ts). Bad frames get
+ * `{type: "error", detail}` and the socket stays open.
  */
 export function chatSocketFormA(deps: ChatSocketDeps) {
   const socketSessions: SocketSessions = new WeakMap();
   return (socket: WebSocket, request: IncomingMessage): void => {
-    const clientId = clientIdOf(request);
-    const fallbackSession = clientId ? sessionIdFor('web', clientId) : 'default';
+    const binding = bindSocketSessions(deps.sessionOwners, request, deps.conversations);
     socket.on('message', (data) => {
       const frame = parseFrame(data);
       if (!frame)
@@ -109,7 +106,9 @@ export function chatSocketFormA(deps: ChatSocketDeps) {
       const sessionId =
         typeof frame.session_id === 'string' && frame.session_id !== ''
           ? frame.session_id
-          : fallbackSession;
+          : binding.given;
+      if (!binding.mayUse(sessionId))
+        return void sendJson(socket, { type: 'error', detail: foreignSessionDetail(sessionId) });
       void streamTurn(
         socket,
         deps,
@@ -127,13 +126,14 @@ export function chatSocketFormA(deps: ChatSocketDeps) {
 /**
  * `/ws/chat` (form B): `{type: "hello", session_id?}`, `{type: "message", content, model?}`,
  * `{type: "ping"}` → `{type: "message_chunk", delta}`…, `{type: "message_done", session_id,
- * quality_score}`, `{type: "pong"}`.
+ * quality_score}`, `{type: "pong"}`. `hello` may name only a session of this connection or
+ * client id, or a new one; otherwise it is answered with an error and the session stays.
  */
 export function chatSocketFormB(deps: ChatSocketDeps) {
   const socketSessions: SocketSessions = new WeakMap();
   return (socket: WebSocket, request: IncomingMessage): void => {
-    const clientId = clientIdOf(request);
-    let sessionId = clientId ? sessionIdFor('web', clientId) : 'default';
+    const binding = bindSocketSessions(deps.sessionOwners, request, deps.conversations);
+    let sessionId = binding.given;
     socket.on('message', (data) => {
       const frame = parseFrame(data);
       if (!frame)
@@ -145,8 +145,14 @@ export function chatSocketFormB(deps: ChatSocketDeps) {
         case 'ping':
           return void sendJson(socket, { type: 'pong' });
         case 'hello':
-          if (typeof frame.session_id === 'string' && frame.session_id !== '')
+          if (typeof frame.session_id === 'string' && frame.session_id !== '') {
+            if (!binding.mayUse(frame.session_id))
+              return void sendJson(socket, {
+                type: 'error',
+                detail: foreignSessionDetail(frame.session_id),
+              });
             sessionId = frame.session_id;
+          }
           return void sendJson(socket, { type: 'hello', session_id: sessionId });
         case 'message':
           if (typeof frame.content !== 'string')

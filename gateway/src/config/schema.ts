@@ -31,6 +31,16 @@ export const gatewaySection = z.strictObject({
   api_key: z.string().default(''),
   allow_unauthenticated: z.boolean().default(false),
   cors_origins: z.array(z.url()).default([]),
+  allowed_hosts: z
+    .array(
+      z
+        .string()
+        .max(253)
+        .regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_])?)$/, {
+          message: 'must be a host name or IP address, without scheme or port',
+        }),
+    )
+    .default([]),
   body_limit_bytes: z.number().int().positive().default(1_048_576),
   shutdown_timeout_ms: z.number().int().positive().default(5_000),
   session_idle_timeout_minutes: z.number().positive().default(30),

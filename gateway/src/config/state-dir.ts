@@ -10,6 +10,8 @@ export interface StatePaths {
   defaultDbPath: string;
   /** The privacy audit database (HEARTH_AUDIT_DB_PATH overrides). */
   auditDbPath: string;
+  /** The embedded terminal's local token (0600), when no API key is set. */
+  terminalTokenFile: string;
 }
 
 export function statePaths(
@@ -24,6 +26,7 @@ export function statePaths(
     logFile: join(home, 'gateway.log'),
     defaultDbPath: join(home, 'memory.db'),
     auditDbPath,
+    terminalTokenFile: join(home, 'terminal.token'),
   };
 }
 

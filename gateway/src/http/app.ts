@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import { docsRouter } from './docs.ts';
 import { apiKeyAuth } from './middleware/api-key.ts';
+import { hostCheck, type HostPolicy } from './middleware/hosts.ts';
 import { errorHandler, notFoundHandler } from './middleware/errors.ts';
 import { cors, type OriginPolicy } from './middleware/origins.ts';
 import { mountRoutes } from './mount-routes.ts';
@@ -12,14 +13,16 @@ export interface HttpAppOptions {
   version: string;
   apiKey: string;
   origins: OriginPolicy;
+  /** The names a request's `Host` may carry (DNS rebinding). */
+  hosts: HostPolicy;
   bodyLimitBytes: number;
   groups: readonly RouteGroup[];
 }
 
 /**
- * The Express application: auth first (before any routing can interpret the path), then CORS,
- * the JSON body parser with its size limit, the routes of every group, docs, 404, and the one
- * error middleware. Routing is case-sensitive; unknown paths are JSON 404s.
+ * The Express application: the `Host` check and auth first (before any routing can interpret
+ * the path), then CORS, the JSON body parser with its size limit, the routes of every group,
+ * docs, 404, and the one error middleware. Routing is case-sensitive; unknown paths are JSON 404s.
  */
 export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
@@ -32,6 +35,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.set('Referrer-Policy', 'no-referrer');
     next();
   });
+  app.use(hostCheck({ policy: options.hosts, apiKey: options.apiKey }));
   app.use(apiKeyAuth({ apiKey: options.apiKey }));
   app.use(cors(options.origins));
   app.use(express.json({ limit: options.bodyLimitBytes, strict: true }));

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHttpApp } from '../http/app.ts';
+import { createHostPolicy } from '../http/middleware/hosts.ts';
 import { createOriginPolicy } from '../http/middleware/origins.ts';
 import { silentLogger } from '../observability/logger.ts';
 import { rawRequest } from '../testing/raw-request.ts';
@@ -22,6 +23,7 @@ describe('privacy routes', () => {
       version: '0.0.0-test',
       apiKey: '',
       origins: createOriginPolicy({ host: '127.0.0.1', port: () => port, extra: [] }),
+      hosts: createHostPolicy({ bindHost: '127.0.0.1', corsOrigins: [], allowedHosts: [] }),
       bodyLimitBytes: 1024,
       groups: [{ prefix: '/api/v1', routes: privacyRoutes(store) }],
     });

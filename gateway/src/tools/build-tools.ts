@@ -1,5 +1,4 @@
-import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
@@ -152,16 +151,7 @@ export async function buildTools(deps: BuildToolsDeps): Promise<ToolRuntime> {
   };
 }
 
-/** Constant-time check of a presented key against the configured one. */
-export function keyMatches(given: string | undefined, expected: string): boolean {
-  if (given === undefined) return false;
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(given), digest(expected));
-}
-
 /** Whether /ws/terminal is served: `on`, `off`, or `auto` = only on a loopback bind. */
 export function terminalEnabled(mode: 'auto' | 'on' | 'off', loopback: boolean): boolean {
   return mode === 'on' || (mode === 'auto' && loopback);
 }
-
-export type TerminalAuthorizer = (request: IncomingMessage) => boolean;

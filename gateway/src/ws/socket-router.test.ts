@@ -57,17 +57,21 @@ describe('WebSocket upgrades', () => {
     await expect(opened).rejects.toThrow(/404/);
   });
 
-  it('does not need the API key (WebSockets are exempt; the origin check applies)', async () => {
+  it('needs the API key when one is set (beyond the spec), then the origin check applies', async () => {
     const keyed = await startTestGateway({ config: { gateway: { api_key: 'k' } } });
     try {
       keyed.gateway.sockets.register('/ws/echo', (socket) => socket.send('hi'));
-      const { socket, opened } = connect(`ws://127.0.0.1:${keyed.port}/ws/echo`);
+      const url = `ws://127.0.0.1:${keyed.port}/ws/echo`;
+      await expect(connect(url).opened).rejects.toThrow(/401/);
+      const { socket, opened } = connect(url, { 'x-api-key': 'k' });
       const first = new Promise<string>((resolve) =>
         socket.once('message', (d: Buffer) => resolve(d.toString())),
       );
       await opened;
       expect(await first).toBe('hi');
       socket.close();
+      const foreign = connect(url, { 'x-api-key': 'k', origin: 'https://evil.example' });
+      expect((await foreign.closed).code).toBe(CLOSE_POLICY_VIOLATION);
     } finally {
       await keyed.close();
     }

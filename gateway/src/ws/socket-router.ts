@@ -2,13 +2,19 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { keyMatches } from '../http/middleware/api-key.ts';
+import { hostNotAllowedDetail, type HostPolicy } from '../http/middleware/hosts.ts';
 import type { OriginPolicy } from '../http/middleware/origins.ts';
+import { presentedSecret } from './socket-secret.ts';
 
 export type SocketHandler = (socket: WebSocket, request: IncomingMessage) => void;
 
 export interface SocketRouteOptions {
-  /** Checked before the upgrade; false answers 401 and drops the connection. */
-  authorize?: (request: IncomingMessage) => boolean;
+  /**
+   * A secret this endpoint needs even when no API key is set (the terminal's local token).
+   * With an API key set, every endpoint needs the key instead. Empty refuses every client.
+   */
+  secret?: () => string;
 }
 
 /** Close code for a policy violation (here: a browser Origin that is not allowed). */
@@ -16,42 +22,75 @@ export const CLOSE_POLICY_VIOLATION = 1008;
 
 export interface SocketRouterOptions {
   origins: OriginPolicy;
+  /** The names the upgrade request's `Host` may carry (DNS rebinding). */
+  hosts: HostPolicy;
+  /** `gateway.api_key`; when set, every socket needs it. */
+  apiKey: string;
   logger: Logger;
   /** Largest accepted frame, in bytes. */
   maxPayload?: number;
 }
 
 /**
- * Routes HTTP upgrades to WebSocket endpoints by exact path. Every endpoint gets the same
- * origin check: a browser Origin outside the allow-list is accepted and closed at once with
- * 1008 (so the client sees the reason), a missing Origin (a non-browser client) is allowed.
- * An unknown path is answered 404 and the connection dropped. Areas call `register` as they
- * are built.
+ * Routes HTTP upgrades to WebSocket endpoints by exact path. Before the handshake every
+ * upgrade passes the `Host` check (403; a valid key passes with any Host) and, with an API key
+ * set, must present it (401) — header `X-API-Key` or subprotocol `hearth.key.<base64url(key)>`;
+ * an endpoint with its own `secret` needs that when no key is set. A key that came as a
+ * subprotocol is the one selected in the handshake unless the client offered another one
+ * (browsers fail a handshake that selects none of the offered). Then the origin check: a browser
+ * Origin outside the allow-list is accepted and closed at once with 1008 (so the client sees
+ * the reason), a missing Origin (a non-browser client) is allowed. An unknown path is answered
+ * 404. Areas call `register` as they are built.
  */
 export function createSocketRouter(options: SocketRouterOptions) {
   const handlers = new Map<string, { handler: SocketHandler; options: SocketRouteOptions }>();
+  /** The subprotocol that carried the accepted secret, per upgrade request. */
+  const secretProtocols = new WeakMap<IncomingMessage, string>();
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: options.maxPayload ?? 1_048_576,
-    // Never echo a key-carrying subprotocol (`hearth.key.…`) back; pick another one offered.
-    handleProtocols: (protocols) =>
-      [...protocols].find((p) => !p.startsWith('hearth.key.')) ?? false,
+    handleProtocols: (protocols, request) =>
+      [...protocols].find((p) => !p.startsWith('hearth.key.')) ??
+      secretProtocols.get(request) ??
+      false,
   });
 
-  function rejectHttp(socket: Duplex, status: number, reason: string): void {
-    socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  function rejectHttp(socket: Duplex, status: number, reason: string, detail: string): void {
+    const body = JSON.stringify({ detail });
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
   }
 
   function onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const presented = presentedSecret(request);
+    const hasKey = options.apiKey !== '' && keyMatches(presented?.value, options.apiKey);
+    if (!options.hosts.isAllowed(request.headers.host) && !hasKey) {
+      rejectHttp(socket, 403, 'Forbidden', hostNotAllowedDetail(request.headers.host));
+      return;
+    }
     const path = new URL(request.url ?? '/', 'http://gateway').pathname;
     const route = handlers.get(path.length > 1 ? path.replace(/\/+$/, '') : path);
     if (!route) {
-      rejectHttp(socket, 404, 'Not Found');
+      rejectHttp(socket, 404, 'Not Found', 'Not found');
       return;
     }
-    if (route.options.authorize && !route.options.authorize(request)) {
-      rejectHttp(socket, 401, 'Unauthorized');
-      return;
+    const required = options.apiKey !== '' ? options.apiKey : route.options.secret?.();
+    if (required !== undefined) {
+      // An empty secret (not created yet) matches nothing.
+      if (required === '' || !keyMatches(presented?.value, required)) {
+        rejectHttp(
+          socket,
+          401,
+          'Unauthorized',
+          options.apiKey !== ''
+            ? 'This WebSocket needs the API key (X-API-Key or subprotocol hearth.key.<base64url(key)>)'
+            : 'This WebSocket needs the local token (X-API-Key or subprotocol hearth.key.<base64url(token)>)',
+        );
+        return;
+      }
+      if (presented?.protocol !== undefined) secretProtocols.set(request, presented.protocol);
     }
     const { handler } = route;
     const origin = request.headers.origin;

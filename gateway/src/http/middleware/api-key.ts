@@ -26,6 +26,12 @@ function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }
 
+/** Constant-time check of a presented key against the configured one (over SHA-256 digests). */
+export function keyMatches(given: string | undefined, expected: string): boolean {
+  if (given === undefined) return false;
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
 /**
  * When an API key is configured, every request except the exempt root paths (health,
  * readiness, docs) must carry `X-API-Key` with that value, compared in constant time over
@@ -33,12 +39,10 @@ function digest(value: string): Buffer {
  */
 export function apiKeyAuth(options: ApiKeyOptions): RequestHandler {
   const exempt = new Set(options.exempt ?? DEFAULT_EXEMPT);
-  const expected = digest(options.apiKey);
   return function apiKeyAuthMiddleware(req, _res, next) {
     if (options.apiKey === '') return next();
     if (isExemptPath(req.path, exempt)) return next();
-    const given = req.get('x-api-key');
-    if (given !== undefined && timingSafeEqual(digest(given), expected)) return next();
+    if (keyMatches(req.get('x-api-key'), options.apiKey)) return next();
     next(new HearthError('unauthorized', 'Missing or invalid X-API-Key header'));
   };
 }

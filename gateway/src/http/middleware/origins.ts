@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { isIP } from 'node:net';
 import { HearthError } from '../../errors.ts';
 
 export interface OriginPolicy {
@@ -6,36 +7,44 @@ export interface OriginPolicy {
   readonly origins: readonly string[];
 }
 
-const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+const WILDCARD_V4 = '0.0.0.0';
+const WILDCARD_V6 = ['::', '[::]'];
 
 /**
- * The gateway's own origins (http and https, in `localhost`, `127.0.0.1` and `[::1]` forms on
- * its port, plus the bound host when it is not a wildcard) and the configured extras. Drives
- * CORS for REST and the origin check of every WebSocket upgrade.
+ * The host names (URL form, IPv6 bracketed) that reach the bound address: a loopback address is
+ * reached by `localhost` and its own literal; `0.0.0.0` by the IPv4 loopback names, `::` by both
+ * families'; any other address or name only by itself.
+ */
+export function ownHostNames(bindHost: string): string[] {
+  const bare = bindHost.replace(/^\[|\]$/g, '').toLowerCase();
+  if (bare === WILDCARD_V4) return ['localhost', '127.0.0.1'];
+  if (WILDCARD_V6.includes(bare)) return ['localhost', '127.0.0.1', '[::1]'];
+  if (bare === 'localhost') return ['localhost'];
+  if (bare === '::1') return ['localhost', '[::1]'];
+  if (bare === '127.0.0.1') return ['localhost', '127.0.0.1'];
+  return [isIP(bare) === 6 ? `[${bare}]` : bare];
+}
+
+/**
+ * Exactly the gateway's own origins — the scheme it serves (plain HTTP), the port it bound, and
+ * the names that reach the bound address (`ownHostNames`) — plus `gateway.cors_origins`.
+ * Drives CORS for REST and the origin check of every WebSocket upgrade.
  */
 export function createOriginPolicy(options: {
+  /** The configured bind host. */
   host: string;
   /** The bound port; a function because port 0 is only known after listen. */
   port: () => number;
   extra: readonly string[];
 }): OriginPolicy {
-  const hosts = new Set(LOOPBACK_HOSTS);
-  if (!['0.0.0.0', '::', '[::]'].includes(options.host)) {
-    hosts.add(
-      options.host.includes(':') && !options.host.startsWith('[')
-        ? `[${options.host}]`
-        : options.host,
-    );
-  }
+  const hosts = ownHostNames(options.host);
   const extras = options.extra.map((extra) => new URL(extra).origin);
   let cached: { port: number; origins: Set<string> } | undefined;
   const current = (): Set<string> => {
     const port = options.port();
     if (cached?.port !== port) {
       const origins = new Set(extras);
-      for (const host of hosts) {
-        for (const scheme of ['http', 'https']) origins.add(`${scheme}://${host}:${port}`);
-      }
+      for (const host of hosts) origins.add(`http://${host}:${port}`);
       cached = { port, origins };
     }
     return cached.origins;

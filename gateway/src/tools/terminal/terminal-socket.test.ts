@@ -113,6 +113,8 @@ const CONFIGURED_SECRET = 'cfg-openai-key-4711';
 describe('/ws/terminal, the embedded terminal', () => {
   let gw: TestGateway;
   let url: string;
+  /** The local token from {data_dir}/terminal.token: no API key is set here. */
+  let auth: Record<string, string>;
   beforeAll(async () => {
     gw = await startTestGateway({
       config: { models: { openai_api_key: CONFIGURED_SECRET } },
@@ -127,11 +129,12 @@ describe('/ws/terminal, the embedded terminal', () => {
     });
     await gw.gateway.whenReady();
     url = `ws://127.0.0.1:${gw.port}/ws/terminal`;
+    auth = { 'x-api-key': (await readFile(join(gw.home, 'terminal.token'), 'utf8')).trim() };
   });
   afterAll(() => gw.close());
 
   it('runs a command and streams both output streams as frames, then its exit code', async () => {
-    const { frames, exit, stdout, stderr } = await runOnce(url, 'echo hi; echo err 1>&2');
+    const { frames, exit, stdout, stderr } = await runOnce(url, 'echo hi; echo err 1>&2', auth);
     expect(frames[0]).toEqual({
       type: 'started',
       command: 'echo hi; echo err 1>&2',
@@ -141,13 +144,17 @@ describe('/ws/terminal, the embedded terminal', () => {
     expect(stderr).toBe('err\n');
     expect(exit).toEqual({ type: 'exit', code: 0, signal: null });
     expect(frames.at(-1)).toBe(exit);
-    expect((await runOnce(url, 'exit 3')).exit).toEqual({ type: 'exit', code: 3, signal: null });
+    expect((await runOnce(url, 'exit 3', auth)).exit).toEqual({
+      type: 'exit',
+      code: 3,
+      signal: null,
+    });
   });
 
   it('appends every command to {data_dir}/terminal_history.log with a timestamp', async () => {
     const before = Date.now();
-    await runOnce(url, 'echo history-one');
-    await runOnce(url, "printf 'a\\nb'\necho two-lines");
+    await runOnce(url, 'echo history-one', auth);
+    await runOnce(url, "printf 'a\\nb'\necho two-lines", auth);
     const file = join(gw.home, 'terminal_history.log');
     let lines: string[] = [];
     await eventually(async () => {
@@ -164,7 +171,7 @@ describe('/ws/terminal, the embedded terminal', () => {
   });
 
   it('writes control characters to the history as escapes, so a reader sees what ran', async () => {
-    await runOnce(url, 'echo shown #\u001b[2K\r\u001b[32mls -la\u202e\u0085');
+    await runOnce(url, 'echo shown #\u001b[2K\r\u001b[32mls -la\u202e\u0085', auth);
     const file = join(gw.home, 'terminal_history.log');
     let text = '';
     await eventually(async () => {
@@ -177,7 +184,7 @@ describe('/ws/terminal, the embedded terminal', () => {
   });
 
   it('interrupt stops a running command well within a second, and the terminal runs the next one', async () => {
-    const terminal = await client(url);
+    const terminal = await client(url, { headers: auth });
     // `exec` makes the started pid the sleep itself; the interrupt is sent once it is running
     // (a SIGINT that reaches `sh -c` before it started the command is swallowed by the shell).
     terminal.send({ type: 'run', command: 'exec sleep 30' });
@@ -203,7 +210,7 @@ describe('/ws/terminal, the embedded terminal', () => {
   });
 
   it('a second interrupt kills a command that ignores SIGINT', async () => {
-    const terminal = await client(url);
+    const terminal = await client(url, { headers: auth });
     terminal.send({ type: 'run', command: "trap '' INT; echo ignoring; sleep 30" });
     await terminal.next((f) => f.type === 'output' && f.data === 'ignoring\n');
     terminal.send({ type: 'interrupt' });
@@ -217,7 +224,7 @@ describe('/ws/terminal, the embedded terminal', () => {
   });
 
   it('refuses a second run while one is running, and kills the command when the socket closes', async () => {
-    const terminal = await client(url);
+    const terminal = await client(url, { headers: auth });
     terminal.send({ type: 'run', command: 'sleep 30' });
     const started = await terminal.next((f) => f.type === 'started');
     terminal.send({ type: 'run', command: 'echo second' });
@@ -232,7 +239,7 @@ describe('/ws/terminal, the embedded terminal', () => {
   });
 
   it('answers bad frames with an error and keeps the socket open', async () => {
-    const terminal = await client(url);
+    const terminal = await client(url, { headers: auth });
     terminal.send({ type: 'run', command: '   ' });
     expect(await terminal.next((f) => f.type === 'error')).toEqual({
       type: 'error',
@@ -246,7 +253,7 @@ describe('/ws/terminal, the embedded terminal', () => {
   });
 
   it('gives commands a scrubbed environment: no provider key, no configured secret', async () => {
-    const { stdout, exit } = await runOnce(url, 'printenv');
+    const { stdout, exit } = await runOnce(url, 'printenv', auth);
     expect(exit).toMatchObject({ code: 0 });
     expect(stdout).not.toContain(PROVIDER_SECRET);
     expect(stdout).not.toContain(CONFIGURED_SECRET);
@@ -265,7 +272,7 @@ describe('/ws/terminal, the embedded terminal', () => {
     });
     expect(((await policy.json()) as { security: string }).security).toBe('deny');
     try {
-      const { stdout, exit } = await runOnce(url, 'echo ungated');
+      const { stdout, exit } = await runOnce(url, 'echo ungated', auth);
       expect(stdout).toBe('ungated\n');
       expect(exit).toMatchObject({ code: 0 });
       const pending = await fetch(`${gw.url}/api/v1/approvals/pending`);
@@ -280,10 +287,12 @@ describe('/ws/terminal, the embedded terminal', () => {
   });
 
   it('closes a foreign Origin with 1008 and accepts the gateway’s own origin', async () => {
-    const foreign = new WebSocket(url, { headers: { origin: 'https://evil.example' } });
+    const foreign = new WebSocket(url, { headers: { ...auth, origin: 'https://evil.example' } });
     const code = await new Promise<number>((resolve) => foreign.on('close', (c) => resolve(c)));
     expect(code).toBe(1008);
-    const own = await client(url, { headers: { origin: `http://localhost:${gw.port}` } });
+    const own = await client(url, {
+      headers: { ...auth, origin: `http://localhost:${gw.port}` },
+    });
     own.send({ type: 'ping' });
     expect(await own.next((f) => f.type === 'pong')).toEqual({ type: 'pong' });
     own.socket.close();
@@ -330,11 +339,15 @@ describe('/ws/terminal with gateway.api_key set', () => {
     terminal.socket.close();
   });
 
-  it('leaves the chat socket /ws exempt from the key, as the spec says', async () => {
-    const chat = await client(`ws://127.0.0.1:${gw.port}/ws`);
-    chat.send({ type: 'ping' });
-    expect(await chat.next((f) => f.type === 'pong')).toEqual({ type: 'pong' });
-    chat.socket.close();
+  it('selects the key subprotocol in the handshake when only it was offered (browsers)', async () => {
+    const token = `hearth.key.${Buffer.from(KEY).toString('base64url')}`;
+    const terminal = await client(url, { protocols: [token] });
+    expect(terminal.socket.protocol).toBe(token);
+    terminal.socket.close();
+  });
+
+  it('the key replaces the local token: no token file is written', async () => {
+    await expect(readFile(join(gw.home, 'terminal.token'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 });
 

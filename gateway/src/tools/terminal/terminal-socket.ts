@@ -22,8 +22,9 @@ export interface TerminalDeps {
  * `{type: "output", stream, data}` frames (a slow reader pauses the command), then
  * `{type: "exit", code, signal}`. `{type: "interrupt"}` sends SIGINT to the group (a second one
  * SIGKILL); closing the socket kills it. Commands are not approval-gated (as the spec says) —
- * the socket itself is guarded instead: origin check, API key when one is set, and off by
- * default on a non-loopback bind.
+ * the socket itself is guarded instead: `Host` and origin checks, a secret always (the API key
+ * when set, else the local token in `{data_dir}/terminal.token`), and off by default on a
+ * non-loopback bind.
  */
 export function terminalSocket(deps: TerminalDeps) {
   return (socket: WebSocket, _request: IncomingMessage): void => {
@@ -113,17 +114,4 @@ export function terminalSocket(deps: TerminalDeps) {
       });
     });
   };
-}
-
-/** The key a terminal client presents: header `X-API-Key`, or subprotocol `hearth.key.<base64url(key)>`. */
-export function terminalKeyOf(request: IncomingMessage): string | undefined {
-  const header = request.headers['x-api-key'];
-  if (typeof header === 'string') return header;
-  const protocols = (request.headers['sec-websocket-protocol'] ?? '')
-    .split(',')
-    .map((p) => p.trim());
-  const token = protocols.find((p) => p.startsWith('hearth.key.'));
-  return token
-    ? Buffer.from(token.slice('hearth.key.'.length), 'base64url').toString('utf8')
-    : undefined;
 }

@@ -1,0 +1,74 @@
+import type { RequestHandler } from 'express';
+import { isIP } from 'node:net';
+import { HearthError } from '../../errors.ts';
+import { keyMatches } from './api-key.ts';
+
+export interface HostPolicy {
+  /** Whether a request's raw `Host` header names the gateway. */
+  isAllowed(host: string | undefined): boolean;
+}
+
+/** `name[:port]` or `[v6][:port]`; nothing that a URL parser could read differently (`@`, `/`…). */
+const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[a-z0-9_.-]+)(:\d{1,5})?$/i;
+
+/** The bare, lower-case name of a `Host` value or URL host, without brackets or a final dot. */
+function bareName(host: string): string {
+  return host
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
+}
+
+/**
+ * DNS rebinding defence: a browser that was pointed at 127.0.0.1 under a foreign name still
+ * sends that name in `Host`. Allowed are `localhost` and `*.localhost` (they never leave the
+ * machine), IP literals (a page cannot get a literal to rebind), the configured bind host, the
+ * hosts of `gateway.cors_origins`, and `gateway.allowed_hosts` (a reverse proxy's public name).
+ */
+export function createHostPolicy(options: {
+  bindHost: string;
+  corsOrigins: readonly string[];
+  allowedHosts: readonly string[];
+}): HostPolicy {
+  const names = new Set(
+    [
+      options.bindHost,
+      ...options.corsOrigins.map((origin) => new URL(origin).hostname),
+      ...options.allowedHosts,
+    ].map(bareName),
+  );
+  return {
+    isAllowed(host) {
+      if (host === undefined) return false;
+      const match = HOST_HEADER.exec(host.trim());
+      if (!match) return false;
+      const name = bareName(match[1] ?? '');
+      return (
+        name === 'localhost' || name.endsWith('.localhost') || isIP(name) !== 0 || names.has(name)
+      );
+    },
+  };
+}
+
+/** The 403 detail for a refused `Host`, naming the setting that would allow it. */
+export function hostNotAllowedDetail(host: string | undefined): string {
+  const shown = host === undefined ? '(none)' : JSON.stringify(host.slice(0, 100));
+  return (
+    `Host ${shown} is not a name this gateway serves; if a reverse proxy forwards it, add it ` +
+    'to gateway.allowed_hosts in config.toml'
+  );
+}
+
+/**
+ * Checks `Host` before any routing, on every request except `GET /health` (probes by any name).
+ * A request carrying the valid API key passes with any `Host`.
+ */
+export function hostCheck(options: { policy: HostPolicy; apiKey: string }): RequestHandler {
+  return function hostCheckMiddleware(req, _res, next) {
+    if (req.path === '/health') return next();
+    const host = req.headers.host;
+    if (options.policy.isAllowed(host)) return next();
+    if (options.apiKey !== '' && keyMatches(req.get('x-api-key'), options.apiKey)) return next();
+    next(new HearthError('forbidden', hostNotAllowedDetail(host)));
+  };
+}
