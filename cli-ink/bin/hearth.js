@@ -1,2 +1,79 @@
 #!/usr/bin/env node
-import '../src/main.ts';
+/**
+ * The `hearth` command. It runs the compiled CLI, dist/cli-ink/src/main.js, which `npm install`
+ * (the `prepare` script), `npm run build` and `npm start` build; the TypeScript sources are for
+ * tests and development only.
+ *
+ * Hearth needs Node ≥ 22.12. On an older node, this file hands over to the project's own
+ * Node 24 (the `node` devDependency in node_modules) when it is installed. Plain JavaScript
+ * without newer syntax, so that any node can read it far enough to say what is wrong.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const MIN_MAJOR = 22;
+const MIN_MINOR = 12;
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const entry = join(root, 'dist', 'cli-ink', 'src', 'main.js');
+
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major > MIN_MAJOR || (major === MIN_MAJOR && minor >= MIN_MINOR)) {
+  if (!existsSync(entry)) {
+    process.stderr.write(
+      `hearth: the compiled CLI is missing (${entry}).\n` +
+        `Build it with 'npm run build' in ${root} (npm install does it too).\n`,
+    );
+    process.exit(1);
+  }
+  await import(pathToFileURL(entry).href);
+} else {
+  const node = projectNode();
+  if (node === undefined) {
+    process.stderr.write(
+      `hearth: Hearth needs Node ${MIN_MAJOR}.${MIN_MINOR} or newer; this is ${process.version}.\n` +
+        `Run 'npm install' in ${root} (it installs the project's own Node 24), or install Node 24.\n`,
+    );
+    process.exit(1);
+  }
+  relaunch(node);
+}
+
+/** The Node binary of the `node` devDependency, when it is installed. */
+function projectNode() {
+  try {
+    const manifest = createRequire(import.meta.url).resolve('node/package.json');
+    const binary = join(dirname(manifest), 'bin', 'node');
+    return existsSync(binary) ? binary : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs this command again on `node` and ends with its exit status. SIGTERM and SIGHUP are
+ * passed on; SIGINT (Ctrl+C) reaches the child from the terminal by itself, so it is ignored
+ * here rather than delivered twice (a second signal stops the gateway without draining).
+ */
+function relaunch(node) {
+  const child = spawn(node, [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+  });
+  for (const signal of ['SIGTERM', 'SIGHUP']) {
+    process.on(signal, () => child.kill(signal));
+  }
+  process.on('SIGINT', () => {});
+  child.on('error', (error) => {
+    process.stderr.write(`hearth: could not run ${node}: ${error.message}\n`);
+    process.exit(1);
+  });
+  child.on('exit', (code, signal) => {
+    if (signal !== null) {
+      process.removeAllListeners(signal);
+      process.kill(process.pid, signal);
+    }
+    process.exit(code ?? 1);
+  });
+}

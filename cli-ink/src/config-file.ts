@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { parseConfig, type HearthConfig } from '@hearth/gateway';
+import { parseConfig, type HearthConfig } from '@hearth/gateway/config';
 
 export interface ConfigText {
   text: string;

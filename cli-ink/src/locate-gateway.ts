@@ -1,4 +1,4 @@
-import { createOnePasswordReader, resolveSecret, statePaths } from '@hearth/gateway';
+import { createOnePasswordReader, resolveSecret, statePaths } from '@hearth/gateway/config';
 import { readRawConfig } from './config-file.ts';
 import type { CommandContext } from './deps.ts';
 import { createGatewayClient, type GatewayClient } from './gateway-client.ts';

@@ -1,11 +1,13 @@
-/** The `hearth` process (bin/hearth.js imports this): the one place with real I/O wired in. */
+/**
+ * The `hearth` process (bin/hearth.js imports the compiled copy of this file): the one place
+ * with real I/O wired in. Only light modules load here; each command loads its own module when
+ * it runs (program.ts), and `hearth start` loads the gateway only after the process has been
+ * re-executed with the gateway's memory set-up (tuneRuntime).
+ */
 import { fileURLToPath } from 'node:url';
-import {
-  installSignalHandlers,
-  readEnvironment,
-  runGateway,
-  tuneThisProcess,
-} from '@hearth/gateway';
+import { readEnvironment } from '@hearth/gateway/environment';
+import { tuneThisProcess } from '@hearth/gateway/runtime-tuning';
+import { installSignalHandlers } from '@hearth/gateway/signals';
 import { processOutput } from './output.ts';
 import { runCli } from './run-cli.ts';
 
@@ -14,11 +16,12 @@ process.exitCode = await runCli(process.argv.slice(2), {
   output: processOutput(),
   isTTY: process.stdout.isTTY === true,
   execPath: process.execPath,
-  binPath: fileURLToPath(new URL('../bin/hearth.js', import.meta.url)),
+  // The script this process runs (bin/hearth.js, or this file run directly).
+  binPath: process.argv[1] ?? fileURLToPath(import.meta.url),
   fetch: globalThis.fetch,
   input: process.stdin,
   promptOutput: process.stdout,
   tuneRuntime: tuneThisProcess,
-  runGateway,
+  runGateway: async (options) => (await import('@hearth/gateway/run')).runGateway(options),
   installSignalHandlers: (running) => installSignalHandlers(running),
 });

@@ -1,5 +1,5 @@
 import { readFile, rm } from 'node:fs/promises';
-import { writeFileAtomic } from '@hearth/gateway';
+import { writeFileAtomic } from '@hearth/gateway/config';
 
 /** What `start --background` records in {home}/gateway.pid, so stop/status find the gateway. */
 export interface PidRecord {

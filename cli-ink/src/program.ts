@@ -1,24 +1,38 @@
 import { resolve } from 'node:path';
-import { VERSION } from '@hearth/gateway';
+import { VERSION } from '@hearth/gateway/version';
 import { Command } from 'commander';
-import { registerApprovals } from './commands/approvals.ts';
-import { registerChat } from './commands/chat.ts';
-import { registerConfig } from './commands/config/index.ts';
-import { registerMemory } from './commands/memory/index.ts';
-import { registerModels } from './commands/models.ts';
-import { registerStart } from './commands/start.ts';
-import { registerStatus } from './commands/status.ts';
-import { registerStop } from './commands/stop.ts';
-import { registerTools } from './commands/tools.ts';
-import { registerUsage } from './commands/usage.ts';
-import { registerVersion } from './commands/version.ts';
 import type { CliDeps, CommandContext } from './deps.ts';
 
+type Register = (program: Command, ctx: CommandContext) => void;
+
 /**
- * The `hearth` command tree. Parse errors and --help/--version throw a CommanderError
+ * Every top-level command and how to load the module that defines it. Only the command that
+ * runs is loaded (`hearth status` does not load the gateway, the chat client or the memory
+ * tools); help and unknown commands load them all. The order is the order of `--help`.
+ */
+const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Register>]> = [
+  ['start', async () => (await import('./commands/start.ts')).registerStart],
+  ['stop', async () => (await import('./commands/stop.ts')).registerStop],
+  ['status', async () => (await import('./commands/status.ts')).registerStatus],
+  ['config', async () => (await import('./commands/config/index.ts')).registerConfig],
+  ['approvals', async () => (await import('./commands/approvals.ts')).registerApprovals],
+  ['chat', async () => (await import('./commands/chat.ts')).registerChat],
+  ['memory', async () => (await import('./commands/memory/index.ts')).registerMemory],
+  ['models', async () => (await import('./commands/models.ts')).registerModels],
+  ['tools', async () => (await import('./commands/tools.ts')).registerTools],
+  ['usage', async () => (await import('./commands/usage.ts')).registerUsage],
+  ['version', async () => (await import('./commands/version.ts')).registerVersion],
+];
+
+/** The global options that take a value: the word after them is not the command. */
+const VALUE_OPTIONS = new Set(['-c', '--config']);
+
+/**
+ * The `hearth` command tree for `argv` (without node and the script): the command `argv`
+ * names, or all of them. Parse errors and --help/--version throw a CommanderError
  * (exitOverride) instead of exiting, so the caller decides the exit code.
  */
-export function buildProgram(deps: CliDeps): Command {
+export async function buildProgram(deps: CliDeps, argv: readonly string[]): Promise<Command> {
   const program = new Command('hearth')
     .description('Hearth: a self-hosted gateway for a personal AI agent')
     .version(VERSION, '-V, --version', 'print the version')
@@ -34,16 +48,22 @@ export function buildProgram(deps: CliDeps): Command {
     deps,
     configPath: () => resolve(program.opts<{ config: string }>().config),
   };
-  registerStart(program, ctx);
-  registerStop(program, ctx);
-  registerStatus(program, ctx);
-  registerConfig(program, ctx);
-  registerApprovals(program, ctx);
-  registerChat(program, ctx);
-  registerMemory(program, ctx);
-  registerModels(program, ctx);
-  registerTools(program, ctx);
-  registerUsage(program, ctx);
-  registerVersion(program, ctx);
+  const named = commandName(argv);
+  const wanted = COMMANDS.filter(([name]) => name === named);
+  const registers = await Promise.all(
+    (wanted.length > 0 ? wanted : COMMANDS).map(([, load]) => load()),
+  );
+  for (const register of registers) register(program, ctx);
   return program;
+}
+
+/** The first word of `argv` that is neither a global option nor its value. */
+export function commandName(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i += 1) {
+    const word = argv[i] ?? '';
+    if (word === '--') return argv[i + 1];
+    if (VALUE_OPTIONS.has(word)) i += 1;
+    else if (!word.startsWith('-')) return word;
+  }
+  return undefined;
 }

@@ -1,4 +1,4 @@
-import { HearthError } from '@hearth/gateway';
+import { HearthError } from '@hearth/gateway/errors';
 import { CommanderError } from 'commander';
 import { CliError, errorMessage } from './cli-error.ts';
 import type { CliDeps } from './deps.ts';
@@ -9,8 +9,8 @@ import { buildProgram } from './program.ts';
  * code. Failures are reported on the output's stderr as `hearth: <message>`.
  */
 export async function runCli(argv: readonly string[], deps: CliDeps): Promise<number> {
-  const program = buildProgram(deps);
   try {
+    const program = await buildProgram(deps, argv);
     await program.parseAsync(argv, { from: 'user' });
     return 0;
   } catch (error) {

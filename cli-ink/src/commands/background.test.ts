@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../process-alive.ts';
-import { BIN_PATH, freePort, type CliResult } from '../testing/cli-harness.ts';
+import { CLI_SOURCE_PATH, freePort, type CliResult } from '../testing/cli-harness.ts';
 
 const started = new Set<number>();
 
@@ -18,7 +18,7 @@ function hearth(home: string, args: readonly string[]): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [BIN_PATH, ...args],
+      [CLI_SOURCE_PATH, ...args],
       { env, timeout: 30_000 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;

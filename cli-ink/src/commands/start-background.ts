@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { open, readFile } from 'node:fs/promises';
-import { assertSafeBinding, ensureStateDir, statePaths } from '@hearth/gateway';
+import { assertSafeBinding } from '@hearth/gateway/binding';
+import { ensureStateDir, statePaths } from '@hearth/gateway/config';
 import { CliError, errorMessage } from '../cli-error.ts';
 import { readRawConfig } from '../config-file.ts';
 import type { CommandContext } from '../deps.ts';

@@ -4,7 +4,6 @@ import { CliError, errorMessage } from '../cli-error.ts';
 import type { CommandContext } from '../deps.ts';
 import { gatewayUrl } from '../gateway-url.ts';
 import { parsePort, VOICE_MODES, type VoiceMode } from '../options.ts';
-import { startBackground } from './start-background.ts';
 
 export interface StartOptions {
   bind?: string;
@@ -28,7 +27,10 @@ export function registerStart(program: Command, ctx: CommandContext): void {
           `note: voice is not available yet; --voice-mode ${options.voiceMode} is accepted and has no effect.`,
         );
       }
-      if (options.background) await startBackground(ctx, options);
+      // Loaded only when used: the foreground start loads as little as it can before
+      // tuneRuntime re-executes the process.
+      if (options.background)
+        await (await import('./start-background.ts')).startBackground(ctx, options);
       else await startForeground(ctx, options);
     });
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { VERSION } from '@hearth/gateway';
+import { VERSION } from '@hearth/gateway/version';
 import type { CommandContext } from '../deps.ts';
 
 /** `hearth version`: the software version. */

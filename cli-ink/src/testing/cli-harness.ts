@@ -13,7 +13,11 @@ import { runCli } from '../run-cli.ts';
 /** What the in-process harness reports instead of re-executing the test runner. */
 export const TEST_RUNTIME = { allocator: 'system (in-process test)', heap: 'Node defaults' };
 
-export const BIN_PATH = fileURLToPath(new URL('../../bin/hearth.js', import.meta.url));
+/**
+ * The CLI's entry point in the sources, run directly by Node 24: what `start --background`
+ * spawns in tests, so they exercise the current code rather than the last build in dist/.
+ */
+export const CLI_SOURCE_PATH = fileURLToPath(new URL('../main.ts', import.meta.url));
 
 export interface CliResult {
   code: number;
@@ -47,7 +51,7 @@ export async function createHarness(): Promise<Harness> {
         output,
         isTTY: false,
         execPath: process.execPath,
-        binPath: BIN_PATH,
+        binPath: CLI_SOURCE_PATH,
         fetch: globalThis.fetch,
         input: Array.isArray(input) || input === undefined ? Readable.from(input ?? []) : input,
         promptOutput: new PassThrough(),

@@ -1,0 +1,95 @@
+/**
+ * The command tree loads only the command that runs, so `hearth status` does not load the
+ * gateway or the chat client; help and unknown commands still see every command.
+ */
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { buildProgram, commandName } from './program.ts';
+import { CLI_SOURCE_PATH, createHarness } from './testing/cli-harness.ts';
+import type { CliDeps } from './deps.ts';
+import { bufferedOutput } from './output.ts';
+import { readEnvironment } from '@hearth/gateway/environment';
+
+const ALL = [
+  'start',
+  'stop',
+  'status',
+  'config',
+  'approvals',
+  'chat',
+  'memory',
+  'models',
+  'tools',
+  'usage',
+  'version',
+];
+
+function deps(): CliDeps {
+  const unused = () => {
+    throw new Error('not used when only building the command tree');
+  };
+  return {
+    env: readEnvironment({ HEARTH_HOME: '/nonexistent/hearth-home' }),
+    output: bufferedOutput(),
+    isTTY: false,
+    execPath: process.execPath,
+    binPath: CLI_SOURCE_PATH,
+    fetch: unused,
+    input: new PassThrough(),
+    promptOutput: new PassThrough(),
+    tuneRuntime: unused,
+    runGateway: unused,
+    installSignalHandlers: unused,
+  };
+}
+
+async function registered(argv: readonly string[]): Promise<string[]> {
+  return (await buildProgram(deps(), argv)).commands.map((command) => command.name());
+}
+
+describe('commandName', () => {
+  it('is the first word that is neither a global option nor its value', () => {
+    expect(commandName(['status'])).toBe('status');
+    expect(commandName(['-c', 'start', 'status', '--json'])).toBe('status');
+    expect(commandName(['--config', '/x/config.toml', 'memory', 'list'])).toBe('memory');
+    expect(commandName(['--config=/x.toml', 'chat'])).toBe('chat');
+    expect(commandName(['--', 'usage'])).toBe('usage');
+  });
+
+  it('is undefined when no command is named', () => {
+    expect(commandName([])).toBeUndefined();
+    expect(commandName(['--help'])).toBeUndefined();
+    expect(commandName(['-c', 'status'])).toBeUndefined();
+  });
+});
+
+describe('buildProgram', () => {
+  it('registers only the command that runs', async () => {
+    expect(await registered(['status', '--json'])).toEqual(['status']);
+    expect(await registered(['-c', '/x/config.toml', 'config', 'show'])).toEqual(['config']);
+  });
+
+  it('registers every command for help, no command or an unknown one', async () => {
+    for (const argv of [[], ['--help'], ['help', 'status'], ['stauts']]) {
+      expect(await registered(argv)).toEqual(ALL);
+    }
+  });
+});
+
+describe('hearth (whole invocations)', () => {
+  it('lists every command in --help, and suggests the right one for a typo', async () => {
+    const harness = await createHarness();
+    try {
+      const help = await harness.run(['--help']);
+      expect(help.code).toBe(0);
+      for (const name of ALL) expect(help.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
+
+      const typo = await harness.run(['stauts']);
+      expect(typo.code).toBe(1);
+      expect(typo.stderr).toContain("unknown command 'stauts'");
+      expect(typo.stderr).toContain('status');
+    } finally {
+      await harness.cleanup();
+    }
+  });
+});
