@@ -22,9 +22,12 @@ ARG NODE_IMAGE=node:24-bookworm-slim
 # ---------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS base
 WORKDIR /app
+# ONNXRUNTIME_NODE_INSTALL=skip: onnxruntime-node's install script would fetch CUDA binaries;
+# npm ≥ 11.19 already skips it (allowScripts in package.json), this covers an older npm.
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
     NPM_CONFIG_FUND=false \
-    NPM_CONFIG_AUDIT=false
+    NPM_CONFIG_AUDIT=false \
+    ONNXRUNTIME_NODE_INSTALL=skip
 
 # ---------------------------------------------------------------------------------------------
 # Production dependencies. Only the manifests are copied first, so this layer is rebuilt only
@@ -45,13 +48,15 @@ RUN npm ci --omit=dev --ignore-scripts
 # Full install (dev dependencies too), then a type-check of the whole repo: the build stage
 # below compiles from here, so a type error fails the image build.
 # npm ci runs the install scripts here: the `node` devDependency fetches its binary from the
-# npm registry, and npm puts it first on PATH for `npm run`.
+# npm registry, and npm puts it first on PATH for `npm run`. The root's prepare step
+# (scripts/prepare.ts) has no sources to build yet; the build stage below builds.
 FROM base AS check
 COPY package.json package-lock.json .npmrc ./
 COPY gateway/package.json gateway/
 COPY cli-ink/package.json cli-ink/
 COPY e2e/package.json e2e/
 COPY sidecars/sandbox-executor/package.json sidecars/sandbox-executor/
+COPY scripts/prepare.ts scripts/
 RUN npm ci
 COPY . .
 RUN npm run typecheck
