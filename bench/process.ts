@@ -27,16 +27,20 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Spawns `node gateway/src/main.ts` on a fresh state directory and waits for /ready 200. */
+/**
+ * Spawns `node <entry> <command…> --port N` (by default the built gateway,
+ * dist/gateway/src/main.js) on a fresh state directory and waits for /ready 200.
+ */
 export async function startGatewayProcess(
   entry = 'dist/gateway/src/main.js',
   extraEnv: Record<string, string> = {},
+  command: readonly string[] = [],
 ): Promise<GatewayProcess> {
   const home = await mkdtemp(join(tmpdir(), 'hearth-bench-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(process.execPath, [entry, '--port', String(port)], {
+  const child = spawn(process.execPath, [entry, ...command, '--port', String(port)], {
     env: { ...process.env, HEARTH_HOME: home, HEARTH_LOG_LEVEL: 'warn', ...extraEnv },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
