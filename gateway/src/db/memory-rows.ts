@@ -21,16 +21,6 @@ export function epochSeconds(value: number): number {
   return Math.floor(value);
 }
 
-/**
- * A `created_at < cutoff` bound as a whole number: created_at has whole-second resolution, so
- * `created_at < cutoff` equals `created_at < ceil(cutoff)`.
- */
-export function createdBefore(cutoff: number): number {
-  if (!Number.isFinite(cutoff))
-    throw new HearthError('validation', `cutoff must be epoch seconds (got ${cutoff}).`);
-  return Math.ceil(cutoff);
-}
-
 export function rowLimit(value: number): number {
   if (!Number.isSafeInteger(value) || value < 0)
     throw new HearthError('validation', `limit must be a whole number ≥ 0 (got ${value}).`);

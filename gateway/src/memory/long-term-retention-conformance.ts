@@ -2,8 +2,9 @@
  * The retention part of `runLongTermMemoryConformance` (long-term-conformance.ts): spec
  * "Long-term retention `long_term_days`, default 90". A row created more than `days` days
  * before now (the injected clock) is deleted by the daily memory job, from the store and from
- * the vector tier, in batches; `0` keeps everything. Runs on every store adapter through the
- * real memory service, with an in-memory vector index and the hash embedder.
+ * the vector tier, in batches; `0` keeps everything. POST /memory/prune goes the same way.
+ * Runs on every store adapter through the real memory service, with an in-memory vector index
+ * and the hash embedder.
  */
 import { tmpdir } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -24,49 +25,56 @@ const NOW_MS = Date.UTC(2026, 5, 1, 3);
 const NOW = NOW_MS / 1000;
 
 export function describeRetentionConformance(memoryOf: () => LongTermMemory): void {
-  describe('idsCreatedBefore (retention batches)', () => {
+  describe('pruneIds (the batches of prune and retention)', () => {
     let memory: LongTermMemory;
     beforeEach(() => {
       memory = memoryOf();
     });
-    const add = (created_at: number): Promise<MemoryEntry> =>
-      memory.insert({ session_id: 's1', content: 'x', importance_score: 0.5, created_at });
+    const add = (created_at: number, importance_score = 0.5): Promise<MemoryEntry> =>
+      memory.insert({ session_id: 's1', content: 'x', importance_score, created_at });
 
-    it('lists the rows created strictly before the cutoff, oldest first, up to the limit', async () => {
-      const oldest = await add(1_000);
-      const tieA = await add(2_000);
-      const tieB = await add(2_000);
-      await add(3_000);
-      await add(4_000);
-      await expect(memory.idsCreatedBefore(3_000, 10)).resolves.toStrictEqual([
+    it('lists what prune would delete, oldest first, up to the limit', async () => {
+      const oldest = await add(NOW - 10 * DAY);
+      const tieA = await add(NOW - 6 * DAY, 0.9);
+      const tieB = await add(NOW - 6 * DAY, 0.1);
+      const edge = await add(NOW - 5 * DAY, 0.1);
+      await add(NOW - DAY);
+      await expect(memory.pruneIds({ days: 5, now: NOW }, 10)).resolves.toStrictEqual([
         oldest.id,
         tieA.id,
         tieB.id,
       ]);
-      await expect(memory.idsCreatedBefore(3_000, 2)).resolves.toStrictEqual([oldest.id, tieA.id]);
-      await expect(memory.idsCreatedBefore(1_000, 10)).resolves.toStrictEqual([]);
-      // A fractional cutoff: created_at 2000 is before 2000.5.
-      await expect(memory.idsCreatedBefore(2_000.5, 10)).resolves.toStrictEqual([
+      await expect(memory.pruneIds({ days: 5, now: NOW }, 2)).resolves.toStrictEqual([
         oldest.id,
         tieA.id,
-        tieB.id,
       ]);
+      await expect(memory.pruneIds({ threshold: 0.5 }, 10)).resolves.toStrictEqual([
+        tieB.id,
+        edge.id,
+      ]);
+      await expect(
+        memory.pruneIds({ days: 5, threshold: 0.5, now: NOW }, 10),
+      ).resolves.toStrictEqual([tieB.id]);
+      // A fractional now: rows created at now - 5 days are before (now + 0.5) - 5 days.
+      await expect(memory.pruneIds({ days: 5, now: NOW + 0.5 }, 10)).resolves.toContain(edge.id);
+      await expect(memory.pruneIds({}, 10)).resolves.toStrictEqual([]);
+      await expect(memory.pruneIds({ days: 5, now: NOW }, 0)).resolves.toStrictEqual([]);
+      await expect(memory.count()).resolves.toBe(5);
     });
 
-    it('rejects a cutoff or limit that is not a number of the right kind', async () => {
+    it('rejects options or a limit that prune would not accept', async () => {
       await add(1_000);
-      await expect(memory.idsCreatedBefore(Number.NaN, 10)).rejects.toMatchObject({
-        code: 'validation',
-      });
-      await expect(memory.idsCreatedBefore(Infinity, 10)).rejects.toMatchObject({
-        code: 'validation',
-      });
-      await expect(memory.idsCreatedBefore(5_000, -1)).rejects.toMatchObject({
-        code: 'validation',
-      });
-      await expect(memory.idsCreatedBefore(5_000, 1.5)).rejects.toMatchObject({
-        code: 'validation',
-      });
+      for (const [options, limit] of [
+        [{ days: -1 }, 10],
+        [{ days: Number.NaN }, 10],
+        [{ days: 1, now: Infinity }, 10],
+        [{ threshold: Number.NaN }, 10],
+        [{ days: 1 }, -1],
+        [{ days: 1 }, 1.5],
+      ] as const) {
+        await expect(memory.pruneIds(options, limit)).rejects.toMatchObject({ code: 'validation' });
+      }
+      await expect(memory.count()).resolves.toBe(1);
     });
   });
 
@@ -142,6 +150,15 @@ export function describeRetentionConformance(memoryOf: () => LongTermMemory): vo
       await expect(service.expireOlderThan(30, 3)).resolves.toBe(7);
       await expect(contents()).resolves.toStrictEqual(['recent']);
       await expect(vectors.count()).resolves.toBe(1);
+    });
+
+    it('prune (POST /memory/prune) removes the vectors of the rows it deletes too', async () => {
+      const unimportant = await remember('small talk', 1, 0.1);
+      await remember('a fact worth keeping', 1, 0.9);
+      await expect(service.prune({ threshold: 0.5 })).resolves.toBe(1);
+      await expect(contents()).resolves.toStrictEqual(['a fact worth keeping']);
+      await expect(vectors.count()).resolves.toBe(1);
+      await expect(vectorHits(unimportant.content)).resolves.not.toContain(unimportant.id);
     });
 
     it('runs in the daily memory job with the configured days and logs what it removed', async () => {

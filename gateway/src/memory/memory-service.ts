@@ -41,8 +41,8 @@ const SHORT_TERM_WINDOW = 50;
 const EMBED_RETRY_MS = 30_000;
 /** Semantic hits below this cosine similarity are not offered. */
 const MIN_SEMANTIC_SIMILARITY = 0.1;
-/** Rows one retention batch deletes (one query and one delete each). */
-const RETENTION_BATCH = 500;
+/** Rows one prune or retention batch deletes (one query and one delete each). */
+const PRUNE_BATCH = 500;
 /** Embeddings of recent turns kept in process, for semantic ranking of short-term items. */
 const EMBEDDING_CACHE = 5_000;
 
@@ -130,6 +130,29 @@ export function createMemoryService(deps: MemoryServiceDeps) {
     const removed = await deps.longTerm().removeMany(ids);
     await deps.vectors.remove(ids);
     void refreshEntryCount();
+    return removed;
+  }
+
+  /**
+   * Deletes the rows the store's `prune` matches (created before now − days and/or importance
+   * below threshold) with their vectors, `batchSize` rows at a time, yielding to the event loop
+   * between batches so a large backlog never blocks requests.
+   */
+  async function pruneInBatches(
+    options: { days?: number; threshold?: number },
+    batchSize = PRUNE_BATCH,
+  ): Promise<number> {
+    const matching = { ...options, now: Math.floor(deps.now() / 1000) };
+    let removed = 0;
+    for (;;) {
+      const ids = await deps.longTerm().pruneIds(matching, batchSize);
+      if (ids.length === 0) break;
+      const batch = await removeEntries(ids);
+      removed += batch;
+      // A batch that deleted nothing would be asked for again forever; the next run retries.
+      if (batch === 0) break;
+      await setImmediate();
+    }
     return removed;
   }
 
@@ -359,16 +382,9 @@ export function createMemoryService(deps: MemoryServiceDeps) {
       return removed + (await deps.shortTerm.clear(sessionId));
     },
 
-    /**
-     * Deletes old or unimportant rows. Their vectors may linger in the vector tier until the next
-     * start; semantic hits without a row are skipped (and searched with headroom for that).
-     */
-    async prune(options: { days?: number; threshold?: number }): Promise<number> {
-      const removed = await deps
-        .longTerm()
-        .prune({ ...options, now: Math.floor(deps.now() / 1000) });
-      void refreshEntryCount();
-      return removed;
+    /** Deletes old and/or unimportant rows (POST /memory/prune) from every tier, in batches. */
+    prune(options: { days?: number; threshold?: number }): Promise<number> {
+      return pruneInBatches(options);
     },
 
     /**
@@ -376,20 +392,8 @@ export function createMemoryService(deps: MemoryServiceDeps) {
      * days ago, with their vectors, `batchSize` rows at a time, yielding to the event loop
      * between batches so a large backlog never blocks requests. `days` 0 keeps everything.
      */
-    async expireOlderThan(days: number, batchSize = RETENTION_BATCH): Promise<number> {
-      if (!(days > 0)) return 0;
-      const cutoff = Math.floor(deps.now() / 1000) - days * 86_400;
-      let removed = 0;
-      for (;;) {
-        const ids = await deps.longTerm().idsCreatedBefore(cutoff, batchSize);
-        if (ids.length === 0) break;
-        const batch = await removeEntries(ids);
-        removed += batch;
-        // A batch that deleted nothing would be asked for again forever; the next run retries.
-        if (batch === 0) break;
-        await setImmediate();
-      }
-      return removed;
+    async expireOlderThan(days: number, batchSize = PRUNE_BATCH): Promise<number> {
+      return days > 0 ? pruneInBatches({ days }, batchSize) : 0;
     },
 
     /** Loads every stored embedding into an in-memory vector index (at start, without Qdrant). */

@@ -136,10 +136,14 @@ export interface LongTermMemory {
   /** Deletes rows older than `days`, or (when given) with importance below `threshold`; count removed. */
   prune(options: { days?: number; threshold?: number; now?: number }): Promise<number>;
   /**
-   * Ids of the rows created before `cutoff` (epoch seconds), oldest first, at most `limit`:
-   * retention (`[memory] long_term_days`) deletes them batch by batch from every tier.
+   * Ids of the rows `prune` would delete with these options, oldest first, at most `limit`:
+   * the memory service deletes them batch by batch from every tier (vectors included), for
+   * POST /memory/prune and retention (`[memory] long_term_days`).
    */
-  idsCreatedBefore(cutoff: number, limit: number): Promise<number[]>;
+  pruneIds(
+    options: { days?: number; threshold?: number; now?: number },
+    limit: number,
+  ): Promise<number[]>;
   count(): Promise<number>;
   /** Every row that has an embedding, in id order, in pages (rebuilds the in-memory index). */
   embeddings(

@@ -28,7 +28,6 @@ import { memoryEntries } from './schema.ts';
 import {
   afterRowId,
   chunk,
-  createdBefore,
   decodeEmbedding,
   encodeEmbedding,
   epochSeconds,
@@ -202,14 +201,17 @@ export function postgresMemoryRepository(db: PostgresDrizzle): LongTermMemory {
       return result.rowCount ?? 0;
     },
 
-    async idsCreatedBefore(cutoff, limit) {
-      const rows = await db
+    async pruneIds(options, limit) {
+      const condition = pruneCondition(options);
+      const rows = rowLimit(limit);
+      if (condition === undefined) return [];
+      const found = await db
         .select({ id: memoryEntries.id })
         .from(memoryEntries)
-        .where(lt(memoryEntries.createdAt, createdBefore(cutoff)))
+        .where(condition)
         .orderBy(asc(memoryEntries.createdAt), asc(memoryEntries.id))
-        .limit(rowLimit(limit));
-      return rows.map((row) => row.id);
+        .limit(rows);
+      return found.map((row) => row.id);
     },
 
     async count() {

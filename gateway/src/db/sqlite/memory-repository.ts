@@ -27,7 +27,6 @@ import { memoryEntries } from './schema.ts';
 import {
   afterRowId,
   chunk,
-  createdBefore,
   decodeEmbedding,
   encodeEmbedding,
   epochSeconds,
@@ -193,17 +192,20 @@ export function sqliteMemoryRepository(
           : db.delete(memoryEntries).where(condition).run().changes;
       }),
 
-    idsCreatedBefore: (cutoff, limit) =>
-      settle(() =>
-        db
+    pruneIds: (options, limit) =>
+      settle(() => {
+        const condition = pruneCondition(options);
+        const rows = rowLimit(limit);
+        if (condition === undefined) return [];
+        return db
           .select({ id: memoryEntries.id })
           .from(memoryEntries)
-          .where(lt(memoryEntries.createdAt, createdBefore(cutoff)))
+          .where(condition)
           .orderBy(asc(memoryEntries.createdAt), asc(memoryEntries.id))
-          .limit(rowLimit(limit))
+          .limit(rows)
           .all()
-          .map((row) => row.id),
-      ),
+          .map((row) => row.id);
+      }),
 
     count: () => settle(() => db.select({ rows: count() }).from(memoryEntries).get()?.rows ?? 0),
 
