@@ -71,7 +71,7 @@ export function createSocketRouter(options: SocketRouterOptions) {
       return;
     }
     const path = new URL(request.url ?? '/', 'http://gateway').pathname;
-    const route = handlers.get(path.length > 1 ? path.replace(/\/+$/, '') : path);
+    const route = handlers.get(path.length > 1 ? withoutTrailingSlashes(path) : path);
     if (!route) {
       rejectHttp(socket, 404, 'Not Found', 'Not found');
       return;
@@ -124,3 +124,10 @@ export function createSocketRouter(options: SocketRouterOptions) {
 }
 
 export type SocketRouter = ReturnType<typeof createSocketRouter>;
+
+/** `path` without its trailing slashes: a loop, as `/\/+$/` is quadratic on a run of slashes. */
+function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path[end - 1] === '/') end -= 1;
+  return path.slice(0, end);
+}
