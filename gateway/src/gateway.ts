@@ -76,6 +76,8 @@ export interface GatewayDeps {
   approvalExpiryMs?: number;
   /** Scale-out liveness: how long this gateway's presence key lives, how often it is refreshed. */
   presenceTiming?: PresenceTiming;
+  /** Live sessions kept in process memory (default 10,000; tests lower it). */
+  maxLiveSessions?: number;
   /** The process's allocator and heap set-up, reported in /status `backends`. */
   runtime?: RuntimeReport;
 }
@@ -137,6 +139,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
   const conversations = createConversationStore({
     idleTimeoutMs: config.gateway.session_idle_timeout_minutes * 60_000,
     now,
+    maxSessions: deps.maxLiveSessions,
   });
   let stopArchival: (() => void) | undefined;
 
@@ -278,6 +281,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     conversations,
     logger: logger.child({ area: 'chat' }),
     sessionOwners: new WeakMap(),
+    metrics,
   };
   sockets.register('/ws', chatSocketFormA(socketDeps));
   sockets.register('/ws/chat', chatSocketFormB(socketDeps));

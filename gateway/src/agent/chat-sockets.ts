@@ -1,8 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
+import type { ZodString } from 'zod';
 import { isHearthError } from '../errors.ts';
-import { parseFrame, sendJson } from '../ws/send.ts';
+import { sessionIdSchema } from '../memory/session-id.ts';
+import type { Metrics } from '../observability/metrics.ts';
+import { modelIdSchema } from '../providers/model-label.ts';
+import { createFrameSender, parseFrame, type FrameSender } from '../ws/send.ts';
 import type { ConversationStore } from './conversations.ts';
 import type { ChatPipeline, TurnResult } from './pipeline.ts';
 import { bindSocketSessions, foreignSessionDetail, type SessionOwners } from './socket-sessions.ts';
@@ -11,12 +15,49 @@ export interface ChatSocketDeps {
   pipeline: () => ChatPipeline;
   conversations: ConversationStore;
   logger: Logger;
+  /** `ws_closed_slow_total`, `ws_frames_rejected_total`. */
+  metrics: Metrics;
   /** Which holder owns which session, shared by `/ws` and `/ws/chat` (see socket-sessions.ts). */
   sessionOwners: SessionOwners;
 }
 
 /** The sessions each socket is bound to, so one close listener unbinds it from all. */
 type SocketSessions = WeakMap<WebSocket, Set<{ connections: Set<unknown> }>>;
+
+/** Chat turns one socket may have running or queued; more are refused with an error frame. */
+export const MAX_WAITING_TURNS = 8;
+
+/** A socket's frame sender (closes a non-reading client, counted) and its turn allowance. */
+function socketOutput(socket: WebSocket, deps: ChatSocketDeps) {
+  const out = createFrameSender(socket, {
+    onSlowClose: () => deps.metrics.wsClosedSlowTotal.inc(),
+  });
+  let waiting = 0;
+  return {
+    out,
+    /** Runs a turn unless MAX_WAITING_TURNS are already waiting; then answers an error frame. */
+    startTurn: (run: () => Promise<void>): void => {
+      if (waiting >= MAX_WAITING_TURNS) {
+        deps.metrics.wsFramesRejectedTotal.inc();
+        out.sendNow({
+          type: 'error',
+          detail: `Too many messages waiting (limit ${MAX_WAITING_TURNS}); wait for message_done`,
+        });
+        return;
+      }
+      waiting += 1;
+      void run().finally(() => {
+        waiting -= 1;
+      });
+    },
+  };
+}
+
+/** The error detail of an invalid client-sent value, naming the field; undefined when valid. */
+function invalid(field: string, schema: ZodString, value: string): string | undefined {
+  const parsed = schema.safeParse(value);
+  return parsed.success ? undefined : `${field}: ${parsed.error.issues[0]?.message ?? 'invalid'}`;
+}
 
 function errorDetail(error: unknown): string {
   return isHearthError(error) ? error.message : 'Internal server error';
@@ -28,6 +69,7 @@ function errorDetail(error: unknown): string {
  */
 async function streamTurn(
   socket: WebSocket,
+  out: FrameSender,
   deps: ChatSocketDeps,
   socketSessions: SocketSessions,
   turn: { sessionId: string; message: string; model?: string },
@@ -62,16 +104,15 @@ async function streamTurn(
       channel: 'ws',
       signal: abort.signal,
       onText: async (delta) => {
-        await sendJson(socket, frames.chunk(delta));
+        await out.send(frames.chunk(delta));
       },
     });
-    await sendJson(socket, {
+    await out.send({
       ...frames.done(result),
       ...(result.sources ? { sources: result.sources } : {}),
     });
   } catch (error) {
-    if (!abort.signal.aborted)
-      await sendJson(socket, { type: 'error', detail: errorDetail(error) });
+    if (!abort.signal.aborted) await out.send({ type: 'error', detail: errorDetail(error) });
   } finally {
     socket.off('close', onClose);
   }
@@ -88,36 +129,42 @@ export function chatSocketFormA(deps: ChatSocketDeps) {
   const socketSessions: SocketSessions = new WeakMap();
   return (socket: WebSocket, request: IncomingMessage): void => {
     const binding = bindSocketSessions(deps.sessionOwners, request, deps.conversations);
+    const { out, startTurn } = socketOutput(socket, deps);
     socket.on('message', (data) => {
       const frame = parseFrame(data);
       if (!frame)
-        return void sendJson(socket, {
+        return void out.sendNow({
           type: 'error',
           detail: 'Frames must be JSON objects with a type',
         });
-      if (frame.type === 'ping') return void sendJson(socket, { type: 'pong' });
+      if (frame.type === 'ping') return void out.sendNow({ type: 'pong' });
       if (frame.type !== 'chat')
-        return void sendJson(socket, {
+        return void out.sendNow({
           type: 'error',
           detail: `Unknown frame type '${frame.type}'`,
         });
       if (typeof frame.message !== 'string')
-        return void sendJson(socket, { type: 'error', detail: 'message: must be a string' });
+        return void out.sendNow({ type: 'error', detail: 'message: must be a string' });
       const sessionId =
         typeof frame.session_id === 'string' && frame.session_id !== ''
           ? frame.session_id
           : binding.given;
+      const badId = invalid('session_id', sessionIdSchema, sessionId);
+      if (badId) return void out.sendNow({ type: 'error', detail: badId });
       if (!binding.mayUse(sessionId))
-        return void sendJson(socket, { type: 'error', detail: foreignSessionDetail(sessionId) });
-      void streamTurn(
-        socket,
-        deps,
-        socketSessions,
-        { sessionId, message: frame.message },
-        {
-          chunk: (text) => ({ type: 'message_chunk', text }),
-          done: (result) => ({ type: 'message_done', text: result.reply }),
-        },
+        return void out.sendNow({ type: 'error', detail: foreignSessionDetail(sessionId) });
+      startTurn(() =>
+        streamTurn(
+          socket,
+          out,
+          deps,
+          socketSessions,
+          { sessionId, message: frame.message as string },
+          {
+            chunk: (text) => ({ type: 'message_chunk', text }),
+            done: (result) => ({ type: 'message_done', text: result.reply }),
+          },
+        ),
       );
     });
   };
@@ -133,50 +180,62 @@ export function chatSocketFormB(deps: ChatSocketDeps) {
   const socketSessions: SocketSessions = new WeakMap();
   return (socket: WebSocket, request: IncomingMessage): void => {
     const binding = bindSocketSessions(deps.sessionOwners, request, deps.conversations);
+    const { out, startTurn } = socketOutput(socket, deps);
     let sessionId = binding.given;
     socket.on('message', (data) => {
       const frame = parseFrame(data);
       if (!frame)
-        return void sendJson(socket, {
+        return void out.sendNow({
           type: 'error',
           detail: 'Frames must be JSON objects with a type',
         });
       switch (frame.type) {
         case 'ping':
-          return void sendJson(socket, { type: 'pong' });
+          return void out.sendNow({ type: 'pong' });
         case 'hello':
           if (typeof frame.session_id === 'string' && frame.session_id !== '') {
+            const badId = invalid('session_id', sessionIdSchema, frame.session_id);
+            if (badId) return void out.sendNow({ type: 'error', detail: badId });
             if (!binding.mayUse(frame.session_id))
-              return void sendJson(socket, {
+              return void out.sendNow({
                 type: 'error',
                 detail: foreignSessionDetail(frame.session_id),
               });
             sessionId = frame.session_id;
           }
-          return void sendJson(socket, { type: 'hello', session_id: sessionId });
+          return void out.sendNow({ type: 'hello', session_id: sessionId });
         case 'message':
           if (typeof frame.content !== 'string')
-            return void sendJson(socket, { type: 'error', detail: 'content: must be a string' });
-          return void streamTurn(
-            socket,
-            deps,
-            socketSessions,
-            {
-              sessionId,
-              message: frame.content,
-              model: typeof frame.model === 'string' ? frame.model : undefined,
-            },
-            {
-              chunk: (delta) => ({ type: 'message_chunk', delta }),
-              done: (result) => ({
-                type: 'message_done',
-                session_id: result.sessionId,
-                quality_score: result.qualityScore,
-              }),
-            },
+            return void out.sendNow({ type: 'error', detail: 'content: must be a string' });
+          if (frame.model !== undefined && typeof frame.model !== 'string')
+            return void out.sendNow({ type: 'error', detail: 'model: must be a string' });
+          if (typeof frame.model === 'string') {
+            const badModel = invalid('model', modelIdSchema, frame.model);
+            if (badModel) return void out.sendNow({ type: 'error', detail: badModel });
+          }
+          return startTurn(() =>
+            streamTurn(
+              socket,
+              out,
+              deps,
+              socketSessions,
+              {
+                sessionId,
+                message: frame.content as string,
+                model: frame.model as string | undefined,
+              },
+              {
+                chunk: (delta) => ({ type: 'message_chunk', delta }),
+                done: (result) => ({
+                  type: 'message_done',
+                  session_id: result.sessionId,
+                  quality_score: result.qualityScore,
+                }),
+              },
+            ),
           );
         default:
-          return void sendJson(socket, {
+          return void out.sendNow({
             type: 'error',
             detail: `Unknown frame type '${frame.type}'`,
           });

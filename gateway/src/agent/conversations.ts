@@ -44,12 +44,23 @@ class ConnectionSet extends Set<SessionConnection> {
   }
 }
 
+/** Live sessions kept in process memory before the least recently active one is evicted. */
+export const DEFAULT_MAX_SESSIONS = 10_000;
+
 /**
  * Live sessions: their in-memory conversation, counters and sockets. A session idle for
  * `idleTimeoutMs` (default 30 minutes) is evicted from process memory — its memories stay in
- * the memory tiers, and its id is the same when it comes back.
+ * the memory tiers, and its id is the same when it comes back. At most `maxSessions` are live:
+ * a new one beyond that evicts the least recently active session without a socket (or, when
+ * every one has a socket, the least recently active one, whose sockets are closed with 1013).
  */
-export function createConversationStore(options: { idleTimeoutMs: number; now: () => number }) {
+export function createConversationStore(options: {
+  idleTimeoutMs: number;
+  now: () => number;
+  maxSessions?: number;
+}) {
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  /** In order of last use: the first entry is the least recently active session. */
   const sessions = new Map<string, SessionState>();
   const presenceListeners = new Set<PresenceListener>();
 
@@ -66,11 +77,29 @@ export function createConversationStore(options: { idleTimeoutMs: number; now: (
   }
   const timer = setInterval(sweep, Math.min(60_000, options.idleTimeoutMs)).unref();
 
+  function evictLeastRecent(): void {
+    let victim: SessionState | undefined;
+    for (const state of sessions.values()) {
+      if (state.connections.size === 0) {
+        victim = state;
+        break;
+      }
+    }
+    victim ??= sessions.values().next().value;
+    if (!victim) return;
+    for (const connection of victim.connections) connection.close(1013, 'Too many live sessions');
+    sessions.delete(victim.id);
+  }
+
   return {
-    /** The session, created when new. */
+    /** The session, created when new; marks it the most recently active. */
     get(id: string): SessionState {
       let state = sessions.get(id);
-      if (!state) {
+      if (state) {
+        sessions.delete(id);
+        sessions.set(id, state);
+      } else {
+        if (sessions.size >= maxSessions) evictLeastRecent();
         state = {
           id,
           conversation: { history: [], summary: null },

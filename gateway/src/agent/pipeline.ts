@@ -5,6 +5,7 @@ import type { Compactor } from '../memory/compaction.ts';
 import { contentHash } from '../memory/content-hash.ts';
 import type { MemoryService } from '../memory/memory-service.ts';
 import { memoryPromptBlock } from '../memory/prompt-blocks.ts';
+import { channelLabel } from '../observability/labels.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { SessionContext } from '../privacy/session-context.ts';
 import { resolveModel } from '../providers/catalog.ts';
@@ -254,13 +255,14 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
           `Message too long: ${input.message.length} characters (limit ${MAX_MESSAGE_CHARS})`,
         );
       }
-      deps.metrics.messagesTotal.inc({ channel: input.channel });
+      const channel = channelLabel(input.channel);
+      deps.metrics.messagesTotal.inc({ channel });
       // Approval replies are decided outside the session's turn queue: the turn that asked is
       // waiting in that queue for exactly this answer.
       const decided = await deps.approvals?.()?.decideFromChat(input.sessionId, text);
       if (decided !== undefined) {
         if (input.onText) await input.onText(decided);
-        deps.metrics.messagesSentTotal.inc({ channel: input.channel });
+        deps.metrics.messagesSentTotal.inc({ channel });
         return {
           reply: decided,
           sessionId: input.sessionId,
@@ -303,10 +305,10 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
             }
             state.messageCount += 1;
             state.lastActive = deps.now();
-            deps.metrics.messagesSentTotal.inc({ channel: input.channel });
+            deps.metrics.messagesSentTotal.inc({ channel });
             return result;
           } catch (error) {
-            deps.metrics.messagesErrorsTotal.inc({ channel: input.channel });
+            deps.metrics.messagesErrorsTotal.inc({ channel });
             throw error;
           }
         }),

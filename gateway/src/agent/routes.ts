@@ -6,6 +6,8 @@ import {
   type ServerSentEvent,
 } from '../http/event-stream.ts';
 import { defineRoute, type AnyRoute } from '../http/route.ts';
+import { sessionIdSchema } from '../memory/session-id.ts';
+import { modelIdSchema } from '../providers/model-label.ts';
 import { noControlChars } from '../http/validation.ts';
 import { CANVAS_HINT, extractCanvasData } from './canvas-data.ts';
 import type { ConversationStore } from './conversations.ts';
@@ -26,10 +28,10 @@ export interface ChatRouteDeps {
 
 const chatRequest = z.object({
   message: z.string({ error: 'is required' }),
-  session_id: z.string().min(1).max(200).check(noControlChars).default('default'),
+  session_id: sessionIdSchema.default('default'),
   system_prompt: z.string().max(32_000).optional(),
   stream: z.boolean().default(false),
-  model: z.string().min(1).max(200).check(noControlChars).optional(),
+  model: modelIdSchema.optional(),
   channel: z.string().min(1).max(64).check(noControlChars).default('api'),
 });
 
@@ -119,7 +121,7 @@ export function chatRoutes(deps: ChatRouteDeps): AnyRoute[] {
       tags: ['chat'],
       body: z.object({
         message: z.string({ error: 'is required' }),
-        session_id: z.string().min(1).max(200).check(noControlChars).default('default'),
+        session_id: sessionIdSchema.default('default'),
       }),
       response: z.object({
         reply: z.string(),
@@ -146,23 +148,38 @@ export function chatRoutes(deps: ChatRouteDeps): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/sessions',
-      summary: 'Live sessions (evicted after the idle timeout; their memories stay)',
+      summary:
+        'Live sessions, most recently active first, a page at a time (limit, offset); total counts them all',
       tags: ['chat'],
+      query: z.object({
+        limit: z.coerce
+          .number()
+          .int()
+          .min(1, 'must be 1 to 1000')
+          .max(1000, 'must be 1 to 1000')
+          .default(100),
+        offset: z.coerce.number().int().min(0, 'must be 0 or more').default(0),
+      }),
       response: z.object({
         sessions: z.array(
           z.object({ id: z.string(), message_count: z.number().int(), last_active: z.string() }),
         ),
+        total: z.number().int(),
       }),
-      handler: () => ({
-        sessions: deps.conversations
-          .list()
-          .sort((a, b) => b.lastActive - a.lastActive)
-          .map((s) => ({
-            id: s.id,
-            message_count: s.messageCount,
-            last_active: new Date(s.lastActive).toISOString(),
-          })),
-      }),
+      handler: ({ query }) => {
+        const live = deps.conversations.list();
+        return {
+          sessions: live
+            .sort((a, b) => b.lastActive - a.lastActive)
+            .slice(query.offset, query.offset + query.limit)
+            .map((s) => ({
+              id: s.id,
+              message_count: s.messageCount,
+              last_active: new Date(s.lastActive).toISOString(),
+            })),
+          total: live.length,
+        };
+      },
     }),
     defineRoute({
       method: 'delete',
@@ -170,7 +187,7 @@ export function chatRoutes(deps: ChatRouteDeps): AnyRoute[] {
       summary:
         'Remove a live session and disconnect its sockets on every gateway (its memories stay); cleared and 404 report this gateway only',
       tags: ['chat'],
-      params: z.object({ session_id: z.string().min(1) }),
+      params: z.object({ session_id: sessionIdSchema }),
       response: z.object({ cleared: z.boolean() }),
       handler: async ({ params }) => {
         if (!(await deps.clearSession(params.session_id)))

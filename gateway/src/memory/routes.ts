@@ -4,6 +4,7 @@ import { defineRoute, type AnyRoute } from '../http/route.ts';
 import { noControlChars } from '../http/validation.ts';
 import type { MemoryService } from './memory-service.ts';
 import type { LongTermMemory } from './ports.ts';
+import { sessionIdSchema } from './session-id.ts';
 import {
   deletedResponse,
   entriesResponse,
@@ -37,7 +38,7 @@ export function memoryRoutes(deps: MemoryRouteDeps): AnyRoute[] {
     query: z.object({
       q: z.string({ error: 'is required' }).min(1, 'must not be empty'),
       limit: limitQuery(20),
-      session_id: z.string().min(1).optional(),
+      session_id: sessionIdSchema.optional(),
     }),
     response: searchResponse,
     handler: async ({ query }) => {
@@ -134,7 +135,7 @@ export function memoryRoutes(deps: MemoryRouteDeps): AnyRoute[] {
       summary: 'Compact a session’s conversation now (summary stored long-term)',
       tags: ['memory'],
       body: z.strictObject({
-        session_id: z.string().min(1).check(noControlChars).default('default'),
+        session_id: sessionIdSchema.default('default'),
       }),
       response: z.object({ compacted: z.boolean(), session_id: z.string() }),
       handler: async ({ body }) => ({
@@ -148,7 +149,7 @@ export function memoryRoutes(deps: MemoryRouteDeps): AnyRoute[] {
       summary: 'Form B: long-term rows filtered by session, tag and type (default limit 50)',
       tags: ['memory'],
       query: z.object({
-        session_id: z.string().min(1).optional(),
+        session_id: sessionIdSchema.optional(),
         tag: z.string().min(1).optional(),
         type: z.string().min(1).optional(),
         limit: limitQuery(50),
@@ -166,7 +167,7 @@ export function memoryRoutes(deps: MemoryRouteDeps): AnyRoute[] {
       tags: ['memory'],
       body: z.strictObject({
         content: z.string().trim().min(1, 'must not be empty'),
-        session_id: z.string().min(1).check(noControlChars).default('default'),
+        session_id: sessionIdSchema.default('default'),
         importance: importance.default(0.5),
         tags: z.array(z.string().min(1).check(noControlChars)).max(50).default([]),
         type: z.string().min(1).check(noControlChars).default('note'),
@@ -186,7 +187,7 @@ export function memoryRoutes(deps: MemoryRouteDeps): AnyRoute[] {
       path: '/memory/session/{id}',
       summary: 'Form B: delete every row of a session (all tiers)',
       tags: ['memory'],
-      params: z.object({ id: z.string().min(1) }),
+      params: z.object({ id: sessionIdSchema }),
       response: z.object({ deleted: z.number().int(), session_id: z.string() }),
       handler: async ({ params }) => ({
         deleted: await deps.memory().removeSession(params.id),

@@ -1,4 +1,17 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
+
+/** Longest session id, in characters. */
+export const MAX_SESSION_ID_CHARS = 200;
+
+/**
+ * The one shape of a session id a client may send, wherever it sends one (REST chat and
+ * canvas, `/ws` chat frames, `/ws/chat` hello, the memory routes): 1 to 200 characters from a
+ * small set, so an id can neither bloat the gateway nor smuggle control characters into logs.
+ */
+export const sessionIdSchema = z
+  .string()
+  .regex(/^[\w.:@=+-]{1,200}$/, 'must be 1 to 200 characters: letters, digits and _ . : @ = + -');
 
 /**
  * The durable session identity of a sender on a channel: a deterministic function of

@@ -4,6 +4,7 @@ import type { HostStats } from './host-stats.ts';
 /**
  * Every metric the specification names, registered up front on a registry owned by one
  * gateway (no global registry). Areas receive this object and increment what they own.
+ * Label values come from fixed sets (`channelLabel`, `modelLabel`), never from a request.
  */
 export function createMetrics(hostStats: HostStats) {
   const registry = new Registry();
@@ -68,6 +69,14 @@ export function createMetrics(hostStats: HostStats) {
       'provider',
       'model',
     ]),
+    wsClosedSlowTotal: counter(
+      'ws_closed_slow_total',
+      'WebSockets closed (1013) because the client stopped reading its frames',
+    ),
+    wsFramesRejectedTotal: counter(
+      'ws_frames_rejected_total',
+      'Chat frames refused because too many were already waiting on the socket',
+    ),
     memoryEntriesTotal: new Gauge({
       name: 'memory_entries_total',
       help: 'Entries in the long-term memory store',

@@ -11,6 +11,7 @@ import {
   type ResolvedModel,
 } from './catalog.ts';
 import { classifyTask, type TaskComplexity } from './classifier.ts';
+import { modelLabel } from './model-label.ts';
 import { generate, stream, type ModelCall } from './llm-call.ts';
 import type { ChatMessage, Generation, GenerationEvent, ToolSpec } from './messages.ts';
 import { isUnreachable, noRuntimeHint, redactUrls } from './no-runtime-hint.ts';
@@ -74,6 +75,9 @@ export interface RouterDeps {
 }
 
 const ROLES: readonly (keyof ModelsConfig)[] = ['primary', 'fallback', 'fast', 'local'];
+
+/** Built models kept for reuse; a request may name any model, so the cache is bounded. */
+const MAX_CACHED_MODELS = 64;
 
 function lastUserText(messages: readonly ChatMessage[]): string {
   for (let i = messages.length - 1; i >= 0; i -= 1) {
@@ -165,6 +169,7 @@ export function createLlmRouter(deps: RouterDeps) {
         { webSearch },
       );
       model.catch(() => cache.delete(key));
+      if (cache.size >= MAX_CACHED_MODELS) cache.delete(cache.keys().next().value!);
       cache.set(key, model);
     }
     return model;
@@ -204,10 +209,14 @@ export function createLlmRouter(deps: RouterDeps) {
     };
   }
 
+  /** The metric label of a model: its id when known, else `other`. */
+  const label = (target: ResolvedModel) => modelLabel(target.modelId, deps.models());
+
   function succeeded(target: ResolvedModel, generation: Generation, ms: number): void {
-    deps.metrics.generationLatencyMs.set({ model: target.modelId }, ms);
-    deps.metrics.generationLatencySeconds.observe({ model: target.modelId }, ms / 1000);
+    deps.metrics.generationLatencyMs.set({ model: label(target) }, ms);
+    deps.metrics.generationLatencySeconds.observe({ model: label(target) }, ms / 1000);
     deps.usage.record({
+      label: label(target),
       provider: target.provider,
       modelId: target.modelId,
       nativeModelId: target.nativeId,
@@ -224,7 +233,7 @@ export function createLlmRouter(deps: RouterDeps) {
     attempts: Attempt[],
     started: number,
   ): void {
-    deps.metrics.generationErrorsTotal.inc({ model: target.modelId });
+    deps.metrics.generationErrorsTotal.inc({ model: label(target) });
     attempts.push({
       provider: target.provider,
       model: target.modelId,
@@ -266,7 +275,7 @@ export function createLlmRouter(deps: RouterDeps) {
       for (const target of candidates(request)) {
         if (request.signal?.aborted) break;
         const started = now();
-        deps.metrics.generationRequestsTotal.inc({ model: target.modelId });
+        deps.metrics.generationRequestsTotal.inc({ model: label(target) });
         try {
           const generation = await generate(await callFor(target, request));
           const ms = now() - started;
@@ -289,7 +298,7 @@ export function createLlmRouter(deps: RouterDeps) {
       for (const target of candidates(request)) {
         if (request.signal?.aborted) break;
         const started = now();
-        deps.metrics.generationRequestsTotal.inc({ model: target.modelId });
+        deps.metrics.generationRequestsTotal.inc({ model: label(target) });
         let emitted = false;
         try {
           const events = stream(await callFor(target, request));

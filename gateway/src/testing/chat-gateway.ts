@@ -11,6 +11,8 @@ export interface ChatTestBedOptions {
   approvalExpiryMs?: number;
   /** Scale-out liveness timing (the gateway's presence key in Redis). */
   presenceTiming?: PresenceTiming;
+  /** Live sessions kept in process memory before the least recently active is evicted. */
+  maxLiveSessions?: number;
   /** The gateway process's environment, of which child processes get a sanitised copy. */
   processEnv?: Record<string, string>;
   /** The state directory (default: a fresh temporary one). */
@@ -43,6 +45,7 @@ export async function startChatTestBed(
   const gw = await startTestGateway({
     approvalExpiryMs: options.approvalExpiryMs,
     presenceTiming: options.presenceTiming,
+    maxLiveSessions: options.maxLiveSessions,
     processEnv: options.processEnv,
     home: options.home,
     config: {

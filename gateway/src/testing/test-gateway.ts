@@ -47,6 +47,7 @@ export async function startTestGateway(
     processEnv?: Record<string, string>;
     approvalExpiryMs?: number;
     presenceTiming?: PresenceTiming;
+    maxLiveSessions?: number;
   } = {},
 ): Promise<TestGateway> {
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
@@ -63,6 +64,7 @@ export async function startTestGateway(
     processEnv: options.processEnv ?? { PATH: '/usr/local/bin:/usr/bin:/bin' },
     approvalExpiryMs: options.approvalExpiryMs,
     presenceTiming: options.presenceTiming,
+    maxLiveSessions: options.maxLiveSessions,
   });
   const address = await gateway.listen();
   return {

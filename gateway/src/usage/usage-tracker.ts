@@ -22,6 +22,8 @@ export interface GenerationRecord {
   provider: string;
   /** The model id as configured (`groq/llama-3.3-70b-versatile`), the key in the report. */
   modelId: string;
+  /** The model's metric label: its id when known to the catalog or `[models]`, else `other`. */
+  label?: string;
   nativeModelId: string;
   pricing: 'table' | 'unpriced' | 'free';
   inputTokens: number;
@@ -29,6 +31,9 @@ export interface GenerationRecord {
   /** Provider-executed searches of the generation (0 or absent: none). */
   webSearches?: number;
 }
+
+/** Distinct models the report keeps apart; later ones are added up under `other`. */
+export const MAX_REPORTED_MODELS = 100;
 
 /**
  * Token, search and cost counters of this process (they reset on restart, as the spec says).
@@ -52,7 +57,9 @@ export function createUsageTracker(metrics: Metrics) {
     record(record: GenerationRecord): void {
       const cost = costOf(record);
       const searches = record.webSearches ?? 0;
-      const current = models.get(record.modelId) ?? {
+      const key =
+        models.has(record.modelId) || models.size < MAX_REPORTED_MODELS ? record.modelId : 'other';
+      const current = models.get(key) ?? {
         input_tokens: 0,
         output_tokens: 0,
         web_searches: 0,
@@ -62,13 +69,13 @@ export function createUsageTracker(metrics: Metrics) {
       current.output_tokens += record.outputTokens;
       current.web_searches += searches;
       if (cost !== null) current.cost_usd = (current.cost_usd ?? 0) + cost;
-      models.set(record.modelId, current);
+      models.set(key, current);
 
-      metrics.tokensTotal.inc({ model: record.modelId, direction: 'input' }, record.inputTokens);
-      metrics.tokensTotal.inc({ model: record.modelId, direction: 'output' }, record.outputTokens);
+      const model = record.label ?? record.modelId;
+      metrics.tokensTotal.inc({ model, direction: 'input' }, record.inputTokens);
+      metrics.tokensTotal.inc({ model, direction: 'output' }, record.outputTokens);
       if (searches > 0) metrics.webSearchesTotal.inc({ provider: record.provider }, searches);
-      if (cost !== null)
-        metrics.costUsdTotal.inc({ provider: record.provider, model: record.modelId }, cost);
+      if (cost !== null) metrics.costUsdTotal.inc({ provider: record.provider, model }, cost);
     },
     report(): UsageReport {
       let total = 0;

@@ -1,22 +1,104 @@
 import type { WebSocket } from 'ws';
 
-/** Above this many buffered bytes a sender waits for the socket to drain. */
-const HIGH_WATER = 1_048_576;
-const LOW_WATER = 262_144;
+/** Close code for a client that does not read what it is sent (RFC 6455 "try again later"). */
+export const CLOSE_TRY_AGAIN_LATER = 1013;
+
+export interface FrameSenderLimits {
+  /** Above this many unwritten bytes a streaming sender waits for the socket to drain. */
+  highWater: number;
+  /** The wait ends when the unwritten bytes fall to this (and the frames to `highWaterFrames / 4`). */
+  lowWater: number;
+  /** Past this many unwritten bytes the socket is closed with 1013 and `onSlowClose` told. */
+  closeAt: number;
+  /** Above this many unwritten frames a streaming sender waits too (small frames cost more). */
+  highWaterFrames: number;
+  /** Past this many unwritten frames the socket is closed with 1013 (unanswered pings). */
+  closeAtFrames: number;
+}
+
+export const DEFAULT_FRAME_LIMITS: FrameSenderLimits = {
+  highWater: 1_048_576,
+  lowWater: 262_144,
+  closeAt: 4_194_304,
+  highWaterFrames: 1_024,
+  closeAtFrames: 4_096,
+};
+
+/** How long a slow socket gets to take its close frame before it is dropped. */
+const CLOSE_GRACE_MS = 5_000;
+
+export interface FrameSender {
+  /**
+   * Queues a JSON frame without waiting (replies to pings and bad frames). False when the
+   * socket is not open or was just closed for being too slow.
+   */
+  sendNow(frame: unknown): boolean;
+  /**
+   * Queues a JSON frame, then, when more than `highWater` bytes are unwritten, waits until the
+   * socket has written them down to `lowWater` — so a slow reader holds back the generation
+   * instead of growing server memory. All callers share one wait per socket, woken by the
+   * write callbacks (no polling). Resolves false when the socket is no longer open.
+   */
+  send(frame: unknown): Promise<boolean>;
+}
 
 /**
- * Sends a JSON frame; when the client reads slowly (more than 1 MiB buffered), waits until the
- * buffer drains below 256 KiB, so a slow client holds back the generation instead of growing
- * server memory. Resolves false when the socket is no longer open.
+ * The one way to send to a WebSocket: counts the bytes and frames handed to the socket and not
+ * yet written out, and closes a socket whose peer stopped reading (1013) once either passes its
+ * limit, so a client that floods frames while not reading the answers cannot grow the gateway.
  */
-export async function sendJson(socket: WebSocket, frame: unknown): Promise<boolean> {
-  if (socket.readyState !== socket.OPEN) return false;
-  socket.send(JSON.stringify(frame));
-  while (socket.bufferedAmount > HIGH_WATER && socket.readyState === socket.OPEN) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    if (socket.bufferedAmount < LOW_WATER) break;
+export function createFrameSender(
+  socket: WebSocket,
+  options: { limits?: Partial<FrameSenderLimits>; onSlowClose?: () => void } = {},
+): FrameSender {
+  const limits = { ...DEFAULT_FRAME_LIMITS, ...options.limits };
+  let unwritten = 0;
+  let unwrittenFrames = 0;
+  let drained: PromiseWithResolvers<void> | undefined;
+
+  function wake(): void {
+    drained?.resolve();
+    drained = undefined;
   }
-  return socket.readyState === socket.OPEN;
+  socket.once('close', wake);
+
+  function closeSlow(): void {
+    options.onSlowClose?.();
+    socket.close(CLOSE_TRY_AGAIN_LATER, 'Client is not reading; too much unsent data');
+    setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
+    wake();
+  }
+
+  function sendNow(frame: unknown): boolean {
+    if (socket.readyState !== socket.OPEN) return false;
+    const text = JSON.stringify(frame);
+    const size = Buffer.byteLength(text);
+    if (unwritten + size > limits.closeAt || unwrittenFrames + 1 > limits.closeAtFrames) {
+      closeSlow();
+      return false;
+    }
+    unwritten += size;
+    unwrittenFrames += 1;
+    socket.send(text, () => {
+      unwritten -= size;
+      unwrittenFrames -= 1;
+      if (drained && unwritten <= limits.lowWater && unwrittenFrames <= limits.highWaterFrames / 4)
+        wake();
+    });
+    return true;
+  }
+
+  return {
+    sendNow,
+    async send(frame) {
+      if (!sendNow(frame)) return false;
+      if (unwritten > limits.highWater || unwrittenFrames > limits.highWaterFrames) {
+        drained ??= Promise.withResolvers<void>();
+        await drained.promise;
+      }
+      return socket.readyState === socket.OPEN;
+    },
+  };
 }
 
 /** Parses a client frame; undefined for anything that is not a JSON object with a string `type`. */

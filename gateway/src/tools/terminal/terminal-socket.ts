@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { showControls } from '../../text/show-controls.ts';
-import { parseFrame, sendJson } from '../../ws/send.ts';
+import { createFrameSender, parseFrame } from '../../ws/send.ts';
 
 export interface TerminalDeps {
   /** `{data_dir}/terminal_history.log`: every command, with a timestamp. */
@@ -28,6 +28,7 @@ export interface TerminalDeps {
  */
 export function terminalSocket(deps: TerminalDeps) {
   return (socket: WebSocket, _request: IncomingMessage): void => {
+    const out = createFrameSender(socket);
     let child: ChildProcess | undefined;
     // Until its `close`: `exitCode` stays null for a command a signal ended (an interrupt), so
     // it cannot tell whether one is still running.
@@ -47,29 +48,29 @@ export function terminalSocket(deps: TerminalDeps) {
     socket.on('message', (data) => {
       const frame = parseFrame(data);
       if (!frame)
-        return void sendJson(socket, {
+        return void out.sendNow({
           type: 'error',
           detail: 'Frames must be JSON objects with a type',
         });
-      if (frame.type === 'ping') return void sendJson(socket, { type: 'pong' });
+      if (frame.type === 'ping') return void out.sendNow({ type: 'pong' });
       if (frame.type === 'interrupt') {
         interrupts += 1;
         kill(interrupts > 1 ? 'SIGKILL' : 'SIGINT');
         return;
       }
       if (frame.type !== 'run')
-        return void sendJson(socket, {
+        return void out.sendNow({
           type: 'error',
           detail: `Unknown frame type '${frame.type}'`,
         });
       const command = typeof frame.command === 'string' ? frame.command.trim() : '';
       if (command === '')
-        return void sendJson(socket, {
+        return void out.sendNow({
           type: 'error',
           detail: 'command: must be a non-empty string',
         });
       if (running)
-        return void sendJson(socket, {
+        return void out.sendNow({
           type: 'error',
           detail: 'A command is already running; interrupt it first',
         });
@@ -93,24 +94,22 @@ export function terminalSocket(deps: TerminalDeps) {
       });
       child = started;
       running = true;
-      void sendJson(socket, { type: 'started', command, pid: started.pid ?? null });
+      void out.sendNow({ type: 'started', command, pid: started.pid ?? null });
       for (const stream of ['stdout', 'stderr'] as const) {
         const readable = started[stream];
         readable?.setEncoding('utf8');
         readable?.on('data', (chunk: string) => {
           readable.pause();
-          void sendJson(socket, { type: 'output', stream, data: chunk }).then(() =>
-            readable.resume(),
-          );
+          void out.send({ type: 'output', stream, data: chunk }).then(() => readable.resume());
         });
       }
       started.on('error', (error) => {
         if (started.pid === undefined) running = false; // it never started
-        void sendJson(socket, { type: 'error', detail: error.message });
+        void out.sendNow({ type: 'error', detail: error.message });
       });
       started.on('close', (code, signal) => {
         running = false;
-        void sendJson(socket, { type: 'exit', code, signal });
+        void out.sendNow({ type: 'exit', code, signal });
       });
     });
   };
