@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
@@ -37,7 +38,9 @@ describe('the approval notice of a chat turn', () => {
       expect(frame.command).toBe(command);
       expect(frame.text).toBe(
         `Approval needed [${short}] shell: touch X #\\x1b[2K\\r\\x1b[32mls -la\\u202e\\x85\\u2066\n` +
-          `Reply "approve ${short}" or "deny ${short}" within 120 s.`,
+          `in ${join(bed.gw.home, 'workspace')}\n` +
+          `Reply "approve ${short}" or "deny ${short}" within 120 s; ` +
+          `"approve ${short} always" always allows exactly this command in this directory.`,
       );
       const done = nextFrame(socket, (f) => f.type === 'message_done' && f.text === 'ok');
       socket.send(JSON.stringify({ type: 'chat', message: `deny ${short}`, session_id: 'hidden' }));

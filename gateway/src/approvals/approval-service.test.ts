@@ -18,7 +18,7 @@ import {
   type PendingApproval,
 } from './approval-service.ts';
 import { analyseCommand } from './command-analysis/analyse-command.ts';
-import { alwaysProgram, matchesAllowlist } from './command-analysis/match-allowlist.ts';
+import { alwaysEntry, matchesAllowlist } from './command-analysis/match-allowlist.ts';
 import { decide } from './policy.ts';
 import type { ApprovalPolicy, PolicyOutcome } from './ports.ts';
 
@@ -111,9 +111,10 @@ async function createBed(
       analysed.push(command);
       return Promise.resolve(analyseCommand(command));
     },
-    matches: matchesAllowlist,
+    matches: (analysis, entries, workdir) =>
+      matchesAllowlist(analysis, entries, { workdir, workspace: '/work' }),
     decide,
-    alwaysProgram,
+    alwaysEntry,
     notify: (sessionId, text, approval) => {
       notices.push({ sessionId, text, approval });
       if (notifyResult.value === 'throws') return Promise.reject(new Error('channel down'));
@@ -391,7 +392,7 @@ describe('approval gate: the pending state machine (manual clock)', () => {
     const short = await createBed({ expiryMs: 5_000 });
     const { decision } = await short.gate({ command: 'rm -rf build' });
     expect(short.clock.armed()).toEqual([5_000]);
-    expect(short.notices[0]?.text).toContain('within 5 s.');
+    expect(short.notices[0]?.text).toContain('within 5 s;');
     short.clock.elapse();
     expect(await decision).toMatchObject({ allowed: false, outcome: 'expired' });
     await short.db.close();
@@ -473,7 +474,7 @@ describe('approval gate: approve with always', () => {
   const entries = async (): Promise<Pick<AllowlistEntry, 'pattern' | 'arg_pattern'>[]> =>
     (await bed.db.allowlist.list()).map(({ pattern, arg_pattern }) => ({ pattern, arg_pattern }));
 
-  it("stores the real program of a wrapped line (sh -c 'ls -la' → ls); the next ls runs without asking", async () => {
+  it("stores exactly the approved line, unwrapped (sh -c 'ls -la' → ^ls -la$), in its directory; only that runs without asking", async () => {
     const { decision } = await bed.gate({ command: "sh -c 'ls -la'" });
     expect(await bed.service.approve(ID_A, true)).toEqual({
       approved: true,
@@ -481,15 +482,24 @@ describe('approval gate: approve with always', () => {
       always_allowed: true,
     });
     expect(await decision).toEqual({ allowed: true, outcome: 'approved' });
-    expect(await entries()).toEqual([{ pattern: 'ls', arg_pattern: null }]);
+    expect(
+      (await bed.db.allowlist.list()).map(({ pattern, arg_pattern, directory }) => ({
+        pattern,
+        arg_pattern,
+        directory,
+      })),
+    ).toEqual([{ pattern: 'ls', arg_pattern: '^ls -la$', directory: '/work' }]);
 
-    expect(await bed.decideNow({ command: 'ls /tmp' })).toEqual({
+    expect(await bed.decideNow({ command: 'ls -la' })).toEqual({
       allowed: true,
       outcome: 'auto_approved',
     });
-    expect(await bed.service.pending()).toEqual([]);
+    const { decision: wider } = await bed.gate({ command: 'ls /tmp' });
+    expect(await bed.service.pending()).toHaveLength(1);
+    await bed.service.deny(ID_B);
+    expect(await wider).toMatchObject({ allowed: false });
     expect(await bed.decisions()).toEqual({
-      'decision=prompted': 1,
+      'decision=prompted': 2,
       'decision=auto_approved': 1,
     });
   });
@@ -533,7 +543,7 @@ describe('approval gate: chat replies `approve <short id>` / `deny <short id>`',
   it('is case-insensitive, accepts the whole id and `always`', async () => {
     const { decision } = await bed.gate({ command: "sh -c 'ls -la'" });
     expect(await bed.service.decideFromChat('ada', `  Approve ${ID_A.toUpperCase()} ALWAYS `)).toBe(
-      'Approved aaaa1111 and added its program to the allowlist.',
+      'Approved aaaa1111; exactly this command in this directory now runs without asking.',
     );
     expect(await decision).toMatchObject({ allowed: true });
     expect((await bed.db.allowlist.list()).map((e) => e.pattern)).toEqual(['ls']);
@@ -636,7 +646,9 @@ describe('approval gate: notifications and metrics', () => {
     expect(notice?.sessionId).toBe('telegram-42');
     expect(notice?.text).toBe(
       'Approval needed [aaaa1111] shell: rm -rf build\n' +
-        'Reply "approve aaaa1111" or "deny aaaa1111" within 120 s.',
+        'in /work\n' +
+        'Reply "approve aaaa1111" or "deny aaaa1111" within 120 s; ' +
+        '"approve aaaa1111 always" always allows exactly this command in this directory.',
     );
     expect(notice?.approval).toEqual((await bed.service.pending())[0]);
     expect(await bed.notifications()).toEqual({ 'outcome=sent': 1 });

@@ -30,13 +30,21 @@ export interface ApprovalServiceDeps {
   policy: ApprovalPolicy;
   allowlist: () => AllowlistRepository;
   analyse: (command: string) => Promise<CommandAnalysis>;
+  /** `workdir`: the request's resolved working directory, null for a tool without one. */
   matches: (
     analysis: CommandAnalysis,
     entries: Awaited<ReturnType<AllowlistRepository['list']>>,
+    workdir: string | null,
   ) => boolean;
   decide: (policy: ApprovalPolicy, allowlisted: boolean) => string;
-  /** The real program to store for `always: true`, or null when there is none to store. */
-  alwaysProgram: (analysis: CommandAnalysis) => string | null;
+  /**
+   * The entry to store for `always: true` (exactly the approved command in exactly its
+   * directory), or null when there is none to store.
+   */
+  alwaysEntry: (
+    analysis: CommandAnalysis,
+    workdir: string | null,
+  ) => Parameters<AllowlistRepository['add']>[0] | null;
   /** Sends a plain-text notice to the originating session; false when nobody got it. */
   notify: (sessionId: string, text: string, approval: PendingApproval) => Promise<boolean>;
   metrics: Metrics;
@@ -52,6 +60,28 @@ export interface ApprovalServiceDeps {
    * cache_url` is set, an in-process board (the default) otherwise.
    */
   board?: PendingApprovalBoard;
+}
+
+/** The request's working directory; null for a tool without one (the browser). */
+const workdirOf = (request: Pick<PendingApproval, 'arguments'>): string | null =>
+  request.arguments.workdir === '' ? null : request.arguments.workdir;
+
+/** What `always` allows, in the words notices and replies use. */
+export const ALWAYS_SCOPE = 'always allows exactly this command in this directory';
+
+/**
+ * The approval notice: the command exactly as it will run, the directory it runs in, and what
+ * each reply does (`always` allows exactly this command line in this directory, nothing wider).
+ */
+function noticeText(approval: PendingApproval, expirySeconds: number): string {
+  const short = shortId(approval.id);
+  const where = workdirOf(approval);
+  return (
+    `Approval needed [${short}] ${approval.tool_name}: ${showControls(approval.command)}\n` +
+    (where === null ? '' : `in ${showControls(where)}\n`) +
+    `Reply "approve ${short}" or "deny ${short}" within ${expirySeconds} s; ` +
+    `"approve ${short} always" ${ALWAYS_SCOPE}.`
+  );
 }
 
 /** A gated tool call waiting in this process. */
@@ -159,10 +189,10 @@ export function createApprovalService(deps: ApprovalServiceDeps) {
     if (always) {
       // The same analysis as at the gate; an approval waiting on a peer is analysed again.
       const analysis = entry?.analysis ?? (await deps.analyse(claimed.approval.command));
-      const program = deps.alwaysProgram(analysis);
+      const program = deps.alwaysEntry(analysis, workdirOf(claimed.approval));
       if (program) {
         try {
-          await deps.allowlist().add({ pattern: program });
+          await deps.allowlist().add(program);
           alwaysAllowed = true;
         } catch (error) {
           // The approval itself stands (the command runs); always_allowed reports the miss.
@@ -196,7 +226,7 @@ export function createApprovalService(deps: ApprovalServiceDeps) {
       const policy = deps.policy;
       if (!policy.requireShellApproval) return { allowed: true, outcome: 'not_gated' };
       const analysis = await deps.analyse(request.command);
-      const allowlisted = deps.matches(analysis, await deps.allowlist().list());
+      const allowlisted = deps.matches(analysis, await deps.allowlist().list(), workdirOf(request));
       const outcome = deps.decide(policy, allowlisted);
       if (outcome === 'auto_approved') {
         deps.metrics.approvalDecisionsTotal.inc({ decision: 'auto_approved' });
@@ -236,9 +266,7 @@ export function createApprovalService(deps: ApprovalServiceDeps) {
         );
         return decision;
       }
-      const text =
-        `Approval needed [${shortId(approval.id)}] ${request.toolName}: ${showControls(request.command)}\n` +
-        `Reply "approve ${shortId(approval.id)}" or "deny ${shortId(approval.id)}" within ${Math.round(expiryMs / 1000)} s.`;
+      const text = noticeText(approval, Math.round(expiryMs / 1000));
       const sent = await deps.notify(request.sessionId, text, approval).catch(() => false);
       deps.metrics.approvalNotificationsTotal.inc({ outcome: sent ? 'sent' : 'failed' });
       return decision;
@@ -284,7 +312,7 @@ export function createApprovalService(deps: ApprovalServiceDeps) {
           return `Denied ${shortId(id)}.`;
         }
         const result = await approve(id, match[3] !== undefined);
-        return `Approved ${shortId(id)}${result.always_allowed ? ' and added its program to the allowlist' : ''}.`;
+        return `Approved ${shortId(id)}${result.always_allowed ? '; exactly this command in this directory now runs without asking' : ''}.`;
       } catch (error) {
         // Decided or expired between the listing and the claim.
         if (isHearthError(error) && error.status === 404) return none;

@@ -198,7 +198,7 @@ describe('a gated shell command in a full chat turn', () => {
     expect((await call(bed, 'POST', `/approvals/${waiting.id}/approve`)).status).toBe(404);
   });
 
-  it('always: true stores the program; the same command then runs without prompting', async () => {
+  it('always: true stores exactly the command in its directory; the same command then runs without prompting', async () => {
     bed.fake.reply(shell('echo hearth-approved'), { text: 'first' });
     const first = bed.post('/chat', { message: 'echo it', session_id: 'gate-always' });
     const waiting = await waitForPending(bed, 'echo hearth-approved');
@@ -214,7 +214,8 @@ describe('a gated shell command in a full chat turn', () => {
       {
         id: expect.any(Number),
         pattern: 'echo',
-        arg_pattern: null,
+        arg_pattern: '^echo hearth-approved$',
+        directory: join(bed.gw.home, 'workspace'),
         created_at: expect.any(Number),
       },
     ]);
@@ -316,6 +317,7 @@ describe('a gated shell command in a full chat turn', () => {
         id: expect.any(Number),
         pattern: 'git',
         arg_pattern: '^git (status|log)( |$)',
+        directory: null,
         created_at: expect.any(Number),
       },
     });
@@ -328,7 +330,7 @@ describe('a gated shell command in a full chat turn', () => {
 
     const badRegex = await bed.post('/approvals/allowlist', { pattern: 'git', arg_pattern: '(' });
     expect(badRegex.status).toBe(422);
-    expect(String(badRegex.body.detail)).toContain('must be a valid regular expression');
+    expect(String(badRegex.body.detail)).toContain('must be an RE2 regular expression');
     const path = await bed.post('/approvals/allowlist', { pattern: '/usr/bin/ls' });
     expect(path.status).toBe(422);
     expect(String(path.body.detail)).toContain('without spaces or slashes');
@@ -368,7 +370,9 @@ describe('a gated shell command in a full chat turn', () => {
       command: 'echo via-chat',
       text:
         `Approval needed [${short}] shell: echo via-chat\n` +
-        `Reply "approve ${short}" or "deny ${short}" within 120 s.`,
+        `in ${join(bed.gw.home, 'workspace')}\n` +
+        `Reply "approve ${short}" or "deny ${short}" within 120 s; ` +
+        `"approve ${short} always" always allows exactly this command in this directory.`,
     });
     expect(moved(notices, await counter(bed, 'approval_notifications_total'))).toEqual({
       'outcome=sent': 1,

@@ -1,9 +1,11 @@
+import { posix } from 'node:path';
 import { z } from 'zod';
 import type { AllowlistRepository } from '../db/ports.ts';
 import { notFound } from '../errors.ts';
 import { defineRoute, type AnyRoute } from '../http/route.ts';
 import { noControlChars } from '../http/validation.ts';
 import type { ApprovalService } from './approval-service.ts';
+import { argPatternProblem } from './command-analysis/match-allowlist.ts';
 import type { ApprovalPolicy } from './ports.ts';
 
 const pendingSchema = z.object({
@@ -18,6 +20,7 @@ const entrySchema = z.object({
   id: z.number().int(),
   pattern: z.string(),
   arg_pattern: z.string().nullable(),
+  directory: z.string().nullable(),
   created_at: z.number(),
 });
 const policySchema = z.object({
@@ -36,14 +39,22 @@ export interface ApprovalRouteDeps {
   persistPolicy: (policy: ApprovalPolicy) => Promise<void>;
 }
 
-function validRegex(pattern: string): boolean {
-  try {
-    new RegExp(pattern);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/**
+ * arg_patterns run in linear time (RE2, via re2js): one it cannot compile, such as a
+ * backreference or a lookaround, is refused with the engine's reason.
+ */
+const re2Pattern = z.string().superRefine((value, ctx) => {
+  const problem = argPatternProblem(value);
+  if (problem === null) return;
+  ctx.addIssue({
+    code: 'custom',
+    message: `must be an RE2 regular expression (no backreferences or lookaround): ${problem}`,
+  });
+});
+
+/** An allowlist entry's directory: absolute and already normalised, so it compares exactly. */
+const isDirectoryPath = (dir: string): boolean =>
+  dir.startsWith('/') && posix.normalize(dir) === dir && (dir === '/' || !dir.endsWith('/'));
 
 export function approvalRoutes(deps: ApprovalRouteDeps): AnyRoute[] {
   const policyView = () => ({
@@ -113,13 +124,26 @@ export function approvalRoutes(deps: ApprovalRouteDeps): AnyRoute[] {
           .check(noControlChars)
           .min(1)
           .max(1000)
-          .refine(validRegex, 'must be a valid regular expression')
+          .pipe(re2Pattern)
+          .nullable()
+          .optional(),
+        directory: z
+          .string()
+          .max(4096)
+          .refine(
+            isDirectoryPath,
+            'an absolute, normalised directory path (no trailing slash, no . or ..)',
+          )
           .nullable()
           .optional(),
       }),
       response: entrySchema,
       handler: ({ body }) =>
-        deps.allowlist().add({ pattern: body.pattern, arg_pattern: body.arg_pattern ?? null }),
+        deps.allowlist().add({
+          pattern: body.pattern,
+          arg_pattern: body.arg_pattern ?? null,
+          directory: body.directory ?? null,
+        }),
     }),
     defineRoute({
       method: 'delete',

@@ -190,7 +190,7 @@ describe('pending approvals shared by two gateways', () => {
     expect((await call(a, 'POST', `/approvals/${onB.id}/approve`)).status).toBe(404);
   });
 
-  it('always: true on B stores the program in the shared allowlist; A then runs it unprompted', async () => {
+  it('always: true on B stores the command in the shared allowlist; A then runs it unprompted', async () => {
     a.fake.reply(shell('echo always-a'), { text: 'first' });
     const first = a.post('/chat', { message: 'run it', session_id: 'scale-always' });
     const onB = await waitForPending(b, 'echo always-a');
@@ -260,7 +260,9 @@ describe('pending approvals shared by two gateways', () => {
         command: 'echo via-b',
         text:
           `Approval needed [${short}] shell: echo via-b\n` +
-          `Reply "approve ${short}" or "deny ${short}" within 120 s.`,
+          `in ${a.gw.home}/workspace\n` +
+          `Reply "approve ${short}" or "deny ${short}" within 120 s; ` +
+          `"approve ${short} always" always allows exactly this command in this directory.`,
       });
       const after = await counter(a, 'approval_notifications_total');
       expect((after['outcome=sent'] ?? 0) - (notices['outcome=sent'] ?? 0)).toBe(1);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, realpath } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { ToolRegistry } from '../agent/tools/registry.ts';
 import {
@@ -10,7 +10,7 @@ import {
 } from '../approvals/approval-service.ts';
 import type { PendingApprovalBoard } from '../approvals/board/ports.ts';
 import { analyseCommand } from '../approvals/command-analysis/analyse-command.ts';
-import { alwaysProgram, matchesAllowlist } from '../approvals/command-analysis/match-allowlist.ts';
+import { alwaysEntry, matchesAllowlist } from '../approvals/command-analysis/match-allowlist.ts';
 import { decide } from '../approvals/policy.ts';
 import type { ApprovalPolicy } from '../approvals/ports.ts';
 import type { HearthConfig } from '../config/schema.ts';
@@ -71,8 +71,10 @@ export interface BuildToolsDeps {
  */
 export async function buildTools(deps: BuildToolsDeps): Promise<ToolRuntime> {
   const logger = deps.logger.child({ area: 'tools' });
-  const workdir = join(deps.home, 'workspace');
-  await mkdir(workdir, { recursive: true, mode: 0o700 });
+  await mkdir(join(deps.home, 'workspace'), { recursive: true, mode: 0o700 });
+  // The real path: allowlist entries without a directory allow only this tree, so it is compared
+  // with real paths (a symlink inside it cannot lead out unseen).
+  const workdir = await realpath(join(deps.home, 'workspace'));
   const childEnv = () => sanitiseEnv(deps.processEnv, configuredSecrets(deps.config));
 
   let executor: Executor = createLocalExecutor({ defaultWorkdir: workdir, logger });
@@ -97,9 +99,19 @@ export async function buildTools(deps: BuildToolsDeps): Promise<ToolRuntime> {
     policy: deps.policy,
     allowlist: deps.allowlist,
     analyse: (command) => Promise.resolve(analyseCommand(command)),
-    matches: matchesAllowlist,
+    matches: (analysis, entries, requestWorkdir) =>
+      matchesAllowlist(analysis, entries, {
+        workdir: requestWorkdir,
+        workspace: workdir,
+        onInvalidPattern: (rule, reason) => {
+          logger.warn(
+            { pattern: rule.pattern, arg_pattern: rule.arg_pattern, reason },
+            'allowlist entry skipped: its arg_pattern is not a valid RE2 expression',
+          );
+        },
+      }),
     decide,
-    alwaysProgram,
+    alwaysEntry,
     notify: deps.notify,
     metrics: deps.metrics,
     logger,
@@ -126,11 +138,15 @@ export async function buildTools(deps: BuildToolsDeps): Promise<ToolRuntime> {
       approvals: () => approvals,
       env: childEnv,
       defaultWorkdir: workdir,
+      // A directory the gateway's machine has is judged by its real path; one only the sandbox
+      // has stays as resolved.
+      realDirectory: (path) => realpath(path).catch(() => resolve(path)),
     }),
     gatedTool(
       browsing,
       () => approvals,
       (args) => browsing.describeForApproval(args),
+      (args) => browsing.normaliseArgs(args),
     ),
   ]) {
     if (!deps.tools.get(tool.name)) deps.tools.register(tool);

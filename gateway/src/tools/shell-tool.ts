@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Tool } from '../agent/tools/registry.ts';
 import type { ApprovalService } from '../approvals/approval-service.ts';
 import type { ExecResult, Executor } from './executors/ports.ts';
@@ -10,7 +11,20 @@ export interface ShellToolDeps {
   approvals: () => ApprovalService;
   /** The sanitised environment for children (no provider keys, no configured secret). */
   env: () => Record<string, string>;
+  /** The workspace (a real, absolute path): the default directory, and what relative ones resolve against. */
   defaultWorkdir: string;
+  /** The real path of a directory (symlinks resolved); the path as given when it cannot tell. */
+  realDirectory?: (path: string) => Promise<string>;
+}
+
+/**
+ * The directory a command runs in, as the gate judges it and the executor uses it: the
+ * workspace by default, a relative one resolved against the workspace, then symlinks resolved.
+ */
+async function resolveWorkdir(deps: ShellToolDeps, requested: unknown): Promise<string> {
+  if (typeof requested !== 'string' || requested.trim() === '') return deps.defaultWorkdir;
+  const absolute = resolve(deps.defaultWorkdir, requested);
+  return deps.realDirectory ? deps.realDirectory(absolute) : absolute;
 }
 
 function format(result: ExecResult): string {
@@ -44,7 +58,11 @@ export function shellTool(deps: ShellToolDeps): Tool {
           maximum: MAX_SHELL_TIMEOUT_S,
           description: 'Seconds before it is killed (default 60)',
         },
-        workdir: { type: 'string', description: 'Working directory' },
+        workdir: {
+          type: 'string',
+          description:
+            'Working directory (default: the workspace; a relative path is inside the workspace)',
+        },
       },
       required: ['command'],
       additionalProperties: false,
@@ -60,10 +78,7 @@ export function shellTool(deps: ShellToolDeps): Tool {
           Math.floor(typeof args.timeout === 'number' ? args.timeout : DEFAULT_SHELL_TIMEOUT_S),
         ),
       );
-      const workdir =
-        typeof args.workdir === 'string' && args.workdir !== ''
-          ? args.workdir
-          : deps.defaultWorkdir;
+      const workdir = await resolveWorkdir(deps, args.workdir);
       const decision = await deps.approvals().gate({
         toolName: 'shell',
         command,
@@ -85,16 +100,26 @@ export function shellTool(deps: ShellToolDeps): Tool {
 
 /**
  * Puts any tool behind the gate; `describe` turns its arguments into the command line the user
- * approves (the browser tool's "navigate https://…").
+ * approves (the browser tool's "navigate https://…"). `normalise`, when given, first turns the
+ * arguments into exactly what the tool will use (the URL the browser opens, not the raw string):
+ * the gate judges and shows that, and the tool runs with it. When it throws, nothing is gated
+ * or run and the model gets the error.
  */
 export function gatedTool(
   tool: Tool,
   approvals: () => ApprovalService,
   describe: (args: Record<string, unknown>) => string,
+  normalise: (args: Record<string, unknown>) => Record<string, unknown> = (args) => args,
 ): Tool {
   return {
     ...tool,
-    async execute(context, args) {
+    async execute(context, raw) {
+      let args: Record<string, unknown>;
+      try {
+        args = normalise(raw);
+      } catch (error) {
+        return `Error: ${error instanceof Error ? error.message : String(error)}`;
+      }
       const command = describe(args);
       const decision = await approvals().gate({
         toolName: tool.name,

@@ -5,7 +5,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyseCommand } from './analyse-command.ts';
-import { alwaysProgram, matchesAllowlist, type AllowlistRule } from './match-allowlist.ts';
+import {
+  alwaysProgram,
+  matchesAllowlist,
+  type AllowlistRule,
+  type MatchContext,
+} from './match-allowlist.ts';
+
+/** Every line here runs in the workspace, where entries without a directory apply. */
+const IN_WORKSPACE: MatchContext = {
+  workdir: '/home/ada/.hearth/workspace',
+  workspace: '/home/ada/.hearth/workspace',
+};
 
 const HARMLESS_PROGRAMS: AllowlistRule[] = [
   ...['ls', 'cat', 'echo', 'grep', 'head', 'wc', 'date', 'pwd'].map((pattern) => ({
@@ -242,7 +253,7 @@ describe('hostile command lines against an allowlist of harmless programs', () =
 
   it.each(HOSTILE)('%j does not match', (line) => {
     const analysis = analyseCommand(line);
-    expect(matchesAllowlist(analysis, HARMLESS_PROGRAMS)).toBe(false);
+    expect(matchesAllowlist(analysis, HARMLESS_PROGRAMS, IN_WORKSPACE)).toBe(false);
   });
 
   it.each(HOSTILE)('%j never stores a shell or wrapper for always', (line) => {
@@ -255,7 +266,7 @@ describe('hostile command lines against an allowlist of harmless programs', () =
 
 describe('harmless command lines against the same allowlist', () => {
   it.each(HARMLESS)('%j matches', (line) => {
-    expect(matchesAllowlist(analyseCommand(line), HARMLESS_PROGRAMS)).toBe(true);
+    expect(matchesAllowlist(analyseCommand(line), HARMLESS_PROGRAMS, IN_WORKSPACE)).toBe(true);
   });
 });
 
@@ -289,13 +300,13 @@ describe('hostile lines when runners themselves are allowlisted', () => {
     "nohup env sh -c 'ls; rm x'",
     "env -S 'rm x'",
   ])('%j does not match', (line) => {
-    expect(matchesAllowlist(analyseCommand(line), withRunners)).toBe(false);
+    expect(matchesAllowlist(analyseCommand(line), withRunners, IN_WORKSPACE)).toBe(false);
   });
 
   it.each(['find . -name x -exec cat {} +', 'xargs -0 grep -l foo', 'env nice ls'])(
     '%j matches',
     (line) => {
-      expect(matchesAllowlist(analyseCommand(line), withRunners)).toBe(true);
+      expect(matchesAllowlist(analyseCommand(line), withRunners, IN_WORKSPACE)).toBe(true);
     },
   );
 });

@@ -10,7 +10,12 @@ import {
   parseWebUrl,
 } from './browser-actions.ts';
 import { createBrowserController } from './browser-session.ts';
-import { browserTool, describeBrowserCall, parseBrowserArgs } from './browser-tool.ts';
+import {
+  browserTool,
+  describeBrowserCall,
+  normaliseBrowserArgs,
+  parseBrowserArgs,
+} from './browser-tool.ts';
 
 const context = { sessionId: 's1', channel: 'test' };
 
@@ -65,11 +70,40 @@ describe('browser tool arguments (no browser needed)', () => {
     expect(describeBrowserCall({ action: 'screenshot', full_page: true })).toBe(
       'screenshot (full page)',
     );
-    expect(describeBrowserCall({ action: 'click', selector: '#go' })).toBe('click #go');
-    expect(describeBrowserCall({ action: 'fill', selector: '#q', value: 'cats' })).toBe(
-      'fill #q with "cats"',
+    expect(describeBrowserCall({ action: 'click', selector: '#go' })).toBe("click '#go'");
+    expect(describeBrowserCall({ action: 'fill', selector: '#q', value: 'cats and dogs' })).toBe(
+      "fill '#q' with 'cats and dogs'",
     );
     expect(describeBrowserCall({ action: 'zap' })).toBe('browser {"action":"zap"}');
+  });
+
+  it('describes every argument in full, quoted as one shell word (always allows exactly it)', () => {
+    const url = `https://example.org/${'p'.repeat(600)}?q=1&r=2`;
+    expect(describeBrowserCall({ action: 'navigate', url })).toBe(`navigate '${url}'`);
+    const value = `${'v'.repeat(300)} it's`;
+    expect(describeBrowserCall({ action: 'fill', selector: '#q', value })).toBe(
+      `fill '#q' with '${'v'.repeat(300)} it'"'"'s'`,
+    );
+  });
+
+  it('normalises a navigate URL to the href the browser opens', () => {
+    expect(normaliseBrowserArgs({ action: 'navigate', url: ' HTTPS://Example.ORG ' })).toEqual({
+      action: 'navigate',
+      url: 'https://example.org/',
+    });
+    expect(
+      normaliseBrowserArgs({ action: 'navigate', url: 'https://docs.example.com\t.evil.example/' }),
+    ).toEqual({ action: 'navigate', url: 'https://docs.example.com.evil.example/' });
+    expect(() =>
+      normaliseBrowserArgs({ action: 'navigate', url: 'https://docs.example.com\t@evil.example/' }),
+    ).toThrow(/user name or password/);
+    expect(() => normaliseBrowserArgs({ action: 'navigate', url: 'javascript:alert(1)' })).toThrow(
+      /only opens http/,
+    );
+    expect(normaliseBrowserArgs({ action: 'click', selector: '#go' })).toEqual({
+      action: 'click',
+      selector: '#go',
+    });
   });
 
   it('collapses whitespace and caps text with a note', () => {

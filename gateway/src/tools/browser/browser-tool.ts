@@ -1,4 +1,5 @@
 import type { Tool, ToolContext } from '../../agent/tools/registry.ts';
+import { shellQuote } from '../../approvals/command-analysis/words.ts';
 import { HearthError } from '../../errors.ts';
 import {
   DEFAULT_ACTION_TIMEOUT_MS,
@@ -17,6 +18,12 @@ export type BrowserAction = (typeof BROWSER_ACTIONS)[number];
 /** The browser tool, plus the one-line "command" the approval gate shows for a call. */
 export interface BrowserTool extends Tool {
   describeForApproval(args: Record<string, unknown>): string;
+  /**
+   * The arguments as the browser will use them (a navigate URL parsed to its `href`); throws
+   * HearthError('validation') for a URL the browser must not open. The gate describes, matches
+   * and notifies with these, and the tool then runs with exactly these.
+   */
+  normaliseArgs(args: Record<string, unknown>): Record<string, unknown>;
 }
 
 export interface BrowserToolOptions {
@@ -93,18 +100,39 @@ function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
-/** What the approval gate shows as the command, e.g. `navigate https://example.org/`. */
+/**
+ * A navigate call's URL as the browser opens it: `new URL(raw).href`, http(s) only, no
+ * credentials. Parsing drops tabs and newlines and resolves `@`, so
+ * `https://docs.example.com<TAB>@evil.example/` is judged as the `evil.example` it opens.
+ */
+export function normaliseBrowserArgs(args: Record<string, unknown>): Record<string, unknown> {
+  if (args.action !== 'navigate' || typeof args.url !== 'string') return args;
+  const url = parseWebUrl(args.url);
+  if (url.username !== '' || url.password !== '') {
+    throw new HearthError(
+      'validation',
+      `The browser does not open URLs with a user name or password in them (${url.host}).`,
+    );
+  }
+  return { ...args, url: url.href };
+}
+
+/**
+ * What the approval gate shows as the command, e.g. `navigate https://example.org/`: the
+ * arguments in full (an `always` approval allows exactly this text), each shell-quoted the way
+ * the command analysis writes its canonical text, so the analysis reads one argument.
+ */
 export function describeBrowserCall(args: Record<string, unknown>): string {
   const str = (key: string): string => (typeof args[key] === 'string' ? args[key] : '');
   switch (args.action) {
     case 'navigate':
-      return `navigate ${clip(str('url'), 500)}`;
+      return `navigate ${shellQuote(str('url'))}`;
     case 'screenshot':
       return args.full_page === true ? 'screenshot (full page)' : 'screenshot';
     case 'click':
-      return `click ${clip(str('selector'), 200)}`;
+      return `click ${shellQuote(str('selector'))}`;
     case 'fill':
-      return `fill ${clip(str('selector'), 200)} with ${JSON.stringify(clip(str('value'), 200))}`;
+      return `fill ${shellQuote(str('selector'))} with ${shellQuote(str('value'))}`;
     default:
       return `browser ${clip(JSON.stringify(args), 300)}`;
   }
@@ -221,11 +249,12 @@ export function browserTool(
     },
     source: 'builtin',
     describeForApproval: describeBrowserCall,
+    normaliseArgs: normaliseBrowserArgs,
 
     async execute(context, args) {
       let parsed: ParsedArgs;
       try {
-        parsed = parseBrowserArgs(args);
+        parsed = parseBrowserArgs(normaliseBrowserArgs(args));
       } catch (error) {
         return `Error: ${describeBrowserError(error, 'browser')}`;
       }
