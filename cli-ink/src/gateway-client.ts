@@ -1,4 +1,5 @@
 import { errorMessage } from './cli-error.ts';
+import { keyProtocol } from './socket-key.ts';
 
 export interface GatewayClientOptions {
   baseUrl: string;
@@ -42,6 +43,8 @@ export interface GatewayClient {
   isReady(): Promise<boolean>;
   /** True when anything answers GET /health. */
   isAnswering(): Promise<boolean>;
+  /** The subprotocols a WebSocket to the gateway offers: the key's, when one is configured. */
+  socketProtocols(): Promise<string[]>;
 }
 
 const DEFAULT_TIMEOUT_MS = 5_000;
@@ -109,6 +112,10 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     },
     async isAnswering() {
       return (await probe('/health')) !== undefined;
+    },
+    async socketProtocols() {
+      const key = await options.apiKey?.();
+      return key ? [keyProtocol(key)] : [];
     },
   };
 }

@@ -46,9 +46,11 @@ export function openChatConnection(
   url: string,
   sessionId: string | undefined,
   timeoutMs = 10_000,
+  /** Subprotocols to offer: the API key's `hearth.key.…` when one is set. */
+  protocols: string[] = [],
 ): Promise<ChatConnection> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url);
+    const socket = new WebSocket(url, protocols);
     const timer = setTimeout(() => {
       socket.close();
       reject(new ChatError(`could not connect to ${url} (timed out)`));

@@ -33,7 +33,7 @@ async function connect(ctx: CommandContext, session: string | undefined): Promis
   const client = await locateGateway(ctx);
   const url = `${client.baseUrl.replace(/^http/, 'ws')}/ws?client_id=${encodeURIComponent(await clientId(ctx.deps.env.home))}`;
   try {
-    return await openChatConnection(url, session);
+    return await openChatConnection(url, session, undefined, await client.socketProtocols());
   } catch (error) {
     throw new CliError(
       `${error instanceof Error ? error.message : String(error)}; is the gateway running? (hearth start)`,
