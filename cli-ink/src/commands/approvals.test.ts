@@ -71,9 +71,10 @@ describe('hearth approvals without a running gateway', () => {
         id: 1,
         pattern: 'git',
         arg_pattern: '^git (status|log)( |$)',
+        directory: null,
         created_at: expect.any(Number),
       },
-      { id: 2, pattern: 'ls', arg_pattern: null, created_at: expect.any(Number) },
+      { id: 2, pattern: 'ls', arg_pattern: null, directory: null, created_at: expect.any(Number) },
     ]);
 
     expect(await h.run(['approvals', 'allowlist', 'remove', '1'])).toMatchObject({
@@ -246,14 +247,17 @@ describe('hearth approvals against a running gateway', () => {
     await turn;
   });
 
-  it('approve --always also allowlists the program', async () => {
+  it('approve --always also allows exactly that command in its directory', async () => {
     const { turn, approval } = await gatedTurn("sh -c 'uname -s'", 'cli-always');
     expect(await cli('approve', approval.id.slice(0, 8), '--always')).toMatchObject({
       code: 0,
-      stdout: `Approved ${approval.id.slice(0, 8)}; its program is now allowlisted.\n`,
+      stdout: `Approved ${approval.id.slice(0, 8)}; exactly this command in this directory now runs without asking.\n`,
     });
     await turn;
-    expect(await cli('allowlist', 'list')).toMatchObject({ code: 0, stdout: '#1 uname\n' });
+    expect(await cli('allowlist', 'list')).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^#1 uname {2}args \/\^uname -s\$\/ {2}in \/.+\/workspace\n$/),
+    });
     expect(await cli('allowlist', 'remove', '1')).toMatchObject({
       code: 0,
       stdout: 'Removed entry #1.\n',

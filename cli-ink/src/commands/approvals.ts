@@ -17,6 +17,8 @@ interface Entry {
   id: number;
   pattern: string;
   arg_pattern: string | null;
+  /** The one working directory the entry allows; null: the workspace and below. */
+  directory?: string | null;
 }
 
 type Send = (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) => Promise<unknown>;
@@ -54,7 +56,9 @@ const NO_GATEWAY_NOTE =
 const localPending = (): Promise<{ pending: Pending[] }> => Promise.resolve({ pending: [] });
 
 const formatEntry = (e: Entry) =>
-  `#${e.id} ${e.pattern}${e.arg_pattern ? `  args /${e.arg_pattern}/` : ''}`;
+  `#${e.id} ${e.pattern}${e.arg_pattern ? `  args /${e.arg_pattern}/` : ''}${
+    e.directory ? `  in ${e.directory}` : ''
+  }`;
 
 /** `hearth approvals pending|approve|deny|allowlist list|add|remove`. */
 export function registerApprovals(program: Command, ctx: CommandContext): void {
@@ -106,7 +110,7 @@ export function registerApprovals(program: Command, ctx: CommandContext): void {
   approvals
     .command('approve <id>')
     .description('approve a pending command (an id prefix is enough)')
-    .option('--always', 'also allowlist the command’s program')
+    .option('--always', 'also allow exactly this command in this directory from now on')
     .action(async (prefix: string, options: { always?: boolean }) => {
       const result = await viaGateway(
         ctx,
@@ -120,7 +124,7 @@ export function registerApprovals(program: Command, ctx: CommandContext): void {
         NO_GATEWAY_NOTE,
       );
       out(
-        `Approved ${result.id.slice(0, 8)}${result.always_allowed ? '; its program is now allowlisted' : ''}.`,
+        `Approved ${result.id.slice(0, 8)}${result.always_allowed ? '; exactly this command in this directory now runs without asking' : ''}.`,
       );
     });
 
