@@ -74,7 +74,8 @@ export function approvalRoutes(deps: ApprovalRouteDeps): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/approvals/{approval_id}/approve',
-      summary: 'Approve: the command runs now; always=true also allowlists its program',
+      summary:
+        'Approve: the command runs now; always=true also allows exactly this command in its directory',
       tags: ['approvals'],
       params: z.object({ approval_id: z.string().min(1) }),
       body: z.strictObject({ always: z.boolean().default(false) }).optional(),
