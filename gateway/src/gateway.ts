@@ -48,6 +48,7 @@ import type { StatusSources } from './status/status-sources.ts';
 import { createUsageTracker, type UsageTracker } from './usage/usage-tracker.ts';
 import type { RuntimeReport } from './config/runtime-tuning.ts';
 import { VERSION } from './version.ts';
+import type { FrameSenderLimits } from './ws/send.ts';
 import { createSocketRouter, type SocketRouter } from './ws/socket-router.ts';
 import { conversationSockets } from './events/local.ts';
 import { buildScaleOut, type ScaleOut } from './scale-out/build-scale-out.ts';
@@ -78,6 +79,8 @@ export interface GatewayDeps {
   presenceTiming?: PresenceTiming;
   /** Live sessions kept in process memory (default 10,000; tests lower it). */
   maxLiveSessions?: number;
+  /** Chat sockets' back-pressure limits (`ws/send.ts` defaults; tests lower them). */
+  socketFrameLimits?: Partial<FrameSenderLimits>;
   /** The process's allocator and heap set-up, reported in /status `backends`. */
   runtime?: RuntimeReport;
 }
@@ -282,6 +285,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     logger: logger.child({ area: 'chat' }),
     sessionOwners: new WeakMap(),
     metrics,
+    frameLimits: deps.socketFrameLimits,
   };
   sockets.register('/ws', chatSocketFormA(socketDeps));
   sockets.register('/ws/chat', chatSocketFormB(socketDeps));

@@ -6,7 +6,12 @@ import { isHearthError } from '../errors.ts';
 import { sessionIdSchema } from '../memory/session-id.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { modelIdSchema } from '../providers/model-label.ts';
-import { createFrameSender, parseFrame, type FrameSender } from '../ws/send.ts';
+import {
+  createFrameSender,
+  parseFrame,
+  type FrameSender,
+  type FrameSenderLimits,
+} from '../ws/send.ts';
 import type { ConversationStore } from './conversations.ts';
 import type { ChatPipeline, TurnResult } from './pipeline.ts';
 import { bindSocketSessions, foreignSessionDetail, type SessionOwners } from './socket-sessions.ts';
@@ -17,6 +22,8 @@ export interface ChatSocketDeps {
   logger: Logger;
   /** `ws_closed_slow_total`, `ws_frames_rejected_total`. */
   metrics: Metrics;
+  /** Back-pressure limits of each socket (DEFAULT_FRAME_LIMITS unless a test lowers them). */
+  frameLimits?: Partial<FrameSenderLimits>;
   /** Which holder owns which session, shared by `/ws` and `/ws/chat` (see socket-sessions.ts). */
   sessionOwners: SessionOwners;
 }
@@ -30,6 +37,7 @@ export const MAX_WAITING_TURNS = 8;
 /** A socket's frame sender (closes a non-reading client, counted) and its turn allowance. */
 function socketOutput(socket: WebSocket, deps: ChatSocketDeps) {
   const out = createFrameSender(socket, {
+    limits: deps.frameLimits,
     onSlowClose: () => deps.metrics.wsClosedSlowTotal.inc(),
   });
   let waiting = 0;

@@ -1,5 +1,6 @@
 import { createHashEmbedder } from '../memory/embedder/hash-embedder.ts';
 import type { PresenceTiming } from '../scale-out/presence.ts';
+import type { FrameSenderLimits } from '../ws/send.ts';
 import { createFakeLlmServer, type FakeLlmServer } from './fake-llm/server.ts';
 import { startTestGateway, type TestGateway } from './test-gateway.ts';
 
@@ -13,6 +14,8 @@ export interface ChatTestBedOptions {
   presenceTiming?: PresenceTiming;
   /** Live sessions kept in process memory before the least recently active is evicted. */
   maxLiveSessions?: number;
+  /** Chat sockets' back-pressure limits. */
+  socketFrameLimits?: Partial<FrameSenderLimits>;
   /** The gateway process's environment, of which child processes get a sanitised copy. */
   processEnv?: Record<string, string>;
   /** The state directory (default: a fresh temporary one). */
@@ -46,6 +49,7 @@ export async function startChatTestBed(
     approvalExpiryMs: options.approvalExpiryMs,
     presenceTiming: options.presenceTiming,
     maxLiveSessions: options.maxLiveSessions,
+    socketFrameLimits: options.socketFrameLimits,
     processEnv: options.processEnv,
     home: options.home,
     config: {

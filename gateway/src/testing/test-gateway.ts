@@ -10,6 +10,7 @@ import type { Embedder } from '../memory/ports.ts';
 import { createGateway, type Gateway } from '../gateway.ts';
 import { silentLogger } from '../observability/logger.ts';
 import type { PresenceTiming } from '../scale-out/presence.ts';
+import type { FrameSenderLimits } from '../ws/send.ts';
 
 type SectionPatch = { [S in keyof HearthConfig]?: Partial<HearthConfig[S]> };
 
@@ -48,6 +49,7 @@ export async function startTestGateway(
     approvalExpiryMs?: number;
     presenceTiming?: PresenceTiming;
     maxLiveSessions?: number;
+    socketFrameLimits?: Partial<FrameSenderLimits>;
   } = {},
 ): Promise<TestGateway> {
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
@@ -65,6 +67,7 @@ export async function startTestGateway(
     approvalExpiryMs: options.approvalExpiryMs,
     presenceTiming: options.presenceTiming,
     maxLiveSessions: options.maxLiveSessions,
+    socketFrameLimits: options.socketFrameLimits,
   });
   const address = await gateway.listen();
   return {

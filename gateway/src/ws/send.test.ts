@@ -73,6 +73,29 @@ describe('createFrameSender', () => {
     expect(slowCloses).toBe(0);
   }, 20_000);
 
+  it('stops reading a client that does not drain and closes it with 1013 after the stall', async () => {
+    let slowCloses = 0;
+    current = await pair({
+      limits: { highWater: 64 * 1024, lowWater: 16 * 1024, closeAt: 256 * 1_048_576, stallMs: 300 },
+      onSlowClose: () => (slowCloses += 1),
+    });
+    const c = current;
+    c.client.pause();
+    let read = 0;
+    c.socket.on('message', () => (read += 1));
+    // Fill the kernel buffers until the sender is above its high-water mark.
+    for (let i = 0; i < 400 && slowCloses === 0; i += 1) {
+      c.sender.sendNow(big);
+      if (i % 20 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    c.client.send('frame while paused');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(slowCloses).toBe(1);
+    expect(read).toBe(0);
+    c.client.resume();
+    expect(await c.closed).toBe(CLOSE_TRY_AGAIN_LATER);
+  }, 20_000);
+
   it('closes with 1013 and reports it once unanswered frames pass the limit', async () => {
     let slowCloses = 0;
     current = await pair({

@@ -14,6 +14,11 @@ export interface FrameSenderLimits {
   highWaterFrames: number;
   /** Past this many unwritten frames the socket is closed with 1013 (unanswered pings). */
   closeAtFrames: number;
+  /**
+   * While above the high-water mark the socket's frames are not read (so a client that floods
+   * without reading costs no work); still not drained after this many ms, it is closed (1013).
+   */
+  stallMs: number;
 }
 
 export const DEFAULT_FRAME_LIMITS: FrameSenderLimits = {
@@ -22,6 +27,7 @@ export const DEFAULT_FRAME_LIMITS: FrameSenderLimits = {
   closeAt: 4_194_304,
   highWaterFrames: 1_024,
   closeAtFrames: 4_096,
+  stallMs: 30_000,
 };
 
 /** How long a slow socket gets to take its close frame before it is dropped. */
@@ -44,8 +50,10 @@ export interface FrameSender {
 
 /**
  * The one way to send to a WebSocket: counts the bytes and frames handed to the socket and not
- * yet written out, and closes a socket whose peer stopped reading (1013) once either passes its
- * limit, so a client that floods frames while not reading the answers cannot grow the gateway.
+ * yet written out (through the write callbacks). Above the high-water mark it stops reading the
+ * client's frames until they drain, and closes the socket (1013, `onSlowClose`) when they do
+ * not drain within `stallMs` or pass `closeAt`/`closeAtFrames` — so a client that floods
+ * frames while not reading the answers costs neither memory nor work.
  */
 export function createFrameSender(
   socket: WebSocket,
@@ -55,14 +63,31 @@ export function createFrameSender(
   let unwritten = 0;
   let unwrittenFrames = 0;
   let drained: PromiseWithResolvers<void> | undefined;
+  /** Set while reading is paused: the timer that closes the socket if it never drains. */
+  let stalled: NodeJS.Timeout | undefined;
 
   function wake(): void {
     drained?.resolve();
     drained = undefined;
+    if (stalled) {
+      clearTimeout(stalled);
+      stalled = undefined;
+      if (socket.readyState === socket.OPEN) socket.resume();
+    }
   }
   socket.once('close', wake);
 
+  const aboveHighWater = () =>
+    unwritten > limits.highWater || unwrittenFrames > limits.highWaterFrames;
+
+  function holdReading(): void {
+    if (stalled) return;
+    socket.pause();
+    stalled = setTimeout(closeSlow, limits.stallMs).unref();
+  }
+
   function closeSlow(): void {
+    if (socket.readyState !== socket.OPEN) return;
     options.onSlowClose?.();
     socket.close(CLOSE_TRY_AGAIN_LATER, 'Client is not reading; too much unsent data');
     setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
@@ -82,9 +107,14 @@ export function createFrameSender(
     socket.send(text, () => {
       unwritten -= size;
       unwrittenFrames -= 1;
-      if (drained && unwritten <= limits.lowWater && unwrittenFrames <= limits.highWaterFrames / 4)
+      if (
+        (drained || stalled) &&
+        unwritten <= limits.lowWater &&
+        unwrittenFrames <= limits.highWaterFrames / 4
+      )
         wake();
     });
+    if (aboveHighWater()) holdReading();
     return true;
   }
 
@@ -92,7 +122,7 @@ export function createFrameSender(
     sendNow,
     async send(frame) {
       if (!sendNow(frame)) return false;
-      if (unwritten > limits.highWater || unwrittenFrames > limits.highWaterFrames) {
+      if (aboveHighWater()) {
         drained ??= Promise.withResolvers<void>();
         await drained.promise;
       }
