@@ -59,7 +59,10 @@ export interface GatewayDeps {
   logger: Logger;
   paths: StatePaths;
   openDatabase: OpenDatabase;
-  /** Resolves ENV:/op:// references in settings written at run time. */
+  /**
+   * The resolver config.toml's ENV:/op:// references were read with. Nothing resolves a
+   * reference sent over the API: settings take literal secrets only (settings/routes.ts).
+   */
   secrets: SecretResolverDeps;
   /** Outbound HTTP for providers (global fetch by default). */
   fetch?: typeof globalThis.fetch;
