@@ -49,14 +49,14 @@ RUN npm ci --omit=dev --ignore-scripts
 # below compiles from here, so a type error fails the image build.
 # npm ci runs the install scripts here: the `node` devDependency fetches its binary from the
 # npm registry, and npm puts it first on PATH for `npm run`. The root's prepare step
-# (scripts/prepare.ts) has no sources to build yet; the build stage below builds.
+# (scripts/prepare.js) has no sources to build yet; the build stage below builds.
 FROM base AS check
 COPY package.json package-lock.json .npmrc ./
 COPY gateway/package.json gateway/
 COPY cli-ink/package.json cli-ink/
 COPY e2e/package.json e2e/
 COPY sidecars/sandbox-executor/package.json sidecars/sandbox-executor/
-COPY scripts/prepare.ts scripts/
+COPY scripts/prepare.js scripts/
 RUN npm ci
 COPY . .
 RUN npm run typecheck
