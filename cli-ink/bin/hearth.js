@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const MIN_MAJOR = 22;
 const MIN_MINOR = 12;
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const entry = join(root, 'dist', 'cli-ink', 'src', 'main.js');
 
 const [major, minor] = process.versions.node.split('.').map(Number);
