@@ -351,7 +351,7 @@ describe('a gated shell command in a full chat turn', () => {
     });
   });
 
-  it('chat reply over /ws: the originating session approves by prefix; another session cannot', async () => {
+  it('chat reply over /ws: the originating session approves by the short id; another session cannot', async () => {
     const base = `ws://127.0.0.1:${bed.gw.port}/ws`;
     const notices = await counter(bed, 'approval_notifications_total');
     const owner = await client(base);
@@ -386,11 +386,18 @@ describe('a gated shell command in a full chat turn', () => {
     expect((await pending(bed)).map((p) => p.id)).toEqual([id]);
     expect(bed.fake.requests).toHaveLength(1);
 
+    // A shorter prefix never decides, even in the conversation that asked.
     owner.send({ type: 'chat', message: `approve ${short.slice(0, 5)}`, session_id: 'ws-owner' });
     expect(await owner.next((f) => f.type === 'message_done')).toEqual({
       type: 'message_done',
-      text: `Approved ${short}.`,
+      text: `Send the full 8-character id shown in the approval request, e.g. "approve ${short}".`,
     });
+    expect((await pending(bed)).map((p) => p.id)).toEqual([id]);
+
+    owner.send({ type: 'chat', message: `approve ${short}`, session_id: 'ws-owner' });
+    expect(
+      await owner.next((f) => f.type === 'message_done' && f.text === `Approved ${short}.`),
+    ).toBeTruthy();
     expect(
       await owner.next((f) => f.type === 'message_done' && f.text === 'Done via chat.'),
     ).toBeTruthy();
