@@ -6,11 +6,14 @@ export const DEFAULT_CONFIG_TOML = `# Hearth configuration. Every key is optiona
 # Address to bind. Anything but a loopback address needs api_key (or allow_unauthenticated).
 host = "127.0.0.1"
 port = 7432
-# When set, every /api/* request must send the header X-API-Key with this value.
+# When set, every /api/* request and every WebSocket must send it (header X-API-Key, or the
+# WebSocket subprotocol hearth.key.<base64url(key)>). Set one with: hearth config set-key
 api_key = ""
 allow_unauthenticated = false
 # Extra browser origins allowed for CORS and WebSocket upgrades (the gateway's own are implied).
 cors_origins = []
+# Extra names a request's Host may carry (DNS-rebinding check), e.g. a reverse proxy's public name.
+allowed_hosts = []
 # Largest accepted request body, in bytes.
 body_limit_bytes = 1048576
 shutdown_timeout_ms = 5000
@@ -55,6 +58,7 @@ sandbox_token = ""
 # true: also when they resolve only to private addresses (e.g. containers of the same stack).
 trust_private_services = false
 # The embedded terminal (/ws/terminal): "auto" = on only when bound to a loopback address.
+# It always needs a secret: api_key when set, else the token in {data_dir}/terminal.token.
 terminal = "auto"
 
 [voice]
