@@ -29,7 +29,7 @@ export const SLASH_HELP = [
  * with string operations: a regex such as `/\s+confirm$/` takes quadratic time on a message of
  * whitespace.
  */
-function parseForgetArgument(argument: string): { keyword: string; confirm: boolean } {
+export function parseForgetArgument(argument: string): { keyword: string; confirm: boolean } {
   const trimmed = argument.trimEnd();
   const before = trimmed.slice(0, -'confirm'.length);
   const confirm =
