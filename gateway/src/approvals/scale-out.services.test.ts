@@ -239,7 +239,7 @@ describe('pending approvals shared by two gateways', () => {
     ]);
   });
 
-  it("the approval_request notice reaches B's socket; a chat reply there approves by prefix", async () => {
+  it("the approval_request notice reaches B's socket; a chat reply there approves by the short id", async () => {
     const onB = await client(`ws://127.0.0.1:${b.gw.port}/ws`);
     try {
       // The socket is bound to the session by a first turn on B.
@@ -267,7 +267,7 @@ describe('pending approvals shared by two gateways', () => {
       const after = await counter(a, 'approval_notifications_total');
       expect((after['outcome=sent'] ?? 0) - (notices['outcome=sent'] ?? 0)).toBe(1);
 
-      onB.send({ type: 'chat', message: `approve ${short.slice(0, 6)}`, session_id: 'scale-ws' });
+      onB.send({ type: 'chat', message: `approve ${short}`, session_id: 'scale-ws' });
       await onB.next((f) => f.type === 'message_done' && f.text === `Approved ${short}.`);
       expect((await turn).body.reply).toBe('Done on A.');
       expect(toolResults(a.fake.requests[1])).toEqual([printed('via-b')]);
