@@ -10,7 +10,7 @@ import type { ConversationStore } from './conversations.ts';
 import { createPersona } from './persona.ts';
 import { createChatPipeline, type ChatPipeline, type PipelineSettings } from './pipeline.ts';
 import { currentTimeTool, memorySearchTool } from './tools/builtin.ts';
-import type { ToolRegistry } from './tools/registry.ts';
+import type { ToolRegistry } from '../tools/contract.ts';
 
 export interface BuildAgentDeps {
   home: string;

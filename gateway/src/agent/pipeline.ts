@@ -17,7 +17,7 @@ import type { ConversationStore, SessionState } from './conversations.ts';
 import type { Persona } from './persona.ts';
 import { qualityScore } from './quality.ts';
 import { handleSlashCommand } from './slash-commands.ts';
-import type { ToolRegistry } from './tools/registry.ts';
+import type { ToolRegistry } from '../tools/contract.ts';
 
 /** Longest accepted chat message, in characters. */
 export const MAX_MESSAGE_CHARS = 32_000;

@@ -12,7 +12,7 @@ import { noControlChars } from '../http/validation.ts';
 import { CANVAS_HINT, extractCanvasData } from './canvas-data.ts';
 import type { ConversationStore } from './conversations.ts';
 import type { ChatPipeline, PipelineSettings, TurnInput, TurnResult } from './pipeline.ts';
-import type { ToolRegistry } from './tools/registry.ts';
+import type { ToolRegistry } from '../tools/contract.ts';
 
 export interface ChatRouteDeps {
   pipeline: () => ChatPipeline;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import type { ToolRegistry } from '../agent/tools/registry.ts';
+import type { ToolRegistry } from '../tools/contract.ts';
 import {
   createApprovalService,
   type ApprovalService,

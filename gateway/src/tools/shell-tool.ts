@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { Tool } from '../agent/tools/registry.ts';
+import type { Tool } from '../tools/contract.ts';
 import type { ApprovalService } from '../approvals/approval-service.ts';
 import type { ExecResult, Executor } from './executors/ports.ts';
 

@@ -1,5 +1,5 @@
 import type { MemoryService } from '../../memory/memory-service.ts';
-import type { Tool } from './registry.ts';
+import type { Tool } from '../../tools/contract.ts';
 
 /** `current_time`: the current date and time, optionally in an IANA time zone. */
 export function currentTimeTool(now: () => Date): Tool {

@@ -1,4 +1,4 @@
-import type { Tool, ToolContext } from '../../agent/tools/registry.ts';
+import type { Tool, ToolContext } from '../contract.ts';
 import { shellQuote } from '../../approvals/command-analysis/words.ts';
 import { HearthError } from '../../errors.ts';
 import {
