@@ -1,0 +1,80 @@
+import type { Server } from 'node:http';
+import type { Express } from 'express';
+import type { Logger } from 'pino';
+import type { ChatPipeline } from './agent/pipeline.ts';
+import type { RuntimeReport } from './config/runtime-tuning.ts';
+import type { SecretResolverDeps } from './config/secrets.ts';
+import type { StatePaths } from './config/state-dir.ts';
+import type { OpenDatabase } from './db/ports.ts';
+import type { ListeningAddress } from './lifecycle/serve-areas.ts';
+import type { Startup } from './lifecycle/startup.ts';
+import type { MemoryRuntime } from './memory/build-memory.ts';
+import type { Embedder } from './memory/ports.ts';
+import type { Metrics } from './observability/metrics.ts';
+import type { ProviderName } from './providers/catalog.ts';
+import type { LlmRouter } from './providers/router.ts';
+import type { PresenceTiming } from './scale-out/presence.ts';
+import type { SettingsService } from './settings/settings-service.ts';
+import type { ToolRuntime } from './tools/build-tools.ts';
+import type { ToolRegistry } from './tools/contract.ts';
+import type { UsageTracker } from './usage/usage-tracker.ts';
+import type { FrameSenderLimits } from './ws/send.ts';
+import type { SocketRouter } from './ws/socket-router.ts';
+
+/** Everything the gateway takes from outside; tests pass fakes, main.ts passes the real ones. */
+export interface GatewayDeps {
+  logger: Logger;
+  paths: StatePaths;
+  openDatabase: OpenDatabase;
+  /**
+   * The resolver config.toml's ENV:/op:// references were read with. Nothing resolves a
+   * reference sent over the API: settings take literal secrets only (settings/routes.ts).
+   */
+  secrets: SecretResolverDeps;
+  /** Outbound HTTP for providers (global fetch by default). */
+  fetch?: typeof globalThis.fetch;
+  /** Base-URL overrides per provider (tests point them at fake servers; proxies). */
+  providerEndpoints?: Partial<Record<ProviderName, string>>;
+  /** Monotonic milliseconds, for uptime. */
+  monotonicNow?: () => number;
+  /** Wall clock, epoch milliseconds. */
+  now?: () => number;
+  /** Replaces the local embedding model (tests use a deterministic one). */
+  embedder?: Embedder;
+  /** The process environment; child processes get a sanitised copy (default: empty). */
+  processEnv?: Readonly<Record<string, string | undefined>>;
+  /** How long an approval stays pending (the spec's 120 s unless a test says otherwise). */
+  approvalExpiryMs?: number;
+  /** Scale-out liveness: how long this gateway's presence key lives, how often it is refreshed. */
+  presenceTiming?: PresenceTiming;
+  /** Live sessions kept in process memory (default 10,000; tests lower it). */
+  maxLiveSessions?: number;
+  /** Chat sockets' back-pressure limits (`ws/send.ts` defaults; tests lower them). */
+  socketFrameLimits?: Partial<FrameSenderLimits>;
+  /** The process's allocator and heap set-up, reported in /status `backends`. */
+  runtime?: RuntimeReport;
+}
+
+export interface Gateway {
+  readonly app: Express;
+  readonly server: Server;
+  readonly sockets: SocketRouter;
+  readonly metrics: Metrics;
+  readonly startup: Startup;
+  readonly router: LlmRouter;
+  readonly usage: UsageTracker;
+  readonly settings: SettingsService;
+  readonly tools: ToolRegistry;
+  /** The approval gate, executor and browser, once start-up has built them. */
+  toolRuntime(): ToolRuntime;
+  /** The chat pipeline, once start-up has built it. */
+  pipeline(): ChatPipeline;
+  /** The memory tiers, once start-up has built them. */
+  memory(): MemoryRuntime;
+  /** Binds the configured host/port, then runs the start-up phases in the background. */
+  listen(): Promise<ListeningAddress>;
+  /** Settles when start-up has finished (or failed). */
+  whenReady(): Promise<void>;
+  /** Stops accepting, drains in-flight requests (up to the shutdown timeout), closes stores. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,109 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import type { Logger } from 'pino';
+import type { HearthConfig } from '../config/schema.ts';
+import { createHttpApp } from '../http/app.ts';
+import { trackInFlight } from '../http/drain.ts';
+import { createHostPolicy } from '../http/middleware/hosts.ts';
+import { createOriginPolicy } from '../http/middleware/origins.ts';
+import { createSocketRouter, type SocketRouter } from '../ws/socket-router.ts';
+import { closeAreas, type Area } from './area.ts';
+
+export interface ListeningAddress {
+  host: string;
+  port: number;
+  url: string;
+}
+
+export interface ServeAreasOptions {
+  gateway: HearthConfig['gateway'];
+  version: string;
+  logger: Logger;
+}
+
+/**
+ * The generic half of the gateway: one HTTP server and one WebSocket router for a list of
+ * areas. It mounts every area's routes (root routes, then `/api/v1`), registers its sockets
+ * behind the shared Host, key and origin checks, and on shutdown drains the areas, the
+ * in-flight requests (up to `shutdown_timeout_ms`), then closes the areas in reverse order.
+ */
+export function serveAreas(areas: readonly Area[], options: ServeAreasOptions) {
+  const { gateway: settings, logger } = options;
+  const origins = createOriginPolicy({
+    host: settings.host,
+    port: () => (server.address() as AddressInfo | null)?.port ?? settings.port,
+    extra: settings.cors_origins,
+  });
+  const hosts = createHostPolicy({
+    bindHost: settings.host,
+    corsOrigins: settings.cors_origins,
+    allowedHosts: settings.allowed_hosts,
+  });
+  const app: Express = createHttpApp({
+    logger,
+    version: options.version,
+    apiKey: settings.api_key,
+    origins,
+    hosts,
+    bodyLimitBytes: settings.body_limit_bytes,
+    groups: [
+      { prefix: '', routes: areas.flatMap((area) => area.rootRoutes ?? []) },
+      { prefix: '/api/v1', routes: areas.flatMap((area) => area.routes ?? []) },
+    ],
+  });
+  const server: Server = createServer(app);
+  server.keepAliveTimeout = 65_000;
+  const drain = trackInFlight(server);
+  const sockets: SocketRouter = createSocketRouter({
+    origins,
+    hosts,
+    apiKey: settings.api_key,
+    logger: logger.child({ area: 'ws' }),
+  });
+  sockets.attach(server);
+  for (const area of areas) {
+    for (const socket of area.sockets ?? [])
+      sockets.register(socket.path, socket.handler, socket.options);
+  }
+
+  async function listen(): Promise<ListeningAddress> {
+    for (const area of areas) await area.prepare?.();
+    return new Promise<ListeningAddress>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(settings.port, settings.host, () => {
+        server.off('error', reject);
+        const address = server.address() as AddressInfo;
+        const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+        resolve({
+          host: address.address,
+          port: address.port,
+          url: `http://${host}:${address.port}`,
+        });
+      });
+    });
+  }
+
+  /** Stops accepting, drains, then closes the areas; `startup` settles first (never rejects). */
+  async function close(startup: Promise<void> | undefined): Promise<void> {
+    const draining = Promise.all(areas.map(async (area) => await area.drain?.()));
+    sockets.close();
+    drain.begin();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const timeout = new Promise<'timeout'>((resolve) => {
+      setTimeout(resolve, settings.shutdown_timeout_ms, 'timeout').unref();
+    });
+    if ((await Promise.race([closed, timeout])) === 'timeout') {
+      logger.warn('shutdown timeout: closing remaining connections');
+      server.closeAllConnections();
+      await closed;
+    }
+    await startup?.catch(() => undefined);
+    await draining;
+    await closeAreas(areas, (area, error) => logger.error({ err: error, area }, 'close failed'));
+    logger.info('gateway stopped');
+  }
+
+  return { app, server, sockets, listen, close };
+}

@@ -1,0 +1,51 @@
+import type { Logger } from 'pino';
+import type { HearthConfig } from '../config/schema.ts';
+import type { Area } from '../lifecycle/area.ts';
+import type { Metrics } from '../observability/metrics.ts';
+import { createUsageTracker, type UsageTracker } from '../usage/usage-tracker.ts';
+import type { ProviderName } from './catalog.ts';
+import { createLlmRouter, type LlmRouter } from './router.ts';
+import { providerRoutes } from './routes.ts';
+import { configuredProbeOrigins } from './status.ts';
+
+export interface ProvidersAreaDeps {
+  /** `[models]`, read on every call (settings change it at run time). */
+  models: () => HearthConfig['models'];
+  endpoints?: Partial<Record<ProviderName, string>>;
+  fetch: typeof globalThis.fetch;
+  metrics: Metrics;
+  logger: Logger;
+}
+
+export interface ProvidersArea extends Area {
+  readonly router: LlmRouter;
+  readonly usage: UsageTracker;
+}
+
+/** The 19 providers behind one router, usage and cost, `GET /models` and `GET /usage`. */
+export function providersArea(deps: ProvidersAreaDeps): ProvidersArea {
+  const { models } = deps;
+  const usage = createUsageTracker(deps.metrics);
+  const router = createLlmRouter({
+    models,
+    endpoints: deps.endpoints,
+    fetch: deps.fetch,
+    usage,
+    metrics: deps.metrics,
+    logger: deps.logger.child({ area: 'providers' }),
+  });
+  return {
+    name: 'providers',
+    router,
+    usage,
+    routes: providerRoutes({
+      models,
+      router,
+      usage,
+      fetch: deps.fetch,
+      endpoints: deps.endpoints,
+      // Live checks go only to the hosts of config.toml as loaded, not to one set at run time.
+      probeOrigins: configuredProbeOrigins(models(), deps.endpoints),
+    }),
+  };
+}
