@@ -4,7 +4,7 @@ import type { CommandContext } from '../deps.ts';
 import { GatewayHttpError, GatewayUnreachableError } from '../gateway-client.ts';
 import { locateGateway } from '../locate-gateway.ts';
 import { withLocalStore } from '../local-store.ts';
-import { showControls } from '../show-controls.ts';
+import { showControls } from '@hearth/gateway/show-controls';
 
 interface Pending {
   id: string;

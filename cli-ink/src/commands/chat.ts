@@ -13,7 +13,7 @@ import {
 import { CliError } from '../cli-error.ts';
 import type { CommandContext } from '../deps.ts';
 import { locateGateway } from '../locate-gateway.ts';
-import { showControls } from '../show-controls.ts';
+import { showControls } from '@hearth/gateway/show-controls';
 
 /** This CLI's persistent client id (its durable memory identity, like the web client's). */
 async function clientId(home: string): Promise<string> {
