@@ -1,27 +1,13 @@
-import type { Logger } from 'pino';
-import type { HearthConfig } from '../config/schema.ts';
 import type { Area } from '../lifecycle/area.ts';
 import { late } from '../lifecycle/late.ts';
-import type { Metrics } from '../observability/metrics.ts';
 import { runDailyMemoryJob, scheduleArchival } from './archival.ts';
-import { buildMemory, type MemoryRuntime } from './build-memory.ts';
-import type { Summarise } from './compaction.ts';
-import type { Embedder, LongTermMemory } from './ports.ts';
+import { buildMemory, type BuildMemoryDeps, type MemoryRuntime } from './build-memory.ts';
 import { memoryRoutes } from './routes.ts';
 
-export interface MemoryAreaDeps {
-  config: HearthConfig['memory'];
-  /** `{data_dir}/models`, the local model cache. */
-  modelDir: string;
-  longTerm: () => LongTermMemory;
-  summarise: Summarise;
+export interface MemoryAreaDeps extends BuildMemoryDeps {
   /** `/memory/compact`: the agent compacts a session's history. */
   compactSession: (sessionId: string) => Promise<boolean>;
-  metrics: Metrics;
-  logger: Logger;
   now: () => number;
-  /** Replaces the local embedding model (tests use a deterministic one). */
-  embedder?: Embedder;
 }
 
 export interface MemoryArea extends Area {
@@ -46,18 +32,7 @@ export function memoryArea(deps: MemoryAreaDeps): MemoryArea {
       compactSession: deps.compactSession,
     }),
     async start() {
-      memory.set(
-        await buildMemory({
-          config: deps.config,
-          modelDir: deps.modelDir,
-          longTerm: deps.longTerm,
-          summarise: deps.summarise,
-          metrics: deps.metrics,
-          logger: deps.logger,
-          now: deps.now,
-          embedder: deps.embedder,
-        }),
-      );
+      memory.set(await buildMemory(deps));
       const service = memory.get().service;
       daily = scheduleArchival(
         () =>
