@@ -133,12 +133,17 @@ describe('hearth chat', () => {
     input.write('run it\n');
     const approval = await waitForPending('echo cli-approved');
     const short = approval.id.slice(0, 8);
-    // Typed while the turn waits: decided over REST now, not queued behind the turn.
+    // Typed while the turn waits: decided over REST now, not queued behind the turn. A shorter
+    // prefix than the 8-character id the notice showed decides nothing.
     input.write(`approve ${approval.id.slice(0, 6)}\n`);
+    input.write(`approve ${short}\n`);
     input.end('/exit\n');
 
     const result = await running;
-    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result).toMatchObject({
+      code: 0,
+      stderr: 'error: type the full 8-character id the notice shows\n',
+    });
     expect(result.stdout).toContain(`Approval needed [${short}] shell: echo cli-approved`);
     expect(result.stdout).toContain(`Approved ${short}.`);
     expect(result.stdout).toContain('It printed cli-approved.');

@@ -41,7 +41,8 @@ async function connect(ctx: CommandContext, session: string | undefined): Promis
   }
 }
 
-/** `approve <id-prefix> [always]` / `deny <id-prefix>`, as the approval notices suggest. */
+/** `approve <id> [always]` / `deny <id>`, as the approval notices suggest. */
+const SHORT_ID_LENGTH = 8;
 const DECISION = /^(approve|deny)\s+([0-9a-f-]{1,36})(\s+always)?$/i;
 
 /**
@@ -130,6 +131,11 @@ async function interactive(
   };
 
   async function decide(verb: string, prefix: string, always: boolean): Promise<void> {
+    // As in a chat reply to the gateway: the whole short id the notice showed, never less.
+    if (prefix.length < SHORT_ID_LENGTH) {
+      output.err(`error: type the full ${SHORT_ID_LENGTH}-character id the notice shows`);
+      return;
+    }
     const matches = [...waiting.values()].filter((notice) => notice.id.startsWith(prefix));
     if (matches.length !== 1) {
       output.err(
