@@ -9,7 +9,7 @@ import {
   type PendingApproval,
 } from '../approvals/approval-service.ts';
 import type { PendingApprovalBoard } from '../approvals/board/ports.ts';
-import { analyseCommand } from '../approvals/command-analysis/analyse-command.ts';
+import { createCommandAnalyser } from '../approvals/command-analysis/command-analyser.ts';
 import { alwaysEntry, matchesAllowlist } from '../approvals/command-analysis/match-allowlist.ts';
 import { decide } from '../approvals/policy.ts';
 import type { ApprovalPolicy } from '../approvals/ports.ts';
@@ -95,10 +95,12 @@ export async function buildTools(deps: BuildToolsDeps): Promise<ToolRuntime> {
     }
   }
 
+  // Parsed on a worker thread: a long command line never stalls the event loop.
+  const analyser = createCommandAnalyser();
   const approvals = createApprovalService({
     policy: deps.policy,
     allowlist: deps.allowlist,
-    analyse: (command) => Promise.resolve(analyseCommand(command)),
+    analyse: (command) => analyser.analyse(command),
     matches: (analysis, entries, requestWorkdir) =>
       matchesAllowlist(analysis, entries, {
         workdir: requestWorkdir,
@@ -161,6 +163,7 @@ export async function buildTools(deps: BuildToolsDeps): Promise<ToolRuntime> {
     childEnv,
     async close() {
       await approvals.close();
+      await analyser.close();
       await browser.close();
       await executor.close();
     },
