@@ -130,6 +130,7 @@ export function approvalRoutes(deps: ApprovalRouteDeps): AnyRoute[] {
           .optional(),
         directory: z
           .string()
+          .check(noControlChars)
           .max(4096)
           .refine(
             isDirectoryPath,

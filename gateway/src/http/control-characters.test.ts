@@ -59,6 +59,7 @@ describe('control characters are refused where they would be stored', () => {
     ['/approvals/allowlist', { pattern: 'git\u0000' }, 'body.pattern'],
     ['/approvals/allowlist', { pattern: 'git\r\n' }, 'body.pattern'],
     ['/approvals/allowlist', { pattern: 'git', arg_pattern: '^status\u0000' }, 'body.arg_pattern'],
+    ['/approvals/allowlist', { pattern: 'git', directory: '/srv/a\u0000b' }, 'body.directory'],
     ['/memory', { content: 'fine', tags: ['ok', 'a\u0000b'] }, 'body.tags.1'],
     ['/memory', { content: 'fine', type: 'note\n' }, 'body.type'],
     ['/memory', { content: 'fine', session_id: 's\u0007' }, 'body.session_id'],
