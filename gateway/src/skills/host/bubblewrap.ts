@@ -1,0 +1,66 @@
+/**
+ * The bubblewrap wall around a skill host: new user, PID, IPC, UTS, cgroup and network
+ * namespaces (`--unshare-all`; the network is shared back only for a skill whose manifest sets
+ * `network: true`), a root file system holding only read-only binds of the system libraries,
+ * the interpreter, the runtime and the skill, a writable bind of the skill's data folder, a
+ * private /tmp, fresh /proc and /dev, no capabilities, an empty environment apart from the
+ * sanitised one, a new session (no terminal injection), and death with its parent.
+ * Nothing else of the machine (/etc, /home, /root, the gateway's state) exists inside.
+ * Paths keep their names inside, so the wrapped command is unchanged.
+ */
+import { existsSync, lstatSync, readlinkSync } from 'node:fs';
+import type { ChildCommand } from './skill-process.ts';
+
+export interface BubblewrapInput {
+  bwrapPath: string;
+  /** Folders bound read-only at the same path (interpreter prefix, runtime, skill). */
+  readOnly: readonly string[];
+  /** Folders bound writable (the data folder). */
+  writable: readonly string[];
+  network: boolean;
+}
+
+/** The system folders a dynamically linked interpreter needs; symlinks (merged /usr) stay symlinks. */
+const SYSTEM_DIRS = ['/usr', '/lib', '/lib64', '/lib32', '/libx32', '/bin', '/sbin'];
+/** What name resolution and TLS need, bound only for skills granted network access. */
+const NETWORK_FILES = ['/etc/resolv.conf', '/etc/hosts', '/etc/nsswitch.conf', '/etc/ssl', '/etc/ca-certificates'];
+
+function systemBinds(): string[] {
+  const args: string[] = [];
+  for (const dir of SYSTEM_DIRS) {
+    if (!existsSync(dir)) continue;
+    if (lstatSync(dir).isSymbolicLink()) args.push('--symlink', readlinkSync(dir), dir);
+    else args.push('--ro-bind', dir, dir);
+  }
+  return args;
+}
+
+export function wrapInBubblewrap(command: ChildCommand, input: BubblewrapInput): ChildCommand {
+  const args = [
+    '--unshare-all',
+    ...(input.network ? ['--share-net'] : []),
+    '--die-with-parent',
+    '--new-session',
+    '--cap-drop',
+    'ALL',
+    '--clearenv',
+    ...Object.entries(command.env).flatMap(([name, value]) => ['--setenv', name, value]),
+    ...systemBinds(),
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    // /tmp first: the binds below may live under /tmp and must land on top of it.
+    '--tmpfs',
+    '/tmp',
+    ...(input.network ? NETWORK_FILES.flatMap((path) => ['--ro-bind-try', path, path]) : []),
+    ...input.readOnly.flatMap((dir) => ['--ro-bind', dir, dir]),
+    ...input.writable.flatMap((dir) => ['--bind', dir, dir]),
+    '--chdir',
+    command.cwd,
+    '--',
+    command.file,
+    ...command.args,
+  ];
+  return { file: input.bwrapPath, args, env: command.env, cwd: command.cwd };
+}

@@ -1,0 +1,195 @@
+/**
+ * Layer 3's factory: picks the walls a skill host runs behind and says which in `description`
+ * (shown in /status backends).
+ *   bubblewrap+permission  bwrap works here: Node skills get both walls, Python skills bwrap
+ *   permission             no bwrap: Node skills get the permission model; Python skills are
+ *                          refused with a message saying to install bubblewrap
+ * The skill's environment is built from nothing (PATH, HOME = its data folder, the locale) and
+ * still passed through the shared sanitiser: no variable of the gateway's and nothing from
+ * config.toml reaches it. The sandbox-executor sidecar runs one-shot shell commands in images
+ * without Node or Python, so it cannot host skills: with `executor = "sandbox"` the local walls
+ * are used and a warning says so.
+ */
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, mkdirSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HearthError } from '../../errors.ts';
+import type { Logger } from '../../observability/logger.ts';
+import { sanitiseEnv } from '../../tools/executors/sanitise-env.ts';
+import type { SkillHost, SkillHostOptions, SkillIsolation } from '../ports.ts';
+import { wrapInBubblewrap } from './bubblewrap.ts';
+import { nodeSkillCommand } from './node-permission.ts';
+import { pythonSkillCommand } from './python-command.ts';
+import {
+  DEFAULT_LIMITS,
+  startSkillProcess,
+  type ChildCommand,
+  type SkillProcessLimits,
+  type SkillRequestEvent,
+} from './skill-process.ts';
+
+export interface SkillIsolationOptions {
+  /** `[security] executor`. */
+  executor: 'local' | 'sandbox';
+  logger: Logger;
+  /** The bwrap binary; `undefined` looks in the usual places, `null` disables the wall. */
+  bwrapPath?: string | null;
+  /** The Node binary skills run with (default: the gateway's own). */
+  nodePath?: string;
+  /** The Python interpreter for skill.py (default `python3` on the PATH). */
+  pythonPath?: string;
+  /** Configured secret values: a variable whose value contains one never reaches a skill. */
+  secretValues?: readonly string[];
+  /** The gateway's environment: only the locale (LANG, LC_*, TZ) is taken from it. */
+  env?: Record<string, string | undefined>;
+  limits?: Partial<SkillProcessLimits>;
+  /** Heap cap of a Node skill host (MB). */
+  maxOldSpaceMb?: number;
+  /** Outbound requests of skills granted network access, for the privacy audit. */
+  onRequest?: (skill: string, event: SkillRequestEvent) => void;
+}
+
+const RUNTIME_DIR = join(dirname(fileURLToPath(import.meta.url)), 'runtime');
+const BWRAP_CANDIDATES = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'];
+const SKILL_PATH = '/usr/local/bin:/usr/bin:/bin';
+const SKILL_FILES = { mjs: ['skill.mjs', 'skill.js'], py: ['skill.py'] } as const;
+
+export const PYTHON_NEEDS_BUBBLEWRAP =
+  'skill.py skills run only inside bubblewrap, which is not available here: install it (Debian/Ubuntu: apt install bubblewrap)';
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether bwrap can build a sandbox here (user namespaces may be forbidden in containers). */
+function bubblewrapWorks(bwrapPath: string): boolean {
+  const probe = spawnSync(
+    bwrapPath,
+    ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', 'true'],
+    { stdio: 'ignore', timeout: 5000 },
+  );
+  return probe.status === 0;
+}
+
+function findBubblewrap(option: string | null | undefined, logger: Logger): string | null {
+  if (option === null) return null;
+  const path = option ?? BWRAP_CANDIDATES.find(executable);
+  if (!path) return null;
+  if (bubblewrapWorks(path)) return path;
+  logger.warn({ bwrap: path }, 'bubblewrap is installed but cannot create a sandbox here; skills run without it');
+  return null;
+}
+
+/** The interpreter's real path and install prefix (bound read-only inside bubblewrap). */
+function resolvePython(pythonPath: string): { executable: string; prefix: string } {
+  const probe = spawnSync(pythonPath, ['-I', '-c', 'import sys; print(sys.executable); print(sys.base_prefix)'], {
+    encoding: 'utf8',
+    timeout: 10_000,
+    env: { PATH: SKILL_PATH },
+  });
+  const [executablePath, prefix] = (probe.stdout ?? '').trim().split('\n');
+  if (probe.status !== 0 || !executablePath || !prefix) {
+    throw new HearthError('unavailable', `skill.py skills need python3, which did not start (${pythonPath})`);
+  }
+  return { executable: realpathSync(executablePath), prefix: realpathSync(prefix) };
+}
+
+function skillEnv(options: SkillIsolationOptions, dataDir: string): Record<string, string> {
+  const locale = Object.fromEntries(
+    Object.entries(options.env ?? {}).filter(
+      ([name, value]) => value !== undefined && (name === 'LANG' || name === 'TZ' || name.startsWith('LC_')),
+    ),
+  );
+  return sanitiseEnv({ ...locale, PATH: SKILL_PATH, HOME: dataDir, TMPDIR: dataDir }, options.secretValues ?? []);
+}
+
+function skillFile(dir: string, kind: SkillHostOptions['kind']): string {
+  for (const name of SKILL_FILES[kind]) {
+    const path = join(dir, name);
+    try {
+      accessSync(path, constants.R_OK);
+      return path;
+    } catch {
+      // try the next name
+    }
+  }
+  throw new HearthError('not_found', `no ${SKILL_FILES[kind].join(' or ')} in ${dir}`);
+}
+
+export function createSkillIsolation(options: SkillIsolationOptions): SkillIsolation {
+  const { logger } = options;
+  const bwrapPath = findBubblewrap(options.bwrapPath, logger);
+  const nodePath = realpathSync(options.nodePath ?? process.execPath);
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const maxOldSpaceMb = options.maxOldSpaceMb ?? 128;
+  let python: { executable: string; prefix: string } | undefined;
+  if (options.executor === 'sandbox') {
+    logger.warn(
+      'the sandbox-executor sidecar runs shell commands only and cannot host skills: skills run behind the local walls',
+    );
+  }
+
+  function command(host: SkillHostOptions, dir: string, dataDir: string, file: string): ChildCommand {
+    const env = skillEnv(options, dataDir);
+    if (host.kind === 'py') {
+      if (!bwrapPath) throw new HearthError('unavailable', PYTHON_NEEDS_BUBBLEWRAP);
+      python ??= resolvePython(options.pythonPath ?? 'python3');
+      const inner = pythonSkillCommand({
+        pythonPath: python.executable,
+        runtimeDir: RUNTIME_DIR,
+        skillFile: file,
+        dataDir,
+        env,
+        network: host.network,
+      });
+      return wrapInBubblewrap(inner, {
+        bwrapPath,
+        readOnly: [python.prefix, RUNTIME_DIR, dir],
+        writable: [dataDir],
+        network: host.network,
+      });
+    }
+    const inner = nodeSkillCommand({
+      nodePath,
+      runtimeDir: RUNTIME_DIR,
+      skillFile: file,
+      skillDir: dir,
+      dataDir,
+      maxOldSpaceMb,
+      env,
+      reportRequests: host.network,
+    });
+    if (!bwrapPath) return inner;
+    return wrapInBubblewrap(inner, {
+      bwrapPath,
+      readOnly: [dirname(nodePath), RUNTIME_DIR, dir],
+      writable: [dataDir],
+      network: host.network,
+    });
+  }
+
+  return {
+    description: bwrapPath ? 'bubblewrap+permission' : 'permission',
+    async start(host: SkillHostOptions): Promise<SkillHost> {
+      if (host.kind === 'py' && !bwrapPath) throw new HearthError('unavailable', PYTHON_NEEDS_BUBBLEWRAP);
+      mkdirSync(host.dataDir, { recursive: true });
+      const dir = realpathSync(host.dir);
+      const dataDir = realpathSync(host.dataDir);
+      const file = skillFile(dir, host.kind);
+      const built = command(host, dir, dataDir, file);
+      return startSkillProcess({
+        skill: host.name,
+        command: () => built,
+        limits,
+        logger: logger.child({ skill: host.name }),
+        onRequest: options.onRequest ? (event) => options.onRequest!(host.name, event) : undefined,
+      });
+    },
+  };
+}

@@ -1,0 +1,214 @@
+/**
+ * The skill runtime: the program the isolated child Node process runs (never the gateway).
+ * Started as `node --permission … runtime.mjs <skill file>`, it loads the skill module, lists
+ * its tools, and answers one JSON-RPC request per line on stdin with one response per line on
+ * stdout:
+ *   {"id":1,"method":"tools"}                              → {"id":1,"result":[ToolSpec…]}
+ *   {"id":2,"method":"call","params":{"tool":"t","args":{}}} → {"id":2,"result":"text"}
+ *   failures                                               → {"id":n,"error":{"message":"…"}}
+ * A load failure is reported once as {"id":0,"error":…} and the process exits.
+ * With network access granted, outbound requests seen on Node's diagnostics channels are sent
+ * as {"event":"request","method":"GET","url":"…"} lines for the privacy audit.
+ *
+ * Plain JavaScript shipped as a file (the build copies it to dist/), because the child runs it
+ * under the permission model with reads limited to this folder and the skill's.
+ */
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { subscribe } from 'node:diagnostics_channel';
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
+
+const skillFile = process.argv[2];
+const reportRequests = process.argv.includes('--report-requests');
+
+// The protocol owns stdout: the skill's console output goes to stderr (the host keeps a tail).
+const writeStdout = process.stdout.write.bind(process.stdout);
+process.stdout.write = process.stderr.write.bind(process.stderr);
+console.log = console.error;
+console.info = console.error;
+console.debug = console.error;
+
+/*
+ * What the permission model leaves open and a skill must not have: signals to other processes
+ * (the gateway's pid is process.ppid without bubblewrap; SIGUSR1 through _debugProcess would
+ * open its inspector), identity changes, and the priority of other processes. Replaced before
+ * the skill loads, and not replaceable afterwards.
+ */
+function denied(name) {
+  return () => {
+    throw Object.assign(new Error(`${name} is not allowed in a skill`), { code: 'ERR_ACCESS_DENIED' });
+  };
+}
+for (const name of [
+  'kill',
+  '_kill',
+  '_debugProcess',
+  '_debugEnd',
+  'setuid',
+  'setgid',
+  'seteuid',
+  'setegid',
+  'setgroups',
+  'initgroups',
+  'dlopen',
+  'binding',
+  '_linkedBinding',
+]) {
+  Object.defineProperty(process, name, { value: denied(`process.${name}`), writable: false, configurable: false });
+}
+Object.defineProperty(os, 'setPriority', { value: denied('os.setPriority'), writable: false, configurable: false });
+
+function send(message) {
+  writeStdout(`${JSON.stringify(message)}\n`);
+}
+
+if (reportRequests) {
+  subscribe('undici:request:create', ({ request }) => {
+    send({ event: 'request', method: request.method, url: `${request.origin}${request.path}` });
+  });
+  subscribe('http.client.request.start', ({ request }) => {
+    const host = request.getHeader?.('host') ?? request.host;
+    send({ event: 'request', method: request.method, url: `${request.protocol}//${host}${request.path}` });
+  });
+}
+
+/** `/** … *\/` comments right before `export [async] function name` or `export const name =`. */
+function readDocComments(source) {
+  const docs = new Map();
+  const pattern =
+    /\/\*\*([\s\S]*?)\*\/\s*export\s+(?:async\s+)?(?:function\s*\*?\s*([A-Za-z_$][\w$]*)|(?:const|let|var)\s+([A-Za-z_$][\w$]*))/g;
+  for (const match of source.matchAll(pattern)) {
+    docs.set(match[2] ?? match[3], parseDocComment(match[1]));
+  }
+  return docs;
+}
+
+const JSON_TYPES = {
+  string: { type: 'string' },
+  number: { type: 'number' },
+  integer: { type: 'integer' },
+  boolean: { type: 'boolean' },
+  object: { type: 'object' },
+  array: { type: 'array' },
+};
+
+function schemaOfType(text) {
+  const type = text.trim().replace(/=$/, '').toLowerCase();
+  if (type.endsWith('[]')) return { type: 'array', items: schemaOfType(type.slice(0, -2)) };
+  const generic = /^array<(.+)>$/.exec(type);
+  if (generic) return { type: 'array', items: schemaOfType(generic[1]) };
+  return JSON_TYPES[type] ?? {};
+}
+
+function parseDocComment(body) {
+  const lines = body.split('\n').map((line) => line.replace(/^\s*\*?\s?/, '').trimEnd());
+  const description = [];
+  const properties = {};
+  const required = [];
+  let inTags = false;
+  for (const line of lines) {
+    if (line.startsWith('@')) inTags = true;
+    const param = /^@param\s+(?:\{([^}]*)\}\s*)?(\[?)([A-Za-z_$][\w$.]*)(?:=[^\]]*)?\]?\s*(?:-\s*)?(.*)$/.exec(
+      line,
+    );
+    if (param) {
+      const [, type = '', optional, name, text] = param;
+      if (name.includes('.')) continue;
+      properties[name] = { ...schemaOfType(type), ...(text ? { description: text } : {}) };
+      if (!optional && !type.trim().endsWith('=')) required.push(name);
+    } else if (!inTags && line.trim()) {
+      description.push(line.trim());
+    }
+  }
+  return { description: description.join(' '), parameters: { type: 'object', properties, required } };
+}
+
+/** The tools of a module: its exported functions not starting with `_`. */
+function toolSpecs(module, source) {
+  const docs = readDocComments(source);
+  const schema = module.schema && typeof module.schema === 'object' ? module.schema : {};
+  const specs = [];
+  // A module namespace lists its names alphabetically: tools keep the source's order instead.
+  const position = (name) => {
+    const at = source.search(new RegExp(`export\\s+(?:async\\s+)?(?:function\\s*\\*?\\s*|(?:const|let|var)\\s+)${name.replaceAll("$", "\\$")}\\b`));
+    return at === -1 ? Number.MAX_SAFE_INTEGER : at;
+  };
+  const exported = Object.entries(module).sort(([a], [b]) => position(a) - position(b));
+  for (const [name, value] of exported) {
+    if (typeof value !== 'function' || name.startsWith('_') || name === 'default') continue;
+    const doc = docs.get(name) ?? { description: '', parameters: { type: 'object', properties: {} } };
+    const declared = schema[name];
+    let parameters = doc.parameters;
+    let description = doc.description;
+    if (declared && typeof declared === 'object') {
+      if (declared.parameters && typeof declared.parameters === 'object') {
+        parameters = declared.parameters;
+        if (typeof declared.description === 'string') description = declared.description;
+      } else {
+        parameters = declared;
+      }
+    }
+    // JSDoc parameters are positional; an exported schema describes one arguments object
+    // unless the function takes several parameters.
+    const positional = declared ? value.length > 1 : Object.keys(parameters.properties ?? {}).length > 0;
+    specs.push({ name, description: description || name, parameters, positional });
+  }
+  return specs;
+}
+
+function describe(error) {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}
+
+function toText(value) {
+  if (value === undefined) return '';
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value) ?? String(value);
+}
+
+let module;
+let specs;
+try {
+  const source = readFileSync(skillFile, 'utf8');
+  module = await import(pathToFileURL(skillFile).href);
+  specs = toolSpecs(module, source);
+} catch (error) {
+  send({ id: 0, error: { message: `the skill did not load: ${describe(error)}` } });
+  process.exit(1);
+}
+const tools = new Set(specs.map((spec) => spec.name));
+
+async function answer(request) {
+  if (request.method === 'tools') {
+    return specs.map(({ name, description, parameters }) => ({ name, description, parameters }));
+  }
+  if (request.method === 'call') {
+    const { tool, args } = request.params ?? {};
+    if (!tools.has(tool)) throw new Error(`no such tool: ${String(tool)}`);
+    const fn = module[tool];
+    // Named parameters map onto positional ones in JSDoc order; a single `args` object too.
+    const spec = specs.find((candidate) => candidate.name === tool);
+    const input = args && typeof args === 'object' ? args : {};
+    const names = Object.keys(spec.parameters.properties ?? {});
+    return toText(await fn(...(spec.positional ? names.map((name) => input[name]) : [input])));
+  }
+  throw new Error(`unknown method: ${String(request.method)}`);
+}
+
+const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+lines.on('line', (line) => {
+  let request;
+  try {
+    request = JSON.parse(line);
+  } catch {
+    send({ id: null, error: { message: 'malformed request' } });
+    return;
+  }
+  answer(request).then(
+    (result) => send({ id: request.id, result }),
+    (error) => send({ id: request.id, error: { message: describe(error) } }),
+  );
+});
+lines.on('close', () => process.exit(0));

@@ -1,0 +1,142 @@
+"""The runtime of seed-format skill.py files, run as `python3 -I runtime.py <skill.py> <data dir>`
+inside bubblewrap (never in the gateway). The same line protocol as runtime.mjs:
+  {"id":1,"method":"tools"}                                -> {"id":1,"result":[ToolSpec...]}
+  {"id":2,"method":"call","params":{"tool":"t","args":{}}} -> {"id":2,"result":"text"}
+  failures                                                 -> {"id":n,"error":{"message":"..."}}
+A load failure is reported once as {"id":0,"error":...} and the process exits.
+
+Bubblewrap is the wall (file system, network, a PID namespace). An audit hook installed before
+the skill loads adds a second one Python cannot take back: no processes, no native libraries
+(ctypes), no writes outside the data folder, and no sockets unless network is granted.
+"""
+import inspect
+import importlib.util
+import json
+import os
+import sys
+
+SKILL_FILE = sys.argv[1]
+DATA_DIR = os.path.realpath(sys.argv[2])
+NETWORK = "--network" in sys.argv
+
+PROTOCOL = sys.stdout
+sys.stdout = sys.stderr  # the skill's prints go to stderr; stdout carries the protocol
+
+BLOCKED_EVENTS = (
+    "subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork",
+    "os.forkpty", "os.kill", "os.killpg", "pty.spawn", "ctypes.dlopen", "ctypes.dlsym",
+    "ctypes.cdata", "ctypes.call_function", "ctypes.addressof", "sys.remote_exec",
+)
+BLOCKED_MODULES = ("ctypes", "_ctypes", "_posixsubprocess", "subprocess", "multiprocessing", "pty")
+WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+
+
+def _inside_data(path):
+    try:
+        real = os.path.realpath(os.fsdecode(path))
+    except (TypeError, ValueError):
+        return False
+    return real == DATA_DIR or real.startswith(DATA_DIR + os.sep)
+
+
+def _audit(event, args):
+    if event in BLOCKED_EVENTS:
+        raise PermissionError(f"blocked in a skill: {event}")
+    if event == "import" and args and str(args[0]).split(".")[0] in BLOCKED_MODULES:
+        raise PermissionError(f"blocked in a skill: import {args[0]}")
+    if event == "open" and len(args) >= 3:
+        path, mode, flags = args[0], args[1], args[2]
+        writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
+            isinstance(flags, int) and flags & WRITE_FLAGS
+        )
+        if writing and not isinstance(path, int) and not _inside_data(path):
+            raise PermissionError(f"blocked in a skill: writing {path}")
+    if not NETWORK and event in ("socket.connect", "socket.bind", "socket.sendto", "socket.getaddrinfo"):
+        raise PermissionError("blocked in a skill: network access is not granted")
+
+
+def send(message):
+    PROTOCOL.write(json.dumps(message) + "\n")
+    PROTOCOL.flush()
+
+
+JSON_TYPES = {str: "string", int: "integer", float: "number", bool: "boolean", list: "array", dict: "object"}
+
+
+def tool_spec(name, fn):
+    doc = inspect.getdoc(fn) or ""
+    description = doc.split("\n\n")[0].replace("\n", " ").strip() or name
+    properties, required = {}, []
+    for param in inspect.signature(fn).parameters.values():
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            continue
+        schema = {}
+        kind = JSON_TYPES.get(param.annotation)
+        if kind:
+            schema["type"] = kind
+        properties[param.name] = schema
+        if param.default is param.empty:
+            required.append(param.name)
+    return {"name": name, "description": description,
+            "parameters": {"type": "object", "properties": properties, "required": required}}
+
+
+def load():
+    spec = importlib.util.spec_from_file_location("skill", SKILL_FILE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    tools = {}
+    for name, value in vars(module).items():
+        if name.startswith("_") or not callable(value) or not inspect.isroutine(value):
+            continue
+        if getattr(value, "__module__", None) != module.__name__:
+            continue
+        tools[name] = value
+    return tools
+
+
+def text(value):
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, default=str)
+
+
+def main():
+    sys.addaudithook(_audit)
+    try:
+        tools = load()
+        specs = [tool_spec(name, fn) for name, fn in tools.items()]
+    except BaseException as error:  # noqa: BLE001 - any load failure is reported
+        send({"id": 0, "error": {"message": f"the skill did not load: {error}"}})
+        sys.exit(1)
+    for line in sys.stdin:
+        try:
+            request = json.loads(line)
+        except ValueError:
+            send({"id": None, "error": {"message": "malformed request"}})
+            continue
+        request_id = request.get("id")
+        try:
+            if request.get("method") == "tools":
+                send({"id": request_id, "result": specs})
+            elif request.get("method") == "call":
+                params = request.get("params") or {}
+                fn = tools.get(params.get("tool"))
+                if fn is None:
+                    raise LookupError(f"no such tool: {params.get('tool')}")
+                args = params.get("args") or {}
+                result = fn(**args)
+                if inspect.isawaitable(result):
+                    raise TypeError("async functions are not supported in skill.py")
+                send({"id": request_id, "result": text(result)})
+            else:
+                raise LookupError(f"unknown method: {request.get('method')}")
+        except BaseException as error:  # noqa: BLE001 - a tool error, the runtime carries on
+            if isinstance(error, KeyboardInterrupt):
+                raise
+            send({"id": request_id, "error": {"message": f"{type(error).__name__}: {error}"}})
+
+
+main()

@@ -1,0 +1,220 @@
+/**
+ * The gateway's side of a skill host: one child process (built by an isolation's command
+ * builder) spoken to with one JSON-RPC line per request on stdin/stdout. Calls run one at a
+ * time. A timeout, a crash, an oversized answer or a protocol error kills the child and
+ * rejects the call with a SkillCallError (a tool error); the next call starts a fresh child.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Logger } from '../../observability/logger.ts';
+import type { SkillHost, SkillToolSpec } from '../ports.ts';
+import { SkillCallError, type SkillCallFailure } from './errors.ts';
+
+/** A program to start, already wrapped in its walls. */
+export interface ChildCommand {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+}
+
+export interface SkillProcessLimits {
+  /** Default per-call timeout; a call may ask for less or more. */
+  callTimeoutMs: number;
+  /** Loading the skill and listing its tools. */
+  startTimeoutMs: number;
+  /** The longest answer line accepted from the child (bytes). */
+  maxOutputBytes: number;
+  /** The tail of the child's stderr kept for error messages (bytes). */
+  maxStderrBytes: number;
+}
+
+export const DEFAULT_LIMITS: SkillProcessLimits = {
+  callTimeoutMs: 30_000,
+  startTimeoutMs: 10_000,
+  maxOutputBytes: 256 * 1024,
+  maxStderrBytes: 8 * 1024,
+};
+
+/** An outbound request the child reported (skills granted network access only). */
+export interface SkillRequestEvent {
+  method: string;
+  url: string;
+}
+
+interface Pending {
+  id: number;
+  resolve: (value: unknown) => void;
+  reject: (error: SkillCallError) => void;
+}
+
+interface Running {
+  child: ChildProcess;
+  pending: Pending | null;
+  stdout: Buffer[];
+  stdoutBytes: number;
+  stderr: string;
+  exited: boolean;
+}
+
+export interface SkillProcessOptions {
+  skill: string;
+  command: () => ChildCommand;
+  limits: SkillProcessLimits;
+  logger: Logger;
+  onRequest?: (event: SkillRequestEvent) => void;
+}
+
+/** Starts the child, reads its tool list, and returns the host (rejects if it does not load). */
+export async function startSkillProcess(options: SkillProcessOptions): Promise<SkillHost> {
+  const { skill, limits, logger } = options;
+  let running: Running | null = null;
+  let nextId = 1;
+  let queue: Promise<unknown> = Promise.resolve();
+  let closed = false;
+
+  const fail = (reason: SkillCallFailure, message: string): SkillCallError =>
+    new SkillCallError(reason, `skill ${skill}: ${message}`);
+
+  function stop(state: Running, error: SkillCallError): void {
+    if (running === state) running = null;
+    const pending = state.pending;
+    state.pending = null;
+    pending?.reject(error);
+    if (!state.exited) state.child.kill('SIGKILL');
+  }
+
+  function onLine(state: Running, line: string): void {
+    let message: { id?: unknown; result?: unknown; error?: { message?: unknown }; event?: unknown };
+    try {
+      message = JSON.parse(line) as typeof message;
+    } catch {
+      stop(state, fail('protocol', 'the skill host wrote something that is not a JSON-RPC line'));
+      return;
+    }
+    if (message.event === 'request') {
+      const event = message as unknown as SkillRequestEvent;
+      options.onRequest?.({ method: String(event.method), url: String(event.url) });
+      return;
+    }
+    const pending = state.pending;
+    if (message.id === 0 && message.error) {
+      stop(state, fail('load', String(message.error.message)));
+      return;
+    }
+    if (!pending || message.id !== pending.id) return; // a stale or forged id: ignored
+    state.pending = null;
+    if (message.error) pending.reject(fail('tool', String(message.error.message)));
+    else pending.resolve(message.result);
+  }
+
+  function spawnChild(): Running {
+    const command = options.command();
+    const child = spawn(command.file, command.args, {
+      cwd: command.cwd,
+      env: command.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const state: Running = { child, pending: null, stdout: [], stdoutBytes: 0, stderr: '', exited: false };
+    child.stdout!.on('data', (chunk: Buffer) => {
+      let start = 0;
+      for (let index = chunk.indexOf(10); index !== -1; index = chunk.indexOf(10, start)) {
+        state.stdout.push(chunk.subarray(start, index));
+        const line = Buffer.concat(state.stdout);
+        state.stdout = [];
+        state.stdoutBytes = 0;
+        start = index + 1;
+        if (line.length > limits.maxOutputBytes) {
+          stop(state, fail('output', `the answer exceeds ${limits.maxOutputBytes} bytes`));
+          return;
+        }
+        onLine(state, line.toString('utf8'));
+        if (running !== state) return;
+      }
+      state.stdout.push(chunk.subarray(start));
+      state.stdoutBytes += chunk.length - start;
+      if (state.stdoutBytes > limits.maxOutputBytes) {
+        stop(state, fail('output', `the answer exceeds ${limits.maxOutputBytes} bytes`));
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      state.stderr = (state.stderr + chunk.toString('utf8')).slice(-limits.maxStderrBytes);
+    });
+    child.stdin!.on('error', () => {}); // EPIPE after a crash: reported by 'exit'
+    child.on('error', (error) => {
+      state.exited = true;
+      stop(state, fail('crashed', `the skill host could not start: ${error.message}`));
+    });
+    child.on('exit', (code, signal) => {
+      state.exited = true;
+      const tail = state.stderr.trim().split('\n').slice(-5).join('\n');
+      const how = signal ? `signal ${signal}` : `exit code ${code}`;
+      stop(state, fail('crashed', `the skill host stopped (${how})${tail ? `: ${tail}` : ''}`));
+      logger.debug({ skill, code, signal }, 'skill host exited');
+    });
+    return state;
+  }
+
+  function request(
+    method: string,
+    params: unknown,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
+    if (closed) return Promise.reject(fail('closed', 'the skill host is closed'));
+    const state = running ?? (running = spawnChild());
+    const id = nextId++;
+    return new Promise<unknown>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        stop(state, fail('timeout', `the call took longer than ${timeoutMs} ms and was stopped`));
+      }, timeoutMs);
+      const onAbort = (): void => stop(state, fail('aborted', 'the call was cancelled'));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const settle = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      state.pending = {
+        id,
+        resolve: (value) => (settle(), resolve(value)),
+        reject: (error) => (settle(), reject(error)),
+      };
+      if (signal?.aborted) onAbort();
+      else state.child.stdin!.write(`${JSON.stringify({ id, method, params })}\n`);
+    });
+  }
+
+  /** Runs one request after the ones before it settled. */
+  function serial<T>(work: () => Promise<T>): Promise<T> {
+    const result = queue.then(work, work);
+    queue = result.catch(() => undefined);
+    return result;
+  }
+
+  const listed = await serial(() => request('tools', undefined, limits.startTimeoutMs));
+  const tools = Array.isArray(listed) ? (listed as SkillToolSpec[]) : [];
+
+  return {
+    tools,
+    call(tool, args, callOptions) {
+      if (callOptions?.signal?.aborted) {
+        return Promise.reject(fail('aborted', 'the call was cancelled'));
+      }
+      return serial(async () => {
+        const timeoutMs = callOptions?.timeoutMs ?? limits.callTimeoutMs;
+        const result = await request('call', { tool, args }, timeoutMs, callOptions?.signal);
+        return typeof result === 'string' ? result : JSON.stringify(result ?? '');
+      });
+    },
+    async close() {
+      closed = true;
+      const state = running;
+      if (!state) return;
+      const exited = new Promise<void>((resolve) => {
+        if (state.exited) resolve();
+        else state.child.once('exit', () => resolve());
+      });
+      stop(state, fail('closed', 'the skill host is closed'));
+      await exited;
+    },
+  };
+}

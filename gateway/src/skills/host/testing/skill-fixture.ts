@@ -1,0 +1,26 @@
+/** Test helper: a throwaway data_dir with skills written straight to disk (the trusted path). */
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SkillHostOptions, SkillKind } from '../../ports.ts';
+
+export interface SkillFixture {
+  root: string;
+  /** Writes `skills/<name>/skill.<kind>` and returns the host options for it. */
+  write(name: string, kind: SkillKind, source: string, network?: boolean): Promise<SkillHostOptions>;
+  remove(): Promise<void>;
+}
+
+export async function createSkillFixture(): Promise<SkillFixture> {
+  const root = await mkdtemp(join(tmpdir(), 'hearth-skills-'));
+  return {
+    root,
+    async write(name, kind, source, network = false) {
+      const dir = join(root, 'skills', name);
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, `skill.${kind}`), source);
+      return { name, kind, dir, dataDir: join(root, 'skill-data', name), network };
+    },
+    remove: () => rm(root, { recursive: true, force: true }),
+  };
+}
