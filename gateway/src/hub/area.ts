@@ -1,0 +1,37 @@
+import type { Logger } from 'pino';
+import type { Area } from '../lifecycle/area.ts';
+import type { ScanPackage, SkillCatalog } from '../skills/ports.ts';
+import { DEFAULT_FETCH_LIMITS, type HubFetchLimits } from './fetch-package.ts';
+import { createHubService, type HubService } from './hub-service.ts';
+import { hubRoutes } from './routes.ts';
+
+export interface HubAreaDeps {
+  /** The skills catalog; throws 503 "… is starting" until the skills area has opened it. */
+  catalog: () => SkillCatalog;
+  /** Layer 2: the package scanner. */
+  scan: ScanPackage;
+  /** Outbound HTTP for package downloads. */
+  fetch: typeof globalThis.fetch;
+  limits?: Partial<HubFetchLimits>;
+  logger: Logger;
+}
+
+export interface HubArea extends Area {
+  readonly hub: HubService;
+}
+
+/**
+ * The package hub (`/hub/*`): installs code from https: and data: URLs into the skills catalog,
+ * which validates it (layer 1), writes it under `{data_dir}/skills/<name>` and registers its
+ * tools with the live agent. No start-up phase of its own: it works once the catalog does.
+ */
+export function hubArea(deps: HubAreaDeps): HubArea {
+  const hub = createHubService({
+    catalog: deps.catalog,
+    scan: deps.scan,
+    fetch: deps.fetch,
+    limits: { ...DEFAULT_FETCH_LIMITS, ...deps.limits },
+    logger: deps.logger,
+  });
+  return { name: 'hub', routes: hubRoutes(hub), hub };
+}
