@@ -142,6 +142,8 @@ describe('package URLs', () => {
     ['ws://example.org/x', /not ws:/],
     ['//example.org/skill.mjs', /not a valid URL/],
     ['skill.mjs', /not a valid URL/],
+    [' https://example.org/skill.mjs', /must not start or end with spaces/],
+    ['https://example.org/skill.mjs ', /must not start or end with spaces/],
     ['https://user:pw@example.org/skill.mjs', /user name or password/],
     [`https://example.org/${'a'.repeat(3000)}`, /longer than 2048/],
   ])('refuses %s', (url, message) => {

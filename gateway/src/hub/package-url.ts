@@ -11,6 +11,8 @@ export const MAX_HTTPS_URL_LENGTH = 2048;
  * with credentials in it (they would be stored as the package's origin).
  */
 export function parsePackageUrl(text: string): PackageUrl {
+  // The URL parser would drop them silently; what is fetched must be what was written.
+  if (text !== text.trim()) throw validationError('url: must not start or end with spaces');
   if (/^data:/i.test(text)) return { kind: 'data', text };
   let url: URL;
   try {
