@@ -1,5 +1,5 @@
 import { readFile, rm } from 'node:fs/promises';
-import { writeFileAtomic } from '@hearth/gateway/config';
+import { writeFileAtomic } from '@hearth/gateway/atomic-write';
 
 /** What `start --background` records in {home}/gateway.pid, so stop/status find the gateway. */
 export interface PidRecord {

@@ -1,8 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import * as TOML from '@decimalturn/toml-patch';
+import { writeFileAtomic } from './atomic-write.ts';
 import { parseConfig } from './load.ts';
+
+export { writeFileAtomic } from './atomic-write.ts';
 
 export type ConfigValue = string | number | boolean | string[];
 
@@ -28,17 +29,4 @@ export async function updateConfigFile(
   const text = existing === '' ? TOML.stringify(next) : TOML.patch(existing, next);
   parseConfig(text, path);
   await writeFileAtomic(path, text);
-}
-
-export async function writeFileAtomic(path: string, text: string, mode = 0o600): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, text, { mode, flush: true });
-    await rename(temp, path);
-    await chmod(path, mode);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
 }
