@@ -23,7 +23,13 @@ export interface BubblewrapInput {
 /** The system folders a dynamically linked interpreter needs; symlinks (merged /usr) stay symlinks. */
 const SYSTEM_DIRS = ['/usr', '/lib', '/lib64', '/lib32', '/libx32', '/bin', '/sbin'];
 /** What name resolution and TLS need, bound only for skills granted network access. */
-const NETWORK_FILES = ['/etc/resolv.conf', '/etc/hosts', '/etc/nsswitch.conf', '/etc/ssl', '/etc/ca-certificates'];
+const NETWORK_FILES = [
+  '/etc/resolv.conf',
+  '/etc/hosts',
+  '/etc/nsswitch.conf',
+  '/etc/ssl',
+  '/etc/ca-certificates',
+];
 
 function systemBinds(): string[] {
   const args: string[] = [];

@@ -71,7 +71,18 @@ function executable(path: string): boolean {
 function bubblewrapWorks(bwrapPath: string): boolean {
   const probe = spawnSync(
     bwrapPath,
-    ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', 'true'],
+    [
+      '--unshare-all',
+      '--die-with-parent',
+      '--ro-bind',
+      '/',
+      '/',
+      '--proc',
+      '/proc',
+      '--dev',
+      '/dev',
+      'true',
+    ],
     { stdio: 'ignore', timeout: 5000 },
   );
   return probe.status === 0;
@@ -82,20 +93,30 @@ function findBubblewrap(option: string | null | undefined, logger: Logger): stri
   const path = option ?? BWRAP_CANDIDATES.find(executable);
   if (!path) return null;
   if (bubblewrapWorks(path)) return path;
-  logger.warn({ bwrap: path }, 'bubblewrap is installed but cannot create a sandbox here; skills run without it');
+  logger.warn(
+    { bwrap: path },
+    'bubblewrap is installed but cannot create a sandbox here; skills run without it',
+  );
   return null;
 }
 
 /** The interpreter's real path and install prefix (bound read-only inside bubblewrap). */
 function resolvePython(pythonPath: string): { executable: string; prefix: string } {
-  const probe = spawnSync(pythonPath, ['-I', '-c', 'import sys; print(sys.executable); print(sys.base_prefix)'], {
-    encoding: 'utf8',
-    timeout: 10_000,
-    env: { PATH: SKILL_PATH },
-  });
+  const probe = spawnSync(
+    pythonPath,
+    ['-I', '-c', 'import sys; print(sys.executable); print(sys.base_prefix)'],
+    {
+      encoding: 'utf8',
+      timeout: 10_000,
+      env: { PATH: SKILL_PATH },
+    },
+  );
   const [executablePath, prefix] = (probe.stdout ?? '').trim().split('\n');
   if (probe.status !== 0 || !executablePath || !prefix) {
-    throw new HearthError('unavailable', `skill.py skills need python3, which did not start (${pythonPath})`);
+    throw new HearthError(
+      'unavailable',
+      `skill.py skills need python3, which did not start (${pythonPath})`,
+    );
   }
   return { executable: realpathSync(executablePath), prefix: realpathSync(prefix) };
 }
@@ -103,10 +124,14 @@ function resolvePython(pythonPath: string): { executable: string; prefix: string
 function skillEnv(options: SkillIsolationOptions, dataDir: string): Record<string, string> {
   const locale = Object.fromEntries(
     Object.entries(options.env ?? {}).filter(
-      ([name, value]) => value !== undefined && (name === 'LANG' || name === 'TZ' || name.startsWith('LC_')),
+      ([name, value]) =>
+        value !== undefined && (name === 'LANG' || name === 'TZ' || name.startsWith('LC_')),
     ),
   );
-  return sanitiseEnv({ ...locale, PATH: SKILL_PATH, HOME: dataDir, TMPDIR: dataDir }, options.secretValues ?? []);
+  return sanitiseEnv(
+    { ...locale, PATH: SKILL_PATH, HOME: dataDir, TMPDIR: dataDir },
+    options.secretValues ?? [],
+  );
 }
 
 function skillFile(dir: string, kind: SkillHostOptions['kind']): string {
@@ -135,7 +160,12 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
     );
   }
 
-  function command(host: SkillHostOptions, dir: string, dataDir: string, file: string): ChildCommand {
+  function command(
+    host: SkillHostOptions,
+    dir: string,
+    dataDir: string,
+    file: string,
+  ): ChildCommand {
     const env = skillEnv(options, dataDir);
     if (host.kind === 'py') {
       if (!bwrapPath) throw new HearthError('unavailable', PYTHON_NEEDS_BUBBLEWRAP);
@@ -177,7 +207,8 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
   return {
     description: bwrapPath ? 'bubblewrap+permission' : 'permission',
     async start(host: SkillHostOptions): Promise<SkillHost> {
-      if (host.kind === 'py' && !bwrapPath) throw new HearthError('unavailable', PYTHON_NEEDS_BUBBLEWRAP);
+      if (host.kind === 'py' && !bwrapPath)
+        throw new HearthError('unavailable', PYTHON_NEEDS_BUBBLEWRAP);
       mkdirSync(host.dataDir, { recursive: true });
       const dir = realpathSync(host.dir);
       const dataDir = realpathSync(host.dataDir);

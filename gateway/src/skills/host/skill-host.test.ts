@@ -122,7 +122,11 @@ describe.each(walls)('the isolated skill host ($label)', ({ label, bwrapPath }) 
       expect(host.tools[1]).toEqual({
         name: 'greet',
         description: 'Greets someone.',
-        parameters: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+        parameters: {
+          type: 'object',
+          properties: { name: { type: 'string' } },
+          required: ['name'],
+        },
       });
     });
 
@@ -148,7 +152,9 @@ describe.each(walls)('the isolated skill host ($label)', ({ label, bwrapPath }) 
     });
 
     it('stops a call that passes its timeout, and the next call gets a fresh host', async () => {
-      await expect(host.call('spin', {}, { timeoutMs: 500 })).rejects.toMatchObject({ reason: 'timeout' });
+      await expect(host.call('spin', {}, { timeoutMs: 500 })).rejects.toMatchObject({
+        reason: 'timeout',
+      });
       expect(await host.call('add', { a: 4, b: 4 })).toBe('8');
     });
 
@@ -188,7 +194,9 @@ describe.each(walls)('the isolated skill host ($label)', ({ label, bwrapPath }) 
     });
 
     it('rejects calls after close', async () => {
-      const other = await isolation.start(await fixture.write('closing', 'mjs', 'export const one = () => 1;'));
+      const other = await isolation.start(
+        await fixture.write('closing', 'mjs', 'export const one = () => 1;'),
+      );
       await other.close();
       await expect(other.call('one', {})).rejects.toMatchObject({ reason: 'closed' });
     });
@@ -204,7 +212,11 @@ describe('skill.py', () => {
   afterAll(() => fixture.remove());
 
   it('is refused without bubblewrap, naming what to install', async () => {
-    const isolation = createSkillIsolation({ executor: 'local', logger: silentLogger(), bwrapPath: null });
+    const isolation = createSkillIsolation({
+      executor: 'local',
+      logger: silentLogger(),
+      bwrapPath: null,
+    });
     expect(isolation.description).toBe('permission');
     const error = await isolation
       .start(await fixture.write('seed', 'py', 'def hello():\n    return "hi"\n'))
@@ -253,9 +265,17 @@ describe('skill.py', () => {
           {
             name: 'info',
             description: 'info',
-            parameters: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+            parameters: {
+              type: 'object',
+              properties: { name: { type: 'string' } },
+              required: ['name'],
+            },
           },
-          { name: 'boom', description: 'boom', parameters: { type: 'object', properties: {}, required: [] } },
+          {
+            name: 'boom',
+            description: 'boom',
+            parameters: { type: 'object', properties: {}, required: [] },
+          },
         ]);
         expect(await host.call('add', { a: 2, b: 40 })).toBe('42');
         expect(await host.call('info', { name: 'x' })).toBe('{"name": "x"}');

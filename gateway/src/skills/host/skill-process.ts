@@ -114,8 +114,15 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
       env: command.env,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    const state: Running = { child, pending: null, stdout: [], stdoutBytes: 0, stderr: '', exited: false };
-    child.stdout!.on('data', (chunk: Buffer) => {
+    const state: Running = {
+      child,
+      pending: null,
+      stdout: [],
+      stdoutBytes: 0,
+      stderr: '',
+      exited: false,
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
       let start = 0;
       for (let index = chunk.indexOf(10); index !== -1; index = chunk.indexOf(10, start)) {
         state.stdout.push(chunk.subarray(start, index));
@@ -136,10 +143,10 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
         stop(state, fail('output', `the answer exceeds ${limits.maxOutputBytes} bytes`));
       }
     });
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       state.stderr = (state.stderr + chunk.toString('utf8')).slice(-limits.maxStderrBytes);
     });
-    child.stdin!.on('error', () => {}); // EPIPE after a crash: reported by 'exit'
+    child.stdin.on('error', () => {}); // EPIPE after a crash: reported by 'exit'
     child.on('error', (error) => {
       state.exited = true;
       stop(state, fail('crashed', `the skill host could not start: ${error.message}`));

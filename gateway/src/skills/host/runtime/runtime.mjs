@@ -25,9 +25,11 @@ const reportRequests = process.argv.includes('--report-requests');
 // The protocol owns stdout: the skill's console output goes to stderr (the host keeps a tail).
 const writeStdout = process.stdout.write.bind(process.stdout);
 process.stdout.write = process.stderr.write.bind(process.stderr);
+/* eslint-disable no-console -- the skill's console output is redirected, not written here */
 console.log = console.error;
 console.info = console.error;
 console.debug = console.error;
+/* eslint-enable no-console */
 
 /*
  * What the permission model leaves open and a skill must not have: signals to other processes
@@ -37,7 +39,9 @@ console.debug = console.error;
  */
 function denied(name) {
   return () => {
-    throw Object.assign(new Error(`${name} is not allowed in a skill`), { code: 'ERR_ACCESS_DENIED' });
+    throw Object.assign(new Error(`${name} is not allowed in a skill`), {
+      code: 'ERR_ACCESS_DENIED',
+    });
   };
 }
 for (const name of [
@@ -55,9 +59,17 @@ for (const name of [
   'binding',
   '_linkedBinding',
 ]) {
-  Object.defineProperty(process, name, { value: denied(`process.${name}`), writable: false, configurable: false });
+  Object.defineProperty(process, name, {
+    value: denied(`process.${name}`),
+    writable: false,
+    configurable: false,
+  });
 }
-Object.defineProperty(os, 'setPriority', { value: denied('os.setPriority'), writable: false, configurable: false });
+Object.defineProperty(os, 'setPriority', {
+  value: denied('os.setPriority'),
+  writable: false,
+  configurable: false,
+});
 
 function send(message) {
   writeStdout(`${JSON.stringify(message)}\n`);
@@ -69,7 +81,11 @@ if (reportRequests) {
   });
   subscribe('http.client.request.start', ({ request }) => {
     const host = request.getHeader?.('host') ?? request.host;
-    send({ event: 'request', method: request.method, url: `${request.protocol}//${host}${request.path}` });
+    send({
+      event: 'request',
+      method: request.method,
+      url: `${request.protocol}//${host}${request.path}`,
+    });
   });
 }
 
@@ -109,9 +125,10 @@ function parseDocComment(body) {
   let inTags = false;
   for (const line of lines) {
     if (line.startsWith('@')) inTags = true;
-    const param = /^@param\s+(?:\{([^}]*)\}\s*)?(\[?)([A-Za-z_$][\w$.]*)(?:=[^\]]*)?\]?\s*(?:-\s*)?(.*)$/.exec(
-      line,
-    );
+    const param =
+      /^@param\s+(?:\{([^}]*)\}\s*)?(\[?)([A-Za-z_$][\w$.]*)(?:=[^\]]*)?\]?\s*(?:-\s*)?(.*)$/.exec(
+        line,
+      );
     if (param) {
       const [, type = '', optional, name, text] = param;
       if (name.includes('.')) continue;
@@ -121,7 +138,10 @@ function parseDocComment(body) {
       description.push(line.trim());
     }
   }
-  return { description: description.join(' '), parameters: { type: 'object', properties, required } };
+  return {
+    description: description.join(' '),
+    parameters: { type: 'object', properties, required },
+  };
 }
 
 /** The tools of a module: its exported functions not starting with `_`. */
@@ -131,13 +151,20 @@ function toolSpecs(module, source) {
   const specs = [];
   // A module namespace lists its names alphabetically: tools keep the source's order instead.
   const position = (name) => {
-    const at = source.search(new RegExp(`export\\s+(?:async\\s+)?(?:function\\s*\\*?\\s*|(?:const|let|var)\\s+)${name.replaceAll("$", "\\$")}\\b`));
+    const at = source.search(
+      new RegExp(
+        `export\\s+(?:async\\s+)?(?:function\\s*\\*?\\s*|(?:const|let|var)\\s+)${name.replaceAll('$', '\\$')}\\b`,
+      ),
+    );
     return at === -1 ? Number.MAX_SAFE_INTEGER : at;
   };
   const exported = Object.entries(module).sort(([a], [b]) => position(a) - position(b));
   for (const [name, value] of exported) {
     if (typeof value !== 'function' || name.startsWith('_') || name === 'default') continue;
-    const doc = docs.get(name) ?? { description: '', parameters: { type: 'object', properties: {} } };
+    const doc = docs.get(name) ?? {
+      description: '',
+      parameters: { type: 'object', properties: {} },
+    };
     const declared = schema[name];
     let parameters = doc.parameters;
     let description = doc.description;
@@ -151,7 +178,9 @@ function toolSpecs(module, source) {
     }
     // JSDoc parameters are positional; an exported schema describes one arguments object
     // unless the function takes several parameters.
-    const positional = declared ? value.length > 1 : Object.keys(parameters.properties ?? {}).length > 0;
+    const positional = declared
+      ? value.length > 1
+      : Object.keys(parameters.properties ?? {}).length > 0;
     specs.push({ name, description: description || name, parameters, positional });
   }
   return specs;

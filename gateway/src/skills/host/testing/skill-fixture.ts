@@ -7,7 +7,12 @@ import type { SkillHostOptions, SkillKind } from '../../ports.ts';
 export interface SkillFixture {
   root: string;
   /** Writes `skills/<name>/skill.<kind>` and returns the host options for it. */
-  write(name: string, kind: SkillKind, source: string, network?: boolean): Promise<SkillHostOptions>;
+  write(
+    name: string,
+    kind: SkillKind,
+    source: string,
+    network?: boolean,
+  ): Promise<SkillHostOptions>;
   remove(): Promise<void>;
 }
 
