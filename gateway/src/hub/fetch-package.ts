@@ -3,7 +3,7 @@ import { decodeDataUrl, tooLarge } from './data-url.ts';
 import type { PackageUrl } from './package-url.ts';
 
 export interface HubFetchLimits {
-  /** The largest package, in bytes (1 MiB by default). */
+  /** The largest package, in bytes (256 KiB by default, the skills store's own limit). */
   maxBytes: number;
   /** The whole fetch, redirects and body included. */
   timeoutMs: number;
@@ -12,7 +12,7 @@ export interface HubFetchLimits {
 }
 
 export const DEFAULT_FETCH_LIMITS: HubFetchLimits = {
-  maxBytes: 1_048_576,
+  maxBytes: 262_144,
   timeoutMs: 20_000,
   maxRedirects: 5,
 };

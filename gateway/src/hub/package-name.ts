@@ -2,11 +2,12 @@ import { validationError } from '../errors.ts';
 import type { SkillKind } from '../skills/ports.ts';
 
 /**
- * A hub package name: lowercase letters, digits, `_` and `-`, starting with a letter or digit,
- * at most 64 characters. No dot, slash, backslash, percent sign or non-ASCII letter can pass,
- * so a name is always one plain folder under `{data_dir}/skills` and never a path.
+ * A hub package name: lowercase letters, digits, `_` and `-`, starting with a letter, at most
+ * 32 characters (a skill name, lowercase only). No dot, slash, backslash, percent sign or
+ * non-ASCII letter can pass, so a name is always one plain folder under `{data_dir}/skills`
+ * and never a path.
  */
-export const PACKAGE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+export const PACKAGE_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
 
 /** Names the hub's own routes use (`GET /hub/status` …): never a package's. */
 export const RESERVED_NAMES: ReadonlySet<string> = new Set([
@@ -18,7 +19,7 @@ export const RESERVED_NAMES: ReadonlySet<string> = new Set([
 ]);
 
 export const NAME_RULE =
-  'must be 1 to 64 lowercase letters, digits, "_" or "-", starting with a letter or digit, and not a hub route (packages, install, search, scan, status)';
+  'must be 1 to 32 lowercase letters, digits, "_" or "-", starting with a letter, and not a hub route (packages, install, search, scan, status)';
 
 export function isPackageName(name: string): boolean {
   return PACKAGE_NAME.test(name) && !RESERVED_NAMES.has(name);

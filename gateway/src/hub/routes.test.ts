@@ -273,14 +273,14 @@ describe.runIf(hasOpenssl())('hub routes', () => {
       'a%2fb',
       'Weather',
       'wеather',
-      'x'.repeat(65),
+      'x'.repeat(33),
       'status',
       '',
     ])('refuses the name %j before fetching', async (name) => {
       const before = origin.requests.length;
       const refused = await install({ url: `${origin.origin}/weather.mjs`, name });
       expect(refused.status).toBe(422);
-      expect(refused.body.detail).toMatch(/^body\.name: must be 1 to 64 lowercase/);
+      expect(refused.body.detail).toMatch(/^body\.name: must be 1 to 32 lowercase/);
       expect(origin.requests.length).toBe(before);
     });
 
