@@ -44,6 +44,11 @@ export interface SkillEntry extends InstalledSkill {
 export interface SkillStore extends SkillCatalog {
   list(): SkillEntry[];
   get(name: string): SkillEntry | undefined;
+  install(input: Parameters<SkillCatalog['install']>[0]): Promise<SkillEntry>;
+  setEnabled(name: string, enabled: boolean): Promise<SkillEntry>;
+  reload(name?: string): Promise<SkillEntry[]>;
+  /** The skill's code as stored on disk. */
+  source(name: string): Promise<string>;
   /** Unloads the skill and marks it quarantined; the files stay until a new write or a delete. */
   quarantine(name: string): Promise<SkillEntry>;
   /** Reads every skill folder and loads the active ones (the area's start-up phase). */
@@ -304,6 +309,11 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
         if (entry.state !== 'error') logChange(name, from, entry.state);
         return snapshot(entry);
       }),
+
+    source: async (name) => {
+      mustGet(name);
+      return (await readSkill(name)).source;
+    },
 
     quarantine: (name) =>
       serial(async () => {

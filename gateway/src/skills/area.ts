@@ -1,0 +1,82 @@
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { Area } from '../lifecycle/area.ts';
+import { late } from '../lifecycle/late.ts';
+import type { ToolRegistry } from '../tools/contract.ts';
+import { pluginRoutes } from './plugin-routes.ts';
+import type { ScanPackage, SkillCatalog, SkillIsolation, ValidateSkill } from './ports.ts';
+import { createProposalQueue } from './review/proposals.ts';
+import { createReviewService, type ReviewService } from './review/review-service.ts';
+import { writeSkillTool } from './review/write-skill-tool.ts';
+import { skillRoutes } from './routes.ts';
+import { createSkillStore, type SkillStore } from './store/skill-store.ts';
+
+export interface SkillsAreaDeps {
+  /** `{data_dir}`: skills live in `skills/`, their data in `skill-data/`, proposals in `skills-proposals/`. */
+  home: string;
+  /** The gateway's one registry: skill tools sit beside the built-ins. */
+  tools: ToolRegistry;
+  /** Layer 1. */
+  validate: ValidateSkill;
+  /** Layer 3, built at start-up (it probes for bubblewrap). */
+  isolation: () => SkillIsolation;
+  /** Layer 2, for `POST /plugins`. */
+  scan?: ScanPackage;
+  logger: Logger;
+  now: () => number;
+}
+
+export interface SkillsArea extends Area {
+  /** The catalog the hub installs through; 503 "Skills is starting" before start-up. */
+  readonly catalog: () => SkillCatalog;
+  readonly store: () => SkillStore;
+}
+
+/**
+ * Skills and plugins: the store on disk, the trusted writer (`POST /skills`), the agent's
+ * `write_skill` proposals and their review, quarantine, and `/plugins`. Skills run in an
+ * isolated host, never in the gateway process; their tools join the shared registry.
+ */
+export function skillsArea(deps: SkillsAreaDeps): SkillsArea {
+  const logger = deps.logger.child({ area: 'skills' });
+  const store = late<SkillStore>('Skills');
+  const review = late<ReviewService>('Skills');
+  let isolation: SkillIsolation | undefined;
+  return {
+    name: 'skills',
+    routes: [
+      ...skillRoutes({ store: store.get, review: review.get }),
+      ...pluginRoutes({ store: store.get, scan: deps.scan }),
+    ],
+    async start() {
+      isolation = deps.isolation();
+      const opened = createSkillStore({
+        skillsDir: join(deps.home, 'skills'),
+        dataDir: join(deps.home, 'skill-data'),
+        validate: deps.validate,
+        isolation,
+        tools: deps.tools,
+        logger,
+        now: deps.now,
+      });
+      await opened.loadAll();
+      store.set(opened);
+      review.set(
+        createReviewService({
+          store: store.get,
+          proposals: createProposalQueue({
+            dir: join(deps.home, 'skills-proposals'),
+            now: deps.now,
+          }),
+          validate: deps.validate,
+          logger,
+        }),
+      );
+      if (!deps.tools.get('write_skill')) deps.tools.register(writeSkillTool(review.get));
+    },
+    status: (): Record<string, string> => (isolation ? { skills: isolation.description } : {}),
+    catalog: store.get,
+    store: store.get,
+    close: () => store.peek()?.close(),
+  };
+}

@@ -1,0 +1,53 @@
+import type { Tool } from '../../tools/contract.ts';
+import { isHearthError } from '../../errors.ts';
+import type { ReviewService } from './review-service.ts';
+
+/**
+ * The agent's `write_skill` tool: validates the code and queues a proposal. Nothing is
+ * written or loaded until a human approves it; a rejection by layer 1 comes back as the
+ * tool's answer, naming the construct and the line.
+ */
+export function writeSkillTool(review: () => ReviewService): Tool {
+  return {
+    name: 'write_skill',
+    source: 'builtin',
+    description:
+      'Propose a new skill: an ES module whose exported functions become tools named <skill>_<function> (a JSDoc comment describes each). A human must approve it before it is written or loaded.',
+    parameters: {
+      type: 'object',
+      properties: {
+        name: {
+          type: 'string',
+          description: 'Skill name: a letter, then letters, digits, _ or - (max 32).',
+        },
+        code: {
+          type: 'string',
+          description: 'The full source of skill.mjs (or skill.py when kind is py).',
+        },
+        description: { type: 'string', description: 'What the skill is for, for the reviewer.' },
+        kind: { type: 'string', enum: ['mjs', 'py'] },
+      },
+      required: ['name', 'code'],
+      additionalProperties: false,
+    },
+    async execute(context, args) {
+      const { name, code, description, kind } = args;
+      if (typeof name !== 'string' || typeof code !== 'string')
+        return 'write_skill needs string arguments name and code.';
+      try {
+        const proposal = await review().propose({
+          name,
+          code,
+          kind: kind === 'py' ? 'py' : 'mjs',
+          description: typeof description === 'string' ? description.slice(0, 2000) : null,
+          sessionId: context.sessionId,
+        });
+        const tools = proposal.tools.map((tool) => `${name}_${tool}`).join(', ') || 'none';
+        return `Skill proposal ${proposal.id} queued for '${name}' (tools: ${tools}). Nothing is written or loaded until a human approves it: hearth skills review approve ${proposal.id}`;
+      } catch (error) {
+        if (isHearthError(error)) return `The skill was not queued: ${error.message}`;
+        throw error;
+      }
+    },
+  };
+}
