@@ -22,7 +22,12 @@ execFileSync(
   [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
   { stdio: 'inherit' },
 );
-for (const path of ['gateway/drizzle', 'cli-ink/package.json']) {
+for (const path of [
+  'gateway/drizzle',
+  'cli-ink/package.json',
+  'gateway/src/skills/validate/validate_skill.py', // the skill.py check runs it beside the .js
+  'gateway/src/skills/host/runtime', // the skill host's child runs these files (plain JS, Python)
+]) {
   await cp(path, `dist/${path}`, { recursive: true });
 }
 await writeGatewayManifest();

@@ -1,0 +1,195 @@
+"""Layer 1 for seed-format skill.py: parse the source with Python's own ast, reject the imports
+the specification blocks (rule 16), and list the tools. Reads the source on stdin, writes one
+JSON object on stdout: {"problems": [{"construct", "line", "message"}], "tools": [...]}.
+Run as `python3 -I -S validate_skill.py`; nothing of the skill is executed.
+
+Rejected, exactly rule 16's modules (and their submodules, e.g. ctypes.util):
+  import X / from X import … / __import__('X') / importlib.import_module('X')
+Also rejected, because they would make that list unenforceable: __import__ and
+importlib.import_module with a module name that is not a string literal, and the import
+functions taken as values (`imp = __import__`, getattr(builtins, '__import__')); exec/eval/
+compile of a string literal are checked like the module itself, and of anything else
+rejected (the code could import a blocked module). Other modules are not rejected here: the
+isolated host is what keeps a skill from the rest of the machine.
+"""
+import ast
+import json
+import sys
+
+BLOCKED = ("subprocess", "ctypes", "winreg", "msvcrt", "pty", "tty", "termios", "fcntl")
+IMPORT_FUNCTIONS = ("__import__", "import_module")
+CODE_RUNNERS = ("exec", "eval", "compile")
+JSON_TYPES = {"str": "string", "int": "integer", "float": "number", "bool": "boolean",
+              "list": "array", "dict": "object"}
+
+
+def blocked(module):
+    return module.split(".")[0] in BLOCKED
+
+
+def literal(node):
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
+
+
+def callee_name(node):
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+class Checker(ast.NodeVisitor):
+    def __init__(self, line_offset=0):
+        self.problems = []
+        self.line_offset = line_offset
+        self.callees = set()
+
+    def report(self, node, construct, message):
+        line = getattr(node, "lineno", 1) + self.line_offset
+        self.problems.append({"construct": construct, "line": line, "message": message})
+
+    def check_module(self, node, module, construct):
+        if blocked(module):
+            self.report(node, construct, f"{module.split('.')[0]} is blocked in a skill (rule 16)")
+
+    def visit_Import(self, node):
+        for alias in node.names:
+            self.check_module(node, alias.name, f"import {alias.name}")
+        self.generic_visit(node)
+
+    def visit_ImportFrom(self, node):
+        # A relative import (from . import x) names a module of the skill's own package.
+        if node.level == 0 and node.module:
+            self.check_module(node, node.module, f"from {node.module} import")
+        self.generic_visit(node)
+
+    def visit_Call(self, node):
+        name = callee_name(node.func)
+        self.callees.add(id(node.func))
+        first = node.args[0] if node.args else None
+        if name in IMPORT_FUNCTIONS:
+            module = literal(first) if first is not None else None
+            if module is None:
+                self.report(node, f"{name}(<expression>)",
+                            f"{name}() must name its module with a string literal, so it can be checked")
+            else:
+                self.check_module(node, module, f"{name}('{module}')")
+        elif name in CODE_RUNNERS and isinstance(node.func, ast.Name):
+            code = literal(first) if first is not None else None
+            if code is None:
+                self.report(node, f"{name}(<expression>)",
+                            f"{name}() may only run a string literal, which is checked like the skill")
+            else:
+                self.check_code(node, code)
+        elif name == "getattr" and len(node.args) >= 2:
+            attribute = literal(node.args[1])
+            if attribute in IMPORT_FUNCTIONS + CODE_RUNNERS:
+                self.report(node, f"getattr(…, '{attribute}')",
+                            f"{attribute} may only be called directly, with a string literal")
+        self.generic_visit(node)
+
+    def check_code(self, node, code):
+        try:
+            tree = ast.parse(code)
+        except (SyntaxError, ValueError):
+            return  # it fails the same way when run
+        inner = Checker(getattr(node, "lineno", 1) - 1 + self.line_offset)
+        inner.visit(tree)
+        self.problems.extend(inner.problems)
+
+    def visit_Name(self, node):
+        if node.id in IMPORT_FUNCTIONS + CODE_RUNNERS and id(node) not in self.callees:
+            self.report(node, f"{node.id} (as a value)",
+                        f"{node.id} may only be called directly, with a string literal")
+
+    def visit_Subscript(self, node):
+        key = literal(node.slice)
+        if key in IMPORT_FUNCTIONS + CODE_RUNNERS:
+            self.report(node, f"['{key}']", f"{key} may only be called directly, with a string literal")
+        self.generic_visit(node)
+
+    def visit_Attribute(self, node):
+        builtin = isinstance(node.value, ast.Name) and node.value.id in ("builtins", "__builtins__")
+        if builtin and node.attr in CODE_RUNNERS:
+            self.report(node, f"{node.value.id}.{node.attr}",
+                        f"{node.attr} may only be called directly, with a string literal")
+        elif node.attr in IMPORT_FUNCTIONS and id(node) not in self.callees:
+            self.report(node, f"{node.attr} (as a value)",
+                        f"{node.attr} may only be called directly, with a string literal")
+        self.generic_visit(node)
+
+
+def annotation_type(annotation):
+    if annotation is None:
+        return None
+    base = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+    return JSON_TYPES.get(callee_name(base) or "")
+
+
+def tool_spec(function, skip_self=False):
+    doc = ast.get_docstring(function) or ""
+    description = doc.split("\n\n")[0].replace("\n", " ").strip() or function.name
+    arguments = function.args
+    positional = arguments.posonlyargs + arguments.args
+    defaults = [None] * (len(positional) - len(arguments.defaults)) + list(arguments.defaults)
+    pairs = list(zip(positional, defaults)) + list(zip(arguments.kwonlyargs, arguments.kw_defaults))
+    if skip_self and pairs:
+        pairs = pairs[1:]
+    properties, required = {}, []
+    for argument, default in pairs:
+        schema = {}
+        kind = annotation_type(argument.annotation)
+        if kind:
+            schema["type"] = kind
+        properties[argument.arg] = schema
+        if default is None:
+            required.append(argument.arg)
+    return {"name": function.name, "description": description,
+            "parameters": {"type": "object", "properties": properties, "required": required}}
+
+
+def extends_plugin(node):
+    return any(callee_name(base) == "Plugin" for base in node.bases)
+
+
+def tools_of(tree):
+    """Top-level def/async def not starting with _, then the methods of a Plugin subclass."""
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+    tools = [tool_spec(node) for node in tree.body
+             if isinstance(node, functions) and not node.name.startswith("_")]
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and extends_plugin(node):
+            for member in node.body:
+                if isinstance(member, functions) and not member.name.startswith("_") and not any(
+                        callee_name(d) == "staticmethod" for d in member.decorator_list):
+                    tools.append(tool_spec(member, skip_self=True))
+    return tools
+
+
+def validate(source):
+    try:
+        tree = ast.parse(source, filename="skill.py")
+    except SyntaxError as error:
+        return {"problems": [{"construct": "syntax error", "line": error.lineno or 1,
+                              "message": f"{error.msg}"}], "tools": []}
+    except (ValueError, RecursionError, MemoryError) as error:
+        return {"problems": [{"construct": "syntax error", "line": 1,
+                              "message": f"the module cannot be parsed: {type(error).__name__}"}],
+                "tools": []}
+    checker = Checker()
+    try:
+        checker.visit(tree)
+        tools = tools_of(tree)
+    except RecursionError:
+        return {"problems": [{"construct": "nesting", "line": 1,
+                              "message": "the module is nested too deeply to check"}], "tools": []}
+    checker.problems.sort(key=lambda problem: problem["line"])
+    return {"problems": checker.problems, "tools": tools}
+
+
+if __name__ == "__main__":
+    text = sys.stdin.buffer.read().decode("utf-8", errors="replace")
+    sys.stdout.write(json.dumps(validate(text)))
