@@ -50,6 +50,8 @@ export async function startTestGateway(
     presenceTiming?: PresenceTiming;
     maxLiveSessions?: number;
     socketFrameLimits?: Partial<FrameSenderLimits>;
+    /** Outbound HTTP (providers, hub downloads); the global fetch by default. */
+    fetch?: typeof globalThis.fetch;
   } = {},
 ): Promise<TestGateway> {
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
@@ -68,6 +70,7 @@ export async function startTestGateway(
     presenceTiming: options.presenceTiming,
     maxLiveSessions: options.maxLiveSessions,
     socketFrameLimits: options.socketFrameLimits,
+    fetch: options.fetch,
   });
   const address = await gateway.listen();
   return {
