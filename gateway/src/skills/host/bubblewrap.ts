@@ -4,7 +4,8 @@
  * `network: true`), a root file system holding only read-only binds of the system libraries,
  * the interpreter, the runtime and the skill, a writable bind of the skill's data folder, a
  * private /tmp, fresh /proc and /dev, no capabilities, an empty environment apart from the
- * sanitised one, a new session (no terminal injection), and death with its parent.
+ * sanitised one, a new session (no terminal injection), death with its parent, and a seccomp
+ * filter that refuses new processes (seccomp.ts).
  * Nothing else of the machine (/etc, /home, /root, the gateway's state) exists inside.
  * Paths keep their names inside, so the wrapped command is unchanged.
  */
@@ -18,6 +19,8 @@ export interface BubblewrapInput {
   /** Folders bound writable (the data folder). */
   writable: readonly string[];
   network: boolean;
+  /** A seccomp program (see seccomp.ts), read by bwrap from fd 3. */
+  seccomp?: Buffer | null;
 }
 
 /** The system folders a dynamically linked interpreter needs; symlinks (merged /usr) stay symlinks. */
@@ -64,9 +67,17 @@ export function wrapInBubblewrap(command: ChildCommand, input: BubblewrapInput):
     ...input.writable.flatMap((dir) => ['--bind', dir, dir]),
     '--chdir',
     command.cwd,
+    ...(input.seccomp ? ['--seccomp', '3'] : []),
     '--',
     command.file,
     ...command.args,
   ];
-  return { file: input.bwrapPath, args, env: command.env, cwd: command.cwd };
+  const fd3 = input.seccomp ?? undefined;
+  return {
+    file: input.bwrapPath,
+    args,
+    env: command.env,
+    cwd: command.cwd,
+    ...(fd3 ? { fd3 } : {}),
+  };
 }

@@ -2,6 +2,7 @@
  * Layer 3's factory: picks the walls a skill host runs behind and says which in `description`
  * (shown in /status backends).
  *   bubblewrap+permission  bwrap works here: Node skills get both walls, Python skills bwrap
+ *                          (both with a seccomp filter refusing new processes on x86_64)
  *   permission             no bwrap: Node skills get the permission model; Python skills are
  *                          refused with a message saying to install bubblewrap
  * The skill's environment is built from nothing (PATH, HOME = its data folder, the locale) and
@@ -21,6 +22,7 @@ import type { SkillHost, SkillHostOptions, SkillIsolation } from '../ports.ts';
 import { wrapInBubblewrap } from './bubblewrap.ts';
 import { nodeSkillCommand } from './node-permission.ts';
 import { pythonSkillCommand } from './python-command.ts';
+import { noNewProcessesFilter } from './seccomp.ts';
 import {
   DEFAULT_LIMITS,
   startSkillProcess,
@@ -153,6 +155,7 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
   const nodePath = realpathSync(options.nodePath ?? process.execPath);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const maxOldSpaceMb = options.maxOldSpaceMb ?? 128;
+  const seccomp = noNewProcessesFilter();
   let python: { executable: string; prefix: string } | undefined;
   if (options.executor === 'sandbox') {
     logger.warn(
@@ -183,6 +186,7 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
         readOnly: [python.prefix, RUNTIME_DIR, dir],
         writable: [dataDir],
         network: host.network,
+        seccomp,
       });
     }
     const inner = nodeSkillCommand({
@@ -201,6 +205,7 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
       readOnly: [dirname(nodePath), RUNTIME_DIR, dir],
       writable: [dataDir],
       network: host.network,
+      seccomp,
     });
   }
 

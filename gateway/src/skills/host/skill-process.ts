@@ -5,6 +5,7 @@
  * rejects the call with a SkillCallError (a tool error); the next call starts a fresh child.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import type { Logger } from '../../observability/logger.ts';
 import type { SkillHost, SkillToolSpec } from '../ports.ts';
 import { SkillCallError, type SkillCallFailure } from './errors.ts';
@@ -15,6 +16,8 @@ export interface ChildCommand {
   args: string[];
   env: Record<string, string>;
   cwd: string;
+  /** Bytes the child reads on fd 3 at start (bubblewrap's seccomp filter). */
+  fd3?: Buffer;
 }
 
 export interface SkillProcessLimits {
@@ -112,8 +115,13 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
     const child = spawn(command.file, command.args, {
       cwd: command.cwd,
       env: command.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: command.fd3 ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
     });
+    if (command.fd3) {
+      const fd3 = child.stdio[3] as Writable;
+      fd3.on('error', () => {}); // the child exiting early is reported by 'exit'
+      fd3.end(command.fd3);
+    }
     const state: Running = {
       child,
       pending: null,
