@@ -1,5 +1,5 @@
 import type { AnyNode, Program } from 'acorn';
-import { fullAncestor } from 'acorn-walk';
+import { fullAncestor, simple } from 'acorn-walk';
 import type { SkillProblem } from '../ports.ts';
 import {
   blockedModules,
@@ -46,6 +46,24 @@ export function findBlockedConstructs(program: Program): SkillProblem[] {
         processAliases.add(specifier.local.name);
     }
   }
+
+  // Strings a variable is ever given (`const k = 'constr' + 'uctor'`), to check `f[k]` with.
+  const knownStrings = new Map<string, Set<string>>();
+  const remember = (name: string, value: AnyNode | null | undefined): void => {
+    const text = value ? staticString(value) : undefined;
+    if (text === undefined) return;
+    const values = knownStrings.get(name) ?? new Set<string>();
+    values.add(text);
+    knownStrings.set(name, values);
+  };
+  simple(program, {
+    VariableDeclarator(node) {
+      if (node.id.type === 'Identifier') remember(node.id.name, node.init);
+    },
+    AssignmentExpression(node) {
+      if (node.left.type === 'Identifier') remember(node.left.name, node.right);
+    },
+  });
 
   const canonical = (node: AnyNode): string | undefined => {
     if (node.type === 'ChainExpression') return canonical(node.expression);
@@ -212,10 +230,21 @@ export function findBlockedConstructs(program: Program): SkillProblem[] {
         if (node.object.type === 'MetaProperty') {
           if (key === undefined)
             report(node, 'import.meta[<expression>]', 'import.meta members must be named');
+          else if (key === 'require')
+            report(node, 'import.meta.require', 'import.meta.require is blocked: it loads modules');
           return;
         }
         const objectRoot = canonical(node.object);
         if (key === undefined) {
+          const variable = node.property.type === 'Identifier' ? node.property.name : undefined;
+          for (const value of (variable && knownStrings.get(variable)) || []) {
+            const reason =
+              (objectRoot && rootMemberReason(objectRoot, value)) ?? blockedProperties.get(value);
+            if (reason) {
+              report(node, `[${variable}] (${value})`, reason);
+              return;
+            }
+          }
           if (objectRoot && roots.has(objectRoot))
             report(
               node,

@@ -65,6 +65,26 @@ const hostile: [string, string, string, number][] = [
   ['exec of a literal that imports', "x = 1\nexec('import subprocess')", 'import subprocess', 2],
   ['exec of an expression', "code = 'import ' + 'pty'\nexec(code)", 'exec(<expression>)', 2],
   ['builtins.exec', "import builtins\nbuiltins.exec('x = 1')", 'builtins.exec', 2],
+  [
+    'an aliased import_module',
+    "from importlib import import_module as load\nload('termios')",
+    "import_module('termios')",
+    2,
+  ],
+  [
+    'an aliased __import__',
+    "from builtins import __import__ as imp\nimp('tty')",
+    "__import__('tty')",
+    2,
+  ],
+  [
+    'find_spec, then exec_module',
+    "import importlib.util\nspec = importlib.util.find_spec('subprocess')",
+    "find_spec('subprocess')",
+    2,
+  ],
+  ['runpy.run_module', "import runpy\nrunpy.run_module('pty')", "run_module('pty')", 2],
+  ['an aliased builtins.exec', "import builtins as b\nb.exec('x = 1')", 'b.exec', 2],
   ['a syntax error', 'def f(:\n    pass', 'syntax error', 1],
 ];
 

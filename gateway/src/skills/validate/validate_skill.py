@@ -4,7 +4,8 @@ JSON object on stdout: {"problems": [{"construct", "line", "message"}], "tools":
 Run as `python3 -I -S validate_skill.py`; nothing of the skill is executed.
 
 Rejected, exactly rule 16's modules (and their submodules, e.g. ctypes.util):
-  import X / from X import … / __import__('X') / importlib.import_module('X')
+  import X / from X import … / __import__('X') / importlib.import_module('X') /
+  importlib.util.find_spec('X') / runpy.run_module('X'), under any alias
 Also rejected, because they would make that list unenforceable: __import__ and
 importlib.import_module with a module name that is not a string literal, and the import
 functions taken as values (`imp = __import__`, getattr(builtins, '__import__')); exec/eval/
@@ -17,7 +18,9 @@ import json
 import sys
 
 BLOCKED = ("subprocess", "ctypes", "winreg", "msvcrt", "pty", "tty", "termios", "fcntl")
-IMPORT_FUNCTIONS = ("__import__", "import_module")
+# Module loaders taking a module name: importlib.import_module, importlib.util.find_spec (then
+# module_from_spec/exec_module), runpy.run_module, and __import__ itself.
+IMPORT_FUNCTIONS = ("__import__", "import_module", "find_spec", "run_module")
 CODE_RUNNERS = ("exec", "eval", "compile")
 JSON_TYPES = {"str": "string", "int": "integer", "float": "number", "bool": "boolean",
               "list": "array", "dict": "object"}
@@ -42,7 +45,8 @@ def callee_name(node):
 
 
 class Checker(ast.NodeVisitor):
-    def __init__(self, line_offset=0):
+    def __init__(self, aliases, line_offset=0):
+        self.aliases = aliases
         self.problems = []
         self.line_offset = line_offset
         self.callees = set()
@@ -68,6 +72,8 @@ class Checker(ast.NodeVisitor):
 
     def visit_Call(self, node):
         name = callee_name(node.func)
+        if isinstance(node.func, ast.Name):
+            name = self.aliases.get(name, name)
         self.callees.add(id(node.func))
         first = node.args[0] if node.args else None
         if name in IMPORT_FUNCTIONS:
@@ -96,7 +102,7 @@ class Checker(ast.NodeVisitor):
             tree = ast.parse(code)
         except (SyntaxError, ValueError):
             return  # it fails the same way when run
-        inner = Checker(getattr(node, "lineno", 1) - 1 + self.line_offset)
+        inner = Checker(self.aliases, getattr(node, "lineno", 1) - 1 + self.line_offset)
         inner.visit(tree)
         self.problems.extend(inner.problems)
 
@@ -112,7 +118,8 @@ class Checker(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Attribute(self, node):
-        builtin = isinstance(node.value, ast.Name) and node.value.id in ("builtins", "__builtins__")
+        builtin = isinstance(node.value, ast.Name) and (
+            node.value.id in ("builtins", "__builtins__") or self.aliases.get(node.value.id) == "builtins")
         if builtin and node.attr in CODE_RUNNERS:
             self.report(node, f"{node.value.id}.{node.attr}",
                         f"{node.attr} may only be called directly, with a string literal")
@@ -120,6 +127,21 @@ class Checker(ast.NodeVisitor):
             self.report(node, f"{node.attr} (as a value)",
                         f"{node.attr} may only be called directly, with a string literal")
         self.generic_visit(node)
+
+
+def aliases_of(tree):
+    """Other names for the loaders and code runners: `from importlib import import_module as im`."""
+    aliases = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if alias.asname and alias.name in IMPORT_FUNCTIONS + CODE_RUNNERS:
+                    aliases[alias.asname] = alias.name
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "builtins" and alias.asname:
+                    aliases[alias.asname] = "builtins"
+    return aliases
 
 
 def annotation_type(annotation):
@@ -179,7 +201,7 @@ def validate(source):
         return {"problems": [{"construct": "syntax error", "line": 1,
                               "message": f"the module cannot be parsed: {type(error).__name__}"}],
                 "tools": []}
-    checker = Checker()
+    checker = Checker(aliases_of(tree))
     try:
         checker.visit(tree)
         tools = tools_of(tree)

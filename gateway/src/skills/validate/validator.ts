@@ -22,10 +22,3 @@ export function createSkillValidator(options: SkillValidatorOptions = {}): Valid
   return async (source: string, kind: SkillKind): Promise<ValidationResult> =>
     kind === 'py' ? validatePythonSkill(source, python) : validateJsSkill(source);
 }
-
-/** The 422 `detail` for a rejected skill: each problem with its construct and line. */
-export function describeProblems(result: ValidationResult): string {
-  return result.problems
-    .map((problem) => `line ${problem.line}: ${problem.construct}: ${problem.message}`)
-    .join('; ');
-}
