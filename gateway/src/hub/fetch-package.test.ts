@@ -56,10 +56,10 @@ describe.runIf(hasOpenssl())('fetching a hub package over https', () => {
       if (path === '/slow') {
         res.writeHead(200);
         res.write('export ');
-        return; // never ends
+        return res; // never ends
       }
       if (path === '/missing') return res.writeHead(404).end('no');
-      res.writeHead(500).end();
+      return res.writeHead(500).end();
     });
   });
   afterAll(async () => {

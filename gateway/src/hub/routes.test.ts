@@ -60,7 +60,7 @@ describe.runIf(hasOpenssl())('hub routes', () => {
         return res.writeHead(302, { location: `${plain.origin}/weather.mjs` }).end();
       const file = files[path];
       if (file === undefined) return res.writeHead(404).end();
-      res.end(file);
+      return res.end(file);
     });
     const area = hubArea({
       catalog: (): SkillCatalog => {
