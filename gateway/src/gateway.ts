@@ -20,6 +20,9 @@ import { privacyArea } from './privacy/area.ts';
 import { providersArea } from './providers/area.ts';
 import { scaleOutArea } from './scale-out/area.ts';
 import { settingsArea } from './settings/area.ts';
+import { skillsArea } from './skills/area.ts';
+import { createSkillIsolation } from './skills/host/isolation.ts';
+import { createSkillValidator } from './skills/validate/validator.ts';
 import { statusArea } from './status/area.ts';
 import { toolsArea } from './tools/area.ts';
 import { createToolRegistry } from './tools/registry.ts';
@@ -124,6 +127,15 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     logger,
     now,
   });
+  const skills = skillsArea({
+    home: paths.home,
+    tools,
+    validate: createSkillValidator(),
+    isolation: () =>
+      createSkillIsolation({ executor: config.security.executor, logger, env: deps.processEnv }),
+    logger,
+    now,
+  });
   const agent = agentArea({
     home: paths.home,
     router,
@@ -172,6 +184,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     scaleOut,
     approvals,
     toolsRuntime,
+    skills,
     agent,
   ];
   const served = serveAreas(areas, { gateway: config.gateway, version: VERSION, logger });

@@ -24,6 +24,14 @@ export const MAX_PENDING_PROPOSALS = 50;
 
 const ID = /^[a-f0-9-]{36}$/;
 
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 export interface ProposalQueue {
   add(proposal: Omit<SkillProposal, 'id' | 'created_at'>): Promise<SkillProposal>;
   list(): Promise<SkillProposal[]>;
@@ -47,8 +55,9 @@ export function createProposalQueue(deps: { dir: string; now: () => number }): P
     const names = (await readdir(deps.dir)).filter((name) => ID.test(name.replace(/\.json$/, '')));
     const proposals: SkillProposal[] = [];
     for (const name of names) {
+      // A corrupt or hand-edited file is skipped, not fatal to the whole queue.
       const parsed = proposalSchema.safeParse(
-        JSON.parse(await readFile(join(deps.dir, name), 'utf8').catch(() => 'null')),
+        parseJson(await readFile(join(deps.dir, name), 'utf8')),
       );
       if (parsed.success) proposals.push(parsed.data);
     }
