@@ -187,4 +187,15 @@ describe('skill store', () => {
     expect(store.get('weather')?.plugin).toBe(true);
     expect(entry.name).toBe('weather');
   });
+
+  it('a skill whose manifest was corrupted is listed in state error; show and quarantine are 409', async () => {
+    await store.install({ name: 'hello', kind: 'mjs', source: GREET, origin: 'trusted' });
+    await writeFile(join(home, 'skills/hello/skill.json'), '{broken');
+    const [entry] = await store.reload('hello');
+    expect(entry).toMatchObject({ state: 'error', tools: [] });
+    expect(entry!.load_error).toMatch(/unreadable/);
+    await expect(store.source('hello')).rejects.toMatchObject({ code: 'conflict' });
+    await expect(store.quarantine('hello')).rejects.toMatchObject({ code: 'conflict' });
+    expect(await store.remove('hello')).toBe(true);
+  });
 });

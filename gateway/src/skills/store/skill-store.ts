@@ -177,15 +177,22 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
     return loaded.entry;
   }
 
+  /** The manifest and code on disk; an unreadable skill is a 409 naming why (never a 500). */
   async function readSkill(name: string): Promise<{ manifest: SkillManifest; source: string }> {
     const dir = dirOf(name);
-    await assertNoSymlinks(skillsDir, join(dir, MANIFEST_FILE));
-    const manifest = manifestSchema.parse(
-      JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8')),
-    );
-    await assertNoSymlinks(skillsDir, join(dir, codeFile(manifest.kind)));
-    const source = await readFile(join(dir, codeFile(manifest.kind)), 'utf8');
-    return { manifest, source };
+    try {
+      await assertNoSymlinks(skillsDir, join(dir, MANIFEST_FILE));
+      const manifest = manifestSchema.parse(
+        JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8')),
+      );
+      await assertNoSymlinks(skillsDir, join(dir, codeFile(manifest.kind)));
+      const source = await readFile(join(dir, codeFile(manifest.kind)), 'utf8');
+      return { manifest, source };
+    } catch (error) {
+      if (error instanceof HearthError) throw error;
+      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      throw new HearthError('conflict', `Skill '${name}' cannot be read: ${reason}`);
+    }
   }
 
   /** Loads one folder from disk; an unreadable one is listed in state `error`. */
