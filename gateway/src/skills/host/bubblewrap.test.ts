@@ -19,8 +19,8 @@ function run(command: ChildCommand): Promise<string> {
   });
   (child.stdio[3] as Writable).end(command.fd3 ?? Buffer.alloc(0));
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return new Promise((resolve) => child.on('close', () => resolve(output)));
 }
 
