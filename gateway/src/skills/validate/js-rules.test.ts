@@ -143,6 +143,12 @@ const hostile: [string, string, string, number][] = [
     1,
   ],
   ['module.require', "module.require('child_process');", 'module.require', 1],
+  [
+    'the CommonJS wrapper’s arguments',
+    "const load = () => arguments[1];\nload()('child_process');",
+    'arguments (outside a function)',
+    1,
+  ],
   // Code from strings.
   ['eval', "eval('1 + 1');", 'eval', 1],
   ['an indirect eval', "(0, eval)('1');", 'eval', 1],
@@ -329,6 +335,10 @@ const benign: [string, string][] = [
   [
     'a literal dynamic import',
     "export const yaml = async () => (await import('node:util')).inspect({});",
+  ],
+  [
+    'arguments inside functions',
+    'export function sum() { return [...arguments].reduce((a, b) => a + b, 0); }',
   ],
   [
     'timers and JSON',

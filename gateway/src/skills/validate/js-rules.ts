@@ -221,6 +221,21 @@ export function findBlockedConstructs(program: Program): SkillProblem[] {
           );
           return;
         }
+        if (
+          node.name === 'arguments' &&
+          !ancestors.some(
+            (ancestor) =>
+              ancestor.type === 'FunctionDeclaration' || ancestor.type === 'FunctionExpression',
+          )
+        ) {
+          // Run as CommonJS (a skill.js), the module wrapper's arguments hold require.
+          report(
+            node,
+            'arguments (outside a function)',
+            'outside a function, arguments is the CommonJS wrapper’s, which holds require',
+          );
+          return;
+        }
         const root = canonical(node);
         if (root && roots.has(root)) checkRootUse(node, root, parent);
         return;

@@ -173,6 +173,14 @@ describe('skill.py tools: top-level callables not starting with _, docstrings as
     ]);
   });
 
+  it('reads a byte-order mark and CRLF line ends as Python does', async () => {
+    const result = await validate('\ufeffdef ok():\r\n    pass\r\nimport tty\r\n', 'py');
+    expect(result.problems).toEqual([
+      expect.objectContaining({ construct: 'import tty', line: 3 }),
+    ]);
+    expect(result.tools.map((tool) => tool.name)).toEqual(['ok']);
+  });
+
   it('the source is parsed, never run', async () => {
     const result = await validate("raise SystemExit(3)\nopen('/tmp/x', 'w')\ndef ok(): pass", 'py');
     expect(result.ok).toBe(true);

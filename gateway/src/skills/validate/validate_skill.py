@@ -213,5 +213,6 @@ def validate(source):
 
 
 if __name__ == "__main__":
-    text = sys.stdin.buffer.read().decode("utf-8", errors="replace")
+    # utf-8-sig: a byte-order mark is dropped, as Python does when it loads the file.
+    text = sys.stdin.buffer.read().decode("utf-8-sig", errors="replace")
     sys.stdout.write(json.dumps(validate(text)))
