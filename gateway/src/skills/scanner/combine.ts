@@ -1,0 +1,148 @@
+/**
+ * The rules that need two facts at once: a secret read *and* a network call is exfiltration,
+ * a decoded blob *and* an eval is a hidden payload, a download *and* a chmod is a dropper.
+ * Each finding lands on the line of the fact that makes it dangerous (the read, the run).
+ */
+import type { ModuleFacts } from './facts.ts';
+import type { FindingSink } from './findings.ts';
+
+export function combineFacts(facts: ModuleFacts, sink: FindingSink): void {
+  const net = facts.network.length > 0;
+  const writesOrRuns = facts.fileWrite.length > 0 || facts.runsCode.length > 0;
+
+  if (net) {
+    for (const line of facts.envWhole) {
+      sink.add(
+        'exfil.env-to-network',
+        line,
+        'critical',
+        'reads the whole environment and the module talks to the network',
+      );
+    }
+    for (const line of facts.envSecret) {
+      sink.add(
+        'exfil.secret-env-to-network',
+        line,
+        'high',
+        'reads a credential-like environment variable and the module talks to the network',
+      );
+    }
+  } else {
+    for (const line of facts.envWhole) {
+      sink.add('secrets.env-dump', line, 'medium', 'reads the whole environment');
+    }
+  }
+
+  for (const m of facts.markers) {
+    switch (m.kind) {
+      case 'sensitive-path':
+        if (net && facts.fileRead.length > 0) {
+          sink.add(
+            'exfil.secret-file-to-network',
+            m.line,
+            'critical',
+            `names ${m.marker}, reads files and talks to the network`,
+          );
+        } else if (facts.fileRead.length > 0) {
+          sink.add(
+            'secrets.sensitive-file-read',
+            m.line,
+            'high',
+            `names ${m.marker} and reads files`,
+          );
+        } else {
+          sink.add(m.rule, m.line, m.severity, `names the credential path ${m.marker}`);
+        }
+        break;
+      case 'persistence':
+        if (writesOrRuns) {
+          sink.add(
+            'persistence.write',
+            m.line,
+            'high',
+            `names ${m.marker} and writes files or runs commands`,
+          );
+        } else {
+          sink.add(m.rule, m.line, m.severity, `names the start-up path ${m.marker}`);
+        }
+        break;
+      case 'collector':
+        sink.add(
+          m.rule,
+          m.line,
+          net ? 'critical' : m.severity,
+          `names the data collector ${m.marker}`,
+        );
+        break;
+      case 'miner':
+        sink.add(m.rule, m.line, m.severity, `crypto-miner marker ${m.marker}`);
+        break;
+      case 'reverse-shell':
+        sink.add(m.rule, m.line, m.severity, `reverse-shell marker ${m.marker}`);
+        break;
+      case 'pipe-to-shell':
+        sink.add(
+          m.rule,
+          m.line,
+          m.severity,
+          `pipes a download into a shell: ${m.marker.slice(0, 80)}`,
+        );
+        break;
+    }
+  }
+
+  if (facts.runsCode.length > 0) {
+    const hidden = [...facts.decodesBlob, ...facts.blob, ...facts.spelledOut];
+    for (const line of hidden) {
+      sink.add(
+        'obfuscation.decode-and-run',
+        line,
+        'critical',
+        'decodes an embedded blob and the module runs code',
+      );
+    }
+    if (net) {
+      for (const line of facts.runsCode) {
+        sink.add(
+          'download.fetch-and-run',
+          line,
+          'critical',
+          'runs code and the module downloads from the network',
+        );
+      }
+    }
+  } else {
+    for (const line of facts.decodesBlob) {
+      sink.add('obfuscation.encoded-blob', line, 'medium', 'decodes a long embedded blob');
+    }
+    for (const line of facts.blob) {
+      sink.add('obfuscation.encoded-blob', line, 'low', 'holds a long encoded literal');
+    }
+  }
+
+  if (net && facts.fileWrite.length > 0) {
+    for (const line of [...facts.chmod, ...facts.runsCode]) {
+      sink.add(
+        'download.write-and-execute',
+        line,
+        'critical',
+        'writes a downloaded file and makes it executable or runs it',
+      );
+    }
+  } else {
+    for (const line of facts.chmod) {
+      sink.add('files.chmod', line, 'medium', 'changes file permissions');
+    }
+  }
+
+  if (net) {
+    for (const line of facts.pipesStdio) {
+      sink.add(
+        'reverse-shell.socket-to-shell',
+        line,
+        'critical',
+        "wires a process's standard streams to a network connection",
+      );
+    }
+  }
+}

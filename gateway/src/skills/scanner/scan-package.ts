@@ -1,0 +1,60 @@
+/**
+ * Layer 2, the package scanner (hub installs and `POST /hub/scan`): reads a skill's source
+ * without running it and reports blocked constructs and risky patterns — obfuscation,
+ * secrets read and sent out, downloads of further code, shell one-liners, persistence,
+ * miner and reverse-shell markers, instructions aimed at the model. A high or critical
+ * finding flags the package: the hub refuses to install it unless forced.
+ *
+ * Linear on hostile input: acorn parses in one pass, every text rule is a substring test
+ * (no backtracking regular expressions on the package's text), and sources over
+ * `MAX_SCAN_BYTES` are flagged unread.
+ */
+import type { ScanPackage, ScanResult, SkillKind } from '../ports.ts';
+import { combineFacts } from './combine.ts';
+import { emptyFacts, type ModuleFacts } from './facts.ts';
+import { findingSink, type FindingSink } from './findings.ts';
+import { injectionPhrase, markersIn } from './markers.ts';
+import { parseModule, scanModuleTree } from './scan-js.ts';
+import { scanPython } from './scan-python.ts';
+
+/** The largest source the scanner reads (a skill is one file; 1 MiB is generous). */
+export const MAX_SCAN_BYTES = 1024 * 1024;
+
+export const scanPackage: ScanPackage = (source: string, kind: SkillKind): ScanResult => {
+  const sink = findingSink();
+  if (Buffer.byteLength(source, 'utf8') > MAX_SCAN_BYTES) {
+    sink.add('scanner.too-large', 1, 'high', `larger than ${MAX_SCAN_BYTES} bytes: not scanned`);
+    return sink.result();
+  }
+  const facts = emptyFacts();
+  try {
+    if (kind === 'py') scanPython(source, facts, sink);
+    else scanJavaScript(source, facts, sink);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    sink.add('scanner.too-deep', 1, 'high', 'nests too deeply to analyse');
+  }
+  combineFacts(facts, sink);
+  return sink.result();
+};
+
+function scanJavaScript(source: string, facts: ModuleFacts, sink: FindingSink): void {
+  const parsed = parseModule(source, sink);
+  if (parsed) {
+    scanModuleTree(parsed.program, parsed.comments, facts, sink);
+    return;
+  }
+  // Not a module we can read: still look for the text markers, line by line.
+  let line = 1;
+  let start = 0;
+  while (start <= source.length) {
+    let end = source.indexOf('\n', start);
+    if (end < 0) end = source.length;
+    const text = source.slice(start, end);
+    for (const hit of markersIn(text)) facts.markers.push({ ...hit, line });
+    const phrase = injectionPhrase(text);
+    if (phrase) sink.add('injection.string', line, 'medium', `text tells the model: "${phrase}"`);
+    start = end + 1;
+    line++;
+  }
+}
