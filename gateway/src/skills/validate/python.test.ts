@@ -85,6 +85,13 @@ const hostile: [string, string, string, number][] = [
   ],
   ['runpy.run_module', "import runpy\nrunpy.run_module('pty')", "run_module('pty')", 2],
   ['an aliased builtins.exec', "import builtins as b\nb.exec('x = 1')", 'b.exec', 2],
+  ['exec through an imported builtins', "__import__('builtins').exec(payload)", 'builtins.exec', 1],
+  [
+    'getattr of builtins with a built name',
+    "n = chr(95) + chr(95) + 'import' + chr(95) + chr(95)\ngetattr(__builtins__, n)('os')",
+    'getattr(builtins, <expression>)',
+    2,
+  ],
   ['a syntax error', 'def f(:\n    pass', 'syntax error', 1],
 ];
 

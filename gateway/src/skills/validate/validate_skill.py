@@ -92,7 +92,10 @@ class Checker(ast.NodeVisitor):
                 self.check_code(node, code)
         elif name == "getattr" and len(node.args) >= 2:
             attribute = literal(node.args[1])
-            if attribute in IMPORT_FUNCTIONS + CODE_RUNNERS:
+            if attribute is None and self.is_builtins(node.args[0]):
+                self.report(node, "getattr(builtins, <expression>)",
+                            "builtins may only be read by a literal name: the name could be __import__")
+            elif attribute in IMPORT_FUNCTIONS + CODE_RUNNERS:
                 self.report(node, f"getattr(…, '{attribute}')",
                             f"{attribute} may only be called directly, with a string literal")
         self.generic_visit(node)
@@ -117,11 +120,20 @@ class Checker(ast.NodeVisitor):
             self.report(node, f"['{key}']", f"{key} may only be called directly, with a string literal")
         self.generic_visit(node)
 
+    def is_builtins(self, node):
+        """builtins, __builtins__, an alias of them, or __import__('builtins')."""
+        if isinstance(node, ast.Name):
+            return node.id in ("builtins", "__builtins__") or self.aliases.get(node.id) == "builtins"
+        if isinstance(node, ast.Call) and node.args:
+            name = callee_name(node.func)
+            name = self.aliases.get(name, name) if isinstance(node.func, ast.Name) else name
+            return name in IMPORT_FUNCTIONS and literal(node.args[0]) == "builtins"
+        return False
+
     def visit_Attribute(self, node):
-        builtin = isinstance(node.value, ast.Name) and (
-            node.value.id in ("builtins", "__builtins__") or self.aliases.get(node.value.id) == "builtins")
-        if builtin and node.attr in CODE_RUNNERS:
-            self.report(node, f"{node.value.id}.{node.attr}",
+        if self.is_builtins(node.value) and node.attr in CODE_RUNNERS:
+            owner = node.value.id if isinstance(node.value, ast.Name) else "builtins"
+            self.report(node, f"{owner}.{node.attr}",
                         f"{node.attr} may only be called directly, with a string literal")
         elif node.attr in IMPORT_FUNCTIONS and id(node) not in self.callees:
             self.report(node, f"{node.attr} (as a value)",
