@@ -15,7 +15,10 @@ import { isProcessAlive } from './process-alive.ts';
  * those three values are read (not the whole schema), so a command that just asks the gateway
  * starts fast.
  */
-export async function locateGateway(ctx: CommandContext): Promise<GatewayClient> {
+export async function locateGateway(
+  ctx: CommandContext,
+  options: { timeoutMs?: number } = {},
+): Promise<GatewayClient> {
   const { env } = ctx.deps;
   const record = await readPidFile(statePaths(env.home).pidFile);
   const live = record !== undefined && isProcessAlive(record.pid);
@@ -30,6 +33,7 @@ export async function locateGateway(ctx: CommandContext): Promise<GatewayClient>
   return createGatewayClient({
     baseUrl,
     fetch: ctx.deps.fetch,
+    timeoutMs: options.timeoutMs,
     apiKey: async () => {
       const raw = (await readGatewayAddress(configPath)).api_key;
       if (raw === '') return undefined;

@@ -17,6 +17,7 @@ const ALL = [
   'config',
   'approvals',
   'chat',
+  'hub',
   'memory',
   'models',
   'tools',

@@ -17,6 +17,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['config', async () => (await import('./commands/config/index.ts')).registerConfig],
   ['approvals', async () => (await import('./commands/approvals.ts')).registerApprovals],
   ['chat', async () => (await import('./commands/chat.ts')).registerChat],
+  ['hub', async () => (await import('./commands/hub/index.ts')).registerHub],
   ['memory', async () => (await import('./commands/memory/index.ts')).registerMemory],
   ['models', async () => (await import('./commands/models.ts')).registerModels],
   ['tools', async () => (await import('./commands/tools.ts')).registerTools],

@@ -9,6 +9,7 @@ import { resolveDbPath } from './config/state-dir.ts';
 import { databaseArea } from './db/area.ts';
 import { conversationSockets } from './events/local.ts';
 import { assertSafeBinding, isLoopbackHost } from './http/binding.ts';
+import { hubArea } from './hub/area.ts';
 import { mergedBackends, startupPhases, type Area } from './lifecycle/area.ts';
 import { serveAreas } from './lifecycle/serve-areas.ts';
 import { createStartup } from './lifecycle/startup.ts';
@@ -22,6 +23,7 @@ import { scaleOutArea } from './scale-out/area.ts';
 import { settingsArea } from './settings/area.ts';
 import { skillsArea } from './skills/area.ts';
 import { createSkillIsolation } from './skills/host/isolation.ts';
+import { scanPackage } from './skills/scanner/scan-package.ts';
 import { createSkillValidator } from './skills/validate/validator.ts';
 import { statusArea } from './status/area.ts';
 import { toolsArea } from './tools/area.ts';
@@ -136,6 +138,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     logger,
     now,
   });
+  const hub = hubArea({ catalog: skills.catalog, scan: scanPackage, fetch, logger });
   const agent = agentArea({
     home: paths.home,
     router,
@@ -185,6 +188,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     approvals,
     toolsRuntime,
     skills,
+    hub,
     agent,
   ];
   const served = serveAreas(areas, { gateway: config.gateway, version: VERSION, logger });
