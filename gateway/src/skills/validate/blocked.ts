@@ -61,13 +61,11 @@ export const codeEvaluators: ReadonlyMap<string, string> = new Map([
   ['ShadowRealm', 'it evaluates code from strings'],
 ]);
 
-/** Names of the global object: `globalThis.eval` is `eval`. */
-export const globalObjectNames: ReadonlySet<string> = new Set([
-  'globalThis',
-  'global',
-  'self',
-  'window',
-]);
+/**
+ * Node's names of the global object: `globalThis.eval` is `eval`. (`self` and `window` do not
+ * exist in Node, so `const self = this` stays an ordinary variable.)
+ */
+export const globalObjectNames: ReadonlySet<string> = new Set(['globalThis', 'global']);
 
 /** The spec's list (rule 16), exactly, for `skill.py`; the Python helper holds the same list. */
 export const blockedPythonModules: readonly string[] = [

@@ -222,7 +222,8 @@ const hostile: [string, string, string, number][] = [
   ['a key assigned later', "let k;\nk = 'binding';\nprocess[k]('fs');", '[k] (binding)', 3],
   ['a unicode-escaped process', "\\u0070rocess.binding('fs');", 'process.binding', 1],
   ['a unicode-escaped string key', "process['\\u0062inding']('fs');", 'process.binding', 1],
-  ['window?.eval', "window?.eval('1');", 'globalThis.eval', 1],
+  ['global?.eval', "global?.eval('1');", 'globalThis.eval', 1],
+  ['eval on any object', "const w = {};\nw?.eval('1');", '.eval', 2],
   [
     'globalThis.globalThis.Function',
     "new globalThis.globalThis.Function('1');",
@@ -336,6 +337,7 @@ const benign: [string, string][] = [
     'a literal dynamic import',
     "export const yaml = async () => (await import('node:util')).inspect({});",
   ],
+  ['self as a variable', 'export function bind() { const self = this; return () => self; }'],
   [
     'arguments inside functions',
     'export function sum() { return [...arguments].reduce((a, b) => a + b, 0); }',
