@@ -107,11 +107,7 @@ export function createHubService(deps: HubServiceDeps) {
     const name = input.name ?? (source.kind === 'https' ? nameFromUrl(source.url) : undefined);
     if (name === undefined) throw validationError('name: a data: URL install needs a name');
     const kind = input.kind ?? (source.kind === 'https' ? kindFromUrl(source.url) : undefined);
-    if (deps.catalog().get(name) || installing.has(name))
-      throw new HearthError(
-        'conflict',
-        `name: ${name} is already installed; remove it first to install another`,
-      );
+    if (deps.catalog().get(name) || installing.has(name)) throw nameTaken(name);
     installing.add(name);
     try {
       const bytes = await fetchPackage(source, deps.fetch, deps.limits);
@@ -127,6 +123,8 @@ export function createHubService(deps: HubServiceDeps) {
         throw validationError(
           `the package scanner flagged ${name}: ${describeFindings(scan.findings)}; nothing was installed (force overrides the scanner)`,
         );
+      // Again after the download: a trusted write of the same name may have landed meanwhile.
+      if (deps.catalog().get(name)) throw nameTaken(name);
       const skill = await deps.catalog().install({
         name,
         kind: finalKind,
@@ -188,6 +186,13 @@ export function createHubService(deps: HubServiceDeps) {
 }
 
 export type HubService = ReturnType<typeof createHubService>;
+
+function nameTaken(name: string): HearthError {
+  return new HearthError(
+    'conflict',
+    `name: ${name} is already installed; remove it first to install another`,
+  );
+}
 
 function sameDigest(actual: string, expected: string): boolean {
   const a = Buffer.from(actual, 'hex');

@@ -56,6 +56,13 @@ describe.runIf(hasOpenssl())('hub routes', () => {
     origin = await startHttpsServer(certificate, (req, res) => {
       const path = req.url ?? '/';
       if (path === '/latin1.mjs') return res.end(Buffer.from([0x65, 0xe9, 0x0a]));
+      if (path === '/racer.mjs') {
+        // A trusted write of the same name lands while the package downloads.
+        void catalog
+          .install({ name: 'racer', kind: 'mjs', source: GOOD, origin: 'trusted' })
+          .then(() => res.end(GOOD));
+        return res;
+      }
       if (path === '/to-http')
         return res.writeHead(302, { location: `${plain.origin}/weather.mjs` }).end();
       const file = files[path];
@@ -255,6 +262,13 @@ describe.runIf(hasOpenssl())('hub routes', () => {
       const url = `${origin.origin}/weather.mjs`;
       const results = await Promise.all([install({ url }), install({ url }), install({ url })]);
       expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    });
+
+    it('does not overwrite a skill written under the same name during the download', async () => {
+      const refused = await install({ url: `${origin.origin}/racer.mjs` });
+      expect(refused.status).toBe(409);
+      expect(catalog.get('racer')?.origin).toBe('trusted');
+      expect(catalog.installs).toEqual(['racer']);
     });
 
     it('does not overwrite a skill the hub did not install', async () => {
