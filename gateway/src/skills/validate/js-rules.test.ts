@@ -149,6 +149,18 @@ const hostile: [string, string, string, number][] = [
     'arguments (outside a function)',
     1,
   ],
+  [
+    'process taken out of globalThis',
+    'const { process: p } = globalThis;\np.binding("fs");',
+    'globalThis.process',
+    1,
+  ],
+  [
+    'the default of a process namespace',
+    "import * as ns from 'node:process';\nns.default.binding('fs');",
+    'process.binding',
+    2,
+  ],
   // Code from strings.
   ['eval', "eval('1 + 1');", 'eval', 1],
   ['an indirect eval', "(0, eval)('1');", 'eval', 1],

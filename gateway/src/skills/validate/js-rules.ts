@@ -73,12 +73,15 @@ export function findBlockedConstructs(program: Program): SkillProblem[] {
       if (roots.has(node.name) || codeEvaluators.has(node.name)) return node.name;
       return undefined;
     }
-    if (node.type === 'MemberExpression' && canonical(node.object) === 'globalThis') {
-      const key = memberKey(node);
-      if (key === undefined) return undefined;
+    if (node.type !== 'MemberExpression') return undefined;
+    const object = canonical(node.object);
+    const key = memberKey(node);
+    if (object === 'globalThis' && key !== undefined) {
       if (globalObjectNames.has(key)) return 'globalThis';
       if (roots.has(key) || codeEvaluators.has(key)) return key;
     }
+    // `import * as p from 'node:process'`: p.default is process.
+    if (object === 'process' && key === 'default') return 'process';
     return undefined;
   };
 
@@ -146,7 +149,11 @@ export function findBlockedConstructs(program: Program): SkillProblem[] {
           safe = false;
           continue;
         }
-        const reason = rootMemberReason(root, key);
+        const reason =
+          rootMemberReason(root, key) ??
+          (root === 'globalThis' && (roots.has(key) || globalObjectNames.has(key))
+            ? `${key} may not be taken out of the global object, so its uses can be checked`
+            : undefined);
         if (reason) report(property, `${root}.${key}`, reason);
       }
       if (safe) return;
