@@ -85,6 +85,18 @@ const hostile: [string, string, string, number][] = [
   ],
   ['runpy.run_module', "import runpy\nrunpy.run_module('pty')", "run_module('pty')", 2],
   ['an aliased builtins.exec', "import builtins as b\nb.exec('x = 1')", 'b.exec', 2],
+  [
+    'a relative import_module',
+    "import importlib\nimportlib.import_module('.util', 'ctypes')",
+    "import_module('.util', …)",
+    2,
+  ],
+  [
+    'a relative __import__',
+    "__import__('util', {'__package__': 'ctypes'}, None, [], 1)",
+    "__import__('util', …)",
+    1,
+  ],
   ['exec through an imported builtins', "__import__('builtins').exec(payload)", 'builtins.exec', 1],
   [
     'getattr of builtins with a built name',

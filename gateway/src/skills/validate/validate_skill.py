@@ -81,6 +81,9 @@ class Checker(ast.NodeVisitor):
             if module is None:
                 self.report(node, f"{name}(<expression>)",
                             f"{name}() must name its module with a string literal, so it can be checked")
+            elif self.relative_import(node, name, module):
+                self.report(node, f"{name}('{module}', …)",
+                            f"{name}() may only import by absolute name, so the module can be checked")
             else:
                 self.check_module(node, module, f"{name}('{module}')")
         elif name in CODE_RUNNERS and isinstance(node.func, ast.Name):
@@ -99,6 +102,16 @@ class Checker(ast.NodeVisitor):
                 self.report(node, f"getattr(…, '{attribute}')",
                             f"{attribute} may only be called directly, with a string literal")
         self.generic_visit(node)
+
+    @staticmethod
+    def relative_import(node, name, module):
+        """import_module('.util', 'ctypes') and __import__(…, level=1) import relative to a
+        package given as an argument: that package could be a blocked one."""
+        if name == "__import__":
+            level = node.args[4] if len(node.args) > 4 else next(
+                (keyword.value for keyword in node.keywords if keyword.arg == "level"), None)
+            return level is not None and not (isinstance(level, ast.Constant) and level.value == 0)
+        return module.startswith(".")
 
     def check_code(self, node, code):
         try:
