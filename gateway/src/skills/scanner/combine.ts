@@ -27,6 +27,14 @@ export function combineFacts(facts: ModuleFacts, sink: FindingSink): void {
         'reads a credential-like environment variable and the module talks to the network',
       );
     }
+    for (const line of facts.hostInfo) {
+      sink.add(
+        'exfil.host-info-to-network',
+        line,
+        'high',
+        'collects host or user facts and the module talks to the network',
+      );
+    }
   } else {
     for (const line of facts.envWhole) {
       sink.add('secrets.env-dump', line, 'medium', 'reads the whole environment');

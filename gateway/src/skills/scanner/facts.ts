@@ -28,6 +28,8 @@ export interface ModuleFacts {
   blob: number[];
   /** A process's standard streams wired to something (`sock.pipe(sh.stdin)`, `os.dup2`). */
   pipesStdio: number[];
+  /** Facts about the machine and user (hostname, user name, network interfaces). */
+  hostInfo: number[];
   markers: MarkerAt[];
 }
 
@@ -44,6 +46,7 @@ export function emptyFacts(): ModuleFacts {
     spelledOut: [],
     blob: [],
     pipesStdio: [],
+    hostInfo: [],
     markers: [],
   };
 }

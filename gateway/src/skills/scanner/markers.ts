@@ -17,9 +17,13 @@ export interface MarkerHit {
   marker: string;
 }
 
-/** Lower-cases and collapses every run of whitespace to one space, in one pass. */
+/**
+ * Lower-cases, drops invisible characters (zero-width joiners, soft hyphens, bidi controls,
+ * Unicode tag characters) that split a phrase without showing, and collapses every run of
+ * whitespace to one space, in one pass each.
+ */
 export function normalise(text: string): string {
-  const lower = text.toLowerCase();
+  const lower = stripInvisible(text).toLowerCase();
   const pieces: string[] = [];
   let start = -1; // start of the current run of non-space characters
   for (let i = 0; i <= lower.length; i++) {
@@ -33,6 +37,37 @@ export function normalise(text: string): string {
     }
   }
   return pieces.join(' ');
+}
+
+/** Invisible or direction-changing code points: U+00AD, U+200B–U+200F, U+202A–U+202E, U+2060–U+2069, U+FEFF, tags U+E0000–U+E007F. */
+function isInvisible(code: number): boolean {
+  return (
+    code === 0xad ||
+    (code >= 0x200b && code <= 0x200f) ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2060 && code <= 0x2069) ||
+    code === 0xfeff ||
+    (code >= 0xe0000 && code <= 0xe007f)
+  );
+}
+
+/**
+ * Whether `text` holds characters a reader cannot see (hidden instructions, ASCII smuggling).
+ * The zero-width joiner is left out: emoji sequences (👨‍👩‍👧) are built with it.
+ */
+export function hasInvisible(text: string): boolean {
+  for (const ch of text) {
+    const code = ch.codePointAt(0)!;
+    if (code !== 0x200d && isInvisible(code)) return true;
+  }
+  return false;
+}
+
+function stripInvisible(text: string): string {
+  if (!hasInvisible(text) && !text.includes('\u200d')) return text;
+  const pieces: string[] = [];
+  for (const ch of text) if (!isInvisible(ch.codePointAt(0)!)) pieces.push(ch);
+  return pieces.join('');
 }
 
 interface MarkerSpec {

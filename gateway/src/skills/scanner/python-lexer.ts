@@ -22,6 +22,38 @@ export interface PyLexed {
 
 const TAIL = 40;
 
+/** Whether the letters right before a quote (`f`, `rf`, `Fr`…) make it an f-string. */
+function isFormatPrefix(before: string): boolean {
+  let at = before.length - 1;
+  let prefix = '';
+  while (at >= 0 && prefix.length < 3 && /[a-zA-Z]/.test(before[at]!))
+    prefix = before[at--]! + prefix;
+  const p = prefix.toLowerCase();
+  return (p === 'f' || p === 'rf' || p === 'fr') && (at < 0 || !/\w/.test(before[at]!));
+}
+
+/** The `{…}` parts of an f-string's text, joined by spaces (`{{` is a literal brace). */
+function formatExpressions(text: string): string {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '{') {
+      if (depth === 0 && text[i + 1] === '{') {
+        i++;
+        continue;
+      }
+      if (depth === 0) start = i + 1;
+      depth++;
+    } else if (ch === '}' && depth > 0) {
+      depth--;
+      if (depth === 0) out.push(text.slice(start, i));
+    }
+  }
+  return out.join(' ');
+}
+
 export function lexPython(source: string): PyLexed {
   const codeLines: string[] = [];
   const strings: PyString[] = [];
@@ -85,14 +117,11 @@ export function lexPython(source: string): PyLexed {
       }
       value.push(source.slice(runStart, i));
       if (i < n && source[i] === c) i += width;
-      strings.push({
-        value: value.join(''),
-        raw: source.slice(start, i),
-        line: startLine,
-        triple,
-        before,
-      });
+      const text = value.join('');
+      strings.push({ value: text, raw: source.slice(start, i), line: startLine, triple, before });
       code(c + c);
+      // An f-string's {expressions} are code: `f"{exec(p)}"` must not hide a call.
+      if (isFormatPrefix(before)) code(` ${formatExpressions(text)} `);
     } else {
       let end = i + 1;
       while (end < n) {

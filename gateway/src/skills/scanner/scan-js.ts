@@ -18,7 +18,7 @@ import type {
 import { ancestor } from 'acorn-walk';
 import { countEscapes, isEncodedBlob, isSecretName, type ModuleFacts } from './facts.ts';
 import type { FindingSink } from './findings.ts';
-import { injectionPhrase, markersIn, secretRequest } from './markers.ts';
+import { hasInvisible, injectionPhrase, markersIn, secretRequest } from './markers.ts';
 
 /** Modules a skill may never load (layer 1 rejects them too; the scanner says so again). */
 const BLOCKED_MODULES = new Set([
@@ -123,6 +123,13 @@ const DANGEROUS_KEYS = new Set([
   'import',
   '__proto__',
 ]);
+const WASM_LOADERS = new Set([
+  'instantiate',
+  'instantiateStreaming',
+  'compile',
+  'compileStreaming',
+]);
+const HOST_INFO_CALLS = new Set(['hostname', 'userInfo', 'networkInterfaces']);
 /** Globals that reach the network, however they are referenced (`const send = fetch`). */
 const NETWORK_GLOBALS = new Set(['fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource']);
 const SPLIT_NAME_TARGETS = new Set([
@@ -276,16 +283,28 @@ export function scanModuleTree(
   const stringSeen = (value: string, at: AnyNode, ancestors: AnyNode[]): void => {
     for (const hit of markersIn(value)) facts.markers.push({ ...hit, line: line(at) });
     const phrase = injectionPhrase(value);
+    const invisible = hasInvisible(value);
     const describes =
-      phrase !== undefined || value.length >= 40 ? isDescriptionLike(ancestors) : false;
+      phrase !== undefined || invisible || value.length >= 40
+        ? isDescriptionLike(ancestors)
+        : false;
+    if (invisible && describes) {
+      sink.add(
+        'injection.hidden-text',
+        line(at),
+        'high',
+        'a description holds invisible characters',
+      );
+    }
     const request = describes && phrase === undefined ? secretRequest(value) : undefined;
-    if (request)
+    if (request) {
       sink.add(
         'injection.secret-request',
         line(at),
         'high',
         `a description asks the model for secrets: "${request}"`,
       );
+    }
     if (phrase) {
       if (describes) {
         sink.add(
@@ -567,6 +586,9 @@ export function scanModuleTree(
         );
         facts.runsCode.push(at);
       }
+      if (objectName === 'WebAssembly' && prop !== undefined && WASM_LOADERS.has(prop)) {
+        facts.runsCode.push(at);
+      }
       if (
         objectName === 'process' &&
         (prop === 'binding' || prop === '_linkedBinding' || prop === 'dlopen')
@@ -623,6 +645,7 @@ export function scanModuleTree(
     if (root !== undefined && NETWORK_MODULES.has(root) && NETWORK_CALLS.has(name))
       facts.network.push(at);
     if (root === 'child_process' || root === 'vm') facts.runsCode.push(at);
+    if (root === 'os' && HOST_INFO_CALLS.has(name)) facts.hostInfo.push(at);
   }
 
   function memberSeen(node: MemberExpression, ancestors: AnyNode[]): void {

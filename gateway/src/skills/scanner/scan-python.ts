@@ -27,7 +27,6 @@ const NETWORK_IMPORTS = new Set([
   'http',
   'httpx',
   'aiohttp',
-  'socket',
   'smtplib',
   'ftplib',
   'paramiko',
@@ -57,7 +56,10 @@ const RUN_CALLS = [
   'pty.spawn(',
   'os.startfile(',
 ];
+// `import socket` alone is not network (gethostname); connecting is.
 const NETWORK_CALLS = [
+  '.connect((',
+  'socket.getaddrinfo(',
   'requests.',
   'urlopen(',
   'urlretrieve(',
@@ -98,7 +100,19 @@ const DECODE_CALLS = [
   'lzma.decompress(',
   'bz2.decompress(',
 ];
+const HOST_INFO = [
+  'socket.gethostname(',
+  'getpass.getuser(',
+  'platform.node(',
+  'os.getlogin(',
+  'os.uname(',
+  'platform.uname(',
+];
 const HIDDEN_GLOBALS = [
+  'builtins.__dict__',
+  'getattr(builtins',
+  'builtins.exec',
+  'builtins.eval',
   '__builtins__',
   'globals()[',
   'vars(__builtins',
@@ -157,6 +171,7 @@ export function scanPython(source: string, facts: ModuleFacts, sink: FindingSink
         'reaches builtins or modules by a computed name',
       );
     }
+    if (HOST_INFO.some((c) => hasCall(code, c))) facts.hostInfo.push(at);
     if (code.includes('os.dup2(')) dup2.push(at);
     if (code.includes('.fileno()')) facts.pipesStdio.push(at);
     if (hasCall(code, 'chr(')) {
