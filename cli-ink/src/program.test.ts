@@ -20,6 +20,8 @@ const ALL = [
   'hub',
   'memory',
   'models',
+  'plugins',
+  'skills',
   'tools',
   'usage',
   'version',

@@ -1,0 +1,121 @@
+import { basename } from 'node:path';
+import type { Command } from 'commander';
+import { showControls as show } from '@hearth/gateway/show-controls';
+import type { CommandContext } from '../../deps.ts';
+import { readSkillFile } from '../skills/format.ts';
+import { kindOfFile, withGateway } from '../skills/rest.ts';
+
+interface Plugin {
+  name: string;
+  tools: string[];
+  metadata: { kind: string; origin: string; version: string; tags: string[] };
+  enabled: boolean;
+  status: string;
+  load_error: string | null;
+}
+
+const formatPlugin = (p: Plugin) =>
+  `${show(p.name)}  ${show(p.metadata.version)}  ${p.status}  ${
+    p.tools.length ? p.tools.map(show).join(', ') : '(no tools)'
+  }${p.load_error ? `  error: ${show(p.load_error)}` : ''}`;
+
+const path = (name: string) => `/plugins/${encodeURIComponent(name)}`;
+
+/** `hearth plugins list|show|install|uninstall|enable|disable|reload`. */
+export function registerPlugins(program: Command, ctx: CommandContext): void {
+  const plugins = program
+    .command('plugins')
+    .description('plugins: skills that export a Plugin class');
+  const out = (text: string) => ctx.deps.output.out(text);
+
+  plugins
+    .command('list')
+    .description('plugins with their tools and load status')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const { plugins: list } = await withGateway(
+        ctx,
+        async (send) => (await send('GET', '/plugins')) as { plugins: Plugin[] },
+      );
+      if (options.json) return out(JSON.stringify(list, null, 2));
+      out(list.length === 0 ? 'No plugins installed.' : list.map(formatPlugin).join('\n'));
+    });
+
+  plugins
+    .command('show <name>')
+    .description('one plugin: metadata, tools, load status')
+    .action(async (name: string) => {
+      const plugin = await withGateway(
+        ctx,
+        async (send) => (await send('GET', path(name))) as Plugin,
+      );
+      out(JSON.stringify(plugin, null, 2));
+    });
+
+  plugins
+    .command('install <file>')
+    .description('install a plugin from a file (scanned; --force overrides the scanner)')
+    .option('--name <name>', 'plugin name (default: the file name without extension)')
+    .option('--kind <kind>', 'mjs or py (default: from the file name)')
+    .option('--force', 'install despite a scanner flag, replacing a plugin of the same name')
+    .action(async (file: string, options: { name?: string; kind?: string; force?: boolean }) => {
+      const kind = kindOfFile(file, options.kind);
+      const code = await readSkillFile(file);
+      const name = options.name ?? basename(file).replace(/\.(mjs|js|py)$/, '');
+      const plugin = await withGateway(
+        ctx,
+        async (send) =>
+          (await send('POST', '/plugins', {
+            name,
+            code,
+            kind,
+            force: options.force === true,
+          })) as Plugin,
+      );
+      out(`Installed ${formatPlugin(plugin)}`);
+    });
+
+  plugins
+    .command('uninstall <name>')
+    .description('unload and delete a plugin')
+    .action(async (name: string) => {
+      await withGateway(ctx, (send) => send('DELETE', path(name)));
+      out(`Uninstalled ${show(name)}.`);
+    });
+
+  for (const [command, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    plugins
+      .command(`${command} <name>`)
+      .description(enabled ? 'load a disabled plugin' : 'unload a plugin and keep it disabled')
+      .action(async (name: string) => {
+        const plugin = await withGateway(
+          ctx,
+          async (send) => (await send('PATCH', path(name), { enabled })) as Plugin,
+        );
+        out(formatPlugin(plugin));
+      });
+  }
+
+  plugins
+    .command('reload [name]')
+    .description('re-read one plugin, or every skill and plugin, from disk')
+    .action(async (name?: string) => {
+      if (name === undefined) {
+        const { plugins: list } = await withGateway(
+          ctx,
+          async (send) => (await send('POST', '/plugins/reload')) as { plugins: Plugin[] },
+        );
+        out(`Reloaded ${list.length} plugin${list.length === 1 ? '' : 's'}.`);
+        for (const plugin of list) out(formatPlugin(plugin));
+        return;
+      }
+      const plugin = await withGateway(
+        ctx,
+        async (send) => (await send('POST', `${path(name)}/reload`)) as Plugin,
+      );
+      out(`Reloaded ${formatPlugin(plugin)}`);
+    });
+}
