@@ -75,6 +75,8 @@ describe('the scanner corpus', () => {
       }
     }
     expect(missed).toEqual([]);
+    // Known gaps, kept in the corpus and counted in the missed figure.
+    expect(expectedMisses).toEqual(['german-injection.mjs.txt', 'python-split-keypath.py.txt']);
     // The figure for the note: caught / expected misses over the whole malicious set.
     expect(malicious.length - expectedMisses.length).toBeGreaterThanOrEqual(40);
   });

@@ -188,6 +188,8 @@ const SPECS: readonly MarkerSpec[] = [
       'user data/default',
       'wallet.dat',
       '.config/solana',
+      '.config/gh/hosts.yml',
+      '.config/hub',
       '.bitcoin/',
       '.ethereum/keystore',
       'exodus/exodus.wallet',

