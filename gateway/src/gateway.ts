@@ -135,6 +135,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     validate: createSkillValidator(),
     isolation: () =>
       createSkillIsolation({ executor: config.security.executor, logger, env: deps.processEnv }),
+    scan: scanPackage,
     logger,
     now,
   });
