@@ -27,6 +27,7 @@ import { scanPackage } from './skills/scanner/scan-package.ts';
 import { createSkillValidator } from './skills/validate/validator.ts';
 import { statusArea } from './status/area.ts';
 import { toolsArea } from './tools/area.ts';
+import { configuredSecrets } from './tools/build-tools.ts';
 import { createToolRegistry } from './tools/registry.ts';
 import { VERSION } from './version.ts';
 
@@ -134,7 +135,15 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     tools,
     validate: createSkillValidator(),
     isolation: () =>
-      createSkillIsolation({ executor: config.security.executor, logger, env: deps.processEnv }),
+      createSkillIsolation({
+        executor: config.security.executor,
+        logger,
+        env: deps.processEnv,
+        // No configured secret reaches a skill, by name or by value.
+        secretValues: configuredSecrets(config),
+        // Skills granted network access report their requests to the privacy audit.
+        onRequest: (_skill, request) => privacy.recordRequest(request.method, request.url),
+      }),
     scan: scanPackage,
     logger,
     now,

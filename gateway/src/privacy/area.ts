@@ -2,8 +2,13 @@ import type { Logger } from 'pino';
 import type { Area } from '../lifecycle/area.ts';
 import { late } from '../lifecycle/late.ts';
 import { createPrivacyAudit, type PrivacyAudit } from './index.ts';
+import { createIsLocal } from './local-hosts.ts';
+import { targetOf } from './outbound-request.ts';
+import { redactUrl } from './redact-url.ts';
 import { privacyRoutes } from './routes.ts';
 import type { SessionContext } from './session-context.ts';
+
+const isLoopbackTarget = createIsLocal([]);
 
 export interface PrivacyAreaDeps {
   /** `{data_dir}/privacy_audit.db` or `HEARTH_AUDIT_DB_PATH`. */
@@ -16,6 +21,11 @@ export interface PrivacyAreaDeps {
 }
 
 export interface PrivacyArea extends Area {
+  /**
+   * Records a request made outside this process's observed HTTP stack (a skill host granted
+   * network access reports its own); loopback is not egress. Dropped before the audit starts.
+   */
+  readonly recordRequest: (method: string, url: string) => void;
   /** Attributes a turn's outbound requests to its session, once the audit has started. */
   readonly sessionContext: () => SessionContext;
 }
@@ -45,6 +55,23 @@ export function privacyArea(deps: PrivacyAreaDeps): PrivacyArea {
       await audit.get().localHostsChecked();
     },
     sessionContext: () => audit.get().sessionContext,
+    recordRequest(method, url) {
+      const started = audit.peek();
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+      } catch {
+        return;
+      }
+      if (started === undefined || isLoopbackTarget(targetOf(parsed))) return;
+      started.store.record({
+        session_id: started.sessionContext.current()?.sessionId ?? null,
+        method: method.toUpperCase(),
+        url: redactUrl(parsed.href),
+        destination: parsed.host,
+        timestamp: Date.now() / 1000,
+      });
+    },
     close: () => audit.peek()?.stop(),
   };
 }

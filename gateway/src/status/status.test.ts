@@ -39,6 +39,8 @@ describe('GET /api/v1/status', () => {
         events: 'in-process',
         executor: 'local',
         isolation: 'process-group',
+        // `bubblewrap+permission` where bwrap works, else the permission model alone.
+        skills: expect.stringMatching(/^(bubblewrap\+)?permission$/),
       },
     });
   });
