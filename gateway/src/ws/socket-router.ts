@@ -126,7 +126,7 @@ export function createSocketRouter(options: SocketRouterOptions) {
 export type SocketRouter = ReturnType<typeof createSocketRouter>;
 
 /** `path` without its trailing slashes: a loop, as `/\/+$/` is quadratic on a run of slashes. */
-function withoutTrailingSlashes(path: string): string {
+export function withoutTrailingSlashes(path: string): string {
   let end = path.length;
   while (end > 0 && path[end - 1] === '/') end -= 1;
   return path.slice(0, end);

@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { withoutTrailingSlashes } from './socket-router.ts';
 
 /** Sends a raw WebSocket upgrade for `path`; resolves with the status line of the answer. */
 function upgrade(port: number, path: string): Promise<string> {
@@ -29,6 +30,16 @@ describe('the upgrade path of a WebSocket request', () => {
     expect(await upgrade(gw.port, '/nowhere')).toBe('HTTP/1.1 404 Not Found');
     const started = performance.now();
     expect(await upgrade(gw.port, `/ws${'/'.repeat(15_000)}x`)).toBe('HTTP/1.1 404 Not Found');
-    expect(performance.now() - started).toBeLessThan(250);
+    // Generous over a socket on a busy machine; the direct check below is the sharp one.
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('drops trailing slashes in linear time (a million slashes before the end)', () => {
+    const path = `/ws${'/'.repeat(1_000_000)}x`;
+    const started = performance.now();
+    expect(withoutTrailingSlashes(path)).toBe(path);
+    expect(withoutTrailingSlashes('/ws///')).toBe('/ws');
+    // `/\/+$/` needs minutes here; the loop, a few milliseconds.
+    expect(performance.now() - started).toBeLessThan(200);
   });
 });
