@@ -84,7 +84,7 @@ describe('bin/hearth.js', () => {
   });
 
   it.skipIf(!haveOldNode)(
-    'on a Node older than 22.12, runs the CLI on the project’s own Node from node_modules',
+    'on a Node older than 22.12, runs the CLI on the project’s own Node from node_modules (skipped when the machine has no Node older than 22.12)',
     async () => {
       await writeStubBuild();
       const nodePackage = join(project, 'node_modules', 'node');
@@ -103,7 +103,7 @@ describe('bin/hearth.js', () => {
   );
 
   it.skipIf(!haveOldNode)(
-    'on a Node older than 22.12 without the project’s Node, says what to install',
+    'on a Node older than 22.12 without the project’s Node, says what to install (skipped when the machine has no Node older than 22.12)',
     async () => {
       await writeStubBuild();
       const result = await run(OLD_NODE, script, ['version']);

@@ -30,7 +30,7 @@ const available =
 
 // Needs a working bwrap on x86_64; elsewhere the permission model is the process wall.
 describe.skipIf(!available)(
-  'the seccomp filter inside bubblewrap (kernel wall, no interpreter help)',
+  'the seccomp filter inside bubblewrap (kernel wall, no interpreter help; skipped without a working bwrap on x86_64)',
   () => {
     let root: string;
     beforeAll(async () => {

@@ -304,129 +304,132 @@ describe.each(walls)('evasive node skills ($label)', ({ label, bwrapPath }) => {
     await scene.fixture.remove();
   });
 
-  describe.skipIf(unavailable)('with these walls', () => {
-    it.each([
-      'builtinChildProcess',
-      'functionConstructor',
-      'computedImport',
-      'createRequireEscape',
-      'worker',
-      'dlopen',
-      'internalBinding',
-      'wasi',
-      'inspector',
-    ])('%s cannot start a process, a thread, native code or a debugger', async (tool) => {
-      const outcome = await attempt(host, tool, { marker: scene.marker });
-      expect(outcome.ok).toBe(false);
-    });
-
-    it('a fork bomb ends at the call timeout as a tool error', async () => {
-      const outcome = await attempt(host, 'forkBomb', { marker: scene.marker }, 1_500);
-      expect(outcome).toMatchObject({ ok: false });
-    });
-
-    it.each([
-      ['/etc/passwd', 'root:'],
-      ['the ssh key', SSH_KEY],
-      ["the gateway's config.toml", SECRET],
-    ])('cannot read %s', async (what, secret) => {
-      const path =
-        what === 'the ssh key' ? scene.sshKey : what.includes('config') ? scene.configToml : what;
-      const read = await attempt(host, 'readFile', { path });
-      expect(read.ok).toBe(false);
-      expect(read.text).not.toContain(secret);
-      const symlinked = await attempt(host, 'symlinkEscape', { path });
-      expect(symlinked.text).not.toContain(secret);
-      await attempt(host, 'writeOwnData', {}); // clears nothing, keeps the host warm
-    });
-
-    it('cannot list folders outside its own', async () => {
-      for (const path of ['/', scene.fixture.root, join(scene.fixture.root, 'state')]) {
-        expect(await attempt(host, 'listDir', { path })).toMatchObject({ ok: false });
-      }
-    });
-
-    it('cannot write outside its data folder, and can write inside it', async () => {
-      const targets = [
-        join(scene.outside, 'written'),
-        join(scene.fixture.root, 'skills', 'evasive', 'skill.mjs.bak'),
-        join(scene.fixture.root, 'state', 'config.toml'),
-      ];
-      for (const path of targets) {
-        expect(await attempt(host, 'writeFile', { path })).toMatchObject({ ok: false });
-      }
-      expect(existsSync(targets[0]!)).toBe(false);
-      expect(existsSync(targets[1]!)).toBe(false);
-      expect(
-        await attempt(host, 'sqlite', { path: join(scene.outside, 'db.sqlite') }),
-      ).toMatchObject({
-        ok: false,
+  describe.skipIf(unavailable)(
+    'with these walls (skipped when this machine cannot build them, e.g. no working bwrap)',
+    () => {
+      it.each([
+        'builtinChildProcess',
+        'functionConstructor',
+        'computedImport',
+        'createRequireEscape',
+        'worker',
+        'dlopen',
+        'internalBinding',
+        'wasi',
+        'inspector',
+      ])('%s cannot start a process, a thread, native code or a debugger', async (tool) => {
+        const outcome = await attempt(host, tool, { marker: scene.marker });
+        expect(outcome.ok).toBe(false);
       });
-      expect(existsSync(join(scene.outside, 'db.sqlite'))).toBe(false);
-      expect(await attempt(host, 'writeOwnData', {})).toEqual({ ok: true, text: 'mine' });
-    });
 
-    it("sees no secret in its environment nor in its parent's", async () => {
-      const env = await attempt(host, 'environment', {});
-      expect(env.ok).toBe(true);
-      expect(env.text).not.toContain(SECRET);
-      const names = Object.keys(JSON.parse(env.text) as Record<string, string>);
-      // Built from nothing: the locale survives, the provider key and LC_EVASIVE (its value
-      // holds a configured secret) do not. bubblewrap adds PWD.
-      expect(names.filter((name) => name !== 'PWD').sort()).toEqual([
-        'HOME',
-        'LANG',
-        'PATH',
-        'TMPDIR',
-      ]);
-      const parent = await attempt(host, 'parentEnvironment', {});
-      expect(parent.text).not.toContain(SECRET);
-    });
+      it('a fork bomb ends at the call timeout as a tool error', async () => {
+        const outcome = await attempt(host, 'forkBomb', { marker: scene.marker }, 1_500);
+        expect(outcome).toMatchObject({ ok: false });
+      });
 
-    it.each(['signal', 'debugProcess', 'restoreKill', 'renice'])(
-      '%s cannot reach another process of the same user',
-      async (tool) => {
-        const outcome = await attempt(host, tool, { pid: scene.bystander.pid });
-        expect(outcome.ok).toBe(false);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      },
-    );
+      it.each([
+        ['/etc/passwd', 'root:'],
+        ['the ssh key', SSH_KEY],
+        ["the gateway's config.toml", SECRET],
+      ])('cannot read %s', async (what, secret) => {
+        const path =
+          what === 'the ssh key' ? scene.sshKey : what.includes('config') ? scene.configToml : what;
+        const read = await attempt(host, 'readFile', { path });
+        expect(read.ok).toBe(false);
+        expect(read.text).not.toContain(secret);
+        const symlinked = await attempt(host, 'symlinkEscape', { path });
+        expect(symlinked.text).not.toContain(secret);
+        await attempt(host, 'writeOwnData', {}); // clears nothing, keeps the host warm
+      });
 
-    it.skipIf(!bubblewrap)(
-      'cannot reach a listener on 127.0.0.1 without network: true (bubblewrap only: Node 24 cannot restrict the network)',
-      async () => {
-        const outcome = await attempt(host, 'fetchLocal', { url: scene.url });
-        expect(outcome.ok).toBe(false);
-        expect(scene.hits()).toBe(0);
-      },
-    );
-
-    it('an endless loop and a huge answer are tool errors, and the host comes back', async () => {
-      expect(await attempt(host, 'infiniteLoop', {}, 1_500)).toMatchObject({ ok: false });
-      expect(await attempt(host, 'hugeOutput', {})).toMatchObject({ ok: false });
-      expect(await attempt(host, 'writeOwnData', {})).toEqual({ ok: true, text: 'mine' });
-    });
-
-    it.skipIf(!bubblewrap)(
-      'with network: true reaches the network, and its requests are reported for the audit',
-      async () => {
-        const networked = await isolation.start(
-          await scene.fixture.write('networked', 'mjs', EVASIVE_MJS, true),
-        );
-        try {
-          const before = scene.hits();
-          expect(await attempt(networked, 'fetchLocal', { url: scene.url })).toEqual({
-            ok: true,
-            text: 'reached the gateway machine',
-          });
-          expect(scene.hits()).toBe(before + 1);
-          expect(requests).toContainEqual({ method: 'GET', url: scene.url });
-        } finally {
-          await networked.close();
+      it('cannot list folders outside its own', async () => {
+        for (const path of ['/', scene.fixture.root, join(scene.fixture.root, 'state')]) {
+          expect(await attempt(host, 'listDir', { path })).toMatchObject({ ok: false });
         }
-      },
-    );
-  });
+      });
+
+      it('cannot write outside its data folder, and can write inside it', async () => {
+        const targets = [
+          join(scene.outside, 'written'),
+          join(scene.fixture.root, 'skills', 'evasive', 'skill.mjs.bak'),
+          join(scene.fixture.root, 'state', 'config.toml'),
+        ];
+        for (const path of targets) {
+          expect(await attempt(host, 'writeFile', { path })).toMatchObject({ ok: false });
+        }
+        expect(existsSync(targets[0]!)).toBe(false);
+        expect(existsSync(targets[1]!)).toBe(false);
+        expect(
+          await attempt(host, 'sqlite', { path: join(scene.outside, 'db.sqlite') }),
+        ).toMatchObject({
+          ok: false,
+        });
+        expect(existsSync(join(scene.outside, 'db.sqlite'))).toBe(false);
+        expect(await attempt(host, 'writeOwnData', {})).toEqual({ ok: true, text: 'mine' });
+      });
+
+      it("sees no secret in its environment nor in its parent's", async () => {
+        const env = await attempt(host, 'environment', {});
+        expect(env.ok).toBe(true);
+        expect(env.text).not.toContain(SECRET);
+        const names = Object.keys(JSON.parse(env.text) as Record<string, string>);
+        // Built from nothing: the locale survives, the provider key and LC_EVASIVE (its value
+        // holds a configured secret) do not. bubblewrap adds PWD.
+        expect(names.filter((name) => name !== 'PWD').sort()).toEqual([
+          'HOME',
+          'LANG',
+          'PATH',
+          'TMPDIR',
+        ]);
+        const parent = await attempt(host, 'parentEnvironment', {});
+        expect(parent.text).not.toContain(SECRET);
+      });
+
+      it.each(['signal', 'debugProcess', 'restoreKill', 'renice'])(
+        '%s cannot reach another process of the same user',
+        async (tool) => {
+          const outcome = await attempt(host, tool, { pid: scene.bystander.pid });
+          expect(outcome.ok).toBe(false);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        },
+      );
+
+      it.skipIf(!bubblewrap)(
+        'cannot reach a listener on 127.0.0.1 without network: true (bubblewrap only: Node 24 cannot restrict the network)',
+        async () => {
+          const outcome = await attempt(host, 'fetchLocal', { url: scene.url });
+          expect(outcome.ok).toBe(false);
+          expect(scene.hits()).toBe(0);
+        },
+      );
+
+      it('an endless loop and a huge answer are tool errors, and the host comes back', async () => {
+        expect(await attempt(host, 'infiniteLoop', {}, 1_500)).toMatchObject({ ok: false });
+        expect(await attempt(host, 'hugeOutput', {})).toMatchObject({ ok: false });
+        expect(await attempt(host, 'writeOwnData', {})).toEqual({ ok: true, text: 'mine' });
+      });
+
+      it.skipIf(!bubblewrap)(
+        'with network: true reaches the network, and its requests are reported for the audit',
+        async () => {
+          const networked = await isolation.start(
+            await scene.fixture.write('networked', 'mjs', EVASIVE_MJS, true),
+          );
+          try {
+            const before = scene.hits();
+            expect(await attempt(networked, 'fetchLocal', { url: scene.url })).toEqual({
+              ok: true,
+              text: 'reached the gateway machine',
+            });
+            expect(scene.hits()).toBe(before + 1);
+            expect(requests).toContainEqual({ method: 'GET', url: scene.url });
+          } finally {
+            await networked.close();
+          }
+        },
+      );
+    },
+  );
 });
 
 describe('evasive skill.py (bubblewrap and the audit hook)', () => {
@@ -459,50 +462,53 @@ describe('evasive skill.py (bubblewrap and the audit hook)', () => {
   });
 
   // skill.py only ever runs inside bubblewrap (refusal without it is tested in skill-host.test.ts).
-  describe.skipIf(unavailable)('with bubblewrap', () => {
-    it.each(['spawn', 'system', 'fork', 'posix_spawn'])('%s starts no process', async (tool) => {
-      const outcome = await attempt(host, tool, { marker: scene.marker });
-      expect(outcome.ok).toBe(false);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    });
-
-    it('cannot load native code', async () => {
-      expect(await attempt(host, 'native', {})).toMatchObject({ ok: false });
-    });
-
-    it('cannot read /etc/passwd, the ssh key or config.toml', async () => {
-      for (const [path, secret] of [
-        ['/etc/passwd', 'root:'],
-        [scene.sshKey, SSH_KEY],
-        [scene.configToml, SECRET],
-      ] as const) {
-        const read = await attempt(host, 'read_file', { path });
-        expect(read.ok).toBe(false);
-        expect(read.text).not.toContain(secret);
-      }
-    });
-
-    it('cannot write outside its data folder, and can write inside it', async () => {
-      const path = join(scene.outside, 'written');
-      expect(await attempt(host, 'write_file', { path })).toMatchObject({ ok: false });
-      expect(existsSync(path)).toBe(false);
-      expect(await attempt(host, 'write_own_data', {})).toEqual({ ok: true, text: 'mine' });
-    });
-
-    it('sees no secret in its environment', async () => {
-      const env = await attempt(host, 'environment', {});
-      expect(env.text).not.toContain(SECRET);
-    });
-
-    it('cannot signal another process of the same user', async () => {
-      expect(await attempt(host, 'signal', { pid: scene.bystander.pid })).toMatchObject({
-        ok: false,
+  describe.skipIf(unavailable)(
+    'with bubblewrap (skipped without a working bwrap: skill.py is then refused)',
+    () => {
+      it.each(['spawn', 'system', 'fork', 'posix_spawn'])('%s starts no process', async (tool) => {
+        const outcome = await attempt(host, tool, { marker: scene.marker });
+        expect(outcome.ok).toBe(false);
+        await new Promise((resolve) => setTimeout(resolve, 100));
       });
-    });
 
-    it('cannot reach a listener on 127.0.0.1', async () => {
-      expect(await attempt(host, 'connect', { port: scene.port })).toMatchObject({ ok: false });
-      expect(scene.hits()).toBe(0);
-    });
-  });
+      it('cannot load native code', async () => {
+        expect(await attempt(host, 'native', {})).toMatchObject({ ok: false });
+      });
+
+      it('cannot read /etc/passwd, the ssh key or config.toml', async () => {
+        for (const [path, secret] of [
+          ['/etc/passwd', 'root:'],
+          [scene.sshKey, SSH_KEY],
+          [scene.configToml, SECRET],
+        ] as const) {
+          const read = await attempt(host, 'read_file', { path });
+          expect(read.ok).toBe(false);
+          expect(read.text).not.toContain(secret);
+        }
+      });
+
+      it('cannot write outside its data folder, and can write inside it', async () => {
+        const path = join(scene.outside, 'written');
+        expect(await attempt(host, 'write_file', { path })).toMatchObject({ ok: false });
+        expect(existsSync(path)).toBe(false);
+        expect(await attempt(host, 'write_own_data', {})).toEqual({ ok: true, text: 'mine' });
+      });
+
+      it('sees no secret in its environment', async () => {
+        const env = await attempt(host, 'environment', {});
+        expect(env.text).not.toContain(SECRET);
+      });
+
+      it('cannot signal another process of the same user', async () => {
+        expect(await attempt(host, 'signal', { pid: scene.bystander.pid })).toMatchObject({
+          ok: false,
+        });
+      });
+
+      it('cannot reach a listener on 127.0.0.1', async () => {
+        expect(await attempt(host, 'connect', { port: scene.port })).toMatchObject({ ok: false });
+        expect(scene.hits()).toBe(0);
+      });
+    },
+  );
 });
