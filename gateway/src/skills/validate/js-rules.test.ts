@@ -99,6 +99,12 @@ const hostile: [string, string, string, number][] = [
   ],
   ['an addon loader', "import bindings from 'bindings';", "import 'bindings'", 1],
   [
+    'another hearth: specifier than the skill API',
+    "import { Plugin } from 'hearth:gateway';",
+    "import 'hearth:gateway'",
+    1,
+  ],
+  [
     'import.meta.resolve of a blocked module',
     "const u = import.meta.resolve('node:child_process');",
     "import.meta.resolve('node:child_process')",
@@ -294,6 +300,10 @@ const benign: [string, string][] = [
   [
     'comments and strings naming blocked modules',
     "// never import 'child_process'\n/* eval */\nexport const note = () => 'child_process and eval are blocked';",
+  ],
+  [
+    "Hearth's skill API (the Plugin base class, the gated shell and browser)",
+    "import { Plugin, shell, browser } from 'hearth:skill';\nexport default class P extends Plugin { run() { return shell('ls'); } }",
   ],
   ['RegExp exec', "export const digits = (text) => /\\d+/.exec(text)?.[0] ?? '';"],
   [

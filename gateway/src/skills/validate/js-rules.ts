@@ -409,11 +409,18 @@ function harmlessConstructorUse(node: AnyNode, parent: AnyNode | undefined): boo
   return parent?.type === 'BinaryExpression' && comparisons.has(parent.operator);
 }
 
+/**
+ * The module Hearth gives a skill (`Plugin`, and the gated `shell`/`browser` of a skill that
+ * declares them): the skill host resolves it to its own file, never to anything on disk.
+ */
+export const SKILL_API_SPECIFIER = 'hearth:skill';
+
 /** Why a module specifier is refused, or undefined when it may be imported. */
 export function blockedSpecifierReason(
   specifier: string,
   options: { dynamic: boolean; resolveOnly?: boolean },
 ): string | undefined {
+  if (specifier === SKILL_API_SPECIFIER) return undefined;
   const prefixed = specifier.startsWith('node:');
   const name = prefixed ? specifier.slice('node:'.length) : specifier;
   if (!prefixed && /^[A-Za-z][A-Za-z0-9+.-]*:/.test(specifier))

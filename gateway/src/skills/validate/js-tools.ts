@@ -63,7 +63,7 @@ export function extractJsTools(
 
   const found: { name: string; doc: string | undefined; line: number }[] = [];
   let schemaNode: AnyNode | undefined;
-  let plugin: Class | undefined;
+  let plugin: Class[] | undefined;
   for (const statement of program.body) {
     if (statement.type === 'ExportNamedDeclaration' && !statement.source) {
       const declaration = statement.declaration;
@@ -101,13 +101,16 @@ export function extractJsTools(
           : declaration.type === 'Identifier'
             ? topLevelClasses.get(declaration.name)
             : undefined;
-      if (candidate && extendsPlugin(candidate)) plugin = candidate;
+      if (candidate) plugin = pluginChain(candidate, topLevelClasses);
     }
   }
 
-  if (plugin) {
-    for (const member of plugin.body.body) {
+  // The plugin's own methods first, then those it inherits from its local base classes.
+  const methods = new Set<string>();
+  for (const [depth, cls] of (plugin ?? []).entries()) {
+    for (const member of cls.body.body) {
       if (
+        depth === 0 &&
         member.type === 'PropertyDefinition' &&
         member.static &&
         keyName(member.key) === 'schema'
@@ -116,6 +119,8 @@ export function extractJsTools(
       }
       if (member.type !== 'MethodDefinition' || member.kind !== 'method' || member.static) continue;
       if (member.computed || member.key.type !== 'Identifier') continue;
+      if (member.key.name === 'constructor' || methods.has(member.key.name)) continue;
+      methods.add(member.key.name);
       found.push({ name: member.key.name, doc: docBefore(member.start), line: lineOf(member) });
     }
   }
@@ -186,6 +191,54 @@ function keyName(key: AnyNode): string | undefined {
   if (key.type === 'Identifier') return key.name;
   if (key.type === 'Literal' && typeof key.value === 'string') return key.value;
   return undefined;
+}
+
+/**
+ * A plugin class and its local base classes, the class itself first, when the chain of
+ * `extends` through top-level classes of the module ends at `Plugin`; otherwise undefined.
+ */
+export function pluginChain(
+  candidate: Class,
+  topLevelClasses: ReadonlyMap<string, Class>,
+): Class[] | undefined {
+  const chain: Class[] = [];
+  for (let cls: Class | undefined = candidate; cls && chain.length < 16; ) {
+    if (chain.includes(cls)) return undefined;
+    chain.push(cls);
+    if (extendsPlugin(cls)) return chain;
+    const superClass = cls.superClass;
+    cls = superClass?.type === 'Identifier' ? topLevelClasses.get(superClass.name) : undefined;
+  }
+  return undefined;
+}
+
+/** The top-level classes of a module by name (declared, or declared and exported). */
+export function topLevelClassesOf(program: Program): Map<string, Class> {
+  const classes = new Map<string, Class>();
+  for (const statement of program.body) {
+    const declaration =
+      statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement;
+    if (declaration?.type === 'ClassDeclaration' && declaration.id)
+      classes.set(declaration.id.name, declaration);
+  }
+  return classes;
+}
+
+/** Whether a module default-exports a class whose `extends` chain ends at `Plugin`. */
+export function defaultExportsPlugin(program: Program): boolean {
+  const classes = topLevelClassesOf(program);
+  for (const statement of program.body) {
+    if (statement.type !== 'ExportDefaultDeclaration') continue;
+    const declaration = statement.declaration;
+    const candidate =
+      declaration.type === 'ClassDeclaration' || declaration.type === 'ClassExpression'
+        ? declaration
+        : declaration.type === 'Identifier'
+          ? classes.get(declaration.name)
+          : undefined;
+    return candidate !== undefined && pluginChain(candidate, classes) !== undefined;
+  }
+  return false;
 }
 
 /** `class … extends Plugin` or `extends something.Plugin`. */

@@ -7,6 +7,10 @@
  *   {"id":2,"method":"call","params":{"tool":"t","args":{}}} → {"id":2,"result":"text"}
  *   failures                                               → {"id":n,"error":{"message":"…"}}
  * A load failure is reported once as {"id":0,"error":…} and the process exits.
+ * While a call runs, the skill may ask the gateway to run one of its gated tools (the
+ * capabilities it declared, through `hearth:skill`'s shell()/browser()):
+ *   child → {"request":1,"method":"shell","params":{"command":"ls"}}
+ *   gateway → {"reply":1,"result":"text"} or {"reply":1,"error":{"message":"…"}}
  * With network access granted, outbound requests seen on Node's diagnostics channels are sent
  * as {"event":"request","method":"GET","url":"…"} lines for the privacy audit.
  *
@@ -14,10 +18,16 @@
  * under the permission model with reads limited to this folder and the skill's.
  */
 import { readFileSync } from 'node:fs';
+import { registerHooks } from 'node:module';
 import os from 'node:os';
 import { subscribe } from 'node:diagnostics_channel';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
+import { _connectHost, Plugin } from './skill-api.mjs';
+
+/** The specifier a skill imports Hearth's API by; nothing else resolves to this folder. */
+const SKILL_API_SPECIFIER = 'hearth:skill';
+const SKILL_API_URL = new URL('./skill-api.mjs', import.meta.url).href;
 
 const skillFile = process.argv[2];
 const reportRequests = process.argv.includes('--report-requests');
@@ -75,6 +85,34 @@ function send(message) {
   writeStdout(`${JSON.stringify(message)}\n`);
 }
 
+// `import … from 'hearth:skill'` loads skill-api.mjs (the module this runtime connected).
+registerHooks({
+  resolve(specifier, context, nextResolve) {
+    if (specifier === SKILL_API_SPECIFIER) return { url: SKILL_API_URL, shortCircuit: true };
+    return nextResolve(specifier, context);
+  },
+});
+
+/** Requests to the gateway's gated tools, by id, waiting for their replies. */
+const hostRequests = new Map();
+let nextHostRequest = 1;
+_connectHost(
+  (method, params) =>
+    new Promise((resolve, reject) => {
+      const request = nextHostRequest++;
+      hostRequests.set(request, { resolve, reject });
+      send({ request, method, params });
+    }),
+);
+
+function settleHostRequest(message) {
+  const waiting = hostRequests.get(message.reply);
+  if (!waiting) return;
+  hostRequests.delete(message.reply);
+  if (message.error) waiting.reject(new Error(String(message.error.message)));
+  else waiting.resolve(typeof message.result === 'string' ? message.result : '');
+}
+
 if (reportRequests) {
   subscribe('undici:request:create', ({ request }) => {
     send({ event: 'request', method: request.method, url: `${request.origin}${request.path}` });
@@ -93,7 +131,7 @@ if (reportRequests) {
 function readDocComments(source) {
   const docs = new Map();
   const pattern =
-    /\/\*\*([\s\S]*?)\*\/\s*export\s+(?:async\s+)?(?:function\s*\*?\s*([A-Za-z_$][\w$]*)|(?:const|let|var)\s+([A-Za-z_$][\w$]*))/g;
+    /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*export\s+(?:async\s+)?(?:function\s*\*?\s*([A-Za-z_$][\w$]*)|(?:const|let|var)\s+([A-Za-z_$][\w$]*))/g;
   for (const match of source.matchAll(pattern)) {
     docs.set(match[2] ?? match[3], parseDocComment(match[1]));
   }
@@ -144,7 +182,77 @@ function parseDocComment(body) {
   };
 }
 
-/** The tools of a module: its exported functions not starting with `_`. */
+/** The `/** … *\/` comment right before the method `name(` of a plugin class, if any. */
+function readMethodDoc(source, name) {
+  const escaped = name.replaceAll('$', '\\$');
+  const pattern = new RegExp(
+    `\\/\\*\\*((?:(?!\\*\\/)[\\s\\S])*)\\*\\/\\s*(?:async\\s+)?(?:\\*\\s*)?${escaped}\\s*\\(`,
+  );
+  const match = pattern.exec(source);
+  return match ? parseDocComment(match[1]) : undefined;
+}
+
+/**
+ * A default-exported class extending Hearth's `Plugin` (or a class named Plugin, the
+ * validator's reading of the same source).
+ */
+function pluginBase(candidate) {
+  if (typeof candidate !== 'function' || !candidate.prototype) return undefined;
+  for (let base = Object.getPrototypeOf(candidate); base; base = Object.getPrototypeOf(base)) {
+    if (base === Plugin || base.name === 'Plugin') return base;
+    if (base === Function.prototype) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * A plugin's tools: one instance of the class, and its public methods (own and inherited up to
+ * the Plugin base; not `constructor`, not `_name`, not accessors), bound to that instance.
+ */
+function pluginTools(module, source) {
+  const Class = module.default;
+  const base = pluginBase(Class);
+  if (!base) return [];
+  const instance = new Class();
+  const schema = Class.schema && typeof Class.schema === 'object' ? Class.schema : {};
+  const methods = [];
+  const seen = new Set();
+  for (let proto = Class.prototype; proto && proto !== base.prototype; ) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      if (name === 'constructor' || name.startsWith('_') || seen.has(name)) continue;
+      seen.add(name);
+      const descriptor = Object.getOwnPropertyDescriptor(proto, name);
+      if (typeof descriptor?.value !== 'function') continue;
+      methods.push(name);
+    }
+    proto = Object.getPrototypeOf(proto);
+  }
+  return methods.map((name) =>
+    describeTool(name, instance[name].bind(instance), readMethodDoc(source, name), schema),
+  );
+}
+
+/** A tool's spec from its JSDoc and the declared schema (which wins). */
+function describeTool(name, fn, doc, schema) {
+  const read = doc ?? { description: '', parameters: { type: 'object', properties: {} } };
+  const declared = schema[name];
+  let parameters = read.parameters;
+  let description = read.description;
+  if (declared && typeof declared === 'object') {
+    if (declared.parameters && typeof declared.parameters === 'object') {
+      parameters = declared.parameters;
+      if (typeof declared.description === 'string') description = declared.description;
+    } else {
+      parameters = declared;
+    }
+  }
+  // JSDoc parameters are positional; a declared schema describes one arguments object
+  // unless the function takes several parameters.
+  const positional = declared ? fn.length > 1 : Object.keys(parameters.properties ?? {}).length > 0;
+  return { name, description: description || name, parameters, positional, fn };
+}
+
+/** The tools of a module: its exported functions not starting with `_`, then a plugin's methods. */
 function toolSpecs(module, source) {
   const docs = readDocComments(source);
   const schema = module.schema && typeof module.schema === 'object' ? module.schema : {};
@@ -161,27 +269,12 @@ function toolSpecs(module, source) {
   const exported = Object.entries(module).sort(([a], [b]) => position(a) - position(b));
   for (const [name, value] of exported) {
     if (typeof value !== 'function' || name.startsWith('_') || name === 'default') continue;
-    const doc = docs.get(name) ?? {
-      description: '',
-      parameters: { type: 'object', properties: {} },
-    };
-    const declared = schema[name];
-    let parameters = doc.parameters;
-    let description = doc.description;
-    if (declared && typeof declared === 'object') {
-      if (declared.parameters && typeof declared.parameters === 'object') {
-        parameters = declared.parameters;
-        if (typeof declared.description === 'string') description = declared.description;
-      } else {
-        parameters = declared;
-      }
-    }
-    // JSDoc parameters are positional; an exported schema describes one arguments object
-    // unless the function takes several parameters.
-    const positional = declared
-      ? value.length > 1
-      : Object.keys(parameters.properties ?? {}).length > 0;
-    specs.push({ name, description: description || name, parameters, positional });
+    specs.push(describeTool(name, value, docs.get(name), schema));
+  }
+  for (const spec of pluginTools(module, source)) {
+    if (specs.some((known) => known.name === spec.name))
+      throw new Error(`two tools are named ${spec.name}`);
+    specs.push(spec);
   }
   return specs;
 }
@@ -207,7 +300,7 @@ try {
   send({ id: 0, error: { message: `the skill did not load: ${describe(error)}` } });
   process.exit(1);
 }
-const tools = new Set(specs.map((spec) => spec.name));
+const tools = new Map(specs.map((spec) => [spec.name, spec]));
 
 async function answer(request) {
   if (request.method === 'tools') {
@@ -215,13 +308,12 @@ async function answer(request) {
   }
   if (request.method === 'call') {
     const { tool, args } = request.params ?? {};
-    if (!tools.has(tool)) throw new Error(`no such tool: ${String(tool)}`);
-    const fn = module[tool];
+    const spec = typeof tool === 'string' ? tools.get(tool) : undefined;
+    if (!spec) throw new Error(`no such tool: ${String(tool)}`);
     // Named parameters map onto positional ones in JSDoc order; a single `args` object too.
-    const spec = specs.find((candidate) => candidate.name === tool);
     const input = args && typeof args === 'object' ? args : {};
     const names = Object.keys(spec.parameters.properties ?? {});
-    return toText(await fn(...(spec.positional ? names.map((name) => input[name]) : [input])));
+    return toText(await spec.fn(...(spec.positional ? names.map((name) => input[name]) : [input])));
   }
   throw new Error(`unknown method: ${String(request.method)}`);
 }
@@ -233,6 +325,10 @@ lines.on('line', (line) => {
     request = JSON.parse(line);
   } catch {
     send({ id: null, error: { message: 'malformed request' } });
+    return;
+  }
+  if (request && typeof request === 'object' && 'reply' in request) {
+    settleHostRequest(request);
     return;
   }
   answer(request).then(

@@ -5,6 +5,13 @@ inside bubblewrap (never in the gateway). The same line protocol as runtime.mjs:
   failures                                                 -> {"id":n,"error":{"message":"..."}}
 A load failure is reported once as {"id":0,"error":...} and the process exits.
 
+The skill gets Hearth's API as the module `hearth` (also `Plugin` is predefined in the skill's
+namespace): `class Weather(Plugin):` is made once and its public methods served as tools, and
+`shell(command)` / `browser(args)` ask the gateway, while a call runs, to run its own gated tool
+(only for a skill that declares `CAPABILITIES = ["shell"]` or "browser"):
+  child   -> {"request":1,"method":"shell","params":{"command":"ls"}}
+  gateway -> {"reply":1,"result":"text"}   or   {"reply":1,"error":{"message":"..."}}
+
 Bubblewrap is the wall (file system, network, a PID namespace). An audit hook installed before
 the skill loads adds a second one Python cannot take back: no processes, no native libraries
 (ctypes), no writes outside the data folder, and no sockets unless network is granted.
@@ -14,6 +21,7 @@ import importlib.util
 import json
 import os
 import sys
+import types
 
 SKILL_FILE = sys.argv[1]
 DATA_DIR = os.path.realpath(sys.argv[2])
@@ -60,6 +68,60 @@ def send(message):
     PROTOCOL.flush()
 
 
+class Plugin:
+    """The base class of a plugin: the runtime makes one instance and serves its public methods."""
+
+
+_host_requests = [0]
+
+
+class HostCallError(Exception):
+    """The gateway refused a request for one of its tools."""
+
+
+def _host_call(method, params):
+    """Sends a request to the gateway and waits for its reply (calls run one at a time)."""
+    _host_requests[0] += 1
+    request_id = _host_requests[0]
+    send({"request": request_id, "method": method, "params": params})
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            raise HostCallError("the gateway closed the connection")
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(message, dict) or message.get("reply") != request_id:
+            continue
+        if message.get("error"):
+            raise HostCallError(str((message.get("error") or {}).get("message")))
+        result = message.get("result")
+        return result if isinstance(result, str) else ""
+
+
+def shell(command, timeout=None, workdir=None):
+    """Runs a command line through the gateway's gated shell tool; returns its text answer."""
+    params = {"command": command}
+    if timeout is not None:
+        params["timeout"] = timeout
+    if workdir is not None:
+        params["workdir"] = workdir
+    return _host_call("shell", params)
+
+
+def browser(args):
+    """Drives the gateway's gated browser tool with the browser tool's arguments."""
+    return _host_call("browser", dict(args))
+
+
+HEARTH = types.ModuleType("hearth", "Hearth's API for skill.py skills")
+HEARTH.Plugin = Plugin
+HEARTH.shell = shell
+HEARTH.browser = browser
+sys.modules["hearth"] = HEARTH
+
+
 JSON_TYPES = {str: "string", int: "integer", float: "number", bool: "boolean", list: "array", dict: "object"}
 
 
@@ -84,14 +146,28 @@ def tool_spec(name, fn):
 def load():
     spec = importlib.util.spec_from_file_location("skill", SKILL_FILE)
     module = importlib.util.module_from_spec(spec)
+    module.Plugin = Plugin
     spec.loader.exec_module(module)
     tools = {}
+    plugins = []
     for name, value in vars(module).items():
+        if inspect.isclass(value) and issubclass(value, Plugin) and value is not Plugin \
+                and value.__module__ == module.__name__:
+            plugins.append(value)
         if name.startswith("_") or not callable(value) or not inspect.isroutine(value):
             continue
         if getattr(value, "__module__", None) != module.__name__:
             continue
         tools[name] = value
+    for cls in plugins:
+        instance = cls()
+        for klass in cls.__mro__:
+            if klass is Plugin or klass is object:
+                break
+            for name, member in vars(klass).items():
+                if name.startswith("_") or not inspect.isfunction(member) or name in tools:
+                    continue
+                tools[name] = getattr(instance, name)
     return tools
 
 
@@ -111,12 +187,17 @@ def main():
     except BaseException as error:  # noqa: BLE001 - any load failure is reported
         send({"id": 0, "error": {"message": f"the skill did not load: {error}"}})
         sys.exit(1)
-    for line in sys.stdin:
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            break
         try:
             request = json.loads(line)
         except ValueError:
             send({"id": None, "error": {"message": "malformed request"}})
             continue
+        if not isinstance(request, dict) or "reply" in request:
+            continue  # a late reply to a request that already gave up
         request_id = request.get("id")
         try:
             if request.get("method") == "tools":
