@@ -134,7 +134,7 @@ describe('a default-exported Plugin subclass over HTTP and through chat turns', 
   });
 
   it('a plugin whose constructor throws is listed with its load error, and nothing is offered', async () => {
-    const code = WEATHER.replace("this.asked = [];", "throw new Error('missing settings');");
+    const code = WEATHER.replace('this.asked = [];', "throw new Error('missing settings');");
     const installed = await call('POST', '/plugins', { name: 'weather', code });
     expect(installed.status).toBe(201);
     expect(installed.body).toMatchObject({ status: 'error', tools: [] });

@@ -7,6 +7,20 @@
 /** `skill.mjs` (or `skill.js`): an ES module; `skill.py`: the seed format, run out of process. */
 export type SkillKind = 'mjs' | 'py';
 
+/**
+ * The gateway tools a skill may ask for while one of its calls runs (`shell()` / `browser()` of
+ * `hearth:skill`), declared in its code and recorded in its manifest. Each request runs the
+ * gateway's own tool, behind its approval gate.
+ */
+export const SKILL_CAPABILITIES = ['shell', 'browser'] as const;
+export type SkillCapability = (typeof SKILL_CAPABILITIES)[number];
+
+/**
+ * Runs one of the gateway's gated tools for the call in progress; rejects when the skill did
+ * not declare it. Given per call by the store, which knows the turn (session, signal).
+ */
+export type HostToolCall = (method: string, params: Record<string, unknown>) => Promise<string>;
+
 /** A tool a skill exports, as the model sees it. */
 export interface SkillToolSpec {
   name: string;
@@ -28,6 +42,8 @@ export interface ValidationResult {
   problems: SkillProblem[];
   /** The tools the module would export (empty when it does not parse). */
   tools: SkillToolSpec[];
+  /** What it declares (`export const capabilities = […]`, `CAPABILITIES = […]`); none when absent. */
+  capabilities?: SkillCapability[];
 }
 
 /** Layer 1: parse and reject blocked modules and constructs. Cannot be overridden. */
@@ -71,7 +87,12 @@ export interface SkillHost {
   call(
     tool: string,
     args: Record<string, unknown>,
-    options?: { signal?: AbortSignal; timeoutMs?: number },
+    options?: {
+      signal?: AbortSignal;
+      timeoutMs?: number;
+      /** Answers the skill's requests for gateway tools during this call (none: all refused). */
+      hostTools?: HostToolCall;
+    },
   ): Promise<string>;
   close(): Promise<void>;
 }

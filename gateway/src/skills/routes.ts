@@ -28,6 +28,8 @@ export const skillSchema = z.object({
   version: z.string(),
   tags: z.array(z.string()),
   plugin: z.boolean(),
+  /** Gateway tools its calls may ask for (`shell`, `browser`), each behind the approval gate. */
+  capabilities: z.array(z.string()),
   updated_at: z.number(),
 });
 
@@ -41,6 +43,7 @@ export const toSkillView = (entry: SkillEntry): z.input<typeof skillSchema> => (
   version: entry.version,
   tags: entry.tags,
   plugin: entry.plugin,
+  capabilities: entry.capabilities,
   updated_at: entry.updated_at,
 });
 

@@ -224,7 +224,9 @@ describe('an explicit Plugin subclass in skill.py (spec rule 16)', () => {
             required: ['city'],
           },
         });
-        expect(await host.call('forecast', { city: 'Oslo', days: 1 })).toBe('Oslo: sunny in 1 days');
+        expect(await host.call('forecast', { city: 'Oslo', days: 1 })).toBe(
+          'Oslo: sunny in 1 days',
+        );
         expect(await host.call('forecast', { city: 'Rome' })).toBe('Rome: sunny in 0 days');
         expect(await host.call('count', {})).toBe('2');
         expect(await host.call('ping', {})).toBe('pong');

@@ -3,11 +3,15 @@
  * builder) spoken to with one JSON-RPC line per request on stdin/stdout. Calls run one at a
  * time. A timeout, a crash, an oversized answer or a protocol error kills the child and
  * rejects the call with a SkillCallError (a tool error); the next call starts a fresh child.
+ * While a call runs, the child may ask for one of the gateway's gated tools
+ * (`{"request":n,"method":"shell","params":{…}}`): the call's `hostTools` answers it
+ * (`{"reply":n,"result":…}` or an error), one request at a time, and the call's timeout does not
+ * run while the gateway works on it (an approval may wait for the user).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import type { Logger } from '../../observability/logger.ts';
-import type { SkillHost, SkillToolSpec } from '../ports.ts';
+import type { HostToolCall, SkillHost, SkillToolSpec } from '../ports.ts';
 import { SkillCallError, type SkillCallFailure } from './errors.ts';
 
 /** A program to start, already wrapped in its walls. */
@@ -48,6 +52,12 @@ interface Pending {
   id: number;
   resolve: (value: unknown) => void;
   reject: (error: SkillCallError) => void;
+  hostTools?: HostToolCall;
+  /** A request for a gateway tool is being answered. */
+  hostBusy: boolean;
+  /** Stop and restart the call's timeout around a request for a gateway tool. */
+  pause: () => void;
+  resume: () => void;
 }
 
 interface Running {
@@ -86,8 +96,56 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
     if (!state.exited) state.child.kill('SIGKILL');
   }
 
+  function reply(state: Running, request: number, body: { result: string } | { error: string }) {
+    if (state.exited || running !== state) return;
+    const message =
+      'result' in body
+        ? { reply: request, result: body.result }
+        : { reply: request, error: { message: body.error } };
+    state.child.stdin!.write(`${JSON.stringify(message)}\n`);
+  }
+
+  /** A request of the child for one of the gateway's tools, answered by the running call. */
+  async function answerHostRequest(
+    state: Running,
+    message: { request?: unknown; method?: unknown; params?: unknown },
+  ): Promise<void> {
+    const request = message.request;
+    // A line is at most maxOutputBytes, so params are bounded too.
+    if (typeof request !== 'number' || !Number.isSafeInteger(request) || request < 0) return;
+    const pending = state.pending;
+    if (!pending) return reply(state, request, { error: 'no call of this skill is running' });
+    if (!pending.hostTools)
+      return reply(state, request, { error: 'this skill may not use the gateway’s tools' });
+    if (pending.hostBusy)
+      return reply(state, request, { error: 'one request for a gateway tool at a time' });
+    const method = typeof message.method === 'string' ? message.method.slice(0, 64) : '';
+    const params =
+      message.params && typeof message.params === 'object' && !Array.isArray(message.params)
+        ? (message.params as Record<string, unknown>)
+        : {};
+    pending.hostBusy = true;
+    pending.pause();
+    let body: { result: string } | { error: string };
+    try {
+      body = { result: await pending.hostTools(method, params) };
+    } catch (error) {
+      body = { error: error instanceof Error ? error.message : String(error) };
+    }
+    pending.hostBusy = false;
+    if (state.pending !== pending) return; // the call ended meanwhile (timeout, abort, crash)
+    pending.resume();
+    reply(state, request, body);
+  }
+
   function onLine(state: Running, line: string): void {
-    let message: { id?: unknown; result?: unknown; error?: { message?: unknown }; event?: unknown };
+    let message: {
+      id?: unknown;
+      result?: unknown;
+      error?: { message?: unknown };
+      event?: unknown;
+      request?: unknown;
+    };
     try {
       message = JSON.parse(line) as typeof message;
     } catch {
@@ -97,6 +155,10 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
     if (message.event === 'request') {
       const event = message as unknown as SkillRequestEvent;
       options.onRequest?.({ method: String(event.method), url: String(event.url) });
+      return;
+    }
+    if (message.request !== undefined) {
+      void answerHostRequest(state, message);
       return;
     }
     const pending = state.pending;
@@ -174,14 +236,17 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
     params: unknown,
     timeoutMs: number,
     signal?: AbortSignal,
+    hostTools?: HostToolCall,
   ): Promise<unknown> {
     if (closed) return Promise.reject(fail('closed', 'the skill host is closed'));
     const state = running ?? (running = spawnChild());
     const id = nextId++;
     return new Promise<unknown>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const onTimeout = (): void =>
         stop(state, fail('timeout', `the call took longer than ${timeoutMs} ms and was stopped`));
-      }, timeoutMs);
+      let remaining = timeoutMs;
+      let startedAt = Date.now();
+      let timer: NodeJS.Timeout | undefined = setTimeout(onTimeout, remaining);
       const onAbort = (): void => stop(state, fail('aborted', 'the call was cancelled'));
       signal?.addEventListener('abort', onAbort, { once: true });
       const settle = (): void => {
@@ -192,6 +257,17 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
         id,
         resolve: (value) => (settle(), resolve(value)),
         reject: (error) => (settle(), reject(error)),
+        hostTools,
+        hostBusy: false,
+        pause: () => {
+          clearTimeout(timer);
+          timer = undefined;
+          remaining -= Date.now() - startedAt;
+        },
+        resume: () => {
+          startedAt = Date.now();
+          timer = setTimeout(onTimeout, Math.max(0, remaining));
+        },
       };
       if (signal?.aborted) onAbort();
       else state.child.stdin!.write(`${JSON.stringify({ id, method, params })}\n`);
@@ -216,7 +292,13 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
       }
       return serial(async () => {
         const timeoutMs = callOptions?.timeoutMs ?? limits.callTimeoutMs;
-        const result = await request('call', { tool, args }, timeoutMs, callOptions?.signal);
+        const result = await request(
+          'call',
+          { tool, args },
+          timeoutMs,
+          callOptions?.signal,
+          callOptions?.hostTools,
+        );
         return typeof result === 'string' ? result : JSON.stringify(result ?? '');
       });
     },

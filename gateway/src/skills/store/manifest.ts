@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SKILL_CAPABILITIES } from '../ports.ts';
 
 /** `skill.json` beside the code: what the store remembers about a skill between starts. */
 export const manifestSchema = z.object({
@@ -10,6 +11,11 @@ export const manifestSchema = z.object({
   tags: z.array(z.string().max(64)).max(32),
   /** Skills get no network unless the manifest asks (and the host audits it). */
   network: z.boolean(),
+  /**
+   * The gateway tools the skill may ask for while its calls run (`shell`, `browser`), as its
+   * code declares them; every such request goes through the tool's approval gate.
+   */
+  capabilities: z.array(z.enum(SKILL_CAPABILITIES)).max(SKILL_CAPABILITIES.length).default([]),
   /** The module default-exports a `Plugin` subclass. */
   plugin: z.boolean(),
   updated_at: z.number(),

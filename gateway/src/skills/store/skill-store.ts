@@ -5,6 +5,7 @@ import { HearthError, notFound, validationError } from '../../errors.ts';
 import type { ToolRegistry } from '../../tools/contract.ts';
 import type {
   InstalledSkill,
+  SkillCapability,
   SkillCatalog,
   SkillHost,
   SkillIsolation,
@@ -14,6 +15,7 @@ import type {
   ValidateSkill,
 } from '../ports.ts';
 import { codeFile, MANIFEST_FILE, manifestSchema, type SkillManifest } from './manifest.ts';
+import { hostToolsFor } from './host-tools.ts';
 import { assertSkillName, skillNameProblem, toolName } from './names.ts';
 import { isPluginSource } from './plugin-shape.ts';
 import { assertNoSymlinks, ensurePrivateDir, removeInside, writeFileAtomic } from './safe-files.ts';
@@ -37,6 +39,8 @@ export interface SkillStoreDeps {
 export interface SkillEntry extends InstalledSkill {
   plugin: boolean;
   network: boolean;
+  /** The gateway tools its calls may ask for, each behind that tool's approval gate. */
+  capabilities: SkillCapability[];
   updated_at: number;
 }
 
@@ -124,6 +128,7 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
       tags: manifest.tags,
       plugin: manifest.plugin,
       network: manifest.network,
+      capabilities: [...manifest.capabilities],
       updated_at: manifest.updated_at,
     };
   }
@@ -157,6 +162,9 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
       return fail(`failed to start: ${(error as Error).message}`);
     }
     loaded.host = host;
+    // The code is what declares them (read again on every load, like layer 1).
+    const capabilities = validation.capabilities ?? [];
+    loaded.entry = { ...loaded.entry, capabilities: [...capabilities] };
     for (const spec of host.tools) {
       const name_ = toolName(name, spec.name);
       try {
@@ -165,7 +173,17 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
           description: spec.description,
           parameters: spec.parameters,
           source: `skill:${name}`,
-          execute: (context, args) => host.call(spec.name, args, { signal: context.signal }),
+          execute: (context, args) =>
+            host.call(spec.name, args, {
+              signal: context.signal,
+              hostTools: hostToolsFor({
+                skill: name,
+                capabilities,
+                tools: deps.tools,
+                context,
+                logger,
+              }),
+            }),
         });
         loaded.registered.push(name_);
       } catch (error) {
@@ -213,6 +231,7 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
         tags: [],
         plugin: false,
         network: false,
+        capabilities: [],
         updated_at: 0,
       };
       skills.set(name, { entry, registered: [] });
@@ -248,6 +267,7 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
   const snapshot = (entry: SkillEntry): SkillEntry => ({
     ...entry,
     tools: [...entry.tools],
+    capabilities: [...entry.capabilities],
     tags: [...entry.tags],
   });
 
@@ -280,6 +300,7 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
           version: input.version ?? previous?.version ?? '0.1.0',
           tags: input.tags ?? previous?.tags ?? [],
           network: false,
+          capabilities: validation.capabilities ?? [],
           plugin: isPluginSource(input.source, input.kind),
           updated_at: deps.now(),
         };

@@ -202,11 +202,11 @@ export function pluginChain(
   topLevelClasses: ReadonlyMap<string, Class>,
 ): Class[] | undefined {
   const chain: Class[] = [];
-  for (let cls: Class | undefined = candidate; cls && chain.length < 16; ) {
+  for (let cls: Class | undefined = candidate; cls && chain.length < 16;) {
     if (chain.includes(cls)) return undefined;
     chain.push(cls);
     if (extendsPlugin(cls)) return chain;
-    const superClass = cls.superClass;
+    const superClass: Class['superClass'] = cls.superClass;
     cls = superClass?.type === 'Identifier' ? topLevelClasses.get(superClass.name) : undefined;
   }
   return undefined;

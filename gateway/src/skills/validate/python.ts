@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { HearthError } from '../../errors.ts';
 import type { SkillProblem, SkillToolSpec, ValidationResult } from '../ports.ts';
+import { checkCapabilities } from './capabilities.ts';
 
 /** The helper sits beside this file, in the sources and in dist/ (scripts/build.ts copies it). */
 export const pythonHelperPath = fileURLToPath(new URL('./validate_skill.py', import.meta.url));
@@ -61,11 +62,17 @@ export function validatePythonSkill(
         const parsed = JSON.parse(Buffer.concat(stdout).toString('utf8')) as {
           problems: SkillProblem[];
           tools: SkillToolSpec[];
+          capabilities?: { value: unknown; line: number } | null;
         };
+        const declared = parsed.capabilities
+          ? checkCapabilities(parsed.capabilities.value, parsed.capabilities.line)
+          : { capabilities: [], problems: [] };
+        const problems = [...parsed.problems, ...declared.problems];
         resolve({
-          ok: parsed.problems.length === 0,
-          problems: parsed.problems,
+          ok: problems.length === 0,
+          problems,
           tools: parsed.tools,
+          capabilities: declared.capabilities,
         });
       } catch (error) {
         reject(

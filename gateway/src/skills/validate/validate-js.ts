@@ -1,5 +1,6 @@
 import { parse, type Comment } from 'acorn';
 import type { ValidationResult } from '../ports.ts';
+import { readJsCapabilities } from './capabilities.ts';
 import { findBlockedConstructs } from './js-rules.ts';
 import { extractJsTools } from './js-tools.ts';
 
@@ -20,7 +21,9 @@ export function validateJsSkill(source: string): ValidationResult {
     const problems = findBlockedConstructs(program);
     const { tools, problems: toolProblems } = extractJsTools(program, comments, source);
     problems.push(...toolProblems);
-    return { ok: problems.length === 0, problems, tools };
+    const { capabilities, problems: capabilityProblems } = readJsCapabilities(program);
+    problems.push(...capabilityProblems);
+    return { ok: problems.length === 0, problems, tools, capabilities };
   } catch (error) {
     if (error instanceof SyntaxError) {
       const line = (error as SyntaxError & { loc?: { line: number } }).loc?.line ?? 1;

@@ -216,6 +216,25 @@ def tools_of(tree):
     return tools
 
 
+def capabilities_of(tree):
+    """The top-level `CAPABILITIES = [...]` literal: its value (a list, or None when it is not a
+    literal list) and line; None when the module declares nothing. Checked by the gateway."""
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(target, ast.Name) and target.id == "CAPABILITIES" for target in targets):
+                try:
+                    value = ast.literal_eval(node.value) if node.value is not None else None
+                except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                    value = None
+                if isinstance(value, tuple):
+                    value = list(value)
+                if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+                    value = None
+                return {"value": value, "line": node.lineno}
+    return None
+
+
 def validate(source):
     try:
         tree = ast.parse(source, filename="skill.py")
@@ -234,7 +253,7 @@ def validate(source):
         return {"problems": [{"construct": "nesting", "line": 1,
                               "message": "the module is nested too deeply to check"}], "tools": []}
     checker.problems.sort(key=lambda problem: problem["line"])
-    return {"problems": checker.problems, "tools": tools}
+    return {"problems": checker.problems, "tools": tools, "capabilities": capabilities_of(tree)}
 
 
 if __name__ == "__main__":

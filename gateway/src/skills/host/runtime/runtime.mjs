@@ -217,7 +217,7 @@ function pluginTools(module, source) {
   const schema = Class.schema && typeof Class.schema === 'object' ? Class.schema : {};
   const methods = [];
   const seen = new Set();
-  for (let proto = Class.prototype; proto && proto !== base.prototype; ) {
+  for (let proto = Class.prototype; proto && proto !== base.prototype;) {
     for (const name of Object.getOwnPropertyNames(proto)) {
       if (name === 'constructor' || name.startsWith('_') || seen.has(name)) continue;
       seen.add(name);
