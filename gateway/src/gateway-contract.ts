@@ -9,6 +9,8 @@ import type { OpenDatabase } from './db/ports.ts';
 import type { ListeningAddress } from './lifecycle/serve-areas.ts';
 import type { Startup } from './lifecycle/startup.ts';
 import type { MemoryRuntime } from './memory/build-memory.ts';
+import type { HostResolver } from './hub/host-resolver.ts';
+import type { PinnedFetch } from './hub/pinned-fetch.ts';
 import type { Embedder } from './memory/ports.ts';
 import type { Metrics } from './observability/metrics.ts';
 import type { ProviderName } from './providers/catalog.ts';
@@ -33,6 +35,11 @@ export interface GatewayDeps {
   secrets: SecretResolverDeps;
   /** Outbound HTTP for providers (global fetch by default). */
   fetch?: typeof globalThis.fetch;
+  /**
+   * Hub downloads: the pinned fetch (undici by default; tests trust their own certificate) and
+   * the resolver of the address check (the system's by default; tests map names to addresses).
+   */
+  hubNetwork?: { fetch?: PinnedFetch; resolve?: HostResolver };
   /** Base-URL overrides per provider (tests point them at fake servers; proxies). */
   providerEndpoints?: Partial<Record<ProviderName, string>>;
   /** Monotonic milliseconds, for uptime. */

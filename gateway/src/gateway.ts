@@ -148,7 +148,14 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     logger,
     now,
   });
-  const hub = hubArea({ catalog: skills.catalog, scan: scanPackage, fetch, logger });
+  const hub = hubArea({
+    catalog: skills.catalog,
+    scan: scanPackage,
+    fetch: deps.hubNetwork?.fetch,
+    resolve: deps.hubNetwork?.resolve,
+    allowPrivateHosts: config.security.hub_allow_private_hosts,
+    logger,
+  });
   const agent = agentArea({
     home: paths.home,
     router,

@@ -83,6 +83,11 @@ export const securitySection = z.strictObject({
    * to loopback; with this, also when they resolve only to private addresses (the own stack).
    */
   trust_private_services: z.boolean().default(false),
+  /**
+   * Hub downloads go only to hosts whose every address is public unicast; with this, also to
+   * loopback, private, link-local and carrier-grade NAT addresses (a package server on the LAN).
+   */
+  hub_allow_private_hosts: z.boolean().default(false),
   terminal: z.enum(['auto', 'on', 'off']).default('auto'),
 });
 

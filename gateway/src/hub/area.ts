@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import type { Area } from '../lifecycle/area.ts';
 import type { ScanPackage, SkillCatalog } from '../skills/ports.ts';
 import { DEFAULT_FETCH_LIMITS, type HubFetchLimits } from './fetch-package.ts';
+import { systemResolver, type HostResolver } from './host-resolver.ts';
+import { createPinnedFetch, type PinnedFetch } from './pinned-fetch.ts';
 import { createHubService, type HubService } from './hub-service.ts';
 import { hubRoutes } from './routes.ts';
 
@@ -10,8 +12,12 @@ export interface HubAreaDeps {
   catalog: () => SkillCatalog;
   /** Layer 2: the package scanner. */
   scan: ScanPackage;
-  /** Outbound HTTP for package downloads. */
-  fetch: typeof globalThis.fetch;
+  /** Package downloads over a connection to the checked address (undici by default). */
+  fetch?: PinnedFetch;
+  /** Host name resolution for the address check (the system's by default). */
+  resolve?: HostResolver;
+  /** `[security] hub_allow_private_hosts`. */
+  allowPrivateHosts: boolean;
   limits?: Partial<HubFetchLimits>;
   logger: Logger;
 }
@@ -29,7 +35,11 @@ export function hubArea(deps: HubAreaDeps): HubArea {
   const hub = createHubService({
     catalog: deps.catalog,
     scan: deps.scan,
-    fetch: deps.fetch,
+    network: {
+      fetch: deps.fetch ?? createPinnedFetch(),
+      resolve: deps.resolve ?? systemResolver,
+      allowPrivateHosts: deps.allowPrivateHosts,
+    },
     limits: { ...DEFAULT_FETCH_LIMITS, ...deps.limits },
     logger: deps.logger,
   });

@@ -1,9 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HearthError } from '../errors.ts';
-import { DEFAULT_FETCH_LIMITS, fetchPackage, type HubFetchLimits } from './fetch-package.ts';
+import {
+  DEFAULT_FETCH_LIMITS,
+  fetchPackage,
+  type HubFetchLimits,
+  type HubNetwork,
+} from './fetch-package.ts';
+import { createPinnedFetch } from './pinned-fetch.ts';
 import { parsePackageUrl } from './package-url.ts';
 import {
-  fetchTrusting,
+  trustingNetwork,
   hasOpenssl,
   selfSignedCertificate,
   startHttpServer,
@@ -28,14 +34,14 @@ describe.runIf(hasOpenssl())(
   () => {
     let https: CountingServer;
     let plain: CountingServer;
-    let fetch: typeof globalThis.fetch;
+    let network: HubNetwork;
     const limits: HubFetchLimits = { ...DEFAULT_FETCH_LIMITS, maxBytes: 1024, timeoutMs: 2_000 };
     const get = (path: string, overrides: Partial<HubFetchLimits> = {}) =>
-      fetchPackage(parsePackageUrl(`${https.origin}${path}`), fetch, { ...limits, ...overrides });
+      fetchPackage(parsePackageUrl(`${https.origin}${path}`), network, { ...limits, ...overrides });
 
     beforeAll(async () => {
       const certificate = selfSignedCertificate();
-      fetch = fetchTrusting(certificate.cert);
+      network = trustingNetwork(certificate.cert);
       plain = await startHttpServer((_req, res) => res.end(SKILL));
       https = await startHttpsServer(certificate, (req, res) => {
         const path = req.url ?? '/';
@@ -129,7 +135,11 @@ describe.runIf(hasOpenssl())(
 
     it('refuses a server whose certificate is not trusted', async () => {
       const refused = await refusal(
-        fetchPackage(parsePackageUrl(`${https.origin}/skill.mjs`), globalThis.fetch, limits),
+        fetchPackage(
+          parsePackageUrl(`${https.origin}/skill.mjs`),
+          { ...network, fetch: createPinnedFetch() },
+          limits,
+        ),
       );
       expect(refused.status).toBe(502);
     });
@@ -160,8 +170,12 @@ describe('package URLs', () => {
   });
 
   it('never calls fetch for a data: URL', async () => {
-    const fetch = () => Promise.reject(new Error('fetched'));
-    const bytes = await fetchPackage(parsePackageUrl('data:,hi'), fetch, DEFAULT_FETCH_LIMITS);
+    const network: HubNetwork = {
+      fetch: () => Promise.reject(new Error('fetched')),
+      resolve: () => Promise.reject(new Error('resolved')),
+      allowPrivateHosts: false,
+    };
+    const bytes = await fetchPackage(parsePackageUrl('data:,hi'), network, DEFAULT_FETCH_LIMITS);
     expect(Buffer.from(bytes).toString()).toBe('hi');
   });
 });

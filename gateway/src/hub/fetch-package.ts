@@ -1,6 +1,16 @@
 import { HearthError, validationError } from '../errors.ts';
 import { decodeDataUrl, tooLarge } from './data-url.ts';
+import { checkHost, type HostResolver } from './host-resolver.ts';
 import type { PackageUrl } from './package-url.ts';
+import type { PinnedFetch } from './pinned-fetch.ts';
+
+/** How the hub reaches the network: one resolution per hop, then a pinned connection. */
+export interface HubNetwork {
+  fetch: PinnedFetch;
+  resolve: HostResolver;
+  /** `[security] hub_allow_private_hosts`: loopback, private, link-local and CGNAT hosts too. */
+  allowPrivateHosts: boolean;
+}
 
 export interface HubFetchLimits {
   /** The largest package, in bytes (256 KiB by default, the skills store's own limit). */
@@ -20,14 +30,16 @@ export const DEFAULT_FETCH_LIMITS: HubFetchLimits = {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
- * The bytes of a package: a data: URL decoded here, an https URL fetched with `fetch`.
+ * The bytes of a package: a data: URL decoded here, an https URL fetched over the network.
+ * Every hop's host is checked first (host-resolver.ts: public addresses only unless opted in,
+ * resolved once) and the connection goes to that checked address (pinned-fetch.ts).
  * Redirects are followed by hand (at most `maxRedirects`, each to an https URL, else a 422),
  * the body is read up to `maxBytes` (a 413 beyond, whatever Content-Length says), and the whole
  * fetch is bounded by `timeoutMs` (a 502). Nothing is written anywhere.
  */
 export async function fetchPackage(
   source: PackageUrl,
-  fetch: typeof globalThis.fetch,
+  network: HubNetwork,
   limits: HubFetchLimits,
 ): Promise<Uint8Array> {
   if (source.kind === 'data') return decodeDataUrl(source.text, limits.maxBytes);
@@ -35,8 +47,8 @@ export async function fetchPackage(
   try {
     let url = source.url;
     for (let hop = 0; ; hop += 1) {
-      const response = await fetch(url, {
-        redirect: 'manual',
+      const checked = await untilAborted(checkHost(url, network), signal);
+      const response = await network.fetch(url, checked, {
         signal,
         headers: { accept: 'text/plain, application/javascript, text/x-python, */*' },
       });
@@ -59,6 +71,19 @@ export async function fetchPackage(
       throw upstream(`fetching ${source.url.href} took longer than ${limits.timeoutMs} ms`);
     throw upstream(`fetching ${source.url.href} failed (${failureOf(error)})`);
   }
+}
+
+/** A resolver that ignores the signal still cannot outlast the download's timeout. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => (signal.removeEventListener('abort', onAbort), resolve(value)),
+      (error: unknown) => (signal.removeEventListener('abort', onAbort), reject(error as Error)),
+    );
+  });
 }
 
 function nextHop(from: URL, location: string | null): URL {

@@ -8,8 +8,8 @@ import { access, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { createPinnedFetch } from './pinned-fetch.ts';
 import {
-  fetchTrusting,
   hasOpenssl,
   selfSignedCertificate,
   startHttpServer,
@@ -55,7 +55,6 @@ describe.runIf(hasOpenssl())(
 
     beforeAll(async () => {
       const certificate = selfSignedCertificate();
-      const trusted = fetchTrusting(certificate.cert);
       plain = await startHttpServer((_req, res) => res.end(GREETER));
       origin = await startHttpsServer(certificate, (req, res) => {
         const file = files[req.url ?? ''];
@@ -63,10 +62,8 @@ describe.runIf(hasOpenssl())(
         return res.end(file);
       });
       t = await startTestGateway({
-        fetch: (input, init) =>
-          String(input instanceof Request ? input.url : input).startsWith('https:')
-            ? trusted(input, init)
-            : globalThis.fetch(input, init),
+        config: { security: { hub_allow_private_hosts: true } },
+        hubNetwork: { fetch: createPinnedFetch({ ca: certificate.cert }) },
       });
       await t.gateway.whenReady();
     }, 60_000);
@@ -201,8 +198,8 @@ describe.runIf(hasOpenssl())(
       const certificate = selfSignedCertificate();
       origin = await startHttpsServer(certificate, (_req, res) => res.end(GREETER));
       t = await startTestGateway({
-        config: { gateway: { api_key: KEY } },
-        fetch: fetchTrusting(certificate.cert),
+        config: { gateway: { api_key: KEY }, security: { hub_allow_private_hosts: true } },
+        hubNetwork: { fetch: createPinnedFetch({ ca: certificate.cert }) },
       });
       await t.gateway.whenReady();
     }, 60_000);

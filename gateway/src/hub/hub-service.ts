@@ -9,7 +9,7 @@ import type {
   SkillCatalog,
   SkillKind,
 } from '../skills/ports.ts';
-import { fetchPackage, type HubFetchLimits } from './fetch-package.ts';
+import { fetchPackage, type HubFetchLimits, type HubNetwork } from './fetch-package.ts';
 import { kindFromUrl, nameFromUrl } from './package-name.ts';
 import { parsePackageUrl, type PackageUrl } from './package-url.ts';
 
@@ -47,7 +47,7 @@ export interface HubInstalled extends HubPackage {
 export interface HubServiceDeps {
   catalog: () => SkillCatalog;
   scan: ScanPackage;
-  fetch: typeof globalThis.fetch;
+  network: HubNetwork;
   limits: HubFetchLimits;
   logger: Logger;
 }
@@ -110,7 +110,7 @@ export function createHubService(deps: HubServiceDeps) {
     if (deps.catalog().get(name) || installing.has(name)) throw nameTaken(name);
     installing.add(name);
     try {
-      const bytes = await fetchPackage(source, deps.fetch, deps.limits);
+      const bytes = await fetchPackage(source, deps.network, deps.limits);
       const sha256 = createHash('sha256').update(bytes).digest('hex');
       if (input.expected_checksum !== undefined && !sameDigest(sha256, input.expected_checksum))
         throw validationError(

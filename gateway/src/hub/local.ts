@@ -6,6 +6,8 @@ import { createSkillStore } from '../skills/store/skill-store.ts';
 import { createSkillValidator } from '../skills/validate/validator.ts';
 import { createToolRegistry } from '../tools/registry.ts';
 import { DEFAULT_FETCH_LIMITS } from './fetch-package.ts';
+import { systemResolver } from './host-resolver.ts';
+import { createPinnedFetch } from './pinned-fetch.ts';
 import { createHubService, type HubService } from './hub-service.ts';
 
 /**
@@ -21,11 +23,12 @@ const writeOnly: SkillIsolation = {
 /**
  * `hearth hub install|remove` without a running gateway: the same hub service over this
  * machine's skills folder (`{home}/skills`), with the gateway's layer 1 and scanner, for the
- * length of `work`.
+ * length of `work`. Downloads go to public hosts only, like the gateway's by default.
  */
 export async function withLocalHub<T>(
   home: string,
   work: (hub: HubService) => Promise<T>,
+  options: { allowPrivateHosts?: boolean } = {},
 ): Promise<T> {
   const store = createSkillStore({
     skillsDir: join(home, 'skills'),
@@ -41,7 +44,11 @@ export async function withLocalHub<T>(
     const hub = createHubService({
       catalog: () => store,
       scan: scanPackage,
-      fetch: globalThis.fetch,
+      network: {
+        fetch: createPinnedFetch(),
+        resolve: systemResolver,
+        allowPrivateHosts: options.allowPrivateHosts ?? false,
+      },
       limits: DEFAULT_FETCH_LIMITS,
       logger: silentLogger(),
     });

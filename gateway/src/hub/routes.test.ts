@@ -10,8 +10,8 @@ import { silentLogger } from '../observability/logger.ts';
 import type { SkillCatalog } from '../skills/ports.ts';
 import { rawRequest } from '../testing/raw-request.ts';
 import { hubArea } from './area.ts';
+import { createPinnedFetch } from './pinned-fetch.ts';
 import {
-  fetchTrusting,
   hasOpenssl,
   selfSignedCertificate,
   startHttpServer,
@@ -77,7 +77,8 @@ describe.runIf(hasOpenssl())(
           return catalog;
         },
         scan: toyScanner,
-        fetch: fetchTrusting(certificate.cert),
+        fetch: createPinnedFetch({ ca: certificate.cert }),
+        allowPrivateHosts: true,
         limits: { maxBytes: 4096, timeoutMs: 2_000 },
         logger: silentLogger(),
       });

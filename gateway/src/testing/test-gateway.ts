@@ -8,6 +8,7 @@ import type { OpenDatabase } from '../db/ports.ts';
 import type { ProviderName } from '../providers/catalog.ts';
 import type { Embedder } from '../memory/ports.ts';
 import { createGateway, type Gateway } from '../gateway.ts';
+import type { GatewayDeps } from '../gateway-contract.ts';
 import { silentLogger } from '../observability/logger.ts';
 import type { PresenceTiming } from '../scale-out/presence.ts';
 import type { FrameSenderLimits } from '../ws/send.ts';
@@ -50,8 +51,10 @@ export async function startTestGateway(
     presenceTiming?: PresenceTiming;
     maxLiveSessions?: number;
     socketFrameLimits?: Partial<FrameSenderLimits>;
-    /** Outbound HTTP (providers, hub downloads); the global fetch by default. */
+    /** Outbound HTTP for providers; the global fetch by default. */
     fetch?: typeof globalThis.fetch;
+    /** Hub downloads: a pinned fetch trusting a test certificate, a resolver of test names. */
+    hubNetwork?: GatewayDeps['hubNetwork'];
   } = {},
 ): Promise<TestGateway> {
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
@@ -71,6 +74,7 @@ export async function startTestGateway(
     maxLiveSessions: options.maxLiveSessions,
     socketFrameLimits: options.socketFrameLimits,
     fetch: options.fetch,
+    hubNetwork: options.hubNetwork,
   });
   const address = await gateway.listen();
   return {

@@ -6,13 +6,18 @@ import {
   type RequestListener,
   type Server,
 } from 'node:http';
-import { createServer as createHttpsServer, request as httpsRequest } from 'node:https';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import type { HubNetwork } from '../fetch-package.ts';
+import { systemResolver } from '../host-resolver.ts';
+import { createPinnedFetch } from '../pinned-fetch.ts';
 
-/** A throwaway self-signed certificate for 127.0.0.1 and localhost, made with openssl. */
+/** The name the test certificate also holds, which only a test resolver maps to an address. */
+export const TEST_PACKAGE_HOST = 'packages.hearth.test';
+
+/** A throwaway self-signed certificate for 127.0.0.1, localhost and TEST_PACKAGE_HOST, made with openssl. */
 export function selfSignedCertificate(): { key: string; cert: string } {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-hub-cert-'));
   try {
@@ -31,7 +36,7 @@ export function selfSignedCertificate(): { key: string; cert: string } {
         '-subj',
         '/CN=localhost',
         '-addext',
-        'subjectAltName=IP:127.0.0.1,DNS:localhost',
+        `subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:${TEST_PACKAGE_HOST}`,
         '-keyout',
         join(dir, 'key.pem'),
         '-out',
@@ -101,36 +106,15 @@ export async function startHttpServer(handler: RequestListener): Promise<Countin
 }
 
 /**
- * A `fetch` for https URLs that trusts `ca` (the test certificate) and nothing else, and never
- * follows redirects: enough of fetch for the hub's downloads. Other schemes are refused, so a
- * test proves the hub never hands it one.
+ * The hub's real network adapters pointed at the test server: the pinned undici fetch trusting
+ * only `ca` (the test certificate), the system resolver unless a test maps names itself, and the
+ * private-hosts opt-in, since the test server listens on 127.0.0.1.
  */
-export function fetchTrusting(ca: string): typeof globalThis.fetch {
-  return (input, init) =>
-    new Promise<Response>((resolve, reject) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      if (url.protocol !== 'https:') {
-        reject(new TypeError(`the test fetch only speaks https, not ${url.protocol}`));
-        return;
-      }
-      const request = httpsRequest(
-        url,
-        { ca, method: init?.method ?? 'GET', signal: init?.signal ?? undefined },
-        (res) => {
-          const headers = new Headers();
-          for (const [name, value] of Object.entries(res.headers)) {
-            if (typeof value === 'string') headers.set(name, value);
-            else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-          }
-          const status = res.statusCode ?? 500;
-          const body =
-            status === 204 || status === 304
-              ? null
-              : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
-          resolve(new Response(body, { status, headers }));
-        },
-      );
-      request.on('error', reject);
-      request.end();
-    });
+export function trustingNetwork(ca: string, overrides: Partial<HubNetwork> = {}): HubNetwork {
+  return {
+    fetch: createPinnedFetch({ ca }),
+    resolve: systemResolver,
+    allowPrivateHosts: true,
+    ...overrides,
+  };
 }
