@@ -209,8 +209,11 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
     });
   }
 
+  const walls = bwrapPath ? 'bubblewrap+permission' : 'permission';
   return {
-    description: bwrapPath ? 'bubblewrap+permission' : 'permission',
+    // A fallback is visible in /status: the sidecar was asked for and cannot host skills.
+    description:
+      options.executor === 'sandbox' ? `${walls} (executor sandbox cannot host skills)` : walls,
     async start(host: SkillHostOptions): Promise<SkillHost> {
       if (host.kind === 'py' && !bwrapPath)
         throw new HearthError('unavailable', PYTHON_NEEDS_BUBBLEWRAP);
