@@ -309,3 +309,31 @@ describe('hostile input', () => {
     },
   );
 });
+
+describe('declared capabilities', () => {
+  it('are shown to the installer as medium findings, never a flag (every request passes the gate)', () => {
+    const r = js(
+      [
+        "import { shell } from 'hearth:skill';",
+        "export const capabilities = ['shell', 'browser'];",
+        'export const run = (command) => shell(command);',
+      ].join('\n'),
+    );
+    expect(r.flagged).toBe(false);
+    expect(r.findings).toEqual([
+      expect.objectContaining({ rule: 'capability.browser', line: 2, severity: 'medium' }),
+      expect.objectContaining({ rule: 'capability.shell', line: 2, severity: 'medium' }),
+    ]);
+    const p = py(
+      'from hearth import shell\nCAPABILITIES = ["shell"]\ndef run(c):\n    return shell(c)\n',
+    );
+    expect(p.flagged).toBe(false);
+    expect(p.findings).toEqual([
+      expect.objectContaining({ rule: 'capability.shell', line: 2, severity: 'medium' }),
+    ]);
+  });
+
+  it('a module declaring nothing has no capability finding', () => {
+    expect(rules(js('export const run = () => 1;'))).toEqual([]);
+  });
+});

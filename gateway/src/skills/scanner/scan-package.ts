@@ -9,7 +9,8 @@
  * (no backtracking regular expressions on the package's text), and sources over
  * `MAX_SCAN_BYTES` are flagged unread.
  */
-import type { ScanPackage, ScanResult, SkillKind } from '../ports.ts';
+import { SKILL_CAPABILITIES, type ScanPackage, type ScanResult, type SkillKind } from '../ports.ts';
+import { readJsCapabilities } from '../validate/capabilities.ts';
 import { combineFacts } from './combine.ts';
 import { emptyFacts, type ModuleFacts } from './facts.ts';
 import { findingSink, type FindingSink } from './findings.ts';
@@ -35,13 +36,34 @@ export const scanPackage: ScanPackage = (source: string, kind: SkillKind): ScanR
     sink.add('scanner.too-deep', 1, 'high', 'nests too deeply to analyse');
   }
   combineFacts(facts, sink);
+  if (kind === 'py') reportPythonCapabilities(source, sink);
   return sink.result();
 };
+
+const capabilityMessage = (capability: string): string =>
+  `declares the ${capability} capability: it may ask the gateway to run its ${capability} tool, behind the approval gate`;
+
+/** Top-level `CAPABILITIES = [...]` lines of a skill.py naming a capability (a substring test). */
+function reportPythonCapabilities(source: string, sink: FindingSink): void {
+  let line = 1;
+  for (const text of source.split('\n')) {
+    if (text.startsWith('CAPABILITIES')) {
+      for (const capability of SKILL_CAPABILITIES)
+        if (text.includes(`'${capability}'`) || text.includes(`"${capability}"`))
+          sink.add(`capability.${capability}`, line, 'medium', capabilityMessage(capability));
+    }
+    line++;
+  }
+}
 
 function scanJavaScript(source: string, facts: ModuleFacts, sink: FindingSink): void {
   const parsed = parseModule(source, sink);
   if (parsed) {
     scanModuleTree(parsed.program, parsed.comments, facts, sink);
+    // Not a risk by itself (every request passes the gate), but the installer should see it.
+    const declared = readJsCapabilities(parsed.program);
+    for (const capability of declared.capabilities)
+      sink.add(`capability.${capability}`, declared.line, 'medium', capabilityMessage(capability));
     return;
   }
   // Not a module we can read: still look for the text markers, line by line.

@@ -36,6 +36,8 @@ export function checkCapabilities(
 export function readJsCapabilities(program: Program): {
   capabilities: SkillCapability[];
   problems: SkillProblem[];
+  /** Where the declaration is (1 when there is none). */
+  line: number;
 } {
   for (const statement of program.body) {
     if (statement.type !== 'ExportNamedDeclaration') continue;
@@ -44,10 +46,10 @@ export function readJsCapabilities(program: Program): {
       if (declarator.id.type !== 'Identifier' || declarator.id.name !== 'capabilities') continue;
       const line = declarator.loc?.start.line ?? 1;
       if (statement.declaration.kind !== 'const' || !declarator.init)
-        return checkCapabilities(undefined, line);
+        return { ...checkCapabilities(undefined, line), line };
       const value = staticValue(declarator.init);
-      return checkCapabilities(isNotStatic(value) ? undefined : value, line);
+      return { ...checkCapabilities(isNotStatic(value) ? undefined : value, line), line };
     }
   }
-  return { capabilities: [], problems: [] };
+  return { capabilities: [], problems: [], line: 1 };
 }
