@@ -7,7 +7,7 @@ import { openDatabase } from '../db/open-database.ts';
 import type { OpenDatabase } from '../db/ports.ts';
 import type { ProviderName } from '../providers/catalog.ts';
 import type { Embedder } from '../memory/ports.ts';
-import { createGateway, type Gateway } from '../gateway.ts';
+import { createGateway, type Gateway, type GatewayDeps } from '../gateway.ts';
 import { silentLogger } from '../observability/logger.ts';
 import type { PresenceTiming } from '../scale-out/presence.ts';
 import type { FrameSenderLimits } from '../ws/send.ts';
@@ -52,6 +52,8 @@ export async function startTestGateway(
     socketFrameLimits?: Partial<FrameSenderLimits>;
     /** Outbound HTTP (providers, hub downloads); the global fetch by default. */
     fetch?: typeof globalThis.fetch;
+    mcpServerCommand?: GatewayDeps['mcpServerCommand'];
+    mcpTiming?: GatewayDeps['mcpTiming'];
   } = {},
 ): Promise<TestGateway> {
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
@@ -71,6 +73,8 @@ export async function startTestGateway(
     maxLiveSessions: options.maxLiveSessions,
     socketFrameLimits: options.socketFrameLimits,
     fetch: options.fetch,
+    mcpServerCommand: options.mcpServerCommand,
+    mcpTiming: options.mcpTiming,
   });
   const address = await gateway.listen();
   return {
