@@ -16,7 +16,12 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { FIXTURE_STDIO_SERVER, CLI_SOURCE, FAST_TIMING, stdioEntry } from '../gateway/src/mcp/testing/mcp-test-bed.ts';
+import {
+  FIXTURE_STDIO_SERVER,
+  CLI_SOURCE,
+  FAST_TIMING,
+  stdioEntry,
+} from '../gateway/src/mcp/testing/mcp-test-bed.ts';
 import { startChatTestBed } from '../gateway/src/testing/chat-gateway.ts';
 import { percentile } from './process.ts';
 

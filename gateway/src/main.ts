@@ -39,7 +39,9 @@ try {
     mcpServerCommand: {
       command: process.execPath,
       args: [
-        fileURLToPath(new URL(`../../cli-ink/src/main${extname(import.meta.url)}`, import.meta.url)),
+        fileURLToPath(
+          new URL(`../../cli-ink/src/main${extname(import.meta.url)}`, import.meta.url),
+        ),
         'mcp',
       ],
     },

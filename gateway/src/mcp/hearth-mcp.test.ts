@@ -111,9 +111,13 @@ describe('hearth mcp: Hearth’s tools as a stdio MCP server', { timeout: 120_00
   });
 
   it('holds a gated call until it is approved; the approval names the MCP client as session', async () => {
-    const call = client.callTool({ name: 'shell', arguments: { command: 'echo via-mcp' } }, undefined, {
-      timeout: 90_000,
-    });
+    const call = client.callTool(
+      { name: 'shell', arguments: { command: 'echo via-mcp' } },
+      undefined,
+      {
+        timeout: 90_000,
+      },
+    );
     const pending = await waitForPending('echo via-mcp');
     expect(pending.session_id).toBe(`mcp:${CLIENT_NAME}`);
     expect((await send(bed, 'POST', `/approvals/${pending.id}/approve`, {})).status).toBe(200);
@@ -123,9 +127,13 @@ describe('hearth mcp: Hearth’s tools as a stdio MCP server', { timeout: 120_00
   });
 
   it('returns a denied call as a tool error with the gate’s text', async () => {
-    const call = client.callTool({ name: 'shell', arguments: { command: 'touch denied' } }, undefined, {
-      timeout: 90_000,
-    });
+    const call = client.callTool(
+      { name: 'shell', arguments: { command: 'touch denied' } },
+      undefined,
+      {
+        timeout: 90_000,
+      },
+    );
     const pending = await waitForPending('touch denied');
     await send(bed, 'POST', `/approvals/${pending.id}/deny`, {});
     const result = await call;
@@ -178,14 +186,17 @@ describe('hearth mcp: Hearth’s tools as a stdio MCP server', { timeout: 120_00
     });
 
     it('a tool name the gateway cannot take (a path) is an unknown tool, not a traversal', async () => {
-      await expect(
-        client.callTool({ name: '../../status', arguments: {} }),
-      ).rejects.toSatisfy((error) => error instanceof McpError && error.code === ErrorCode.InvalidParams);
+      const call = client.callTool({ name: '../../status', arguments: {} });
+      await expect(call).rejects.toBeInstanceOf(McpError);
+      await expect(call).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
     });
 
     it('an oversized message: -32600, and the next request is answered', async () => {
       const huge = `{"jsonrpc":"2.0","id":11,"method":"ping","params":{"pad":"${'x'.repeat(5 * 1024 * 1024)}"}}`;
-      expect(await errorOf(huge)).toMatchObject({ id: null, error: { code: ErrorCode.InvalidRequest } });
+      expect(await errorOf(huge)).toMatchObject({
+        id: null,
+        error: { code: ErrorCode.InvalidRequest },
+      });
       expect(await errorOf('{"jsonrpc":"2.0","id":12,"method":"ping"}')).toEqual({
         jsonrpc: '2.0',
         id: 12,

@@ -30,7 +30,8 @@ export function mcpRoutes(deps: McpRouteDeps): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/mcp/spawn',
-      summary: 'Starts `hearth mcp` as a child of the gateway (a second spawn returns the same pid)',
+      summary:
+        'Starts `hearth mcp` as a child of the gateway (a second spawn returns the same pid)',
       tags,
       response: spawnResponse,
       handler: () => deps.process.spawn(),
@@ -102,7 +103,8 @@ export function mcpRoutes(deps: McpRouteDeps): AnyRoute[] {
     defineRoute({
       method: 'delete',
       path: '/mcp/servers/{name}',
-      summary: 'Removes an external MCP server (from config.toml too); its tools leave the registry',
+      summary:
+        'Removes an external MCP server (from config.toml too); its tools leave the registry',
       tags,
       params: serverNameParams,
       response: removedResponse,

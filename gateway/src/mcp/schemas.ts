@@ -32,7 +32,14 @@ export const toolCallBody = z.strictObject({
 
 export const toolCallResponse = z.object({ content: z.string(), is_error: z.boolean() });
 
-const hasControl = (text: string): boolean => /[\u0000-\u001f\u007f]/.test(text);
+/** True when `text` holds a C0 control character or DEL. */
+function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
 
 /** A new `[[mcp.servers]]` entry: the config schema, and no control characters in what runs. */
 export const serverBody = mcpServerEntry.refine(

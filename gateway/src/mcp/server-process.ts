@@ -89,11 +89,12 @@ export function createServerProcess(deps: ServerProcessDeps) {
   return {
     async spawn(): Promise<SpawnResult> {
       if (starting) await starting.catch(() => undefined);
-      if (child?.pid !== undefined)
-        return { pid: child.pid, running: true, already_running: true };
+      if (child?.pid !== undefined) return { pid: child.pid, running: true, already_running: true };
       const command = deps.command;
       if (!command)
-        throw unavailable('This gateway was started without the hearth CLI; run `hearth mcp` yourself');
+        throw unavailable(
+          'This gateway was started without the hearth CLI; run `hearth mcp` yourself',
+        );
       starting = start(command);
       try {
         child = await starting;
@@ -105,7 +106,9 @@ export function createServerProcess(deps: ServerProcessDeps) {
     },
 
     status(): ServerProcessStatus {
-      return child?.pid === undefined ? { running: false, pid: 0 } : { running: true, pid: child.pid };
+      return child?.pid === undefined
+        ? { running: false, pid: 0 }
+        : { running: true, pid: child.pid };
     },
 
     async kill(): Promise<{ killed: boolean }> {

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
-import { CLI_SOURCE, until } from './testing/mcp-test-bed.ts';
+import { CLI_SOURCE } from './testing/mcp-test-bed.ts';
 
 const KEY = 'mcp-test-key-0123456789';
 const PROVIDER_KEY = 'sk-ant-provider-secret-value';

@@ -1,5 +1,5 @@
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { Logger } from 'pino';
 import { notFound, validationError } from '../errors.ts';
 import type { Tool, ToolRegistry } from '../tools/contract.ts';
@@ -33,7 +33,7 @@ export function createToolCaller(deps: ToolCallerDeps) {
     let validator = validators.get(tool);
     if (validator === undefined) {
       try {
-        validator = ajv.getValidator(tool.parameters as JsonSchemaType);
+        validator = ajv.getValidator(tool.parameters);
       } catch (error) {
         // A schema ajv cannot compile is not the caller's fault: the tool checks its arguments.
         deps.logger.warn(

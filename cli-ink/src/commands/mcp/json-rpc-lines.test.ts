@@ -18,7 +18,11 @@ const PING = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
 
 describe('the JSON-RPC line filter in front of hearth mcp', () => {
   it('passes valid messages, whole, even when split across chunks', async () => {
-    const { passed, refused } = await run([PING.slice(0, 10), `${PING.slice(10)}\n`, `${PING}\r\n`]);
+    const { passed, refused } = await run([
+      PING.slice(0, 10),
+      `${PING.slice(10)}\n`,
+      `${PING}\r\n`,
+    ]);
     expect(passed).toBe(`${PING}\n${PING}\n`);
     expect(refused).toEqual([]);
   });
@@ -27,7 +31,11 @@ describe('the JSON-RPC line filter in front of hearth mcp', () => {
     const { passed, refused } = await run(['not json\n']);
     expect(passed).toBe('');
     expect(refused).toEqual([
-      { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not JSON' } },
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: 'Parse error: the line is not JSON' },
+      },
     ]);
   });
 

@@ -20,7 +20,7 @@ const failure = (id: string | number | null, code: number, message: string): Lin
 /** The `id` of a parsed value that failed the message schema, when it has a usable one. */
 function idOf(value: unknown): string | number | null {
   if (value && typeof value === 'object' && 'id' in value) {
-    const id = (value as { id: unknown }).id;
+    const id = value.id;
     if (typeof id === 'string' || typeof id === 'number') return id;
   }
   return null;
@@ -52,7 +52,13 @@ export function jsonRpcLines(
       return;
     }
     if (!JSONRPCMessageSchema.safeParse(value).success) {
-      reject(failure(idOf(value), ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message'));
+      reject(
+        failure(
+          idOf(value),
+          ErrorCode.InvalidRequest,
+          'Invalid Request: not a JSON-RPC 2.0 message',
+        ),
+      );
       return;
     }
     push(Buffer.from(`${text}\n`));
@@ -77,7 +83,11 @@ export function jsonRpcLines(
         if (end === -1) break;
         if (oversized) {
           reject(
-            failure(null, ErrorCode.InvalidRequest, `Invalid Request: a message over ${maxLineBytes} bytes`),
+            failure(
+              null,
+              ErrorCode.InvalidRequest,
+              `Invalid Request: a message over ${maxLineBytes} bytes`,
+            ),
           );
         } else {
           line(Buffer.concat(pending), (out) => this.push(out));

@@ -94,7 +94,9 @@ describe('hearth mcp servers through a running gateway', { timeout: 120_000 }, (
       code: 2,
       stderr: 'hearth: give either a command (stdio) or --url (Streamable HTTP), not both\n',
     });
-    expect((await h.run(['mcp', 'servers', 'add', 'x', '--env', 'NOVALUE', '--', 'y'])).code).toBe(2);
+    expect((await h.run(['mcp', 'servers', 'add', 'x', '--env', 'NOVALUE', '--', 'y'])).code).toBe(
+      2,
+    );
     expect((await h.run(['mcp', 'servers', 'frobnicate'])).code).toBe(1);
   });
 });
@@ -106,7 +108,9 @@ describe('hearth mcp servers without a running gateway', () => {
       await writeFile(join(h.home, 'config.toml'), `[gateway]\nport = ${await freePort()}\n`);
       const result = await h.run(['mcp', 'servers', 'list']);
       expect(result.code).toBe(1);
-      expect(result.stderr).toMatch(/no gateway answering .*MCP servers are managed by the running gateway/);
+      expect(result.stderr).toMatch(
+        /no gateway answering .*MCP servers are managed by the running gateway/,
+      );
     } finally {
       await h.cleanup();
     }

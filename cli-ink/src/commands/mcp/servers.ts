@@ -2,7 +2,11 @@ import type { Command } from 'commander';
 import { showControls } from '@hearth/gateway/show-controls';
 import { CliError } from '../../cli-error.ts';
 import type { CommandContext } from '../../deps.ts';
-import { GatewayHttpError, GatewayUnreachableError, type GatewayClient } from '../../gateway-client.ts';
+import {
+  GatewayHttpError,
+  GatewayUnreachableError,
+  type GatewayClient,
+} from '../../gateway-client.ts';
 import { locateGateway } from '../../locate-gateway.ts';
 
 /** An external server as `GET /api/v1/mcp/servers` shows it. */
@@ -38,7 +42,9 @@ async function withGateway<T>(
   } catch (error) {
     if (error instanceof GatewayHttpError) throw new CliError(error.detail);
     if (error instanceof GatewayUnreachableError)
-      throw new CliError(`${error.message}; MCP servers are managed by the running gateway (hearth start)`);
+      throw new CliError(
+        `${error.message}; MCP servers are managed by the running gateway (hearth start)`,
+      );
     throw error;
   }
 }
@@ -67,18 +73,26 @@ export function addBody(name: string, command: readonly string[], options: AddOp
     enabled: options.disabled !== true,
     ...(options.tools === undefined
       ? {}
-      : { tools: options.tools.split(',').map((tool) => tool.trim()).filter(Boolean) }),
+      : {
+          tools: options.tools
+            .split(',')
+            .map((tool) => tool.trim())
+            .filter(Boolean),
+        }),
   };
 }
 
 export function formatServer(server: ServerRow): string {
-  const error = server.last_error === null ? '' : `  last error: ${showControls(server.last_error)}`;
+  const error =
+    server.last_error === null ? '' : `  last error: ${showControls(server.last_error)}`;
   return `${server.name.padEnd(16)} ${server.transport.padEnd(5)} ${server.state.padEnd(10)} ${String(server.tool_count).padStart(3)} tools${error}`;
 }
 
 /** `hearth mcp servers list|add|remove|enable|disable`: `[[mcp.servers]]` through the gateway. */
 export function registerServers(mcp: Command, ctx: CommandContext): void {
-  const servers = mcp.command('servers').description('external MCP servers whose tools Hearth uses');
+  const servers = mcp
+    .command('servers')
+    .description('external MCP servers whose tools Hearth uses');
   const out = (text: string) => ctx.deps.output.out(text);
   const print = (server: ServerRow, json?: boolean) =>
     out(json ? JSON.stringify(server, null, 2) : formatServer(server));
@@ -98,16 +112,24 @@ export function registerServers(mcp: Command, ctx: CommandContext): void {
 
   servers
     .command('add <name> [command...]')
-    .description('add a server: a command to run (stdio; put -- before it) or --url (Streamable HTTP)')
+    .description(
+      'add a server: a command to run (stdio; put -- before it) or --url (Streamable HTTP)',
+    )
     .option('--url <url>', 'a Streamable HTTP server')
-    .option('--env <KEY=VALUE...>', 'environment of a stdio server (secret-looking names are dropped)')
+    .option(
+      '--env <KEY=VALUE...>',
+      'environment of a stdio server (secret-looking names are dropped)',
+    )
     .option('--tools <names>', 'comma-separated allow-list of its tools')
     .option('--disabled', 'add it disabled')
     .option('--json', 'print JSON')
     .action(async (name: string, command: string[], options: AddOptions) => {
       const body = addBody(name, command, options);
       print(
-        await withGateway(ctx, async (client) => (await client.sendJson('POST', PATH, body)) as ServerRow),
+        await withGateway(
+          ctx,
+          async (client) => (await client.sendJson('POST', PATH, body)) as ServerRow,
+        ),
         options.json,
       );
     });

@@ -56,47 +56,56 @@ export function createHearthMcpServer(gateway: GatewayClient, version: string): 
     };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const { name } = request.params;
-    const token = request.params._meta?.progressToken;
-    const started = Date.now();
-    const progress =
-      token === undefined
-        ? undefined
-        : setInterval(() => {
-            const seconds = Math.round((Date.now() - started) / 1000);
-            extra
-              .sendNotification({
-                method: 'notifications/progress',
-                params: {
-                  progressToken: token,
-                  progress: seconds,
-                  message: `${name} still running after ${seconds} s (it may wait for approval)`,
-                },
-              })
-              .catch(() => undefined);
-          }, PROGRESS_INTERVAL_MS);
-    try {
-      const result = (await gateway.sendJson(
-        'POST',
-        `/api/v1/mcp/tools/${encodeURIComponent(name)}/call`,
-        {
-          arguments: request.params.arguments ?? {},
-          client: clientSessionName(server.getClientVersion()?.name),
-        },
-        { timeoutMs: null, signal: extra.signal },
-      )) as { content: string; is_error: boolean };
-      return { content: [{ type: 'text', text: result.content }], isError: result.is_error };
-    } catch (error) {
-      if (error instanceof GatewayHttpError && error.status === 404)
-        throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-      if (error instanceof GatewayHttpError && error.status === 422)
-        throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${error.detail}`);
-      return { content: [{ type: 'text', text: `Error: ${errorMessage(error)}` }], isError: true };
-    } finally {
-      clearInterval(progress);
-    }
-  });
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    async (request, extra): Promise<CallToolResult> => {
+      const { name } = request.params;
+      const token = request.params._meta?.progressToken;
+      const started = Date.now();
+      const progress =
+        token === undefined
+          ? undefined
+          : setInterval(() => {
+              const seconds = Math.round((Date.now() - started) / 1000);
+              extra
+                .sendNotification({
+                  method: 'notifications/progress',
+                  params: {
+                    progressToken: token,
+                    progress: seconds,
+                    message: `${name} still running after ${seconds} s (it may wait for approval)`,
+                  },
+                })
+                .catch(() => undefined);
+            }, PROGRESS_INTERVAL_MS);
+      try {
+        const result = (await gateway.sendJson(
+          'POST',
+          `/api/v1/mcp/tools/${encodeURIComponent(name)}/call`,
+          {
+            arguments: request.params.arguments ?? {},
+            client: clientSessionName(server.getClientVersion()?.name),
+          },
+          { timeoutMs: null, signal: extra.signal },
+        )) as { content: string; is_error: boolean };
+        return { content: [{ type: 'text', text: result.content }], isError: result.is_error };
+      } catch (error) {
+        if (error instanceof GatewayHttpError && error.status === 404)
+          throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+        if (error instanceof GatewayHttpError && error.status === 422)
+          throw new McpError(
+            ErrorCode.InvalidParams,
+            `Invalid arguments for ${name}: ${error.detail}`,
+          );
+        return {
+          content: [{ type: 'text', text: `Error: ${errorMessage(error)}` }],
+          isError: true,
+        };
+      } finally {
+        clearInterval(progress);
+      }
+    },
+  );
 
   return server;
 }

@@ -4,7 +4,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  type CallToolResult,
+  type Tool as McpTool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { unavailable } from '../../errors.ts';
 import type { Tool, ToolRegistry } from '../../tools/contract.ts';
@@ -15,7 +20,11 @@ import type {
   McpServerEntry,
 } from '../ports.ts';
 import { gateCommand } from './gate-command.ts';
-import { DEFAULT_GUARD_LIMITS, GuardedTransport, type MessageGuardLimits } from './message-guard.ts';
+import {
+  DEFAULT_GUARD_LIMITS,
+  GuardedTransport,
+  type MessageGuardLimits,
+} from './message-guard.ts';
 import { resultText } from './tool-result.ts';
 
 export interface ConnectionTiming {
@@ -55,6 +64,8 @@ export interface ConnectionDeps {
 const REGISTRY_NAME = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
 const MAX_TOOL_PAGES = 20;
 const MAX_STDERR_LINE = 2_000;
+const REQUEST_TIMEOUT: number = ErrorCode.RequestTimeout;
+const CONNECTION_CLOSED: number = ErrorCode.ConnectionClosed;
 
 const messageOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
@@ -138,7 +149,7 @@ export function createConnection(deps: ConnectionDeps) {
     return {
       name,
       description: tool.description ?? tool.title ?? `${tool.name} (MCP server ${entry.name})`,
-      parameters: tool.inputSchema as Record<string, unknown>,
+      parameters: tool.inputSchema,
       source: `mcp:${entry.name}`,
       async execute(context, args) {
         const command = gateCommand(entry.name, tool.name, args);
@@ -163,24 +174,21 @@ export function createConnection(deps: ConnectionDeps) {
     const current = client;
     if (!current || gen !== generation)
       throw unavailable(`MCP server ${entry.name} is not connected`);
-    let result;
+    let result: CallToolResult;
     try {
-      result = await current.callTool({ name: tool, arguments: args }, undefined, {
+      result = (await current.callTool({ name: tool, arguments: args }, undefined, {
         timeout: timing.callTimeoutMs,
         signal,
-      });
+      })) as CallToolResult;
     } catch (error) {
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      if (error instanceof McpError && error.code === REQUEST_TIMEOUT) {
         drop(gen, `timed out: ${tool} got no answer within ${timing.callTimeoutMs} ms`, true);
-      } else if (!(error instanceof McpError) || error.code === ErrorCode.ConnectionClosed) {
+      } else if (!(error instanceof McpError) || error.code === CONNECTION_CLOSED) {
         drop(gen, messageOf(error), true);
       }
       throw new Error(`MCP server ${entry.name}: ${messageOf(error)}`, { cause: error });
     }
-    const text = resultText({
-      content: Array.isArray(result.content) ? result.content : [],
-      structuredContent: result.structuredContent as Record<string, unknown> | undefined,
-    });
+    const text = resultText(result);
     // The pipeline and the MCP server mark a thrown error as a tool error.
     if (result.isError === true) throw new Error(text || `${tool} failed`);
     return text;

@@ -32,7 +32,10 @@ describe('the command an external MCP tool call is approved as', () => {
     for (const value of ["'; rm -rf / #", '$(reboot)', '`id`', '\n reboot', "\\' && reboot"]) {
       const command = gateCommand('files', 'read_file', { value });
       const analysis = analyseCommand(command);
-      expect(analysis.commands.map((c) => c.programName), value).toEqual(['mcp:files/read_file']);
+      expect(
+        analysis.commands.map((c) => c.programName),
+        value,
+      ).toEqual(['mcp:files/read_file']);
     }
   });
 });

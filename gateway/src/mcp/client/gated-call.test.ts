@@ -67,7 +67,9 @@ describe('external MCP tools behind the approval gate', { timeout: 120_000 }, ()
     const added = await send(bed, 'POST', '/approvals/allowlist', { pattern: 'mcp:fx/add' });
     expect(added.status).toBe(200);
     bed.fake.reply({ toolCalls: [{ name: 'fx__add', arguments: { a: 1, b: 2 } }] }, { text: '3' });
-    expect((await bed.post('/chat', { message: 'add', session_id: 'gated-mcp' })).body.reply).toBe('3');
+    expect((await bed.post('/chat', { message: 'add', session_id: 'gated-mcp' })).body.reply).toBe(
+      '3',
+    );
     expect(lastToolResults()).toEqual(['3']);
 
     bed.fake.reply({ toolCalls: [{ name: 'fx__echo', arguments: { text: 'x' } }] }, { text: 'ok' });
@@ -81,7 +83,10 @@ describe('external MCP tools behind the approval gate', { timeout: 120_000 }, ()
   it('the policy applies: security "deny" refuses every call outright', async () => {
     await send(bed, 'POST', '/approvals/policy', { security: 'deny' });
     try {
-      bed.fake.reply({ toolCalls: [{ name: 'fx__add', arguments: { a: 1, b: 1 } }] }, { text: 'no' });
+      bed.fake.reply(
+        { toolCalls: [{ name: 'fx__add', arguments: { a: 1, b: 1 } }] },
+        { text: 'no' },
+      );
       await bed.post('/chat', { message: 'add', session_id: 'gated-mcp' });
       expect(lastToolResults()).toEqual([DENIED_TEXT]);
     } finally {

@@ -59,7 +59,11 @@ describe('an external MCP server over Streamable HTTP on 127.0.0.1', { timeout: 
     await fixture.stop();
     const failed = await callTool(bed, 'web__echo', { text: 'anyone?' });
     expect(failed.body.is_error).toBe(true);
-    const down = await until('web down', () => serverStatus(bed, 'web'), (s) => s.tool_count === 0);
+    const down = await until(
+      'web down',
+      () => serverStatus(bed, 'web'),
+      (s) => s.tool_count === 0,
+    );
     expect(down.last_error).not.toBeNull();
     expect(await toolNames(bed)).not.toContain('web__echo');
     await fixture.start();

@@ -1,5 +1,4 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { GuardedTransport } from './message-guard.ts';
 
@@ -10,7 +9,7 @@ function innerTransport(): Transport & { deliver(n: number): void; fail(): void 
     close: () => Promise.resolve(),
     deliver(n) {
       for (let i = 0; i < n; i += 1)
-        inner.onmessage?.({ jsonrpc: '2.0', method: 'notifications/message' } as JSONRPCMessage);
+        inner.onmessage?.({ jsonrpc: '2.0', method: 'notifications/message' });
     },
     fail: () => inner.onerror?.(new SyntaxError('not JSON')),
   };
@@ -22,7 +21,12 @@ describe('the flood guard in front of an external server', () => {
     let now = 0;
     const inner = innerTransport();
     const abuse: string[] = [];
-    const guarded = new GuardedTransport(inner, { maxEvents: 10, windowMs: 1_000 }, (r) => abuse.push(r), () => now);
+    const guarded = new GuardedTransport(
+      inner,
+      { maxEvents: 10, windowMs: 1_000 },
+      (r) => abuse.push(r),
+      () => now,
+    );
     let seen = 0;
     guarded.onmessage = () => (seen += 1);
     guarded.onerror = () => (seen += 1);
@@ -37,7 +41,12 @@ describe('the flood guard in front of an external server', () => {
   it('reports a flood once and passes nothing more (garbage counts too)', () => {
     const inner = innerTransport();
     const abuse: string[] = [];
-    const guarded = new GuardedTransport(inner, { maxEvents: 10, windowMs: 1_000 }, (r) => abuse.push(r), () => 0);
+    const guarded = new GuardedTransport(
+      inner,
+      { maxEvents: 10, windowMs: 1_000 },
+      (r) => abuse.push(r),
+      () => 0,
+    );
     let seen = 0;
     guarded.onmessage = () => (seen += 1);
     inner.deliver(8);

@@ -20,7 +20,9 @@ describe('an MCP tool result as the text the model gets', () => {
   });
 
   it('cuts a huge result', () => {
-    const text = resultText({ content: [{ type: 'text', text: 'x'.repeat(MAX_RESULT_CHARS + 10) }] });
+    const text = resultText({
+      content: [{ type: 'text', text: 'x'.repeat(MAX_RESULT_CHARS + 10) }],
+    });
     expect(text.endsWith(`[cut at ${MAX_RESULT_CHARS} characters]`)).toBe(true);
   });
 });

@@ -20,7 +20,9 @@ export function resultText(result: Pick<CallToolResult, 'content' | 'structuredC
         parts.push(`[${block.type} ${block.mimeType}, ${block.data.length} base64 characters]`);
         break;
       case 'resource':
-        parts.push('text' in block.resource ? block.resource.text : `[resource ${block.resource.uri}]`);
+        parts.push(
+          'text' in block.resource ? block.resource.text : `[resource ${block.resource.uri}]`,
+        );
         break;
       case 'resource_link':
         parts.push(`[resource ${block.uri}]`);

@@ -7,6 +7,8 @@ import { fixtureServer } from './fixture-tools.ts';
 
 const server = fixtureServer({
   crash: () => setTimeout(() => process.exit(3), 10),
+  // The fixture reports the environment it was started with (what the gateway gave it).
+  // eslint-disable-next-line no-restricted-properties -- a test fixture's own process
   env: () => ({ ...process.env }),
   raw: (text) => void process.stdout.write(text),
 });

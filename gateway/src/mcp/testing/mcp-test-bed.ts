@@ -9,7 +9,9 @@ export const FIXTURE_STDIO_SERVER = fileURLToPath(
 );
 
 /** The CLI's entry point in the sources: `node <this> mcp` is `hearth mcp`. */
-export const CLI_SOURCE = fileURLToPath(new URL('../../../../cli-ink/src/main.ts', import.meta.url));
+export const CLI_SOURCE = fileURLToPath(
+  new URL('../../../../cli-ink/src/main.ts', import.meta.url),
+);
 
 /**
  * Short backoff, so restarts happen within a test; timeouts generous enough for a loaded
@@ -21,6 +23,8 @@ export const FAST_TIMING = {
   backoffInitialMs: 100,
   backoffMaxMs: 1_000,
   guard: { maxEvents: 500, windowMs: 1_000 },
+  // The `huge` fixture tool writes 8 MiB; a lower limit is hit sooner on a loaded machine.
+  maxMessageBytes: 1024 * 1024,
 };
 
 export function stdioEntry(name: string, extra: Partial<McpServerEntry> = {}): McpServerEntry {
@@ -88,10 +92,6 @@ export async function toolNames(bed: ChatTestBed): Promise<string[]> {
 }
 
 /** Calls a registry tool through the REST route `hearth mcp` uses. */
-export async function callTool(
-  bed: ChatTestBed,
-  name: string,
-  args: Record<string, unknown> = {},
-) {
+export async function callTool(bed: ChatTestBed, name: string, args: Record<string, unknown> = {}) {
   return send(bed, 'POST', `/mcp/tools/${name}/call`, { arguments: args, client: 'test' });
 }
