@@ -126,6 +126,29 @@ describe('hearth mcp: Hearth’s tools as a stdio MCP server', { timeout: 120_00
     expect(JSON.stringify(result.content)).toContain('via-mcp');
   });
 
+  it('reports progress every 5 s while a call waits, to a client that asked for it', async () => {
+    const progress: { progress: number; message?: string }[] = [];
+    const call = client.callTool(
+      { name: 'shell', arguments: { command: 'echo slow' } },
+      undefined,
+      {
+        timeout: 90_000,
+        onprogress: (update) => progress.push(update),
+      },
+    );
+    const pending = await waitForPending('echo slow');
+    await until(
+      'a progress notification',
+      () => Promise.resolve(progress.length),
+      (n) => n > 0,
+    );
+    expect(progress[0]?.message).toMatch(
+      /^shell still running after \d+ s \(it may wait for approval\)$/,
+    );
+    await send(bed, 'POST', `/approvals/${pending.id}/approve`, {});
+    expect((await call).isError).toBe(false);
+  });
+
   it('returns a denied call as a tool error with the gate’s text', async () => {
     const call = client.callTool(
       { name: 'shell', arguments: { command: 'touch denied' } },

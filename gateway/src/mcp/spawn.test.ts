@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { rawRequest } from '../testing/raw-request.ts';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
 import { CLI_SOURCE } from './testing/mcp-test-bed.ts';
 
@@ -132,11 +133,39 @@ describe('POST /mcp/spawn, GET /mcp/status, DELETE /mcp/server', { timeout: 120_
     expect(await exited).toBe(0);
   });
 
-  it('needs the key like every API route', async () => {
+  it('needs the key like every API route, and nothing is spawned without it', async () => {
     await start();
-    expect((await call('POST', '/mcp/spawn', null)).status).toBe(401);
-    expect((await call('GET', '/mcp/status', 'wrong')).status).toBe(401);
-    expect((await call('DELETE', '/mcp/server', null)).status).toBe(401);
+    for (const [method, path] of [
+      ['POST', '/mcp/spawn'],
+      ['GET', '/mcp/status'],
+      ['DELETE', '/mcp/server'],
+      ['GET', '/mcp/servers'],
+      ['POST', '/mcp/servers'],
+      ['DELETE', '/mcp/servers/x'],
+      ['POST', '/mcp/tools/current_time/call'],
+    ] as const) {
+      expect((await call(method, path, null)).status, `${method} ${path}`).toBe(401);
+      expect((await call(method, path, 'wrong-key')).status, `${method} ${path}`).toBe(401);
+    }
+    expect((await call('GET', '/mcp/status')).body).toEqual({ running: false, pid: 0 });
+  });
+
+  it('refuses a foreign Host (DNS rebinding) and a foreign Origin before spawning', async () => {
+    const { port } = await start();
+    // A page rebound to 127.0.0.1 under its own name has no key (a request with the key
+    // passes with any Host, by the gateway's rule).
+    const rebound = await rawRequest(port, '/api/v1/mcp/spawn', {
+      method: 'POST',
+      headers: { host: 'evil.example' },
+    });
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.body)).toHaveProperty('detail');
+    const foreign = await rawRequest(port, '/api/v1/mcp/spawn', {
+      method: 'POST',
+      headers: { host: `127.0.0.1:${port}`, origin: 'https://evil.example', 'x-api-key': KEY },
+    });
+    expect(foreign.status).toBe(403);
+    expect((await call('GET', '/mcp/status')).body).toEqual({ running: false, pid: 0 });
   });
 
   it('answers 503 with a detail when the gateway does not know how to start hearth mcp', async () => {
