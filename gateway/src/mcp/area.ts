@@ -91,7 +91,7 @@ export function mcpArea(deps: McpAreaDeps): McpArea {
     },
     clients: clients.get,
     async close() {
-      clients.peek()?.close();
+      await clients.peek()?.close();
       await process.close();
     },
   };

@@ -82,7 +82,10 @@ export function createConnection(deps: ConnectionDeps) {
   const logger = deps.logger.child({ area: 'mcp-client', server: entry.name });
   let enabled = entry.enabled;
   let state: ConnectionState = enabled ? 'connecting' : 'disabled';
+  /** This generation's client once connected (its tools are registered). */
   let client: Client | undefined;
+  /** This generation's client from the moment it starts connecting. */
+  let live: Client | undefined;
   let registered: string[] = [];
   let lastError: string | null = null;
   let restarts = 0;
@@ -118,18 +121,21 @@ export function createConnection(deps: ConnectionDeps) {
    * Disconnects the current connection; restarts it with backoff when `restart`. `reason` becomes
    * the last error (null keeps the one there is: a deliberate stop is no error).
    */
-  function drop(gen: number, reason: string | null, restart: boolean): void {
-    if (gen !== generation) return;
+  function drop(gen: number, reason: string | null, restart: boolean): Promise<void> {
+    if (gen !== generation) return Promise.resolve();
     generation += 1;
-    const current = client;
+    const current = live;
+    live = undefined;
     client = undefined;
     unregister();
     if (reason !== null) {
       lastError = reason;
       logger.warn({ reason }, 'MCP server disconnected');
     }
-    void current?.close().catch(() => undefined);
+    // A stdio server's stdin is closed, then it is sent SIGTERM and SIGKILL if it lingers.
+    const closing = current?.close().catch(() => undefined) ?? Promise.resolve();
     if (restart && enabled) scheduleRestart();
+    return closing;
   }
 
   function scheduleRestart(): void {
@@ -182,9 +188,9 @@ export function createConnection(deps: ConnectionDeps) {
       })) as CallToolResult;
     } catch (error) {
       if (error instanceof McpError && error.code === REQUEST_TIMEOUT) {
-        drop(gen, `timed out: ${tool} got no answer within ${timing.callTimeoutMs} ms`, true);
+        void drop(gen, `timed out: ${tool} got no answer within ${timing.callTimeoutMs} ms`, true);
       } else if (!(error instanceof McpError) || error.code === CONNECTION_CLOSED) {
-        drop(gen, messageOf(error), true);
+        void drop(gen, messageOf(error), true);
       }
       throw new Error(`MCP server ${entry.name}: ${messageOf(error)}`, { cause: error });
     }
@@ -232,10 +238,11 @@ export function createConnection(deps: ConnectionDeps) {
     const gen = generation;
     state = attempt === 0 ? 'connecting' : 'restarting';
     const current = new Client({ name: 'hearth', version: deps.version }, { capabilities: {} });
-    const transport = new GuardedTransport(transportFor(), timing.guard, (reason) =>
-      drop(gen, reason, true),
-    );
-    current.onclose = () => drop(gen, 'the server closed the connection', true);
+    live = current;
+    const transport = new GuardedTransport(transportFor(), timing.guard, (reason) => {
+      void drop(gen, reason, true);
+    });
+    current.onclose = () => void drop(gen, 'the server closed the connection', true);
     current.onerror = (error) => {
       logger.debug({ err: messageOf(error) }, 'MCP server sent something unreadable');
     };
@@ -253,8 +260,7 @@ export function createConnection(deps: ConnectionDeps) {
       logger.info({ tools: registered.length }, 'MCP server connected');
     } catch (error) {
       if (gen !== generation) return;
-      client = current;
-      drop(gen, `could not connect: ${messageOf(error)}`, true);
+      await drop(gen, `could not connect: ${messageOf(error)}`, true);
     }
   }
 
@@ -273,8 +279,8 @@ export function createConnection(deps: ConnectionDeps) {
         return;
       }
       clearTimeout(retry);
-      drop(generation, null, false);
       state = 'disabled';
+      await drop(generation, null, false);
     },
 
     status(): ExternalServerStatus {
@@ -291,11 +297,11 @@ export function createConnection(deps: ConnectionDeps) {
     },
 
     /** Disconnects for good (removed, or the gateway closes). */
-    close(): void {
+    async close(): Promise<void> {
       enabled = false;
       clearTimeout(retry);
-      drop(generation, null, false);
       state = 'disabled';
+      await drop(generation, null, false);
     },
   };
 }

@@ -84,7 +84,7 @@ export function createClientManager(deps: ClientManagerDeps) {
         const connection = get(name);
         await deps.store.save(entries().filter((entry) => entry.name !== name));
         connections.delete(name);
-        connection.close();
+        await connection.close();
         return { removed: true as const, name };
       }),
 
@@ -100,9 +100,10 @@ export function createClientManager(deps: ClientManagerDeps) {
         return connection.status();
       }),
 
-    close(): void {
+    /** Disconnects every server; resolves when their processes are gone. */
+    async close(): Promise<void> {
       closed = true;
-      for (const connection of connections.values()) connection.close();
+      await Promise.all([...connections.values()].map((connection) => connection.close()));
     },
   };
 }

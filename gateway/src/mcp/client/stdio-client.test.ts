@@ -80,12 +80,12 @@ describe(
       expect(servers.find((s) => s.name === 'fx')).toMatchObject({
         state: 'connected',
         transport: 'stdio',
-        tool_count: 9,
+        tool_count: 10,
       });
       const { backends } = (await send(bed, 'GET', '/status')).body as {
         backends: Record<string, string>;
       };
-      expect(backends['mcp:fx']).toBe('connected, 9 tools');
+      expect(backends['mcp:fx']).toBe('connected, 10 tools');
       expect(backends['mcp:only']).toBe('connected, 1 tool');
     });
 

@@ -29,6 +29,9 @@ export function fixtureServer(options: FixtureOptions): McpServer {
   server.registerTool('env', { description: 'Its environment, as JSON' }, () => ({
     content: [{ type: 'text', text: JSON.stringify(options.env()) }],
   }));
+  server.registerTool('pid', { description: 'Its process id' }, () => ({
+    content: [{ type: 'text', text: String(process.pid) }],
+  }));
   server.registerTool('fail', { description: 'Always a tool error' }, () => ({
     content: [{ type: 'text', text: 'it failed on purpose' }],
     isError: true,
