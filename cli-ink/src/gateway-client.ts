@@ -37,14 +37,28 @@ export interface GatewayClient {
   readonly baseUrl: string;
   /** GET a JSON document from the REST API; throws GatewayUnreachableError or GatewayHttpError. */
   getJson(path: string): Promise<unknown>;
-  /** POST/PATCH/DELETE with an optional JSON body; same errors as getJson. */
-  sendJson(method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<unknown>;
+  /**
+   * POST/PATCH/DELETE with an optional JSON body; same errors as getJson. `options.timeoutMs`
+   * null waits as long as the gateway takes (a tool call waiting for an approval); `signal`
+   * abandons the request.
+   */
+  sendJson(
+    method: 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    body?: unknown,
+    options?: RequestOptions,
+  ): Promise<unknown>;
   /** True when GET /ready answers 200; false for 503 or when nothing answers. */
   isReady(): Promise<boolean>;
   /** True when anything answers GET /health. */
   isAnswering(): Promise<boolean>;
   /** The subprotocols a WebSocket to the gateway offers: the key's, when one is configured. */
   socketProtocols(): Promise<string[]>;
+}
+
+export interface RequestOptions {
+  timeoutMs?: number | null;
+  signal?: AbortSignal;
 }
 
 const DEFAULT_TIMEOUT_MS = 5_000;
@@ -58,18 +72,28 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
 
   async function request(
     path: string,
-    init: { timeoutMs: number; withKey: boolean; method?: string; body?: unknown },
+    init: {
+      timeoutMs: number | null;
+      withKey: boolean;
+      method?: string;
+      body?: unknown;
+      signal?: AbortSignal;
+    },
   ): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json' };
     const key = init.withKey ? await options.apiKey?.() : undefined;
     if (key) headers['x-api-key'] = key;
     if (init.body !== undefined) headers['content-type'] = 'application/json';
+    const signals = [
+      ...(init.timeoutMs === null ? [] : [AbortSignal.timeout(init.timeoutMs)]),
+      ...(init.signal ? [init.signal] : []),
+    ];
     try {
       return await doFetch(`${baseUrl}${path}`, {
         method: init.method ?? 'GET',
         headers,
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
-        signal: AbortSignal.timeout(init.timeoutMs),
+        signal: signals.length === 0 ? undefined : AbortSignal.any(signals),
       });
     } catch (error) {
       throw new GatewayUnreachableError(baseUrl, error);
@@ -100,8 +124,14 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
         throw new GatewayHttpError('GET', path, response.status, 'the response is not JSON');
       }
     },
-    async sendJson(method, path, body) {
-      const response = await request(path, { timeoutMs, withKey: true, method, body });
+    async sendJson(method, path, body, options = {}) {
+      const response = await request(path, {
+        timeoutMs: options.timeoutMs === undefined ? timeoutMs : options.timeoutMs,
+        withKey: true,
+        method,
+        body,
+        signal: options.signal,
+      });
       const text = await response.text();
       if (!response.ok)
         throw new GatewayHttpError(method, path, response.status, detailOf(text, response));

@@ -18,6 +18,7 @@ const ALL = [
   'approvals',
   'chat',
   'hub',
+  'mcp',
   'memory',
   'models',
   'plugins',

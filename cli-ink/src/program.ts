@@ -18,6 +18,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['approvals', async () => (await import('./commands/approvals.ts')).registerApprovals],
   ['chat', async () => (await import('./commands/chat.ts')).registerChat],
   ['hub', async () => (await import('./commands/hub/index.ts')).registerHub],
+  ['mcp', async () => (await import('./commands/mcp/index.ts')).registerMcp],
   ['memory', async () => (await import('./commands/memory/index.ts')).registerMemory],
   ['models', async () => (await import('./commands/models.ts')).registerModels],
   ['plugins', async () => (await import('./commands/plugins/index.ts')).registerPlugins],

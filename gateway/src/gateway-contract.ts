@@ -12,6 +12,8 @@ import type { MemoryRuntime } from './memory/build-memory.ts';
 import type { HostResolver } from './hub/host-resolver.ts';
 import type { PinnedFetch } from './hub/pinned-fetch.ts';
 import type { Embedder } from './memory/ports.ts';
+import type { ConnectionTiming } from './mcp/client/connection.ts';
+import type { McpServerCommand } from './mcp/ports.ts';
 import type { Metrics } from './observability/metrics.ts';
 import type { ProviderName } from './providers/catalog.ts';
 import type { LlmRouter } from './providers/router.ts';
@@ -60,6 +62,10 @@ export interface GatewayDeps {
   socketFrameLimits?: Partial<FrameSenderLimits>;
   /** The process's allocator and heap set-up, reported in /status `backends`. */
   runtime?: RuntimeReport;
+  /** How `POST /mcp/spawn` starts `hearth mcp` (the CLI passes itself); unset: spawn answers 503. */
+  mcpServerCommand?: McpServerCommand;
+  /** External MCP servers' timeouts, backoff and flood limits (tests shorten them). */
+  mcpTiming?: Partial<ConnectionTiming>;
 }
 
 export interface Gateway {

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { agentArea } from './agent/area.ts';
+import { DENIED_TEXT } from './approvals/approval-service.ts';
 import { approvalsArea } from './approvals/area.ts';
 import { SUMMARY_PROMPT } from './agent/build-agent.ts';
 import { createConversationStore } from './agent/conversations.ts';
 import type { HearthConfig } from './config/schema.ts';
 import { resolveDbPath } from './config/state-dir.ts';
+import { updateConfigFile } from './config/write.ts';
+import { unavailable } from './errors.ts';
 import { databaseArea } from './db/area.ts';
 import { conversationSockets } from './events/local.ts';
 import { assertSafeBinding, isLoopbackHost } from './http/binding.ts';
@@ -14,6 +17,7 @@ import { mergedBackends, startupPhases, type Area } from './lifecycle/area.ts';
 import { serveAreas } from './lifecycle/serve-areas.ts';
 import { createStartup } from './lifecycle/startup.ts';
 import type { Gateway, GatewayDeps } from './gateway-contract.ts';
+import { mcpArea } from './mcp/area.ts';
 import { memoryArea } from './memory/area.ts';
 import { createHostStats } from './observability/host-stats.ts';
 import { createMetrics } from './observability/metrics.ts';
@@ -28,6 +32,7 @@ import { createSkillValidator } from './skills/validate/validator.ts';
 import { statusArea } from './status/area.ts';
 import { toolsArea } from './tools/area.ts';
 import { configuredSecrets } from './tools/build-tools.ts';
+import { sanitiseEnv } from './tools/executors/sanitise-env.ts';
 import { createToolRegistry } from './tools/registry.ts';
 import { VERSION } from './version.ts';
 
@@ -156,6 +161,25 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     allowPrivateHosts: config.security.hub_allow_private_hosts,
     logger,
   });
+  const mcp = mcpArea({
+    servers: config.mcp.servers,
+    tools,
+    gate: (request) => toolsRuntime.runtime().approvals.gate(request),
+    deniedText: DENIED_TEXT,
+    // The entry's env only, through the shared sanitiser: no provider key or configured secret.
+    childEnv: (env) => sanitiseEnv(env, configuredSecrets(config)),
+    serverCommand: deps.mcpServerCommand,
+    // The spawned `hearth mcp` gets this gateway's URL and key, and nothing else secret.
+    serverEnv: () => ({
+      ...sanitiseEnv(deps.processEnv ?? {}, configuredSecrets(config)),
+      HEARTH_GATEWAY_URL: localUrl(),
+      ...(config.gateway.api_key === '' ? {} : { HEARTH_API_KEY: config.gateway.api_key }),
+    }),
+    updateConfig: (section, values) => updateConfigFile(paths.configPath, section, values),
+    timing: deps.mcpTiming,
+    version: VERSION,
+    logger,
+  });
   const agent = agentArea({
     home: paths.home,
     router,
@@ -206,9 +230,23 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     toolsRuntime,
     skills,
     hub,
+    mcp,
     agent,
   ];
   const served = serveAreas(areas, { gateway: config.gateway, version: VERSION, logger });
+
+  /** This gateway's own URL for a local client (a wildcard bind is reached on loopback). */
+  function localUrl(): string {
+    const address = served.server.address();
+    if (address === null || typeof address === 'string') throw unavailable('Not listening yet');
+    const wildcard = address.address === '0.0.0.0' || address.address === '::';
+    const host = wildcard
+      ? '127.0.0.1'
+      : address.family === 'IPv6'
+        ? `[${address.address}]`
+        : address.address;
+    return `http://${host}:${address.port}`;
+  }
 
   let ready: Promise<void> | undefined;
   let closing: Promise<void> | undefined;

@@ -6,6 +6,8 @@
  * config/runtime-tuning.ts (allocator, young-generation size); only then is the gateway
  * loaded, so the first image loads nothing heavy.
  */
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { tuneThisProcess } from './config/runtime-tuning.ts';
 
@@ -33,6 +35,16 @@ try {
     port: values.port === undefined ? undefined : Number(values.port),
     pretty: process.stdout.isTTY,
     runtime,
+    // The CLI beside this gateway (dist/cli-ink/src/main.js, or the sources run directly).
+    mcpServerCommand: {
+      command: process.execPath,
+      args: [
+        fileURLToPath(
+          new URL(`../../cli-ink/src/main${extname(import.meta.url)}`, import.meta.url),
+        ),
+        'mcp',
+      ],
+    },
   });
   installSignalHandlers(running);
   running.gateway.whenReady().catch(() => {

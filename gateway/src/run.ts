@@ -9,6 +9,7 @@ import { openDatabase } from './db/open-database.ts';
 import { createGateway, type Gateway, type ListeningAddress } from './gateway.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import type { RuntimeReport } from './config/runtime-tuning.ts';
+import type { McpServerCommand } from './mcp/ports.ts';
 
 export interface RunOptions {
   env: HearthEnvironment;
@@ -21,6 +22,8 @@ export interface RunOptions {
   pretty: boolean;
   /** The process's memory set-up (lifecycle/runtime-tuning.ts), for /status. */
   runtime?: RuntimeReport;
+  /** How `POST /mcp/spawn` starts `hearth mcp`: the CLI that started this gateway. */
+  mcpServerCommand?: McpServerCommand;
 }
 
 export interface RunningGateway {
@@ -59,6 +62,7 @@ export async function runGateway(options: RunOptions): Promise<RunningGateway> {
     secrets,
     processEnv: env.variables,
     runtime: options.runtime,
+    mcpServerCommand: options.mcpServerCommand,
   });
   const address = await gateway.listen();
   logger.info({ url: address.url, config: configPath }, `Hearth listening on ${address.url}`);

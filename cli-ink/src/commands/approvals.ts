@@ -44,7 +44,7 @@ async function viaGateway<T>(
 }
 
 /** What POST /approvals/allowlist accepts as `pattern`. */
-const PATTERN = /^[^\s/]{1,200}$/;
+const PATTERN = /^(?=.{1,200}$)(?:[^\s/]+|mcp:[A-Za-z][A-Za-z0-9-]{0,31}\/[^\s/]+)$/;
 
 /**
  * Without a gateway, approvals fall back to a local instance of this process. Pending approvals

@@ -51,6 +51,8 @@ export async function startForeground(ctx: CommandContext, options: StartOptions
       host: options.bind,
       port: options.port,
       pretty: deps.isTTY,
+      // `POST /mcp/spawn` starts `hearth mcp` with this very CLI.
+      mcpServerCommand: { command: deps.execPath, args: [deps.binPath, 'mcp'] },
     });
   } catch (error) {
     throw new CliError(`could not start the gateway: ${errorMessage(error)}`);

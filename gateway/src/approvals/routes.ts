@@ -119,7 +119,10 @@ export function approvalRoutes(deps: ApprovalRouteDeps): AnyRoute[] {
           .trim()
           .min(1, 'must not be empty')
           .max(200)
-          .regex(/^[^\s/]+$/, 'a program name or glob, without spaces or slashes'),
+          .regex(
+            /^(?:[^\s/]+|mcp:[A-Za-z][A-Za-z0-9-]{0,31}\/[^\s/]+)$/,
+            'a program name or glob without spaces or slashes, or mcp:<server>/<tool glob>',
+          ),
         arg_pattern: z
           .string()
           .check(noControlChars)

@@ -13,6 +13,12 @@ export interface HearthEnvironment {
   logLevel: string | undefined;
   /** The editor for `hearth config edit`: VISUAL, EDITOR, else vi. */
   editor: string;
+  /**
+   * The gateway `hearth mcp` talks to (HEARTH_GATEWAY_URL) and its key (HEARTH_API_KEY): set by
+   * the gateway for the `hearth mcp` it spawns; otherwise the CLI locates the gateway itself.
+   */
+  gatewayUrl: string | undefined;
+  apiKey: string | undefined;
   /** The whole environment, for resolving ENV: secret references and child processes. */
   variables: Readonly<Record<string, string | undefined>>;
 }
@@ -25,6 +31,8 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): HearthEnv
     auditDbPath: resolve(env.HEARTH_AUDIT_DB_PATH || join(home, 'privacy_audit.db')),
     logLevel: env.HEARTH_LOG_LEVEL || undefined,
     editor: env.VISUAL || env.EDITOR || 'vi',
+    gatewayUrl: env.HEARTH_GATEWAY_URL || undefined,
+    apiKey: env.HEARTH_API_KEY || undefined,
     variables: env,
   };
 }

@@ -100,6 +100,50 @@ export const voiceSection = z.strictObject({
   wake_word_threshold: z.number().min(0).max(1).default(0.5),
 });
 
+/** An external MCP server's name: its tools join the registry as `<name>__<tool>`. */
+export const MCP_SERVER_NAME = /^[A-Za-z][A-Za-z0-9-]{0,31}$/;
+
+/**
+ * One `[[mcp.servers]]` entry: a stdio server (`command`, `args`, `env`) or a Streamable HTTP
+ * one (`url`), switched by `enabled`, its tools optionally limited to the `tools` allow-list.
+ */
+export const mcpServerEntry = z
+  .strictObject({
+    name: z.string().regex(MCP_SERVER_NAME, {
+      message: 'must be 1 to 32 letters, digits and -, starting with a letter',
+    }),
+    command: z.string().min(1).max(4_096).optional(),
+    args: z.array(z.string().max(4_096)).max(100).default([]),
+    env: z
+      .record(
+        z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, { message: 'must be a variable name' }),
+        z.string().max(32_768),
+      )
+      .default({}),
+    url: z
+      .url({ protocol: /^https?$/, error: 'must be an http: or https: URL' })
+      .max(2_048)
+      .optional(),
+    enabled: z.boolean().default(true),
+    /** Only these tools of the server join the registry; all of them when absent. */
+    tools: z.array(z.string().min(1).max(128)).max(500).optional(),
+  })
+  .refine((entry) => (entry.command === undefined) !== (entry.url === undefined), {
+    message: 'needs exactly one of command (stdio) or url (Streamable HTTP)',
+  });
+
+export type McpServerEntry = z.infer<typeof mcpServerEntry>;
+
+export const mcpSection = z.strictObject({
+  servers: z
+    .array(mcpServerEntry)
+    .max(64)
+    .default([])
+    .refine((servers) => new Set(servers.map((s) => s.name)).size === servers.length, {
+      message: 'server names must be unique',
+    }),
+});
+
 /** The whole `config.toml`. Every section and key has a default: an empty file is valid. */
 export const configSchema = z.strictObject({
   gateway: gatewaySection.default(gatewaySection.parse({})),
@@ -107,6 +151,7 @@ export const configSchema = z.strictObject({
   memory: memorySection.default(memorySection.parse({})),
   security: securitySection.default(securitySection.parse({})),
   voice: voiceSection.default(voiceSection.parse({})),
+  mcp: mcpSection.default(mcpSection.parse({})),
 });
 
 export type HearthConfig = z.infer<typeof configSchema>;

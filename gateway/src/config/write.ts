@@ -5,7 +5,12 @@ import { parseConfig } from './load.ts';
 
 export { writeFileAtomic } from './atomic-write.ts';
 
-export type ConfigValue = string | number | boolean | string[];
+/** A table inside an array of tables (`[[mcp.servers]]`). */
+export interface ConfigTable {
+  [key: string]: string | number | boolean | string[] | Record<string, string>;
+}
+
+export type ConfigValue = string | number | boolean | string[] | ConfigTable[];
 
 /**
  * Sets keys of one section of config.toml, keeping comments, formatting and keys it does not

@@ -20,6 +20,10 @@ export interface ChatTestBedOptions {
   processEnv?: Record<string, string>;
   /** The state directory (default: a fresh temporary one). */
   home?: string;
+  /** How `POST /mcp/spawn` starts `hearth mcp`. */
+  mcpServerCommand?: NonNullable<Parameters<typeof startTestGateway>[0]>['mcpServerCommand'];
+  /** External MCP servers' timeouts, backoff and flood limits. */
+  mcpTiming?: NonNullable<Parameters<typeof startTestGateway>[0]>['mcpTiming'];
 }
 
 export interface ChatTestBed {
@@ -52,6 +56,8 @@ export async function startChatTestBed(
     socketFrameLimits: options.socketFrameLimits,
     processEnv: options.processEnv,
     home: options.home,
+    mcpServerCommand: options.mcpServerCommand,
+    mcpTiming: options.mcpTiming,
     config: {
       ...options.config,
       models: {

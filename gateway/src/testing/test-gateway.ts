@@ -55,6 +55,8 @@ export async function startTestGateway(
     fetch?: typeof globalThis.fetch;
     /** Hub downloads: a pinned fetch trusting a test certificate, a resolver of test names. */
     hubNetwork?: GatewayDeps['hubNetwork'];
+    mcpServerCommand?: GatewayDeps['mcpServerCommand'];
+    mcpTiming?: GatewayDeps['mcpTiming'];
   } = {},
 ): Promise<TestGateway> {
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
@@ -75,6 +77,8 @@ export async function startTestGateway(
     socketFrameLimits: options.socketFrameLimits,
     fetch: options.fetch,
     hubNetwork: options.hubNetwork,
+    mcpServerCommand: options.mcpServerCommand,
+    mcpTiming: options.mcpTiming,
   });
   const address = await gateway.listen();
   return {

@@ -1,0 +1,98 @@
+import type { Logger } from 'pino';
+import type { Area } from '../lifecycle/area.ts';
+import { late } from '../lifecycle/late.ts';
+import type { ToolRegistry } from '../tools/contract.ts';
+import { configServerStore, type UpdateConfig } from './client/config-store.ts';
+import { DEFAULT_TIMING, type ConnectionTiming } from './client/connection.ts';
+import { createClientManager, type ClientManager } from './client/manager.ts';
+import type {
+  ApprovalGate,
+  ExternalServerStatus,
+  McpServerCommand,
+  McpServerEntry,
+} from './ports.ts';
+import { mcpRoutes } from './routes.ts';
+import { createServerProcess } from './server-process.ts';
+import { createToolCaller } from './tool-call.ts';
+
+export interface McpAreaDeps {
+  /** `[[mcp.servers]]` as loaded from config.toml. */
+  servers: readonly McpServerEntry[];
+  tools: ToolRegistry;
+  /** The gateway's one approval gate. */
+  gate: ApprovalGate;
+  /** The gate's text for a denied call. */
+  deniedText: string;
+  /** An external stdio server's environment: its entry's `env` through the shared sanitiser. */
+  childEnv: (env: Record<string, string>) => Record<string, string>;
+  /** How to start `hearth mcp` for `/mcp/spawn`; undefined when not known. */
+  serverCommand: McpServerCommand | undefined;
+  /** The spawned `hearth mcp`'s environment: sanitised, plus the gateway's URL and key. */
+  serverEnv: () => Record<string, string>;
+  /** Writes a section of config.toml (atomic, comments kept). */
+  updateConfig: UpdateConfig;
+  timing?: Partial<ConnectionTiming>;
+  version: string;
+  logger: Logger;
+}
+
+export interface McpArea extends Area {
+  readonly clients: () => ClientManager;
+}
+
+function describe(server: ExternalServerStatus): string {
+  const tools = `${server.tool_count} ${server.tool_count === 1 ? 'tool' : 'tools'}`;
+  const error = server.last_error === null ? '' : `; last error: ${server.last_error}`;
+  return `${server.state}, ${tools}${error}`;
+}
+
+/**
+ * MCP both ways. As a server: `/mcp/spawn|status|server` manage the `hearth mcp` child, and
+ * `/mcp/tools/{name}/call` is what every `hearth mcp` calls tools through (the registry and the
+ * approval gate of this gateway, nothing built twice). As a client: the `[[mcp.servers]]`
+ * connections, whose tools join the registry behind the gate, managed at `/mcp/servers`.
+ */
+export function mcpArea(deps: McpAreaDeps): McpArea {
+  const logger = deps.logger.child({ area: 'mcp' });
+  const clients = late<ClientManager>('The MCP client');
+  const process = createServerProcess({
+    command: deps.serverCommand,
+    env: deps.serverEnv,
+    logger,
+  });
+  const callTool = createToolCaller({ tools: deps.tools, deniedText: deps.deniedText, logger });
+
+  return {
+    name: 'mcp',
+    routes: mcpRoutes({ process, callTool, clients: clients.get }),
+    // eslint-disable-next-line @typescript-eslint/require-await -- a start-up phase is async
+    async start() {
+      const manager = createClientManager({
+        servers: deps.servers,
+        store: configServerStore(deps.updateConfig),
+        tools: deps.tools,
+        gate: deps.gate,
+        childEnv: deps.childEnv,
+        timing: { ...DEFAULT_TIMING, ...deps.timing },
+        version: deps.version,
+        logger,
+      });
+      clients.set(manager);
+      manager.start();
+    },
+    status(): Record<string, string> {
+      const child = process.status();
+      const backends: Record<string, string> = {
+        mcp_server: child.running ? `running (pid ${child.pid})` : 'stopped',
+      };
+      for (const server of clients.peek()?.list() ?? [])
+        backends[`mcp:${server.name}`] = describe(server);
+      return backends;
+    },
+    clients: clients.get,
+    async close() {
+      await clients.peek()?.close();
+      await process.close();
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import type { Logger } from 'pino';
+import { HearthError, notFound } from '../../errors.ts';
+import type { ToolRegistry } from '../../tools/contract.ts';
+import type {
+  ApprovalGate,
+  ExternalServerStatus,
+  McpServerEntry,
+  McpServerStore,
+} from '../ports.ts';
+import { createConnection, type Connection, type ConnectionTiming } from './connection.ts';
+
+export interface ClientManagerDeps {
+  /** `[[mcp.servers]]` as loaded. */
+  servers: readonly McpServerEntry[];
+  store: McpServerStore;
+  tools: ToolRegistry;
+  gate: ApprovalGate;
+  childEnv: (env: Record<string, string>) => Record<string, string>;
+  timing: ConnectionTiming;
+  version: string;
+  logger: Logger;
+}
+
+/**
+ * Hearth as an MCP client: one connection per `[[mcp.servers]]` entry, and the changes of
+ * `/mcp/servers` and `hearth mcp servers`, each saved to config.toml before it takes effect.
+ */
+export function createClientManager(deps: ClientManagerDeps) {
+  const connections = new Map<string, Connection>();
+  let closed = false;
+
+  const open = (entry: McpServerEntry): Connection =>
+    createConnection({
+      entry,
+      tools: deps.tools,
+      gate: deps.gate,
+      childEnv: deps.childEnv,
+      timing: deps.timing,
+      version: deps.version,
+      logger: deps.logger,
+    });
+
+  const entries = (): McpServerEntry[] => [...connections.values()].map((c) => c.entry);
+
+  function get(name: string): Connection {
+    const connection = connections.get(name);
+    if (!connection) throw notFound(`No MCP server named '${name}'`);
+    return connection;
+  }
+
+  /** Changes are made one after another, so two never write config.toml at once. */
+  let queue: Promise<unknown> = Promise.resolve();
+  function serial<T>(change: () => Promise<T>): Promise<T> {
+    const next = queue.then(change, change);
+    queue = next.catch(() => undefined);
+    return next;
+  }
+
+  return {
+    /** Connects every enabled server; does not wait for them (status shows progress). */
+    start(): void {
+      for (const entry of deps.servers) connections.set(entry.name, open(entry));
+      for (const connection of connections.values()) void connection.connect();
+    },
+
+    list: (): ExternalServerStatus[] => [...connections.values()].map((c) => c.status()),
+
+    get: (name: string): ExternalServerStatus => get(name).status(),
+
+    add: (entry: McpServerEntry): Promise<ExternalServerStatus> =>
+      serial(async () => {
+        if (closed) throw new HearthError('unavailable', 'The gateway is closing');
+        if (connections.has(entry.name))
+          throw new HearthError('conflict', `An MCP server named '${entry.name}' already exists`);
+        await deps.store.save([...entries(), entry]);
+        const connection = open(entry);
+        connections.set(entry.name, connection);
+        void connection.connect();
+        return connection.status();
+      }),
+
+    remove: (name: string): Promise<{ removed: true; name: string }> =>
+      serial(async () => {
+        const connection = get(name);
+        await deps.store.save(entries().filter((entry) => entry.name !== name));
+        connections.delete(name);
+        await connection.close();
+        return { removed: true as const, name };
+      }),
+
+    setEnabled: (name: string, enabled: boolean): Promise<ExternalServerStatus> =>
+      serial(async () => {
+        const connection = get(name);
+        if (connection.entry.enabled !== enabled) {
+          connection.entry.enabled = enabled;
+          await deps.store.save(entries());
+        }
+        if (enabled) void connection.setEnabled(true);
+        else await connection.setEnabled(false);
+        return connection.status();
+      }),
+
+    /** Disconnects every server; resolves when their processes are gone. */
+    async close(): Promise<void> {
+      closed = true;
+      await Promise.all([...connections.values()].map((connection) => connection.close()));
+    },
+  };
+}
+
+export type ClientManager = ReturnType<typeof createClientManager>;

@@ -1,0 +1,55 @@
+/**
+ * The MCP area's ports: what it takes from the approvals and tools areas, and what it reports.
+ * Types only.
+ */
+import type { McpServerEntry } from '../config/schema.ts';
+
+export type { McpServerEntry };
+
+/** A gated call as the approval gate sees it (approvals/approval-service.ts `gate`). */
+export interface GateRequest {
+  toolName: string;
+  command: string;
+  arguments: { command: string; timeout: number; workdir: string };
+  sessionId: string;
+}
+
+export type GateDecision =
+  { allowed: true; outcome: string } | { allowed: false; outcome: string; message: string };
+
+/** The one approval gate of the gateway (the tools area's approval service). */
+export type ApprovalGate = (request: GateRequest) => Promise<GateDecision>;
+
+/** The `hearth mcp` process the gateway spawns (spec: States "MCP server process"). */
+export interface ServerProcessStatus {
+  running: boolean;
+  /** The child's pid; 0 when none runs. */
+  pid: number;
+}
+
+/** How the gateway starts `hearth mcp`: a program and its arguments (no shell). */
+export interface McpServerCommand {
+  command: string;
+  args: readonly string[];
+}
+
+export type ConnectionState = 'connecting' | 'connected' | 'restarting' | 'disabled' | 'failed';
+
+/** One external server as `/mcp/servers` and `/status` show it. */
+export interface ExternalServerStatus {
+  name: string;
+  transport: 'stdio' | 'http';
+  enabled: boolean;
+  state: ConnectionState;
+  /** Tools of this server in the registry now. */
+  tool_count: number;
+  tools: string[];
+  last_error: string | null;
+  /** Restarts since the gateway started (a dead server is restarted with backoff). */
+  restarts: number;
+}
+
+/** Where `[[mcp.servers]]` is kept: config.toml, through the atomic comment-preserving writer. */
+export interface McpServerStore {
+  save(servers: readonly McpServerEntry[]): Promise<void>;
+}
