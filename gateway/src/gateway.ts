@@ -17,6 +17,7 @@ import type { Gateway, GatewayDeps } from './gateway-contract.ts';
 import { memoryArea } from './memory/area.ts';
 import { createHostStats } from './observability/host-stats.ts';
 import { createMetrics } from './observability/metrics.ts';
+import { orchestratorArea } from './orchestrator/area.ts';
 import { privacyArea } from './privacy/area.ts';
 import { providersArea } from './providers/area.ts';
 import { scaleOutArea } from './scale-out/area.ts';
@@ -149,6 +150,25 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     now,
   });
   const hub = hubArea({ catalog: skills.catalog, scan: scanPackage, fetch, logger });
+  const orchestrator = orchestratorArea({
+    nodes: () => database.database().orchestratorNodes,
+    memory: () => {
+      const { service } = memory.memory();
+      const longTerm = database.database().memory;
+      return {
+        store: (entry) => service.store(entry),
+        list: (filter) => longTerm.list(filter),
+        removeEntries: (ids) => service.removeEntries(ids),
+        removeSession: (sessionId) => service.removeSession(sessionId),
+        sessions: () => longTerm.sessions(),
+      };
+    },
+    router,
+    metrics,
+    logger,
+    now,
+    monotonicNow,
+  });
   const agent = agentArea({
     home: paths.home,
     router,
@@ -199,6 +219,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     toolsRuntime,
     skills,
     hub,
+    orchestrator,
     agent,
   ];
   const served = serveAreas(areas, { gateway: config.gateway, version: VERSION, logger });
