@@ -20,6 +20,7 @@ const ALL = [
   'hub',
   'memory',
   'models',
+  'orchestrate',
   'plugins',
   'skills',
   'tools',
