@@ -182,6 +182,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     clearSession: (sessionId) =>
       scaleOut.peek()?.events.clear(sessionId) ?? Promise.resolve(conversations.delete(sessionId)),
     socketFrameLimits: deps.socketFrameLimits,
+    delegateToNode: (node, message) => orchestrator.service.delegate(node, message),
     metrics,
     logger,
     now,

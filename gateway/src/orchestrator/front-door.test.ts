@@ -32,7 +32,12 @@ describe('orchestrator routes behind the shared key, Host and Origin checks', ()
     ['GET', '/api/v1/orchestrator/namespaces'],
     ['DELETE', '/api/v1/orchestrator/nodes/x/memory'],
   ])('%s %s needs the key (401 without it or with a wrong one)', async (method, path) => {
-    for (const headers of [{}, { 'x-api-key': `${KEY}x` }, { 'x-api-key': '' }]) {
+    const attempts: Record<string, string>[] = [
+      {},
+      { 'x-api-key': `${KEY}x` },
+      { 'x-api-key': '' },
+    ];
+    for (const headers of attempts) {
       const res = await rawRequest(gw.port, path, {
         method,
         headers: { ...headers, 'content-type': 'application/json' },

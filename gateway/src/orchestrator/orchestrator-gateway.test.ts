@@ -416,6 +416,56 @@ describe('the orchestrator in a running gateway', () => {
     expect(bed.fake.requests).toHaveLength(0);
   });
 
+  it('/node <name> <message> in chat hands the message to that node: its model only, no tools, no memory', async () => {
+    await add({
+      name: 'poet',
+      model_override: 'claude-sonnet-4-5',
+      system_prompt: 'You write haiku.',
+    });
+    await add({ name: 'sleepy', model_override: 'gpt-4o', enabled: false });
+    await bed.post('/chat', {
+      message: 'I adore autumn leaves, remember that',
+      session_id: 'delegator',
+    });
+    bed.fake.reset();
+    bed.fake.reply({ text: 'Leaves fall, quiet red', usage: { inputTokens: 9, outputTokens: 5 } });
+
+    const res = await bed.post('/chat', {
+      message: '/node poet a haiku about autumn leaves',
+      session_id: 'delegator',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.reply).toBe('Leaves fall, quiet red\n\n(node poet, claude-sonnet-4-5)');
+    expect(bed.fake.requests).toHaveLength(1);
+    const [sent] = bed.fake.requests as [RecordedRequest];
+    expect(sent.wire).toBe('anthropic-messages');
+    expect(inspect(sent).toolNames(sent)).toEqual([]);
+    expect(inspect(sent).system(sent)).toBe('You write haiku.');
+    expect(sent.rawBody).not.toContain('<memory>');
+    expect(sent.rawBody).toContain('a haiku about autumn leaves');
+    expect((await call('GET', '/orchestrator/nodes/poet/memory')).body).toMatchObject({
+      entries: 1,
+    });
+    const status = await call('GET', '/orchestrator/status');
+    expect(
+      (status.body.nodes as Record<string, unknown>[]).find((n) => n.name === 'poet'),
+    ).toMatchObject({
+      requests: 1,
+      input_tokens: 9,
+    });
+
+    for (const [message, reply] of [
+      ['/node ghost hello', "No orchestrator node named 'ghost'."],
+      ['/node sleepy hello', "Orchestrator node 'sleepy' is disabled."],
+      ['/node poet', 'Use /node <name> <message>.'],
+    ]) {
+      expect((await bed.post('/chat', { message, session_id: 'delegator' })).body.reply).toBe(
+        reply,
+      );
+    }
+    expect(bed.fake.requests).toHaveLength(1);
+  });
+
   describe('namespaces', () => {
     it('each routed exchange lands in the node namespace; clearing one never touches another or the main memory', async () => {
       await add({ name: 'alpha', model_override: 'gpt-4o', keywords: ['alpha'] });

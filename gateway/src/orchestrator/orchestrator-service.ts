@@ -94,6 +94,21 @@ export function createOrchestratorService(deps: OrchestratorServiceDeps) {
     }
   }
 
+  /** One generation for the node, counted and kept in its namespace. */
+  async function answer(node: OrchestratorNode, content: string) {
+    const generated = await generate(node, content);
+    counters.generated(node.name, generated.result.usage);
+    try {
+      await namespaces.remember(node.name, content, generated.result.text);
+    } catch (error) {
+      deps.logger.warn(
+        { node: node.name, err: error instanceof Error ? error.message : String(error) },
+        'orchestrator namespace write failed',
+      );
+    }
+    return generated;
+  }
+
   function costOfResult(result: RoutedGeneration): number | null {
     const resolved = resolveModel(result.model);
     if (!resolved) return null;
@@ -196,21 +211,12 @@ export function createOrchestratorService(deps: OrchestratorServiceDeps) {
           latency_ms: null,
         };
       }
-      const { result, ms } = await generate(node, content);
+      const { result, ms } = await answer(node, content);
       const usage = {
         input_tokens: result.usage.inputTokens,
         output_tokens: result.usage.outputTokens,
         total_tokens: result.usage.inputTokens + result.usage.outputTokens,
       };
-      counters.generated(node.name, result.usage);
-      try {
-        await namespaces.remember(node.name, content, result.text);
-      } catch (error) {
-        deps.logger.warn(
-          { node: node.name, err: error instanceof Error ? error.message : String(error) },
-          'orchestrator namespace write failed',
-        );
-      }
       return {
         ...base,
         model: result.model,
@@ -221,6 +227,21 @@ export function createOrchestratorService(deps: OrchestratorServiceDeps) {
         cost_usd: costOfResult(result),
         latency_ms: ms,
       };
+    },
+
+    /**
+     * `/node <name> <message>` in any channel: the named node answers once through its model,
+     * like a routed task (counted and kept in its namespace), whatever the routing rule says.
+     */
+    async delegate(name: string, content: string): Promise<string> {
+      const node = await deps.nodes().get(name);
+      if (!node) throw missing(name);
+      if (!node.enabled)
+        throw new HearthError('conflict', `Orchestrator node '${name}' is disabled`);
+      counters.routed(node.name);
+      if (!deps.router) return placeholderText(node, 'no router is available here');
+      const { result } = await answer(node, content);
+      return `${result.text}\n\n(node ${node.name}, ${result.model})`;
     },
 
     async status() {
