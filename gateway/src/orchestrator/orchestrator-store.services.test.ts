@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { openPostgresDatabase } from '../db/postgres/open-postgres.ts';
+import { runNamespaceConformance } from './namespace-conformance.ts';
 import { runNodeStoreConformance } from './node-store-conformance.ts';
 
 // A real PostgreSQL on 127.0.0.1:5432, a database of this file's own (dropped afterwards).
@@ -36,3 +37,5 @@ runNodeStoreConformance('PostgreSQL', async () => {
   const db = await openPostgresDatabase(testUrl);
   return { store: db.orchestratorNodes, close: () => db.close() };
 });
+
+runNamespaceConformance('PostgreSQL', () => openPostgresDatabase(testUrl));
