@@ -21,6 +21,7 @@ const ALL = [
   'mcp',
   'memory',
   'models',
+  'orchestrate',
   'plugins',
   'skills',
   'tools',

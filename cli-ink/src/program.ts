@@ -21,6 +21,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['mcp', async () => (await import('./commands/mcp/index.ts')).registerMcp],
   ['memory', async () => (await import('./commands/memory/index.ts')).registerMemory],
   ['models', async () => (await import('./commands/models.ts')).registerModels],
+  ['orchestrate', async () => (await import('./commands/orchestrate.ts')).registerOrchestrate],
   ['plugins', async () => (await import('./commands/plugins/index.ts')).registerPlugins],
   ['skills', async () => (await import('./commands/skills/index.ts')).registerSkills],
   ['tools', async () => (await import('./commands/tools.ts')).registerTools],

@@ -21,6 +21,7 @@ import { mcpArea } from './mcp/area.ts';
 import { memoryArea } from './memory/area.ts';
 import { createHostStats } from './observability/host-stats.ts';
 import { createMetrics } from './observability/metrics.ts';
+import { orchestratorArea } from './orchestrator/area.ts';
 import { privacyArea } from './privacy/area.ts';
 import { providersArea } from './providers/area.ts';
 import { scaleOutArea } from './scale-out/area.ts';
@@ -180,6 +181,25 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     version: VERSION,
     logger,
   });
+  const orchestrator = orchestratorArea({
+    nodes: () => database.database().orchestratorNodes,
+    memory: () => {
+      const { service } = memory.memory();
+      const longTerm = database.database().memory;
+      return {
+        store: (entry) => service.store(entry),
+        list: (filter) => longTerm.list(filter),
+        removeEntries: (ids) => service.removeEntries(ids),
+        removeSession: (sessionId) => service.removeSession(sessionId),
+        sessions: () => longTerm.sessions(),
+      };
+    },
+    router,
+    metrics,
+    logger,
+    now,
+    monotonicNow,
+  });
   const agent = agentArea({
     home: paths.home,
     router,
@@ -193,6 +213,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     clearSession: (sessionId) =>
       scaleOut.peek()?.events.clear(sessionId) ?? Promise.resolve(conversations.delete(sessionId)),
     socketFrameLimits: deps.socketFrameLimits,
+    delegateToNode: (node, message) => orchestrator.service.delegate(node, message),
     metrics,
     logger,
     now,
@@ -231,6 +252,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     skills,
     hub,
     mcp,
+    orchestrator,
     agent,
   ];
   const served = serveAreas(areas, { gateway: config.gateway, version: VERSION, logger });

@@ -29,6 +29,8 @@ export interface AgentAreaDeps {
   clearSession: (sessionId: string) => Promise<boolean>;
   /** Chat sockets' back-pressure limits (`ws/send.ts` defaults unless a test lowers them). */
   socketFrameLimits?: Partial<FrameSenderLimits>;
+  /** `/node <name> <message>`: one reply from an orchestrator node (absent: no orchestrator). */
+  delegateToNode?: (node: string, message: string) => Promise<string>;
   metrics: Metrics;
   logger: Logger;
   now: () => number;
@@ -78,6 +80,7 @@ export function agentArea(deps: AgentAreaDeps): AgentArea {
           pipelineSettings,
           sessionContext: deps.sessionContext(),
           approvals: deps.approvals,
+          delegateToNode: deps.delegateToNode,
           metrics: deps.metrics,
           logger: deps.logger,
           now: deps.now,

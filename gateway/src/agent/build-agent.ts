@@ -22,6 +22,8 @@ export interface BuildAgentDeps {
   pipelineSettings: PipelineSettings;
   sessionContext: SessionContext;
   approvals?: () => ApprovalService | undefined;
+  /** `/node <name> <message>`: one reply from an orchestrator node (absent: no orchestrator). */
+  delegateToNode?: (node: string, message: string) => Promise<string>;
   metrics: Metrics;
   logger: Logger;
   now: () => number;
@@ -50,6 +52,7 @@ export async function buildAgent(deps: BuildAgentDeps): Promise<ChatPipeline> {
     pipeline: deps.pipelineSettings,
     sessionContext: deps.sessionContext,
     approvals: deps.approvals,
+    delegateToNode: deps.delegateToNode,
     metrics: deps.metrics,
     logger: deps.logger.child({ area: 'agent' }),
     now: deps.now,

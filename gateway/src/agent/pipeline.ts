@@ -71,6 +71,8 @@ export interface ChatPipelineDeps {
   sessionContext: SessionContext;
   /** The approval gate, for chat replies `approve <id>` / `deny <id>` (absent until built). */
   approvals?: () => ApprovalService | undefined;
+  /** `/node <name> <message>`: one reply from an orchestrator node (absent: no orchestrator). */
+  delegateToNode?: (node: string, message: string) => Promise<string>;
   metrics: Metrics;
   logger: Logger;
   now: () => number;

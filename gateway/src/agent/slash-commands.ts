@@ -7,6 +7,8 @@ export interface SlashCommandDeps {
   settings: SettingsService;
   memory: MemoryService;
   compactor: Compactor;
+  /** `/node <name> <message>`: one reply from an orchestrator node (absent: no orchestrator). */
+  delegateToNode?: (node: string, message: string) => Promise<string>;
 }
 
 export interface SlashContext {
@@ -22,6 +24,7 @@ export const SLASH_HELP = [
   '/compact — summarise this conversation now',
   '/forget <keyword> — show memories that match; /forget <keyword> confirm deletes them',
   '/tag <name> — tag this conversation’s memories; /tags lists the tags',
+  '/node <name> <message> — hand the message to an orchestrator node (one reply from its model)',
 ].join('\n');
 
 /**
@@ -127,6 +130,17 @@ export async function handleSlashCommand(
       const tags = Object.entries(await deps.memory.tags(context.sessionId));
       if (tags.length === 0) return 'No tags yet. Use /tag <name>.';
       return tags.map(([tag, count]) => `${tag} (${count})`).join(', ');
+    }
+    case 'node': {
+      const [node = '', ...words] = argument.split(/\s+/);
+      const task = words.join(' ').trim();
+      if (!deps.delegateToNode) return 'There is no orchestrator here.';
+      if (node === '' || task === '') return 'Use /node <name> <message>.';
+      try {
+        return await deps.delegateToNode(node, task);
+      } catch (error) {
+        return `${error instanceof HearthError ? error.message : 'The node did not answer'}.`;
+      }
     }
     case 'help':
       return SLASH_HELP;

@@ -5,6 +5,7 @@
  * `runDatabaseConformance` (conformance.ts).
  */
 import type { LongTermMemory } from '../memory/ports.ts';
+import type { OrchestratorNodeStore } from '../orchestrator/ports.ts';
 
 export type DatabaseKind = 'sqlite' | 'postgresql';
 
@@ -59,6 +60,8 @@ export interface Database {
   readonly allowlist: AllowlistRepository;
   /** The long-term memory tier, the `memory_entries` table. */
   readonly memory: LongTermMemory;
+  /** The orchestrator's nodes, the `orchestrator_nodes` table. */
+  readonly orchestratorNodes: OrchestratorNodeStore;
   readonly keywordSearch: KeywordSearchInfo;
   /** Cheap liveness probe for the readiness check. */
   ping(): Promise<boolean>;

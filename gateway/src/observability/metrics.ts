@@ -88,6 +88,26 @@ export function createMetrics(hostStats: HostStats) {
     approvalNotificationsTotal: counter('approval_notifications_total', 'Approval notifications', [
       'outcome',
     ]),
+    // Node names are registered by the owner (at most MAX_NODES); a removed node's series go.
+    orchestratorRequestsTotal: counter(
+      'orchestrator_requests_total',
+      'Tasks routed to an orchestrator node, by node',
+      ['node'],
+    ),
+    orchestratorErrorsTotal: counter(
+      'orchestrator_errors_total',
+      'Routed generations that failed, by node',
+      ['node'],
+    ),
+    orchestratorTokensTotal: counter(
+      'orchestrator_tokens_total',
+      'Tokens used by routed generations, by node and direction',
+      ['node', 'direction'],
+    ),
+    orchestratorNoMatchTotal: counter(
+      'orchestrator_no_match_total',
+      'Tasks no orchestrator node matched',
+    ),
     voiceTranscriptionsTotal: counter(
       'voice_transcriptions_total',
       'Speech-to-text transcriptions',

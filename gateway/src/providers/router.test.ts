@@ -67,6 +67,23 @@ describe('LLM router', () => {
       ).toBe('gemini-2.5-flash');
     });
 
+    it('with onlyModel, tries that model alone: no chain, no forced provider; privacy mode still wins', () => {
+      const { router } = build(models);
+      const only = () =>
+        router
+          .candidates({ messages: user('hi'), model: 'gemini-2.5-flash', onlyModel: true })
+          .map((c) => c.modelId);
+      expect(only()).toEqual(['gemini-2.5-flash']);
+      router.settings.provider = 'openai';
+      expect(only()).toEqual(['gemini-2.5-flash']);
+      router.settings.privacyMode = true;
+      expect(only()).toEqual(['ollama/llama3.2']);
+      router.settings.privacyMode = false;
+      expect(() =>
+        router.candidates({ messages: user('hi'), model: 'mystery-9', onlyModel: true }),
+      ).toThrow("No provider for model id 'mystery-9'");
+    });
+
     it('rejects a model id no provider claims', () => {
       const { router } = build(models);
       expect(() => router.candidates({ messages: user('hi'), model: 'mystery-9' })).toThrow(

@@ -36,6 +36,11 @@ export interface RouteRequest {
   tools?: readonly ToolSpec[];
   /** An explicit model id for this request (form B `model`); privacy mode still wins. */
   model?: string;
+  /**
+   * With `model`: that model only, no other candidate and no forced provider (an orchestrator
+   * node's `model_override`); privacy mode still wins.
+   */
+  onlyModel?: boolean;
   /** Defaults to the classification of the last user message. */
   complexity?: TaskComplexity;
   signal?: AbortSignal;
@@ -114,7 +119,7 @@ export function createLlmRouter(deps: RouterDeps) {
   const cache = new Map<string, Promise<LanguageModel>>();
 
   function candidates(
-    request: Pick<RouteRequest, 'messages' | 'model' | 'complexity'>,
+    request: Pick<RouteRequest, 'messages' | 'model' | 'complexity' | 'onlyModel'>,
   ): ResolvedModel[] {
     const models = deps.models();
     const resolve = (id: string) => (id.trim() === '' ? undefined : resolveModel(id));
@@ -131,6 +136,15 @@ export function createLlmRouter(deps: RouterDeps) {
       return [
         local?.provider === 'ollama' ? local : resolveModel(providerSpec('ollama').defaultModel)!,
       ];
+    }
+    if (request.onlyModel === true && request.model !== undefined) {
+      const only = resolve(request.model);
+      if (only === undefined)
+        throw new HearthError(
+          'validation',
+          `No provider for model id '${request.model}' (unknown prefix)`,
+        );
+      return [only];
     }
     if (settings.provider !== null) {
       const forced = settings.provider;

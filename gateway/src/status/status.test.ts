@@ -41,6 +41,7 @@ describe('GET /api/v1/status', () => {
         isolation: 'process-group',
         // `bubblewrap+permission` where bwrap works, else the permission model alone.
         skills: expect.stringMatching(/^(bubblewrap\+)?permission$/),
+        orchestrator: 'router',
       },
     });
   });

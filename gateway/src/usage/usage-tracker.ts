@@ -36,22 +36,26 @@ export interface GenerationRecord {
 export const MAX_REPORTED_MODELS = 100;
 
 /**
+ * The estimated cost of one generation in USD: tokens (and priced search fees) at the static
+ * table's prices; 0 on a free (local) model, null when the model is unpriced.
+ */
+export function costOf(record: GenerationRecord): number | null {
+  if (record.pricing === 'free') return 0;
+  if (record.pricing === 'unpriced') return null;
+  const price = priceOf(record.provider, record.nativeModelId);
+  if (!price) return null;
+  const tokens = (record.inputTokens * price[0] + record.outputTokens * price[1]) / 1_000_000;
+  // An unpriced search fee (Google grounding) is left out; the searches are still counted.
+  return tokens + (record.webSearches ?? 0) * (webSearchPriceOf(record.provider) ?? 0);
+}
+
+/**
  * Token, search and cost counters of this process (they reset on restart, as the spec says).
  * Every generation, background ones included, goes through `record`, which also feeds the
  * `tokens_total`, `web_searches_total` and `cost_usd_total` metrics.
  */
 export function createUsageTracker(metrics: Metrics) {
   const models = new Map<string, ModelUsage>();
-
-  function costOf(record: GenerationRecord): number | null {
-    if (record.pricing === 'free') return 0;
-    if (record.pricing === 'unpriced') return null;
-    const price = priceOf(record.provider, record.nativeModelId);
-    if (!price) return null;
-    const tokens = (record.inputTokens * price[0] + record.outputTokens * price[1]) / 1_000_000;
-    // An unpriced search fee (Google grounding) is left out; the searches are still counted.
-    return tokens + (record.webSearches ?? 0) * (webSearchPriceOf(record.provider) ?? 0);
-  }
 
   return {
     record(record: GenerationRecord): void {

@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { Database, KeywordSearchInfo } from '../ports.ts';
 import { ensureKeywordIndex } from './keyword-index.ts';
 import { postgresMemoryRepository } from './memory-repository.ts';
+import { postgresOrchestratorNodeStore } from './orchestrator-nodes.ts';
 import { postgresAllowlistRepository, postgresSettingsRepository } from './repositories.ts';
 
 const migrationsFolder = fileURLToPath(new URL('../../../drizzle/pg', import.meta.url));
@@ -57,6 +58,7 @@ export async function openPostgresDatabase(
     settings: postgresSettingsRepository(db),
     allowlist: postgresAllowlistRepository(db),
     memory: postgresMemoryRepository(db),
+    orchestratorNodes: postgresOrchestratorNodeStore(db),
     keywordSearch,
     async ping() {
       if (closing !== undefined) return false;

@@ -6,7 +6,8 @@
 import { orm, pgCore } from '../drizzle.ts';
 
 const { sql } = orm;
-const { bigint, check, customType, doublePrecision, index, integer, jsonb, pgTable, text } = pgCore;
+const { bigint, boolean, check, customType, doublePrecision, index, integer, jsonb, pgTable, text } =
+  pgCore;
 
 const epochSecondsNow = sql`(extract(epoch from now()))::bigint`;
 
@@ -75,5 +76,40 @@ export const memoryEntries = pgTable(
     index('memory_entries_session_created_idx').on(table.sessionId, table.createdAt),
     index('memory_entries_content_hash_idx').on(table.contentHash),
     index('memory_entries_created_idx').on(table.createdAt),
+  ],
+);
+
+/**
+ * Orchestrator nodes (`OrchestratorNodeStore`, ../../orchestrator/ports.ts), keyed by name;
+ * `keywords`, `channels` and `task_types` are jsonb arrays of strings.
+ */
+export const orchestratorNodes = pgTable(
+  'orchestrator_nodes',
+  {
+    name: text('name').primaryKey(),
+    modelOverride: text('model_override').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    priority: integer('priority').notNull().default(0),
+    keywords: jsonb('keywords')
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    channels: jsonb('channels')
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    taskTypes: jsonb('task_types')
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    systemPrompt: text('system_prompt'),
+    createdAt: bigint('created_at', { mode: 'number' }).notNull().default(epochSecondsNow),
+    updatedAt: bigint('updated_at', { mode: 'number' }).notNull().default(epochSecondsNow),
+  },
+  (table) => [
+    check(
+      'orchestrator_nodes_lists_are_json_arrays',
+      sql`jsonb_typeof(${table.keywords}) = 'array' and jsonb_typeof(${table.channels}) = 'array' and jsonb_typeof(${table.taskTypes}) = 'array'`,
+    ),
   ],
 );

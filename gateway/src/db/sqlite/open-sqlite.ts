@@ -6,6 +6,7 @@ import { loadBetterSqlite3, orm } from '../drizzle.ts';
 import type { Database } from '../ports.ts';
 import type { SqliteMemoryOptions } from './memory-search.ts';
 import { sqliteMemoryRepository } from './memory-repository.ts';
+import { sqliteOrchestratorNodeStore } from './orchestrator-nodes.ts';
 import { sqliteAllowlistRepository, sqliteSettingsRepository } from './repositories.ts';
 
 const migrationsFolder = fileURLToPath(new URL('../../../drizzle/sqlite', import.meta.url));
@@ -54,6 +55,7 @@ function openPrepared(location: string, inMemory: boolean, options: SqliteOption
       settings: sqliteSettingsRepository(db),
       allowlist: sqliteAllowlistRepository(db),
       memory: sqliteMemoryRepository(db, options),
+      orchestratorNodes: sqliteOrchestratorNodeStore(db),
       keywordSearch: { indexed: true, method: 'fts5-trigram' },
       ping() {
         if (closed) return Promise.resolve(false);

@@ -66,3 +66,29 @@ export const memoryEntries = sqliteTable(
     index('memory_entries_created_idx').on(table.createdAt),
   ],
 );
+
+/**
+ * Orchestrator nodes (`OrchestratorNodeStore`, ../../orchestrator/ports.ts), keyed by name;
+ * `keywords`, `channels` and `task_types` are JSON arrays of strings.
+ */
+export const orchestratorNodes = sqliteTable(
+  'orchestrator_nodes',
+  {
+    name: text('name').primaryKey(),
+    modelOverride: text('model_override').notNull(),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+    priority: integer('priority').notNull().default(0),
+    keywords: text('keywords', { mode: 'json' }).$type<string[]>().notNull().default([]),
+    channels: text('channels', { mode: 'json' }).$type<string[]>().notNull().default([]),
+    taskTypes: text('task_types', { mode: 'json' }).$type<string[]>().notNull().default([]),
+    systemPrompt: text('system_prompt'),
+    createdAt: integer('created_at').notNull().default(epochSecondsNow),
+    updatedAt: integer('updated_at').notNull().default(epochSecondsNow),
+  },
+  (table) => [
+    check(
+      'orchestrator_nodes_lists_are_json_arrays',
+      sql`json_type(${table.keywords}) = 'array' and json_type(${table.channels}) = 'array' and json_type(${table.taskTypes}) = 'array'`,
+    ),
+  ],
+);

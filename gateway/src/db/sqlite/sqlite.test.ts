@@ -83,11 +83,13 @@ describe('SQLite specifics', () => {
         'memory_entries_fts_data',
         'memory_entries_fts_idx',
         'memory_entries_fts_vocab',
+        'orchestrator_nodes',
         'settings',
         'sqlite_sequence',
       ]);
-      // 0000_foundation, 0001_memory, 0002_memory_search, 0003_allowlist_directory
-      expect(raw.prepare('select count(*) from __drizzle_migrations').pluck().get()).toBe(4);
+      // 0000_foundation, 0001_memory, 0002_memory_search, 0003_allowlist_directory,
+      // 0004_orchestrator_nodes
+      expect(raw.prepare('select count(*) from __drizzle_migrations').pluck().get()).toBe(5);
     } finally {
       raw.close();
     }

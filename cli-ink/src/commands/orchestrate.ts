@@ -1,0 +1,231 @@
+import type { Command } from 'commander';
+import type { LocalOrchestrator } from '@hearth/gateway/orchestrator-local';
+import { showControls } from '@hearth/gateway/show-controls';
+import { CliError } from '../cli-error.ts';
+import type { CommandContext } from '../deps.ts';
+import { withLocalStore } from '../local-store.ts';
+import { viaGatewayOrLocal } from '../rest-or-local.ts';
+
+/** A node as `GET /orchestrator/nodes` returns it. */
+interface OrchestratorNode {
+  name: string;
+  model_override: string;
+  provider: string;
+  enabled: boolean;
+  priority: number;
+  keywords: string[];
+  channels: string[];
+  task_types: string[];
+  system_prompt: string | null;
+}
+interface RouteResult {
+  node: string;
+  model: string;
+  provider: string;
+  text: string;
+  generated: boolean;
+  usage: { input_tokens: number; output_tokens: number; total_tokens: number } | null;
+  cost_usd: number | null;
+  score: number;
+  matched_keywords: string[];
+  candidates: string[];
+}
+interface NodeCounts {
+  name: string;
+  enabled: boolean;
+  model_override: string;
+  requests: number;
+  errors: number;
+  input_tokens: number;
+  output_tokens: number;
+}
+interface OrchestratorStatus {
+  healthy: boolean;
+  router_available: boolean;
+  nodes_total: number;
+  nodes_enabled: number;
+  requests_total: number;
+  errors_total: number;
+  nodes: NodeCounts[];
+}
+
+/** A routed generation may take as long as a chat reply. */
+const ROUTE_TIMEOUT_MS = 120_000;
+const NOTE =
+  'using a local instance: nodes are read and written in the database directly (shared with the gateway).';
+const ROUTE_NOTE =
+  'using a local instance without a router: the node is selected and a placeholder returned, nothing is generated.';
+
+const show = showControls;
+const list = (values: readonly string[]) => (values.length ? values.map(show).join(', ') : 'any');
+const csv = (value: string | undefined): string[] | undefined =>
+  value === undefined
+    ? undefined
+    : value
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== '');
+
+export const formatNode = (n: OrchestratorNode): string =>
+  `${show(n.name)}  ${show(n.model_override)} (${show(n.provider)})  ${n.enabled ? 'enabled' : 'disabled'}  priority ${n.priority}\n` +
+  `  task types: ${list(n.task_types)}; channels: ${list(n.channels)}; keywords: ${n.keywords.length ? n.keywords.map(show).join(', ') : 'none'}`;
+
+function formatRoute(r: RouteResult): string {
+  const head = `Node ${show(r.node)} via ${show(r.model)} (${show(r.provider)}), score ${r.score}${
+    r.matched_keywords.length ? ` [${r.matched_keywords.map(show).join(', ')}]` : ''
+  }`;
+  const usage = r.usage
+    ? `\n(${r.usage.input_tokens} in, ${r.usage.output_tokens} out${r.cost_usd !== null ? `, $${r.cost_usd}` : ''})`
+    : '';
+  return `${head}\n\n${show(r.text)}${usage}`;
+}
+
+function formatStatus(s: OrchestratorStatus): string {
+  const lines = [
+    `Orchestrator: ${s.healthy ? 'healthy' : 'unhealthy'}, ${s.router_available ? 'generating through the router' : 'no router (placeholders only)'}`,
+    `${s.nodes_total} nodes (${s.nodes_enabled} enabled), ${s.requests_total} requests, ${s.errors_total} errors`,
+    ...s.nodes.map(
+      (n) =>
+        `  ${show(n.name)}  ${n.enabled ? 'enabled' : 'disabled'}  ${n.requests} requests, ${n.errors} errors, ${n.input_tokens} in / ${n.output_tokens} out tokens`,
+    ),
+  ];
+  return lines.join('\n');
+}
+
+/** The local, process-own orchestrator over this machine's database (loaded only when needed). */
+async function withLocal<T>(
+  ctx: CommandContext,
+  work: (local: LocalOrchestrator) => Promise<T>,
+): Promise<T> {
+  const { localOrchestrator } = await import('@hearth/gateway/orchestrator-local');
+  return withLocalStore(ctx, (db) => work(localOrchestrator(db)));
+}
+
+/** `hearth orchestrate list|add|remove|route|status`: REST first, local fallback with a note. */
+export function registerOrchestrate(program: Command, ctx: CommandContext): void {
+  const orchestrate = program
+    .command('orchestrate')
+    .description('orchestrator nodes that route tasks to models, each with its own memory');
+  const out = (text: string) => ctx.deps.output.out(text);
+
+  orchestrate
+    .command('list')
+    .description('registered nodes and their routing configuration')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const { value: nodes } = await viaGatewayOrLocal(
+        ctx,
+        async (send) =>
+          ((await send('GET', '/api/v1/orchestrator/nodes')) as { nodes: OrchestratorNode[] })
+            .nodes,
+        () => withLocal(ctx, (local) => local.list()),
+        NOTE,
+      );
+      if (options.json) return out(JSON.stringify(nodes, null, 2));
+      out(nodes.length ? nodes.map(formatNode).join('\n') : 'No orchestrator nodes.');
+    });
+
+  orchestrate
+    .command('add <name>')
+    .description('register a node')
+    .requiredOption('--model <id>', 'the model the node answers with (a catalog model id)')
+    .option('--priority <n>', 'higher wins a tie on keyword hits', '0')
+    .option('--keywords <list>', 'comma-separated words or phrases looked for in the content')
+    .option('--channels <list>', 'comma-separated channels it serves (default: all)')
+    .option('--task-types <list>', 'comma-separated task types it takes (default: all)')
+    .option('--system-prompt <text>', 'the system prompt of its generations')
+    .option('--disabled', 'register it disabled')
+    .option('--json', 'print JSON')
+    .action(
+      async (
+        name: string,
+        options: {
+          model: string;
+          priority: string;
+          keywords?: string;
+          channels?: string;
+          taskTypes?: string;
+          systemPrompt?: string;
+          disabled?: boolean;
+          json?: boolean;
+        },
+      ) => {
+        const priority = Number(options.priority);
+        if (!Number.isInteger(priority))
+          throw new CliError(`--priority must be an integer: ${options.priority}`);
+        const body = {
+          name,
+          model_override: options.model,
+          priority,
+          enabled: options.disabled !== true,
+          ...(options.keywords !== undefined ? { keywords: csv(options.keywords) } : {}),
+          ...(options.channels !== undefined ? { channels: csv(options.channels) } : {}),
+          ...(options.taskTypes !== undefined ? { task_types: csv(options.taskTypes) } : {}),
+          ...(options.systemPrompt !== undefined ? { system_prompt: options.systemPrompt } : {}),
+        };
+        const { value: node } = await viaGatewayOrLocal(
+          ctx,
+          async (send) =>
+            (await send('POST', '/api/v1/orchestrator/nodes', body)) as OrchestratorNode,
+          () => withLocal(ctx, (local) => local.add(body)),
+          NOTE,
+        );
+        out(options.json ? JSON.stringify(node, null, 2) : `Added ${formatNode(node)}`);
+      },
+    );
+
+  orchestrate
+    .command('remove <name>')
+    .description('remove a node and its memory namespace')
+    .action(async (name: string) => {
+      const { value } = await viaGatewayOrLocal(
+        ctx,
+        async (send) =>
+          (await send('DELETE', `/api/v1/orchestrator/nodes/${encodeURIComponent(name)}`)) as {
+            memory_cleared: number;
+          },
+        () => withLocal(ctx, (local) => local.remove(name)),
+        NOTE,
+      );
+      out(`Removed ${show(name)} (${value.memory_cleared} namespace memories cleared).`);
+    });
+
+  orchestrate
+    .command('route [content...]')
+    .description('route a task to a node; with a router it answers through its model')
+    .option('--task-type <type>', 'the task type (default: any)')
+    .option('--channel <name>', 'the channel (default: any)')
+    .option('--json', 'print JSON')
+    .action(
+      async (words: string[], options: { taskType?: string; channel?: string; json?: boolean }) => {
+        const content = words.join(' ');
+        const body = {
+          ...(options.taskType !== undefined ? { task_type: options.taskType } : {}),
+          ...(options.channel !== undefined ? { channel: options.channel } : {}),
+          ...(content !== '' ? { content } : {}),
+        };
+        const { value: result } = await viaGatewayOrLocal(
+          ctx,
+          async (send) => (await send('POST', '/api/v1/orchestrator/route', body)) as RouteResult,
+          () => withLocal(ctx, (local) => local.route(body)),
+          ROUTE_NOTE,
+          { timeoutMs: ROUTE_TIMEOUT_MS },
+        );
+        out(options.json ? JSON.stringify(result, null, 2) : formatRoute(result));
+      },
+    );
+
+  orchestrate
+    .command('status')
+    .description('health and per-node request, error and token counters')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const { value: status } = await viaGatewayOrLocal(
+        ctx,
+        async (send) => (await send('GET', '/api/v1/orchestrator/status')) as OrchestratorStatus,
+        () => withLocal(ctx, (local) => local.status()),
+        NOTE,
+      );
+      out(options.json ? JSON.stringify(status, null, 2) : formatStatus(status));
+    });
+}

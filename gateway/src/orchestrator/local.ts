@@ -1,0 +1,40 @@
+/**
+ * `hearth orchestrate` without a running gateway: the same orchestrator service over this
+ * machine's database (nodes are shared with the gateway through it), with no router, so routing
+ * selects a node and returns a placeholder. Input goes through the routes' own schemas.
+ */
+import type { Database } from '../db/ports.ts';
+import { parseRequestPart } from '../http/validation.ts';
+import type { MemoryEntry } from '../memory/ports.ts';
+import { silentLogger } from '../observability/logger.ts';
+import { createNamespaces } from './namespaces.ts';
+import { createNodeCounters } from './node-counters.ts';
+import { createOrchestratorService } from './orchestrator-service.ts';
+import { createBody, nameParams, patchBody, routeBody } from './schemas.ts';
+
+export function localOrchestrator(db: Database) {
+  const service = createOrchestratorService({
+    nodes: () => db.orchestratorNodes,
+    namespaces: createNamespaces(() => ({
+      store: (entry): Promise<MemoryEntry> => db.memory.insert(entry),
+      list: (filter) => db.memory.list(filter),
+      removeEntries: (ids) => db.memory.removeMany(ids),
+      removeSession: (sessionId) => db.memory.removeSession(sessionId),
+      sessions: () => db.memory.sessions(),
+    })),
+    counters: createNodeCounters({ now: Date.now }),
+    logger: silentLogger(),
+  });
+  const name = (value: string) => parseRequestPart(nameParams, { name: value }, 'path').name;
+  return {
+    list: () => service.list(),
+    status: () => service.status(),
+    add: (body: unknown) => service.create(parseRequestPart(createBody, body, 'body')),
+    update: (node: string, body: unknown) =>
+      service.update(name(node), parseRequestPart(patchBody, body, 'body')),
+    remove: (node: string) => service.remove(name(node)),
+    route: (body: unknown) => service.route(parseRequestPart(routeBody, body, 'body')),
+  };
+}
+
+export type LocalOrchestrator = ReturnType<typeof localOrchestrator>;
