@@ -15,6 +15,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['stop', async () => (await import('./commands/stop.ts')).registerStop],
   ['status', async () => (await import('./commands/status.ts')).registerStatus],
   ['config', async () => (await import('./commands/config/index.ts')).registerConfig],
+  ['backup', async () => (await import('./commands/backup/index.ts')).registerBackup],
   ['approvals', async () => (await import('./commands/approvals.ts')).registerApprovals],
   ['chat', async () => (await import('./commands/chat.ts')).registerChat],
   ['hub', async () => (await import('./commands/hub/index.ts')).registerHub],

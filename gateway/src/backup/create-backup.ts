@@ -11,6 +11,7 @@ import {
 } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { create as createTar } from 'tar';
+import { notFound } from '../errors.ts';
 import { archiveName, ensureBackupsDir } from './backup-dir.ts';
 import { sha256File } from './digest.ts';
 import {
@@ -63,6 +64,8 @@ export interface CreatedBackup {
  */
 export async function createBackup(options: CreateBackupOptions): Promise<CreatedBackup> {
   const now = (options.now ?? (() => new Date()))();
+  if (!(await isDirectory(options.home)))
+    throw notFound(`there is no state directory at ${options.home}`);
   await ensureBackupsDir(options.backupsDir);
   const staging = await mkdtemp(join(options.backupsDir, '.staging-'));
   try {
@@ -127,6 +130,14 @@ export async function createBackup(options: CreateBackupOptions): Promise<Create
     return { archive, size, manifest };
   } finally {
     await rm(staging, { recursive: true, force: true });
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
   }
 }
 
