@@ -15,6 +15,7 @@ const ALL = [
   'stop',
   'status',
   'config',
+  'backup',
   'approvals',
   'chat',
   'hub',
