@@ -20,6 +20,7 @@ const ALL = [
   'chat',
   'hub',
   'memory',
+  'migrate',
   'models',
   'plugins',
   'skills',

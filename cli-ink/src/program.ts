@@ -20,6 +20,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['chat', async () => (await import('./commands/chat.ts')).registerChat],
   ['hub', async () => (await import('./commands/hub/index.ts')).registerHub],
   ['memory', async () => (await import('./commands/memory/index.ts')).registerMemory],
+  ['migrate', async () => (await import('./commands/migrate/index.ts')).registerMigrate],
   ['models', async () => (await import('./commands/models.ts')).registerModels],
   ['plugins', async () => (await import('./commands/plugins/index.ts')).registerPlugins],
   ['skills', async () => (await import('./commands/skills/index.ts')).registerSkills],

@@ -138,7 +138,7 @@ describe('migrate neuralcleave (library)', () => {
     ).toMatchObject({ kind: 'py', origin: 'migrate:neuralcleave', state: 'active' });
   });
 
-  it('reports push subscriptions (no push store yet) and the allowlist', async () => {
+  it('reports push subscriptions (no push store yet) and the allowlist', () => {
     expect(report.push_subscriptions).toEqual({
       found: 2,
       imported: 0,
