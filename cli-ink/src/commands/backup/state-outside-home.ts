@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { parseConfig, resolveDbPath, statePaths } from '@hearth/gateway';
+import { parseConfig, resolveDbPath, statePaths } from '@hearth/gateway/config';
 import type { CommandContext } from '../../deps.ts';
 
 /**

@@ -1,16 +1,12 @@
 import { access, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import {
-  openDatabase,
-  parseConfig,
-  resolveDbPath,
-  statePaths,
-  type Database,
-} from '@hearth/gateway';
+import { parseConfig, resolveDbPath, statePaths } from '@hearth/gateway/config';
 import {
   localEmbedder,
   migrateNeuralcleave,
+  openDatabase,
+  type Database,
   readOnlyTarget,
   storeTarget,
   withLocalSkillStore,
