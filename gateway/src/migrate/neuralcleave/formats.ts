@@ -32,7 +32,8 @@ export type PredecessorMemoryRow = z.infer<typeof memoryRowSchema>;
 export const pushSubscriptionsSchema = z.record(
   z.string(),
   z.object({
-    endpoint: z.url(),
+    /** Push services are reached over https only. */
+    endpoint: z.url({ protocol: /^https$/ }),
     p256dh: z.string(),
     auth: z.string(),
     user_agent: z.string().optional(),

@@ -69,6 +69,17 @@ function memoryDbPath(source: string, raw: Record<string, unknown>): string {
   return sourceLayout(source).memoryDb;
 }
 
+function readMemory(path: string): ReturnType<typeof readPredecessorMemory> {
+  try {
+    return readPredecessorMemory(path);
+  } catch (error) {
+    throw new HearthError(
+      'validation',
+      `${path} is not the predecessor's memory database: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
 /**
  * `hearth migrate neuralcleave`: the predecessor's configuration, long-term memory, skills and
  * push subscriptions into this Hearth. A dry run reads everything and writes nothing; a real
@@ -81,9 +92,11 @@ export async function migrateNeuralcleave(options: MigrateOptions): Promise<Migr
   const layout = sourceLayout(source);
   const raw = await readToml(layout.config);
 
+  // Everything is read (and a broken source refused) before anything is written.
+  const dbPath = memoryDbPath(source, raw);
+  const predecessorMemory = (await exists(dbPath)) ? readMemory(dbPath) : undefined;
   const config = await applyConfig(mapConfig(raw), options.configPath, dryRun);
 
-  const dbPath = memoryDbPath(source, raw);
   let memory: MemoryImport = {
     found: 0,
     imported: 0,
@@ -92,8 +105,8 @@ export async function migrateNeuralcleave(options: MigrateOptions): Promise<Migr
     embedded: 0,
     embeddings_skipped: null,
   };
-  if (await exists(dbPath)) {
-    const { rows, invalid } = readPredecessorMemory(dbPath);
+  if (predecessorMemory) {
+    const { rows, invalid } = predecessorMemory;
     const imported = await importMemoryRows(rows, options.database?.memory, {
       embedder: options.embedder,
       noEmbedder: options.noEmbedder,

@@ -60,7 +60,13 @@ export async function importSkills(
   const result: SkillsImport = { imported: [], unchanged: [], rejected: [] };
   let names: string[];
   try {
-    names = (await readdir(skillsDir, { withFileTypes: true }))
+    const entries = await readdir(skillsDir, { withFileTypes: true });
+    for (const entry of entries.filter((e) => !e.isDirectory()))
+      result.rejected.push({
+        name: entry.name,
+        reason: entry.isSymbolicLink() ? 'a symbolic link (not followed)' : 'not a skill folder',
+      });
+    names = entries
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name)
       .sort();
