@@ -1,0 +1,72 @@
+import { lstat, readdir } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { PULL_COMMAND } from '../memory/embedder/model-files.ts';
+import { isSqliteFile } from './sqlite-snapshot.ts';
+
+/** One file of the state directory to put in the archive. */
+export interface StateMember {
+  /** Path relative to the state directory, with `/` separators. */
+  name: string;
+  absolute: string;
+  kind: 'sqlite' | 'file';
+}
+
+export interface StateInventory {
+  members: StateMember[];
+  skipped: { path: string; reason: string }[];
+}
+
+/** Top-level entries a backup leaves out, and why. */
+const SKIPPED_TOP_LEVEL: ReadonlyMap<string, string> = new Map([
+  ['gateway.pid', 'the running gateway’s process id'],
+  ['terminal.token', 'a local secret the gateway creates again when it is missing'],
+  ['models', `the embedding model cache (large; fetch it again with \`${PULL_COMMAND}\`)`],
+]);
+
+const SQLITE_SIDE_FILE = /-(wal|shm|journal)$/;
+const LOG_FILE = /^gateway\.log(\.\d+)?$/;
+
+/**
+ * Every regular file under the state directory, databases recognised by their SQLite header
+ * whatever their name (memory.db, privacy_audit.db, any other), without following symbolic
+ * links; plus what is left out and why. `exclude` lists absolute paths to leave out silently
+ * (a backups folder inside the state directory).
+ */
+export async function inventoryStateDir(
+  home: string,
+  exclude: readonly string[] = [],
+): Promise<StateInventory> {
+  const inventory: StateInventory = { members: [], skipped: [] };
+  const excluded = new Set(exclude);
+
+  async function walk(dir: string): Promise<void> {
+    const entries = await readdir(dir, { withFileTypes: true });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const absolute = join(dir, entry.name);
+      const name = relative(home, absolute).split(sep).join('/');
+      if (excluded.has(absolute)) continue;
+      const topLevelReason = dir === home ? SKIPPED_TOP_LEVEL.get(entry.name) : undefined;
+      const skip = (reason: string) => void inventory.skipped.push({ path: name, reason });
+      if (topLevelReason) skip(topLevelReason);
+      else if (dir === home && LOG_FILE.test(entry.name)) skip('the gateway’s log file');
+      else if (SQLITE_SIDE_FILE.test(entry.name))
+        skip('SQLite side file: its database is taken through the online backup API');
+      else {
+        const info = await lstat(absolute);
+        if (info.isSymbolicLink()) skip('symbolic link (not followed)');
+        else if (info.isDirectory()) await walk(absolute);
+        else if (!info.isFile()) skip('not a regular file');
+        else
+          inventory.members.push({
+            name,
+            absolute,
+            kind: (await isSqliteFile(absolute)) ? 'sqlite' : 'file',
+          });
+      }
+    }
+  }
+
+  await walk(home);
+  return inventory;
+}
