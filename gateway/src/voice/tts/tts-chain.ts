@@ -1,0 +1,78 @@
+/**
+ * The synthesis chain: the first engine that is available now, in order — Piper voices when
+ * their model files are in the cache, else espeak-ng when installed, else none. `[voice]
+ * tts_engine` only switches TTS on or off (`off`, `none`, `false`, `disabled` switch it off);
+ * any other value keeps the whole chain, it never pins an engine.
+ */
+import { unavailable } from '../../errors.ts';
+import type { EngineAvailability, TextToSpeech } from '../ports.ts';
+
+const OFF_VALUES = new Set(['off', 'none', 'false', 'disabled', '0']);
+
+export function ttsSwitchedOn(ttsEngine: string): boolean {
+  return !OFF_VALUES.has(ttsEngine.trim().toLowerCase());
+}
+
+export interface TtsChain extends TextToSpeech {
+  /** Re-checks the engines (e.g. after a models pull); the one now in use. */
+  resolve(): Promise<EngineAvailability>;
+}
+
+export function createTtsChain(options: {
+  engines: readonly TextToSpeech[];
+  enabled: boolean;
+}): TtsChain {
+  let chosen: { engine: TextToSpeech | undefined; availability: EngineAvailability } | undefined;
+
+  async function resolve(): Promise<EngineAvailability> {
+    if (!options.enabled) {
+      chosen = {
+        engine: undefined,
+        availability: {
+          available: false,
+          engine: 'none',
+          detail: 'text-to-speech is switched off ([voice] tts_engine)',
+        },
+      };
+      return chosen.availability;
+    }
+    const reasons: string[] = [];
+    for (const engine of options.engines) {
+      const availability = await engine.availability();
+      if (availability.available) {
+        chosen = { engine, availability };
+        return availability;
+      }
+      reasons.push(`${engine.name}: ${availability.detail}`);
+    }
+    chosen = {
+      engine: undefined,
+      availability: {
+        available: false,
+        engine: 'none',
+        detail: `no text-to-speech engine is available (${reasons.join('; ') || 'none configured'})`,
+      },
+    };
+    return chosen.availability;
+  }
+
+  const current = async () => chosen ?? { ...(await resolve().then(() => chosen!)) };
+
+  return {
+    get name() {
+      return chosen?.availability.engine ?? 'none';
+    },
+    resolve,
+    async availability() {
+      return (await current()).availability;
+    },
+    async synthesize(text, signal) {
+      const { engine, availability } = await current();
+      if (!engine) throw unavailable(availability.detail);
+      return engine.synthesize(text, signal);
+    },
+    async close() {
+      for (const engine of options.engines) await engine.close();
+    },
+  };
+}
