@@ -20,6 +20,7 @@ import type { ToolRegistry } from './tools/contract.ts';
 import type { UsageTracker } from './usage/usage-tracker.ts';
 import type { FrameSenderLimits } from './ws/send.ts';
 import type { SocketRouter } from './ws/socket-router.ts';
+import type { VoiceEngineOverrides } from './voice/voice-runtime.ts';
 
 /** Everything the gateway takes from outside; tests pass fakes, main.ts passes the real ones. */
 export interface GatewayDeps {
@@ -51,6 +52,8 @@ export interface GatewayDeps {
   maxLiveSessions?: number;
   /** Chat sockets' back-pressure limits (`ws/send.ts` defaults; tests lower them). */
   socketFrameLimits?: Partial<FrameSenderLimits>;
+  /** Voice engines used instead of the configured ones (tests inject an STT double). */
+  voiceEngines?: VoiceEngineOverrides;
   /** The process's allocator and heap set-up, reported in /status `backends`. */
   runtime?: RuntimeReport;
 }

@@ -30,6 +30,7 @@ import { toolsArea } from './tools/area.ts';
 import { configuredSecrets } from './tools/build-tools.ts';
 import { createToolRegistry } from './tools/registry.ts';
 import { VERSION } from './version.ts';
+import { voiceArea } from './voice/area.ts';
 
 export type { ListeningAddress } from './lifecycle/serve-areas.ts';
 export type { Gateway, GatewayDeps } from './gateway-contract.ts';
@@ -166,6 +167,17 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     logger,
     now,
   });
+  const voice = voiceArea({
+    config: config.voice,
+    configPath: paths.configPath,
+    modelDir: join(paths.home, 'models'),
+    runTurn: (input) => agent.pipeline().runTurn(input),
+    turnsAvailable: agent.available,
+    engines: deps.voiceEngines,
+    socketFrameLimits: deps.socketFrameLimits,
+    metrics,
+    logger,
+  });
   const status = statusArea({
     version: VERSION,
     agentName: AGENT_NAME,
@@ -176,7 +188,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     sources: {
       activeSessions: () => conversations.size(),
       runtimeAvailable: agent.available,
-      voice: () => ({ stt_available: false, tts_available: false, wake_word_active: false }),
+      voice: voice.summary,
       semanticAvailable: memory.semanticAvailable,
       backends: () => ({
         ...mergedBackends(areas),
@@ -200,6 +212,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     skills,
     hub,
     agent,
+    voice,
   ];
   const served = serveAreas(areas, { gateway: config.gateway, version: VERSION, logger });
 

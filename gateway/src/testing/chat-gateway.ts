@@ -1,6 +1,7 @@
 import { createHashEmbedder } from '../memory/embedder/hash-embedder.ts';
 import type { PresenceTiming } from '../scale-out/presence.ts';
 import type { FrameSenderLimits } from '../ws/send.ts';
+import type { VoiceEngineOverrides } from '../voice/voice-runtime.ts';
 import { createFakeLlmServer, type FakeLlmServer } from './fake-llm/server.ts';
 import { startTestGateway, type TestGateway } from './test-gateway.ts';
 
@@ -20,6 +21,8 @@ export interface ChatTestBedOptions {
   processEnv?: Record<string, string>;
   /** The state directory (default: a fresh temporary one). */
   home?: string;
+  /** Voice engines instead of the configured ones (an STT double, a file as microphone). */
+  voiceEngines?: VoiceEngineOverrides;
 }
 
 export interface ChatTestBed {
@@ -52,6 +55,7 @@ export async function startChatTestBed(
     socketFrameLimits: options.socketFrameLimits,
     processEnv: options.processEnv,
     home: options.home,
+    voiceEngines: options.voiceEngines,
     config: {
       ...options.config,
       models: {

@@ -11,6 +11,7 @@ import { createGateway, type Gateway } from '../gateway.ts';
 import { silentLogger } from '../observability/logger.ts';
 import type { PresenceTiming } from '../scale-out/presence.ts';
 import type { FrameSenderLimits } from '../ws/send.ts';
+import type { VoiceEngineOverrides } from '../voice/voice-runtime.ts';
 
 type SectionPatch = { [S in keyof HearthConfig]?: Partial<HearthConfig[S]> };
 
@@ -52,6 +53,8 @@ export async function startTestGateway(
     socketFrameLimits?: Partial<FrameSenderLimits>;
     /** Outbound HTTP (providers, hub downloads); the global fetch by default. */
     fetch?: typeof globalThis.fetch;
+    /** Voice engines instead of the configured ones (an STT double, a file as microphone). */
+    voiceEngines?: VoiceEngineOverrides;
   } = {},
 ): Promise<TestGateway> {
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
@@ -71,6 +74,7 @@ export async function startTestGateway(
     maxLiveSessions: options.maxLiveSessions,
     socketFrameLimits: options.socketFrameLimits,
     fetch: options.fetch,
+    voiceEngines: options.voiceEngines,
   });
   const address = await gateway.listen();
   return {

@@ -22,9 +22,14 @@ export function createTtsChain(options: {
   engines: readonly TextToSpeech[];
   enabled: boolean;
 }): TtsChain {
-  let chosen: { engine: TextToSpeech | undefined; availability: EngineAvailability } | undefined;
+  type Choice = { engine: TextToSpeech | undefined; availability: EngineAvailability };
+  let chosen: Choice | undefined;
 
   async function resolve(): Promise<EngineAvailability> {
+    return (await choose()).availability;
+  }
+
+  async function choose(): Promise<Choice> {
     if (!options.enabled) {
       chosen = {
         engine: undefined,
@@ -34,14 +39,14 @@ export function createTtsChain(options: {
           detail: 'text-to-speech is switched off ([voice] tts_engine)',
         },
       };
-      return chosen.availability;
+      return chosen;
     }
     const reasons: string[] = [];
     for (const engine of options.engines) {
       const availability = await engine.availability();
       if (availability.available) {
         chosen = { engine, availability };
-        return availability;
+        return chosen;
       }
       reasons.push(`${engine.name}: ${availability.detail}`);
     }
@@ -53,10 +58,10 @@ export function createTtsChain(options: {
         detail: `no text-to-speech engine is available (${reasons.join('; ') || 'none configured'})`,
       },
     };
-    return chosen.availability;
+    return chosen;
   }
 
-  const current = async () => chosen ?? { ...(await resolve().then(() => chosen!)) };
+  const current = async (): Promise<Choice> => chosen ?? (await choose());
 
   return {
     get name() {

@@ -59,7 +59,7 @@ export function createSileroVad(options: SileroVadOptions = {}): Vad {
   /** A scorer with its own recurrent state and context. */
   async function scorer(): Promise<FrameScorer> {
     const { ort, session: model } = await load();
-    let state = new ort.Tensor('float32', new Float32Array(STATE_SIZE), [2, 1, 128]);
+    let state: Ort.Tensor = new ort.Tensor('float32', new Float32Array(STATE_SIZE), [2, 1, 128]);
     let context = new Float32Array(CONTEXT_SAMPLES);
     const rate = new ort.Tensor('int64', BigInt64Array.from([16_000n]), []);
     return async (frame) => {
@@ -72,7 +72,8 @@ export function createSileroVad(options: SileroVadOptions = {}): Vad {
         state,
         sr: rate,
       });
-      state = out.stateN as Ort.Tensor;
+      if (!out.stateN) throw new Error('the Silero model returned no state');
+      state = out.stateN;
       return (out.output?.data as Float32Array)[0] ?? 0;
     };
   }
