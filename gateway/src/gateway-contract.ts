@@ -21,6 +21,7 @@ import type { UsageTracker } from './usage/usage-tracker.ts';
 import type { FrameSenderLimits } from './ws/send.ts';
 import type { SocketRouter } from './ws/socket-router.ts';
 import type { VoiceEngineOverrides } from './voice/voice-runtime.ts';
+import type { VoiceService } from './voice/voice-service.ts';
 
 /** Everything the gateway takes from outside; tests pass fakes, main.ts passes the real ones. */
 export interface GatewayDeps {
@@ -74,6 +75,8 @@ export interface Gateway {
   pipeline(): ChatPipeline;
   /** The memory tiers, once start-up has built them. */
   memory(): MemoryRuntime;
+  /** Voice: host push-to-talk and continuous listening (`hearth start --voice-mode`). */
+  readonly voice: VoiceService;
   /** Binds the configured host/port, then runs the start-up phases in the background. */
   listen(): Promise<ListeningAddress>;
   /** Settles when start-up has finished (or failed). */

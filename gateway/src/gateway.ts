@@ -233,6 +233,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     toolRuntime: toolsRuntime.runtime,
     pipeline: agent.pipeline,
     memory: memory.memory,
+    voice: voice.service,
     listen: async () => {
       const address = await served.listen();
       runStartup().catch((error: unknown) => logger.error({ err: error }, 'start-up failed'));

@@ -30,6 +30,11 @@ const voiceConfig = z.object({
 
 type VoiceConfig = z.infer<typeof voiceConfig>;
 
+/** A voice's `.onnx.json`, validated (throws on a file that is not one). */
+export function parsePiperVoiceConfig(text: string): VoiceConfig {
+  return voiceConfig.parse(JSON.parse(text));
+}
+
 /** The first voice in the cache (the default one if present), or undefined. */
 export async function findPiperVoice(modelDir: string): Promise<string | undefined> {
   let names: string[];
@@ -80,7 +85,7 @@ export function createPiperTts(options: {
     loaded ??= (async () => {
       const where = await locate();
       if (typeof where === 'string') throw unavailable(where);
-      const config = voiceConfig.parse(JSON.parse(await readFile(where.json, 'utf8')));
+      const config = parsePiperVoiceConfig(await readFile(where.json, 'utf8'));
       const ort = await import('onnxruntime-node');
       const session = await ort.InferenceSession.create(where.onnx, { intraOpNumThreads: 1 });
       return { ort, session, config, voice: where.voice };
