@@ -25,6 +25,7 @@ const ALL = [
   'tools',
   'usage',
   'version',
+  'voice',
 ];
 
 function deps(): CliDeps {

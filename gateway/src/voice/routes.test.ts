@@ -50,7 +50,7 @@ describe('voice on this machine, as configured (no Whisper weights, no sound car
   });
 
   it('GET /voice/config: the [voice] values and why each engine is (un)available', async () => {
-    const body = (await (await api('/voice/config')).json()) as Record<string, never>;
+    const body = (await (await api('/voice/config')).json()) as Record<string, unknown>;
     expect(body).toMatchObject({
       stt: 'whisper',
       stt_model: 'base',
