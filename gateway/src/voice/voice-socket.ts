@@ -12,7 +12,8 @@
  *     {type: "state", state, ptt, continuous, wake}         on connect and on every change
  *     {type: "transcript", text}
  *     {type: "response_chunk", text} … {type: "response_done", text, session_id}
- *     {type: "tts_audio", data: <base64 PCM16LE>, sample_rate, sentence, final}
+ *     {type: "tts_audio", data: <base64 PCM16LE>, sample_rate, sentence, final}  (the reply's
+ *       last audio frame has final: true; it may carry no samples)
  *     {type: "error", detail}, {type: "pong"}
  *
  * `?client_id=` is the persistent client id and the durable memory identity (the same session
@@ -85,6 +86,7 @@ export function voiceSocket(deps: VoiceSocketDeps) {
       out.sendNow({ type: 'error', detail });
     };
     let session: VoiceSession | undefined;
+    let lastRate = 0;
     const state = (phase: string) =>
       out.send({
         type: 'state',
@@ -111,6 +113,13 @@ export function voiceSocket(deps: VoiceSocketDeps) {
         await out.send({ type: 'response_done', text, session_id });
       },
       audio: async (audio, info) => {
+        if (audio.samples.length === 0) {
+          // The end of a reply whose last sentence was already sent.
+          if (info.final)
+            await out.send({ type: 'tts_audio', data: '', sample_rate: lastRate, sentence: '', final: true });
+          return;
+        }
+        lastRate = audio.sampleRate;
         for (let offset = 0; offset < audio.samples.length; offset += TTS_FRAME_SAMPLES) {
           const last = offset + TTS_FRAME_SAMPLES >= audio.samples.length;
           await out.send({

@@ -68,23 +68,26 @@ export async function respond(
 ): Promise<VoiceTurnResult> {
   await sink.phase('responding');
   const splitter = createSentenceSplitter();
-  // Sentences are synthesised one after another, in order, while the reply streams on.
+  // Sentences are synthesised one after another, in order, while the reply streams on; each is
+  // sent as soon as it is ready. The last audio of the reply carries `final`.
   let speech: Promise<void> = Promise.resolve();
-  let pendingAudio: { audio: Pcm16Audio; sentence: string } | undefined;
+  let spoken = 0;
   let speechFailed = false;
-  const speak = (sentence: string) => {
+  const speak = (sentence: string, final: boolean) => {
     if (!deps.speak || speechFailed) return;
     speech = speech.then(async () => {
       if (speechFailed || input.signal?.aborted) return;
       try {
         const audio = await deps.tts.synthesize(sentence, input.signal);
         deps.metrics.voiceSynthesisTotal.inc();
-        // Hold one sentence back so the last one can be marked final.
-        if (pendingAudio) await sink.audio(pendingAudio.audio, { sentence: pendingAudio.sentence, final: false });
-        pendingAudio = { audio, sentence };
+        spoken += 1;
+        await sink.audio(audio, { sentence, final });
       } catch (error) {
         speechFailed = true;
-        deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'speech synthesis failed; the reply stays text');
+        deps.logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'speech synthesis failed; the reply stays text',
+        );
       }
     });
   };
@@ -97,20 +100,23 @@ export async function respond(
     onText: async (delta) => {
       streamed = true;
       await sink.responseChunk(delta);
-      for (const sentence of splitter.push(delta)) speak(sentence);
+      for (const sentence of splitter.push(delta)) speak(sentence, false);
     },
   });
-  // A reply that did not stream (a slash command's answer) is shown and spoken whole.
+  // A reply that did not stream is shown and spoken whole.
   if (!streamed && result.reply !== '') {
     await sink.responseChunk(result.reply);
-    for (const sentence of splitter.push(result.reply)) speak(sentence);
+    for (const sentence of splitter.push(result.reply)) speak(sentence, false);
   }
-  for (const sentence of splitter.end()) speak(sentence);
+  const rest = splitter.end();
+  rest.forEach((sentence, index) => speak(sentence, index === rest.length - 1));
   await sink.responseDone(result.reply, result.sessionId);
   if (deps.speak) {
     await sink.phase('speaking');
     await speech;
-    if (pendingAudio) await sink.audio(pendingAudio.audio, { sentence: pendingAudio.sentence, final: true });
+    // The last sentence was already sent while streaming: an empty frame ends the audio.
+    if (rest.length === 0 && spoken > 0 && !speechFailed)
+      await sink.audio({ samples: new Int16Array(0), sampleRate: 0 }, { sentence: '', final: true });
   }
   return { transcript: input.message, response: result.reply, sessionId: result.sessionId };
 }
