@@ -24,10 +24,14 @@ import { createSileroVad } from '../gateway/src/voice/vad/silero-vad.ts';
 import type { Vad } from '../gateway/src/voice/ports.ts';
 import { percentile } from './process.ts';
 
+const report = (line: string) => void process.stdout.write(`${line}\n`);
+
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const SENTENCES = Number(process.env.BENCH_SENTENCES ?? 10);
 
-const speech = espeakSpeech16k('Please turn on the kitchen lights and set a timer for ten minutes.');
+const speech = espeakSpeech16k(
+  'Please turn on the kitchen lights and set a timer for ten minutes.',
+);
 const silence = soxGenerate(['trim', '0', '2']).samples;
 const parts: Int16Array[] = [];
 while (parts.reduce((sum, part) => sum + part.length, 0) < 60 * 16_000) parts.push(speech, silence);
@@ -49,7 +53,9 @@ async function vadFactor(vad: Vad): Promise<{ factor: number; segments: number }
 
 const silero = await vadFactor(createSileroVad());
 const energy = await vadFactor(createEnergyVad());
-console.log(`VAD real-time factor over 60 s of audio: Silero ${silero.factor.toFixed(4)} (${silero.segments} segments), energy ${energy.factor.toFixed(4)} (${energy.segments} segments)`);
+report(
+  `VAD real-time factor over 60 s of audio: Silero ${silero.factor.toFixed(4)} (${silero.segments} segments), energy ${energy.factor.toFixed(4)} (${energy.segments} segments)`,
+);
 
 const tts = createEspeakTts();
 await tts.synthesize('Warm up.');
@@ -60,9 +66,13 @@ for (let index = 0; index < SENTENCES; index += 1) {
   await tts.synthesize(`This is sentence number ${index + 1}, spoken by the local speech engine.`);
   synthesis.push(performance.now() - started);
 }
-console.log(`espeak-ng synthesis per sentence (${SENTENCES} sentences): p50 ${percentile(sorted(synthesis), 50).toFixed(1)} ms, p95 ${percentile(sorted(synthesis), 95).toFixed(1)} ms`);
+report(
+  `espeak-ng synthesis per sentence (${SENTENCES} sentences): p50 ${percentile(sorted(synthesis), 50).toFixed(1)} ms, p95 ${percentile(sorted(synthesis), 95).toFixed(1)} ms`,
+);
 
-const bed = await startChatTestBed(undefined, { voiceEngines: { stt: createScriptedStt(['tell me about the weather']) } });
+const bed = await startChatTestBed(undefined, {
+  voiceEngines: { stt: createScriptedStt(['tell me about the weather']) },
+});
 const reply = 'The sky is clear this morning. Rain comes in the evening. Take an umbrella.';
 const words = reply.split(/(?<= )/);
 const firstAudio: number[] = [];
@@ -88,18 +98,24 @@ for (let run = 0; run < RUNS + 1; run += 1) {
   await client.close();
 }
 await bed.close();
-console.log(`first audio byte after the reply's first sentence (${RUNS} turns): p50 ${percentile(sorted(firstAudio), 50).toFixed(1)} ms, p95 ${percentile(sorted(firstAudio), 95).toFixed(1)} ms, max ${Math.max(...firstAudio).toFixed(1)} ms`);
+report(
+  `first audio byte after the reply's first sentence (${RUNS} turns): p50 ${percentile(sorted(firstAudio), 50).toFixed(1)} ms, p95 ${percentile(sorted(firstAudio), 95).toFixed(1)} ms, max ${Math.max(...firstAudio).toFixed(1)} ms`,
+);
 
 const modelDir = process.env.HEARTH_MODELS ?? `${process.env.HOME ?? ''}/.hearth/models`;
-const stt = createWhisperStt({ modelDir, model: process.env.BENCH_WHISPER ?? 'base', device: 'cpu' });
+const stt = createWhisperStt({
+  modelDir,
+  model: process.env.BENCH_WHISPER ?? 'base',
+  device: 'cpu',
+});
 const availability = await stt.availability();
 if (!availability.available) {
-  console.log(`STT real-time factor: not measured: ${availability.detail}`);
+  report(`STT real-time factor: not measured: ${availability.detail}`);
 } else {
   await stt.transcribe(speech);
   const started = performance.now();
   const { text } = await stt.transcribe(minute.subarray(0, 30 * 16_000));
   const factor = (performance.now() - started) / 1000 / 30;
-  console.log(`STT real-time factor (Whisper, 30 s): ${factor.toFixed(3)} — "${text.slice(0, 60)}…"`);
+  report(`STT real-time factor (Whisper, 30 s): ${factor.toFixed(3)} — "${text.slice(0, 60)}…"`);
   await stt.close();
 }

@@ -33,7 +33,9 @@ describe('hearth start (foreground)', () => {
     );
     const wake = await h.run(['start', '--port', '0', '--voice-mode', 'wake']);
     expect(wake.code).toBe(0);
-    expect(wake.stdout).toMatch(/note: voice mode wake is unavailable: no host audio input: no capture device/);
+    expect(wake.stdout).toMatch(
+      /note: voice mode wake is unavailable: no host audio input: no capture device/,
+    );
     const off = await h.run(['start', '--port', '0', '--voice-mode', 'off']);
     expect(off.stdout).toMatch(/^Hearth is ready at [^\n]*\n$/);
   });

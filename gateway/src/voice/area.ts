@@ -6,7 +6,12 @@ import { createAplayOutput, type AudioOutput } from './audio/command-output.ts';
 import { listAudioDevices, type AudioDevices } from './audio/devices.ts';
 import { voiceRoutes } from './routes.ts';
 import { createVoiceService, type VoiceService } from './voice-service.ts';
-import { buildVoiceRuntime, type VoiceConfig, type VoiceEngineOverrides, type VoiceRuntime } from './voice-runtime.ts';
+import {
+  buildVoiceRuntime,
+  type VoiceConfig,
+  type VoiceEngineOverrides,
+  type VoiceRuntime,
+} from './voice-runtime.ts';
 import { voiceSocket } from './voice-socket.ts';
 import type { RunTurn } from './voice-turn.ts';
 
@@ -30,7 +35,11 @@ export interface VoiceAreaDeps {
 export interface VoiceArea extends Area {
   readonly service: VoiceService;
   /** `/status` voice{}. */
-  readonly summary: () => { stt_available: boolean; tts_available: boolean; wake_word_active: boolean };
+  readonly summary: () => {
+    stt_available: boolean;
+    tts_available: boolean;
+    wake_word_active: boolean;
+  };
 }
 
 /**
@@ -62,7 +71,12 @@ export function voiceArea(deps: VoiceAreaDeps): VoiceArea {
     sockets: [
       {
         path: '/ws/voice',
-        handler: voiceSocket({ service, metrics: deps.metrics, logger, frameLimits: deps.socketFrameLimits }),
+        handler: voiceSocket({
+          service,
+          metrics: deps.metrics,
+          logger,
+          frameLimits: deps.socketFrameLimits,
+        }),
       },
     ],
     async start() {
@@ -76,11 +90,19 @@ export function voiceArea(deps: VoiceAreaDeps): VoiceArea {
     status: (): Record<string, string> =>
       runtime
         ? {
-            voice_stt: runtime.availability.stt.available ? runtime.availability.stt.engine : 'none',
-            voice_tts: runtime.availability.tts.available ? runtime.availability.tts.engine : 'none',
+            voice_stt: runtime.availability.stt.available
+              ? runtime.availability.stt.engine
+              : 'none',
+            voice_tts: runtime.availability.tts.available
+              ? runtime.availability.tts.engine
+              : 'none',
             voice_vad: runtime.availability.vad.engine,
-            voice_wake: runtime.availability.wake.available ? runtime.availability.wake.engine : 'none',
-            voice_input: runtime.availability.input.available ? runtime.availability.input.engine : 'none',
+            voice_wake: runtime.availability.wake.available
+              ? runtime.availability.wake.engine
+              : 'none',
+            voice_input: runtime.availability.input.available
+              ? runtime.availability.input.engine
+              : 'none',
           }
         : {},
     summary: () => {

@@ -18,7 +18,9 @@ describe.skipIf(missing !== undefined)(
     beforeAll(async () => {
       // Phrase spotting runs on the same STT: the first utterance says the wake word.
       bed = await startChatTestBed(undefined, {
-        voiceEngines: { stt: createScriptedStt(['hey hearth', 'what is the time', 'and the date']) },
+        voiceEngines: {
+          stt: createScriptedStt(['hey hearth', 'what is the time', 'and the date']),
+        },
       });
     });
     afterAll(() => bed.close());
@@ -36,9 +38,7 @@ describe.skipIf(missing !== undefined)(
       const question = espeakSpeech16k('What is the time?');
       bed.fake.reply({ text: 'It is noon.' });
       client.sendAudio(concatPcm16([silence, wake, silence, question, silence]));
-      const transcripts = [
-        await client.waitFor((f) => f.type === 'transcript', 30_000),
-      ];
+      const transcripts = [await client.waitFor((f) => f.type === 'transcript', 30_000)];
       expect(transcripts[0]!.text).toBe('what is the time');
       const done = await client.waitFor((f) => f.type === 'response_done', 30_000);
       expect(done.text).toBe('It is noon.');
@@ -80,7 +80,9 @@ describe.skipIf(missing !== undefined)(
       client.send({ type: 'continuous_start' });
       expect((await client.waitFor((f) => f.type === 'error')).detail).toBe('already listening');
       client.send({ type: 'ptt_start' });
-      await client.waitFor((f) => f.type === 'error' && /continuous listening is on/.test(f.detail as string));
+      await client.waitFor(
+        (f) => f.type === 'error' && /continuous listening is on/.test(f.detail as string),
+      );
       await client.close();
     });
   },

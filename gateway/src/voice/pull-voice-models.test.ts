@@ -41,7 +41,9 @@ afterAll(async () => {
 
 describe('hearth voice models pull --tts', () => {
   it('maps a voice name to the piper-voices path, refusing anything else', () => {
-    expect(piperVoicePath('en_US-lessac-medium')).toBe('en/en_US/lessac/medium/en_US-lessac-medium');
+    expect(piperVoicePath('en_US-lessac-medium')).toBe(
+      'en/en_US/lessac/medium/en_US-lessac-medium',
+    );
     expect(() => piperVoicePath('../../etc/passwd')).toThrow(/not a Piper voice name/);
   });
 
@@ -68,9 +70,19 @@ describe('hearth voice models pull --tts', () => {
   it('a missing voice fails with the URL and leaves the cache as it was', async () => {
     const empty = await mkdtemp(join(tmpdir(), 'hearth-hub-empty-'));
     await expect(
-      pullPiperVoice({ modelDir: empty, voice: 'en_US-nobody-low', remoteHost: hubUrl, logger: silentLogger() }),
-    ).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/404/) as unknown });
-    expect(await createPiperTts({ modelDir: empty }).availability()).toMatchObject({ available: false });
+      pullPiperVoice({
+        modelDir: empty,
+        voice: 'en_US-nobody-low',
+        remoteHost: hubUrl,
+        logger: silentLogger(),
+      }),
+    ).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/404/) as unknown,
+    });
+    expect(await createPiperTts({ modelDir: empty }).availability()).toMatchObject({
+      available: false,
+    });
     await rm(empty, { recursive: true, force: true });
   });
 });
@@ -86,7 +98,10 @@ describe('hearth voice models pull (Whisper)', () => {
         timeoutMs: 20_000,
         logger: silentLogger(),
       }),
-    ).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/could not pull onnx-community\/whisper-tiny/) as unknown });
+    ).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/could not pull onnx-community\/whisper-tiny/) as unknown,
+    });
     await rm(empty, { recursive: true, force: true });
   });
 });

@@ -84,7 +84,10 @@ export async function pullWhisperModel(
 /** `en_US-lessac-medium` → `en/en_US/lessac/medium/en_US-lessac-medium` (the piper-voices layout). */
 export function piperVoicePath(voice: string): string {
   const match = /^([a-z]{2,3})_([A-Z]{2})-([\w]+)-(x_low|low|medium|high)$/.exec(voice);
-  if (!match) throw unavailable(`${JSON.stringify(voice)} is not a Piper voice name like ${DEFAULT_PIPER_VOICE}`);
+  if (!match)
+    throw unavailable(
+      `${JSON.stringify(voice)} is not a Piper voice name like ${DEFAULT_PIPER_VOICE}`,
+    );
   const [, language, region, name, quality] = match;
   return `${language}/${language}_${region}/${name}/${quality}/${voice}`;
 }
@@ -128,7 +131,10 @@ export async function pullPiperVoice(
     options.logger.info({ voice, folder }, 'Piper voice pulled');
     return { voice, files };
   } catch (error) {
-    throw unavailable(`could not pull Piper voice ${voice} from ${host}: ${describe(error)}`, error);
+    throw unavailable(
+      `could not pull Piper voice ${voice} from ${host}: ${describe(error)}`,
+      error,
+    );
   } finally {
     await rm(staging, { recursive: true, force: true });
   }

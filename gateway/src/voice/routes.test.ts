@@ -60,7 +60,10 @@ describe('voice on this machine, as configured (no Whisper weights, no sound car
       wake_word_threshold: 0.5,
       ptt: 'unavailable',
     });
-    const engines = body.engines as Record<string, { engine: string; available: boolean; detail: string }>;
+    const engines = body.engines as Record<
+      string,
+      { engine: string; available: boolean; detail: string }
+    >;
     expect(engines.stt).toMatchObject({ engine: 'whisper', available: false });
     expect(engines.stt!.detail).toContain('hearth voice models pull');
     expect(engines.tts).toMatchObject({ engine: espeak ? 'espeak-ng' : 'none', available: espeak });
@@ -70,16 +73,26 @@ describe('voice on this machine, as configured (no Whisper weights, no sound car
 
   it('GET /voice/devices: none here, honestly', async () => {
     const body = (await (await api('/voice/devices')).json()) as Record<string, unknown>;
-    expect(body).toEqual({ input: [], output: [], active: { input_device: '', output_device: '' } });
+    expect(body).toEqual({
+      input: [],
+      output: [],
+      active: { input_device: '', output_device: '' },
+    });
   });
 
   it('push-to-talk and continuous listening answer 503 with the reason (no STT)', async () => {
     for (const path of ['/voice/ptt/start', '/voice/continuous/start']) {
       const res = await post(path);
       expect(res.status).toBe(503);
-      expect(((await res.json()) as { detail: string }).detail).toMatch(/no host audio input|speech-to-text/);
+      expect(((await res.json()) as { detail: string }).detail).toMatch(
+        /no host audio input|speech-to-text/,
+      );
     }
-    expect(await (await post('/voice/ptt/stop')).json()).toEqual({ transcript: '', response: '', stopped: false });
+    expect(await (await post('/voice/ptt/stop')).json()).toEqual({
+      transcript: '',
+      response: '',
+      stopped: false,
+    });
     expect(await (await post('/voice/continuous/stop')).json()).toEqual({ stopped: false });
   });
 
@@ -103,9 +116,15 @@ describe('voice on this machine, as configured (no Whisper weights, no sound car
       });
       const text = await readFile(join(gw.home, 'config.toml'), 'utf8');
       const config = parseConfig(text, 'config.toml');
-      expect(config.voice).toMatchObject({ stt_model: 'small.en', stt_device: 'cpu', stt: 'whisper' });
+      expect(config.voice).toMatchObject({
+        stt_model: 'small.en',
+        stt_device: 'cpu',
+        stt: 'whisper',
+      });
       // Not applied until restart.
-      expect(((await (await api('/voice/config')).json()) as { stt_model: string }).stt_model).toBe('base');
+      expect(((await (await api('/voice/config')).json()) as { stt_model: string }).stt_model).toBe(
+        'base',
+      );
     });
 
     it.each([
@@ -147,7 +166,9 @@ describe('voice behind an API key', () => {
 
   it('REST needs the key', async () => {
     expect((await fetch(`${gw.url}/api/v1/voice/status`)).status).toBe(401);
-    const ok = await fetch(`${gw.url}/api/v1/voice/status`, { headers: { 'X-API-Key': 'voice-key-123' } });
+    const ok = await fetch(`${gw.url}/api/v1/voice/status`, {
+      headers: { 'X-API-Key': 'voice-key-123' },
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -169,7 +190,13 @@ describe.skipIf(missing !== undefined)(
       const speech = espeakSpeech16k('Remind me to water the plants.');
       const silence = new Int16Array(16_000);
       const file = join(dir, 'microphone.wav');
-      await writeFile(file, encodeWav({ samples: concatPcm16([silence, speech, silence, silence]), sampleRate: 16_000 }));
+      await writeFile(
+        file,
+        encodeWav({
+          samples: concatPcm16([silence, speech, silence, silence]),
+          sampleRate: 16_000,
+        }),
+      );
       bed = await startChatTestBed(undefined, {
         voiceEngines: {
           stt: createScriptedStt(['remind me to water the plants']),

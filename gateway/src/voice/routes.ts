@@ -36,7 +36,8 @@ export function voiceRoutes(deps: VoiceRouteDeps): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/voice/ptt/start',
-      summary: 'Starts push-to-talk recording from the host microphone (503 without one or without STT)',
+      summary:
+        'Starts push-to-talk recording from the host microphone (503 without one or without STT)',
       tags,
       response: z.object({ started: z.boolean() }),
       handler: () => deps.service.pttStart(),
@@ -52,7 +53,8 @@ export function voiceRoutes(deps: VoiceRouteDeps): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/voice/continuous/start',
-      summary: 'Starts continuous listening on the host microphone (VAD-segmented turns; wake: after the wake word)',
+      summary:
+        'Starts continuous listening on the host microphone (VAD-segmented turns; wake: after the wake word)',
       tags,
       body: continuousBody,
       response: z.object({ started: z.boolean() }),
@@ -101,7 +103,11 @@ export function voiceRoutes(deps: VoiceRouteDeps): AnyRoute[] {
           Object.entries(body).filter(([, value]) => value !== undefined),
         ) as Record<string, string>;
         await updateConfigFile(deps.configPath, 'voice', values);
-        return { ok: true as const, restart_required: true as const, updated_fields: Object.keys(values) };
+        return {
+          ok: true as const,
+          restart_required: true as const,
+          updated_fields: Object.keys(values),
+        };
       },
     }),
   ];

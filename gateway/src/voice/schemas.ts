@@ -29,7 +29,9 @@ export const voiceConfigSchema = z.object({
   wake_word: z.string(),
   wake_word_threshold: z.number(),
   /** Which engine each stage runs, and why when it cannot. */
-  engines: z.object({ input: engine, vad: engine, stt: engine, tts: engine, wake: engine }).nullable(),
+  engines: z
+    .object({ input: engine, vad: engine, stt: engine, tts: engine, wake: engine })
+    .nullable(),
   /** The push-to-talk control: unavailable (no STT), ready or recording. */
   ptt: z.enum(['unavailable', 'ready', 'recording']),
 });

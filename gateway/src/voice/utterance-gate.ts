@@ -59,7 +59,8 @@ export function createUtteranceGate(options: UtteranceGateOptions) {
         buffer = buffer.slice(drop);
         base += drop;
       }
-      for (const segment of await options.vad.push(samples)) await handle(segment.start, segment.end);
+      for (const segment of await options.vad.push(samples))
+        await handle(segment.start, segment.end);
     },
     async flush(): Promise<void> {
       for (const segment of options.vad.flush()) await handle(segment.start, segment.end);

@@ -11,7 +11,15 @@
 import type { Logger } from 'pino';
 import type { HearthConfig } from '../config/schema.ts';
 import { createArecordInput } from './audio/command-input.ts';
-import type { AudioInput, EngineAvailability, SpeechToText, TextToSpeech, Vad, VoiceEngines, WakeDetector } from './ports.ts';
+import type {
+  AudioInput,
+  EngineAvailability,
+  SpeechToText,
+  TextToSpeech,
+  Vad,
+  VoiceEngines,
+  WakeDetector,
+} from './ports.ts';
 import { createNoSpeechToText } from './stt/none-stt.ts';
 import { createWhisperStt } from './stt/whisper-stt.ts';
 import { createEspeakTts } from './tts/espeak-tts.ts';
@@ -41,7 +49,9 @@ function configuredStt(config: VoiceConfig, modelDir: string): SpeechToText {
     return createWhisperStt({ modelDir, model: config.stt_model, device: config.stt_device });
   if (['', 'none', 'off', 'false', 'disabled'].includes(engine))
     return createNoSpeechToText('speech-to-text is switched off ([voice] stt)');
-  return createNoSpeechToText(`[voice] stt = ${JSON.stringify(config.stt)} is not an engine Hearth has (use "whisper")`);
+  return createNoSpeechToText(
+    `[voice] stt = ${JSON.stringify(config.stt)} is not an engine Hearth has (use "whisper")`,
+  );
 }
 
 async function firstAvailableVad(candidates: readonly Vad[]): Promise<Vad> {
@@ -65,7 +75,8 @@ export async function buildVoiceRuntime(options: {
     });
   const vad = overrides.vad ?? (await firstAvailableVad([createSileroVad(), createEnergyVad()]));
   const wake: WakeDetector =
-    overrides.wake ?? createPhraseWake({ stt, phrase: config.wake_word, threshold: config.wake_word_threshold });
+    overrides.wake ??
+    createPhraseWake({ stt, phrase: config.wake_word, threshold: config.wake_word_threshold });
   const input: AudioInput = overrides.input ?? createArecordInput();
   const engines: VoiceEngines = { input, vad, stt, tts, wake };
 
@@ -78,7 +89,12 @@ export async function buildVoiceRuntime(options: {
       availability[part] = checked[index]!;
     });
     options.logger.info(
-      Object.fromEntries(parts.map((part) => [part, `${availability[part].engine}${availability[part].available ? '' : ' (unavailable)'}`])),
+      Object.fromEntries(
+        parts.map((part) => [
+          part,
+          `${availability[part].engine}${availability[part].available ? '' : ' (unavailable)'}`,
+        ]),
+      ),
       'voice engines',
     );
   }

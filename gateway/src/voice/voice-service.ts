@@ -48,7 +48,14 @@ export function createVoiceService(deps: VoiceServiceDeps) {
     counts.listening += change.listening ?? 0;
     counts.wake += change.wake ?? 0;
   };
-  let host: { session: VoiceSession; capture?: AudioCapture; pump?: Promise<void>; lastTurn?: Promise<VoiceTurnResult | undefined> } | undefined;
+  let host:
+    | {
+        session: VoiceSession;
+        capture?: AudioCapture;
+        pump?: Promise<void>;
+        lastTurn?: Promise<VoiceTurnResult | undefined>;
+      }
+    | undefined;
 
   function runtime(): VoiceRuntime {
     const value = deps.runtime();
@@ -56,9 +63,19 @@ export function createVoiceService(deps: VoiceServiceDeps) {
     return value;
   }
 
-  function openSession(sessionId: string, sink: VoiceTurnSink, onTurnError: (error: unknown) => void): VoiceSession {
+  function openSession(
+    sessionId: string,
+    sink: VoiceTurnSink,
+    onTurnError: (error: unknown) => void,
+  ): VoiceSession {
     return createVoiceSession(
-      { runtime: runtime(), runTurn: deps.runTurn, metrics: deps.metrics, logger: deps.logger, onActivity },
+      {
+        runtime: runtime(),
+        runTurn: deps.runTurn,
+        metrics: deps.metrics,
+        logger: deps.logger,
+        onActivity,
+      },
       { sessionId, sink, onTurnError },
     );
   }
@@ -78,7 +95,10 @@ export function createVoiceService(deps: VoiceServiceDeps) {
   function hostSession(): VoiceSession {
     host ??= {
       session: openSession(HOST_SESSION_ID, hostSink(), (error) =>
-        deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'host voice turn failed'),
+        deps.logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'host voice turn failed',
+        ),
       ),
     };
     return host.session;
@@ -93,7 +113,10 @@ export function createVoiceService(deps: VoiceServiceDeps) {
       try {
         for await (const chunk of capture.chunks) await state.session.pushAudio(chunk);
       } catch (error) {
-        deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'host audio capture ended');
+        deps.logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'host audio capture ended',
+        );
       }
     })();
   }
@@ -107,7 +130,7 @@ export function createVoiceService(deps: VoiceServiceDeps) {
     state.pump = undefined;
   }
 
-  async function requireHostInput(): Promise<void> {
+  function requireHostInput(): void {
     const input = runtime().availability.input;
     if (!input.available) throw unavailable(`no host audio input: ${input.detail}`);
     if (!deps.turnsAvailable()) throw unavailable('The agent is starting');
@@ -136,12 +159,16 @@ export function createVoiceService(deps: VoiceServiceDeps) {
 
     pttControl(): PttControl {
       const status = this.status();
-      return !status.ptt_available ? 'unavailable' : status.ptt_is_recording ? 'recording' : 'ready';
+      return !status.ptt_available
+        ? 'unavailable'
+        : status.ptt_is_recording
+          ? 'recording'
+          : 'ready';
     },
 
     /** Host push-to-talk: starts recording from the host microphone. */
     async pttStart(): Promise<{ started: boolean }> {
-      await requireHostInput();
+      requireHostInput();
       const session = hostSession();
       if (session.recording) return { started: false };
       const started = await session.pttStart();
@@ -165,7 +192,7 @@ export function createVoiceService(deps: VoiceServiceDeps) {
     },
 
     async continuousStart(options: { wake: boolean }): Promise<{ started: boolean }> {
-      await requireHostInput();
+      requireHostInput();
       const session = hostSession();
       if (session.listening) return { started: false };
       const started = await session.continuousStart(options.wake);

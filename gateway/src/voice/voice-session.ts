@@ -15,7 +15,13 @@ import { concatPcm16 } from './audio/pcm.ts';
 import { INPUT_SAMPLE_RATE } from './ports.ts';
 import { createUtteranceGate } from './utterance-gate.ts';
 import type { VoiceRuntime } from './voice-runtime.ts';
-import { runVoiceTurn, type RunTurn, type VoicePhase, type VoiceTurnResult, type VoiceTurnSink } from './voice-turn.ts';
+import {
+  runVoiceTurn,
+  type RunTurn,
+  type VoicePhase,
+  type VoiceTurnResult,
+  type VoiceTurnSink,
+} from './voice-turn.ts';
 
 /** Longest push-to-talk recording, in seconds; more audio is refused. */
 export const MAX_RECORDING_SECONDS = 60;
@@ -67,7 +73,11 @@ export function createVoiceSession(
     busy += 1;
     const run = turns.then(async () => {
       try {
-        return await runVoiceTurn(turnDeps(), { audio, sessionId: options.sessionId, signal: abort.signal }, sink);
+        return await runVoiceTurn(
+          turnDeps(),
+          { audio, sessionId: options.sessionId, signal: abort.signal },
+          sink,
+        );
       } catch (error) {
         if (!abort.signal.aborted) options.onTurnError(error);
         return undefined;
@@ -97,7 +107,11 @@ export function createVoiceSession(
     async pttStart(): Promise<boolean> {
       requireStt();
       if (phase === 'recording') return false;
-      if (listening) throw new HearthError('conflict', 'continuous listening is on; stop it before push-to-talk');
+      if (listening)
+        throw new HearthError(
+          'conflict',
+          'continuous listening is on; stop it before push-to-talk',
+        );
       if (busy > 0) throw new HearthError('conflict', 'the previous turn is still running');
       recording = [];
       recorded = 0;
@@ -120,7 +134,10 @@ export function createVoiceSession(
         return;
       }
       if (listening) return listening.gate.push(samples);
-      throw new HearthError('conflict', 'audio outside a recording: send ptt_start (or continuous_start) first');
+      throw new HearthError(
+        'conflict',
+        'audio outside a recording: send ptt_start (or continuous_start) first',
+      );
     },
 
     /** Ends the recording and runs its turn; undefined when nothing was recording. */
@@ -136,7 +153,8 @@ export function createVoiceSession(
     async continuousStart(wake: boolean): Promise<boolean> {
       requireStt();
       if (listening) return false;
-      if (phase === 'recording') throw new HearthError('conflict', 'push-to-talk is recording; stop it first');
+      if (phase === 'recording')
+        throw new HearthError('conflict', 'push-to-talk is recording; stop it first');
       const availability = deps.runtime.availability;
       if (wake && !availability.wake.available)
         throw unavailable(`the wake-word detector is unavailable: ${availability.wake.detail}`);

@@ -14,7 +14,9 @@ const missing = !hasProgram('espeak-ng')
 function ttsAudioOf(frames: VoiceFrame[]): { samples: Int16Array; sampleRate: number } {
   const audio = frames.filter((frame) => frame.type === 'tts_audio');
   return {
-    samples: concatPcm16(audio.map((frame) => bytesToPcm16(Buffer.from(frame.data as string, 'base64')))),
+    samples: concatPcm16(
+      audio.map((frame) => bytesToPcm16(Buffer.from(frame.data as string, 'base64'))),
+    ),
     sampleRate: audio[0]?.sample_rate as number,
   };
 }
@@ -51,14 +53,22 @@ describe.skipIf(missing !== undefined)(
       // The client id is the durable memory identity, as on /ws.
       expect(done.session_id).toMatch(/^web-[0-9a-f]{16}$/);
       await client.waitFor((frame) => frame.type === 'tts_audio' && frame.final === true, 30_000);
-      await client.waitFor((frame) => frame.type === 'state' && frame.state === 'idle', 10_000, client.frames.indexOf(done));
+      await client.waitFor(
+        (frame) => frame.type === 'state' && frame.state === 'idle',
+        10_000,
+        client.frames.indexOf(done),
+      );
 
       // Every sample sent reached STT, in order.
       expect(stt.heard.at(-1)).toEqual(speech);
       // The chat turn saw the transcript as the user's message.
-      expect(JSON.stringify(bed.fake.requests.at(-1)?.body)).toContain('what should I cook tonight');
+      expect(JSON.stringify(bed.fake.requests.at(-1)?.body)).toContain(
+        'what should I cook tonight',
+      );
 
-      const chunks = client.frames.filter((frame) => frame.type === 'response_chunk').map((frame) => frame.text);
+      const chunks = client.frames
+        .filter((frame) => frame.type === 'response_chunk')
+        .map((frame) => frame.text);
       expect(chunks.join('')).toBe(done.text);
 
       // The audio frames are real speech: sox measures their length and loudness.
@@ -110,7 +120,11 @@ describe.skipIf(missing !== undefined)(
       client.send({ type: 'ptt_stop' });
       const transcript = await client.waitFor((frame) => frame.type === 'transcript');
       expect(transcript.text).toBe('');
-      await client.waitFor((frame) => frame.type === 'state' && frame.state === 'idle', 10_000, client.frames.indexOf(transcript));
+      await client.waitFor(
+        (frame) => frame.type === 'state' && frame.state === 'idle',
+        10_000,
+        client.frames.indexOf(transcript),
+      );
       expect(bed.fake.requests.length).toBe(before);
       await client.close();
     });
@@ -121,15 +135,30 @@ describe.skipIf(missing !== undefined)(
         ['a JSON value that is not a frame', '[1,2,3]'],
         ['an unknown frame type', { type: 'shout' }],
         ['audio at the wrong sample rate', { type: 'audio', data: 'AAAA', sample_rate: 44_100 }],
-        ['audio that is not base64', { type: 'audio', data: '%%%not base64%%%', sample_rate: 16_000 }],
-        ['audio with an odd byte count', { type: 'audio', data: Buffer.from([1, 2, 3]).toString('base64') }],
+        [
+          'audio that is not base64',
+          { type: 'audio', data: '%%%not base64%%%', sample_rate: 16_000 },
+        ],
+        [
+          'audio with an odd byte count',
+          { type: 'audio', data: Buffer.from([1, 2, 3]).toString('base64') },
+        ],
         [
           'a WAV file instead of raw PCM',
-          { type: 'audio', data: Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(40)]).toString('base64') },
+          {
+            type: 'audio',
+            data: Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(40)]).toString('base64'),
+          },
         ],
-        ['an oversized audio frame', { type: 'audio', data: pcm16ToBytes(new Int16Array(40_000)).toString('base64') }],
+        [
+          'an oversized audio frame',
+          { type: 'audio', data: pcm16ToBytes(new Int16Array(40_000)).toString('base64') },
+        ],
         ['audio data that is not a string', { type: 'audio', data: 12 }],
-        ['audio outside a recording', { type: 'audio', data: pcm16ToBytes(new Int16Array(160)).toString('base64') }],
+        [
+          'audio outside a recording',
+          { type: 'audio', data: pcm16ToBytes(new Int16Array(160)).toString('base64') },
+        ],
         ['ptt_stop while not recording', { type: 'ptt_stop' }],
         ['a non-boolean wake flag', { type: 'continuous_start', wake: 'yes' }],
       ];
@@ -173,13 +202,19 @@ describe.skipIf(missing !== undefined)(
     });
 
     it('passes the shared origin check: a foreign browser Origin is closed with 1008', async () => {
-      const client = await connectVoice(bed.gw.url, { headers: { Origin: 'https://evil.example' } });
-      const code = await new Promise<number>((resolve) => client.socket.once('close', (c: number) => resolve(c)));
+      const client = await connectVoice(bed.gw.url, {
+        headers: { Origin: 'https://evil.example' },
+      });
+      const code = await new Promise<number>((resolve) =>
+        client.socket.once('close', (c: number) => resolve(c)),
+      );
       expect(code).toBe(1008);
     });
 
     it('passes the shared Host check: a rebinding Host is refused before the handshake', async () => {
-      await expect(connectVoice(bed.gw.url, { headers: { Host: 'attacker.example' } })).rejects.toThrow(/403/);
+      await expect(
+        connectVoice(bed.gw.url, { headers: { Host: 'attacker.example' } }),
+      ).rejects.toThrow(/403/);
     });
 
     it('reports the voice status: STT and TTS real, nothing recording', async () => {
@@ -196,7 +231,11 @@ describe.skipIf(missing !== undefined)(
         tts_available: true,
       });
       const gateway = await bed.get('/status');
-      expect(gateway.body.voice).toEqual({ stt_available: true, tts_available: true, wake_word_active: false });
+      expect(gateway.body.voice).toEqual({
+        stt_available: true,
+        tts_available: true,
+        wake_word_active: false,
+      });
     });
   },
 );

@@ -116,7 +116,13 @@ export function voiceSocket(deps: VoiceSocketDeps) {
         if (audio.samples.length === 0) {
           // The end of a reply whose last sentence was already sent.
           if (info.final)
-            await out.send({ type: 'tts_audio', data: '', sample_rate: lastRate, sentence: '', final: true });
+            await out.send({
+              type: 'tts_audio',
+              data: '',
+              sample_rate: lastRate,
+              sentence: '',
+              final: true,
+            });
           return;
         }
         lastRate = audio.sampleRate;
@@ -124,7 +130,9 @@ export function voiceSocket(deps: VoiceSocketDeps) {
           const last = offset + TTS_FRAME_SAMPLES >= audio.samples.length;
           await out.send({
             type: 'tts_audio',
-            data: pcm16ToBytes(audio.samples.subarray(offset, offset + TTS_FRAME_SAMPLES)).toString('base64'),
+            data: pcm16ToBytes(audio.samples.subarray(offset, offset + TTS_FRAME_SAMPLES)).toString(
+              'base64',
+            ),
             sample_rate: audio.sampleRate,
             sentence: info.sentence,
             final: info.final && last,
@@ -144,12 +152,16 @@ export function voiceSocket(deps: VoiceSocketDeps) {
     /** Frames are handled one at a time, in order (audio must not overtake ptt_stop). */
     let queue: Promise<void> = Promise.resolve();
     socket.on('message', (data: RawData, isBinary: boolean) => {
-      queue = queue.then(() => handle(data, isBinary)).catch((error: unknown) => reject(detailOf(error)));
+      queue = queue
+        .then(() => handle(data, isBinary))
+        .catch((error: unknown) => reject(detailOf(error)));
     });
 
     async function handle(data: RawData, isBinary: boolean): Promise<void> {
       if (isBinary)
-        return reject('binary frames are not accepted: send {"type": "audio", "data": <base64 PCM16>}');
+        return reject(
+          'binary frames are not accepted: send {"type": "audio", "data": <base64 PCM16>}',
+        );
       const frame = parseFrame(data);
       if (!frame) return reject('Frames must be JSON objects with a type');
       if (frame.type === 'ping') return void out.sendNow({ type: 'pong' });

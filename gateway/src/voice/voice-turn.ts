@@ -18,7 +18,8 @@ export type RunTurn = (input: {
   onText?: (delta: string) => void | Promise<void>;
 }) => Promise<{ reply: string; sessionId: string }>;
 
-export type VoicePhase = 'idle' | 'recording' | 'listening' | 'transcribing' | 'responding' | 'speaking';
+export type VoicePhase =
+  'idle' | 'recording' | 'listening' | 'transcribing' | 'responding' | 'speaking';
 
 export interface VoiceTurnSink {
   phase(phase: VoicePhase): void | Promise<void>;
@@ -116,7 +117,10 @@ export async function respond(
     await speech;
     // The last sentence was already sent while streaming: an empty frame ends the audio.
     if (rest.length === 0 && spoken > 0 && !speechFailed)
-      await sink.audio({ samples: new Int16Array(0), sampleRate: 0 }, { sentence: '', final: true });
+      await sink.audio(
+        { samples: new Int16Array(0), sampleRate: 0 },
+        { sentence: '', final: true },
+      );
   }
   return { transcript: input.message, response: result.reply, sessionId: result.sessionId };
 }

@@ -38,7 +38,11 @@ async function readWav(file: string): Promise<Int16Array> {
 }
 
 async function waitForEnter(ctx: CommandContext, prompt: string): Promise<void> {
-  const rl = createInterface({ input: ctx.deps.input, output: ctx.deps.promptOutput, terminal: ctx.deps.isTTY });
+  const rl = createInterface({
+    input: ctx.deps.input,
+    output: ctx.deps.promptOutput,
+    terminal: ctx.deps.isTTY,
+  });
   try {
     rl.setPrompt(prompt);
     rl.prompt();
@@ -60,14 +64,21 @@ interface TurnOutcome {
 }
 
 /** Follows one turn's frames until the session is idle (or listening) again. */
-function followTurn(connection: VoiceConnection, ctx: CommandContext, stream: boolean): Promise<TurnOutcome> {
+function followTurn(
+  connection: VoiceConnection,
+  ctx: CommandContext,
+  stream: boolean,
+): Promise<TurnOutcome> {
   const outcome: TurnOutcome = { transcript: '', response: '', audio: [], sampleRate: 0 };
   let heard = false;
   connection.onFrame((frame: VoiceFrame) => {
     if (frame.type === 'transcript') {
       heard = true;
       outcome.transcript = String(frame.text);
-      if (stream) ctx.deps.output.out(outcome.transcript ? `You said: ${outcome.transcript}` : '(nothing heard)');
+      if (stream)
+        ctx.deps.output.out(
+          outcome.transcript ? `You said: ${outcome.transcript}` : '(nothing heard)',
+        );
     } else if (frame.type === 'response_chunk' && stream) ctx.deps.output.write(String(frame.text));
     else if (frame.type === 'response_done') {
       outcome.response = String(frame.text);
@@ -76,13 +87,17 @@ function followTurn(connection: VoiceConnection, ctx: CommandContext, stream: bo
     } else if (frame.type === 'tts_audio') {
       const bytes = Buffer.from(String(frame.data), 'base64');
       const samples = new Int16Array(bytes.length / 2);
-      for (let index = 0; index < samples.length; index += 1) samples[index] = bytes.readInt16LE(index * 2);
+      for (let index = 0; index < samples.length; index += 1)
+        samples[index] = bytes.readInt16LE(index * 2);
       outcome.audio.push(samples);
       outcome.sampleRate = Number(frame.sample_rate);
     }
   });
   return connection
-    .next((frame) => heard && frame.type === 'state' && (frame.state === 'idle' || frame.state === 'listening'))
+    .next(
+      (frame) =>
+        heard && frame.type === 'state' && (frame.state === 'idle' || frame.state === 'listening'),
+    )
     .then(() => outcome);
 }
 
@@ -100,12 +115,16 @@ async function saveAudio(outcome: TurnOutcome, file: string): Promise<number> {
 }
 
 export function registerVoice(program: Command, ctx: CommandContext): void {
-  const voice = program.command('voice').description('talk to the agent: push-to-talk, wake word, voice models');
+  const voice = program
+    .command('voice')
+    .description('talk to the agent: push-to-talk, wake word, voice models');
   const out = (text: string) => ctx.deps.output.out(text);
 
   voice
     .command('listen')
-    .description('push-to-talk from the terminal microphone (Enter stops), or a WAV file with --file')
+    .description(
+      'push-to-talk from the terminal microphone (Enter stops), or a WAV file with --file',
+    )
     .option('--file <wav>', 'speak this WAV file instead of the microphone')
     .option('--out <wav>', 'save the spoken reply as a WAV file')
     .option('--json', 'print JSON')
@@ -117,7 +136,10 @@ export function registerVoice(program: Command, ctx: CommandContext): void {
         // Awaited below; a failure before then (no microphone) must not go unhandled.
         turn.catch(() => undefined);
         connection.send({ type: 'ptt_start' });
-        await connection.next((frame) => frame.type === 'state' && frame.state === 'recording', 10_000);
+        await connection.next(
+          (frame) => frame.type === 'state' && frame.state === 'recording',
+          10_000,
+        );
         if (audio) connection.sendAudio(audio);
         else {
           const microphone = await openMicrophone();
@@ -130,7 +152,8 @@ export function registerVoice(program: Command, ctx: CommandContext): void {
         }
         connection.send({ type: 'ptt_stop' });
         const outcome = await turn;
-        const seconds = options.out && outcome.audio.length > 0 ? await saveAudio(outcome, options.out) : 0;
+        const seconds =
+          options.out && outcome.audio.length > 0 ? await saveAudio(outcome, options.out) : 0;
         if (options.json)
           out(
             JSON.stringify(
@@ -138,14 +161,22 @@ export function registerVoice(program: Command, ctx: CommandContext): void {
                 transcript: outcome.transcript,
                 response: outcome.response,
                 session_id: outcome.sessionId ?? null,
-                audio_seconds: Math.round((outcome.audio.reduce((s, p) => s + p.length, 0) / (outcome.sampleRate || 1)) * 100) / 100,
+                audio_seconds:
+                  Math.round(
+                    (outcome.audio.reduce((s, p) => s + p.length, 0) / (outcome.sampleRate || 1)) *
+                      100,
+                  ) / 100,
               },
               null,
               2,
             ),
           );
         else if (options.out)
-          out(seconds > 0 ? `Reply audio: ${seconds.toFixed(1)} s in ${options.out}` : 'No reply audio (text-to-speech is unavailable).');
+          out(
+            seconds > 0
+              ? `Reply audio: ${seconds.toFixed(1)} s in ${options.out}`
+              : 'No reply audio (text-to-speech is unavailable).',
+          );
       } finally {
         connection.close();
       }
@@ -153,19 +184,25 @@ export function registerVoice(program: Command, ctx: CommandContext): void {
 
   voice
     .command('wake')
-    .description('continuous listening: after the wake word, the next utterance is a turn (Enter stops)')
+    .description(
+      'continuous listening: after the wake word, the next utterance is a turn (Enter stops)',
+    )
     .option('--file <wav>', 'listen to this WAV file instead of the microphone')
     .action(async (options: { file?: string }) => {
       const audio = options.file ? await readWav(options.file) : undefined;
       const connection = await connect(ctx);
       try {
         connection.onFrame((frame) => {
-          if (frame.type === 'transcript' && frame.text) out(`You said: ${String(frame.text)}`);
+          if (frame.type === 'transcript' && typeof frame.text === 'string' && frame.text)
+            out(`You said: ${frame.text}`);
           else if (frame.type === 'response_done') out(String(frame.text));
           else if (frame.type === 'error') ctx.deps.output.err(`hearth: ${String(frame.detail)}`);
         });
         connection.send({ type: 'continuous_start', wake: true });
-        await connection.next((frame) => frame.type === 'state' && frame.state === 'listening', 10_000);
+        await connection.next(
+          (frame) => frame.type === 'state' && frame.state === 'listening',
+          10_000,
+        );
         if (audio) {
           // The file, then a second of silence so its last utterance ends.
           connection.sendAudio(audio);
@@ -199,14 +236,19 @@ export function registerVoice(program: Command, ctx: CommandContext): void {
         try {
           decodeWav(await readFile(file));
         } catch (error) {
-          throw new CliError(`${file}: ${errorMessage(error)} (reference samples must be 16-bit PCM WAV files)`);
+          throw new CliError(
+            `${file}: ${errorMessage(error)} (reference samples must be 16-bit PCM WAV files)`,
+          );
         }
       }
       const folder = join(ctx.deps.env.home, 'voices', name);
       await mkdir(folder, { recursive: true });
       const existing = (await readdir(folder)).length;
       for (const [index, file] of files.entries())
-        await copyFile(file, join(folder, `sample-${existing + index + 1}-${basename(file).replace(/[^\w.-]/g, '_')}`));
+        await copyFile(
+          file,
+          join(folder, `sample-${existing + index + 1}-${basename(file).replace(/[^\w.-]/g, '_')}`),
+        );
       out(`Stored ${files.length} reference sample(s) for "${name}" in ${folder}.`);
       out(
         'note: the shipped engines (Piper and espeak-ng) cannot clone a voice; the samples are kept for an engine that can.',
@@ -217,7 +259,9 @@ export function registerVoice(program: Command, ctx: CommandContext): void {
     .command('models')
     .description('local speech models')
     .command('pull')
-    .description('download Whisper (speech-to-text) or, with --tts, a Piper voice into {data_dir}/models')
+    .description(
+      'download Whisper (speech-to-text) or, with --tts, a Piper voice into {data_dir}/models',
+    )
     .option('--tts', 'pull a Piper voice instead of Whisper')
     .option('--model <size>', 'Whisper size or org/name id', 'base')
     .option('--voice <name>', 'Piper voice', 'en_US-lessac-medium')
@@ -227,10 +271,20 @@ export function registerVoice(program: Command, ctx: CommandContext): void {
       const modelDir = join(ctx.deps.env.home, 'models');
       try {
         if (options.tts) {
-          const pulled = await pullPiperVoice({ modelDir, voice: options.voice, logger: silentLogger() });
-          out(`Pulled Piper voice ${pulled.voice} into ${modelDir}/piper. Restart the gateway to use it.`);
+          const pulled = await pullPiperVoice({
+            modelDir,
+            voice: options.voice,
+            logger: silentLogger(),
+          });
+          out(
+            `Pulled Piper voice ${pulled.voice} into ${modelDir}/piper. Restart the gateway to use it.`,
+          );
         } else {
-          const pulled = await pullWhisperModel({ modelDir, model: options.model, logger: silentLogger() });
+          const pulled = await pullWhisperModel({
+            modelDir,
+            model: options.model,
+            logger: silentLogger(),
+          });
           out(`Pulled ${pulled.modelId} into ${pulled.folder}. Restart the gateway to use it.`);
         }
       } catch (error) {

@@ -23,7 +23,9 @@ export async function openMicrophone(): Promise<Microphone> {
     setTimeout(() => resolve(undefined), 300);
   });
   if (failure)
-    throw new CliError(`no microphone (${failure.trim()}); record a WAV file and use --file <path>`);
+    throw new CliError(
+      `no microphone (${failure.trim()}); record a WAV file and use --file <path>`,
+    );
   let carry = Buffer.alloc(0);
   async function* chunks(): AsyncGenerator<Int16Array> {
     for await (const data of child.stdout) {
@@ -31,7 +33,8 @@ export async function openMicrophone(): Promise<Microphone> {
       const even = bytes.length - (bytes.length % 2);
       carry = bytes.subarray(even);
       const samples = new Int16Array(even / 2);
-      for (let index = 0; index < samples.length; index += 1) samples[index] = bytes.readInt16LE(index * 2);
+      for (let index = 0; index < samples.length; index += 1)
+        samples[index] = bytes.readInt16LE(index * 2);
       yield samples;
     }
   }

@@ -68,7 +68,10 @@ export function openVoiceConnection(url: string, protocols: string[]): Promise<V
         onFrame: (listener) => void listeners.add(listener),
         next(match, timeoutMs = 120_000) {
           return new Promise((resolveFrame, rejectFrame) => {
-            if (closed) return rejectFrame(closed);
+            if (closed) {
+              rejectFrame(closed);
+              return;
+            }
             const done = () => {
               listeners.delete(listener);
               clearTimeout(wait);
@@ -76,7 +79,7 @@ export function openVoiceConnection(url: string, protocols: string[]): Promise<V
             const listener = (frame: VoiceFrame) => {
               if (frame.type === '__closed') {
                 done();
-                rejectFrame(closed);
+                rejectFrame(closed ?? new CliError('the gateway closed the voice connection'));
               } else if (frame.type === 'error') {
                 done();
                 rejectFrame(new CliError(String(frame.detail)));

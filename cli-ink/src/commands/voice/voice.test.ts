@@ -2,7 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startChatTestBed, type ChatTestBed } from '../../../../gateway/src/testing/chat-gateway.ts';
+import {
+  startChatTestBed,
+  type ChatTestBed,
+} from '../../../../gateway/src/testing/chat-gateway.ts';
 import { createScriptedStt } from '../../../../gateway/src/voice/testing/scripted-stt.ts';
 import { hasProgram, soxStat } from '../../../../gateway/src/voice/testing/sox.ts';
 import { createHarness, type Harness } from '../../testing/cli-harness.ts';
@@ -43,10 +46,19 @@ describe.skipIf(missing !== undefined)(
     it('listen --file speaks a WAV file and prints the transcript and the streamed reply', async () => {
       bed.fake.reply({ text: 'No, the oven is off.' });
       const out = join(h.home, 'reply.wav');
-      const result = await h.run(['voice', 'listen', '--file', speechWav('Is the oven on?'), '--out', out]);
+      const result = await h.run([
+        'voice',
+        'listen',
+        '--file',
+        speechWav('Is the oven on?'),
+        '--out',
+        out,
+      ]);
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
-      expect(result.stdout).toMatch(/^You said: is the oven on\nNo, the oven is off\.\nReply audio: \d+\.\d s in /);
+      expect(result.stdout).toMatch(
+        /^You said: is the oven on\nNo, the oven is off\.\nReply audio: \d+\.\d s in /,
+      );
       const stat = soxStat(await readFile(out));
       expect(stat.seconds).toBeGreaterThan(0.8);
       expect(stat.rmsAmplitude).toBeGreaterThan(0.01);
@@ -54,7 +66,13 @@ describe.skipIf(missing !== undefined)(
 
     it('listen --json prints the turn as JSON', async () => {
       bed.fake.reply({ text: 'Off.' });
-      const result = await h.run(['voice', 'listen', '--file', speechWav('Is the oven on?'), '--json']);
+      const result = await h.run([
+        'voice',
+        'listen',
+        '--file',
+        speechWav('Is the oven on?'),
+        '--json',
+      ]);
       expect(result.code).toBe(0);
       const body = JSON.parse(result.stdout) as Record<string, unknown>;
       expect(body).toMatchObject({ transcript: 'is the oven on', response: 'Off.' });
@@ -82,15 +100,20 @@ describe('hearth voice clone and models', () => {
   beforeEach(async () => void (h = await createHarness()));
   afterEach(() => h.cleanup());
 
-  it.skipIf(!hasProgram('espeak-ng'))('clone stores WAV samples and says the shipped engines cannot clone', async () => {
-    const sample = join(h.home, 'me.wav');
-    execFileSync('espeak-ng', ['-w', sample, 'This is my voice.']);
-    const result = await h.run(['voice', 'clone', 'me', sample, sample]);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain('Stored 2 reference sample(s) for "me"');
-    expect(result.stdout).toContain('the shipped engines (Piper and espeak-ng) cannot clone a voice');
-    expect(await readdir(join(h.home, 'voices', 'me'))).toHaveLength(2);
-  });
+  it.skipIf(!hasProgram('espeak-ng'))(
+    'clone stores WAV samples and says the shipped engines cannot clone',
+    async () => {
+      const sample = join(h.home, 'me.wav');
+      execFileSync('espeak-ng', ['-w', sample, 'This is my voice.']);
+      const result = await h.run(['voice', 'clone', 'me', sample, sample]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('Stored 2 reference sample(s) for "me"');
+      expect(result.stdout).toContain(
+        'the shipped engines (Piper and espeak-ng) cannot clone a voice',
+      );
+      expect(await readdir(join(h.home, 'voices', 'me'))).toHaveLength(2);
+    },
+  );
 
   it('clone refuses a name that would leave the voices folder, and a file that is not WAV', async () => {
     const traversal = await h.run(['voice', 'clone', '../evil', '/etc/hostname']);

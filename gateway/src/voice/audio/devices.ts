@@ -23,7 +23,10 @@ export function parseAlsaList(text: string): AudioDevice[] {
     const match = line.exec(row.trim());
     if (!match) continue;
     const [, card, cardName, device, deviceName] = match;
-    devices.push({ name: `hw:${card},${device} ${cardName}: ${deviceName}`, index: devices.length });
+    devices.push({
+      name: `hw:${card},${device} ${cardName}: ${deviceName}`,
+      index: devices.length,
+    });
   }
   return devices;
 }

@@ -23,7 +23,8 @@ export function pcm16ToBytes(samples: Int16Array): Buffer {
 
 export function pcm16ToFloat32(samples: Int16Array): Float32Array {
   const out = new Float32Array(samples.length);
-  for (let index = 0; index < samples.length; index += 1) out[index] = (samples[index] ?? 0) / 32768;
+  for (let index = 0; index < samples.length; index += 1)
+    out[index] = (samples[index] ?? 0) / 32768;
   return out;
 }
 
@@ -91,7 +92,9 @@ export function decodeWav(file: Uint8Array): Pcm16Audio {
     } else if (id === 'data') {
       if (!format) throw validationError('WAV data before fmt');
       if ((format.code !== 1 && format.code !== 0xfffe) || format.bits !== 16)
-        throw validationError(`WAV must be 16-bit PCM (got format ${format.code}, ${format.bits} bits)`);
+        throw validationError(
+          `WAV must be 16-bit PCM (got format ${format.code}, ${format.bits} bits)`,
+        );
       if (format.channels < 1 || format.channels > 8 || format.sampleRate < 1)
         throw validationError('WAV has an invalid channel count or sample rate');
       const interleaved = bytesToPcm16(buffer.subarray(start, start + size - (size % 2)));

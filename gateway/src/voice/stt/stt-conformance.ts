@@ -17,7 +17,9 @@ export function runSttConformance(
   make: () => SpeechToText,
   options: SttConformanceOptions = {},
 ): void {
-  const title = options.skip ? `${name} STT conformance (skipped: ${options.skip})` : `${name} STT conformance`;
+  const title = options.skip
+    ? `${name} STT conformance (skipped: ${options.skip})`
+    : `${name} STT conformance`;
   describe.skipIf(options.skip !== undefined)(title, () => {
     it('reports availability with its engine name and a reason', async () => {
       const stt = make();

@@ -41,8 +41,7 @@ export const WHISPER_REQUIRED_FILES = [
 ] as const;
 
 export type WhisperFolderCheck =
-  | { ok: true; folder: string; dtype: WhisperDtype }
-  | { ok: false; folder: string; detail: string };
+  { ok: true; folder: string; dtype: WhisperDtype } | { ok: false; folder: string; detail: string };
 
 export async function inspectWhisperFolder(
   modelDir: string,
@@ -73,7 +72,10 @@ export async function inspectWhisperFolder(
       break;
     }
   }
-  if (!dtype) missing.push('onnx/encoder_model(_quantized).onnx + onnx/decoder_model_merged(_quantized).onnx');
+  if (!dtype)
+    missing.push(
+      'onnx/encoder_model(_quantized).onnx + onnx/decoder_model_merged(_quantized).onnx',
+    );
   if (missing.length > 0 || !dtype)
     return {
       ok: false,

@@ -81,7 +81,9 @@ export function createWhisperStt(options: WhisperSttOptions): SpeechToText {
           stride_length_s: 5,
           ...(options.language ? { language: options.language, task: 'transcribe' } : {}),
         });
-        const text = Array.isArray(output) ? output.map((part) => part.text).join(' ') : output.text;
+        const text = Array.isArray(output)
+          ? output.map((part) => part.text).join(' ')
+          : output.text;
         return { text: text.trim() };
       });
       tail = run.catch(() => undefined);
@@ -103,9 +105,9 @@ async function loadPipeline(
 ): Promise<Recognizer> {
   const pipe = await transformers.pipeline('automatic-speech-recognition', modelId, {
     dtype,
-    device: options.device as 'cpu',
+    device: options.device as never,
     local_files_only: true,
     cache_dir: options.modelDir,
   });
-  return pipe as unknown as Recognizer;
+  return pipe;
 }

@@ -12,7 +12,10 @@ import { buildOnnxGraph, FLOAT, INT64 } from './onnx-graph.ts';
 /** Samples of audio per phoneme id (0.1 s at 22,050 Hz). */
 const SAMPLES_PER_ID = 2_205;
 
-export async function writeTinyPiperVoice(modelDir: string, voice = 'en_US-tiny-test'): Promise<string> {
+export async function writeTinyPiperVoice(
+  modelDir: string,
+  voice = 'en_US-tiny-test',
+): Promise<string> {
   const folder = path.join(modelDir, 'piper');
   await mkdir(folder, { recursive: true });
   const onnx = buildOnnxGraph({

@@ -13,7 +13,11 @@ export interface VoiceClient {
   send(frame: unknown): void;
   sendAudio(samples: Int16Array, frameSamples?: number): void;
   /** Resolves with the first frame (from `from` on) matching; rejects after `timeoutMs`. */
-  waitFor(match: (frame: VoiceFrame) => boolean, timeoutMs?: number, from?: number): Promise<VoiceFrame>;
+  waitFor(
+    match: (frame: VoiceFrame) => boolean,
+    timeoutMs?: number,
+    from?: number,
+  ): Promise<VoiceFrame>;
   close(): Promise<void>;
 }
 
@@ -40,7 +44,9 @@ export async function connectVoice(
     send: (frame) => socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame)),
     sendAudio(samples, frameSamples = 8_000) {
       for (let offset = 0; offset < samples.length; offset += frameSamples) {
-        const data = pcm16ToBytes(samples.subarray(offset, offset + frameSamples)).toString('base64');
+        const data = pcm16ToBytes(samples.subarray(offset, offset + frameSamples)).toString(
+          'base64',
+        );
         socket.send(JSON.stringify({ type: 'audio', data, sample_rate: 16_000 }));
       }
     },
@@ -56,7 +62,11 @@ export async function connectVoice(
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`no matching frame in ${timeoutMs} ms; got ${JSON.stringify(frames.map((f) => f.type))}`));
+          reject(
+            new Error(
+              `no matching frame in ${timeoutMs} ms; got ${JSON.stringify(frames.map((f) => f.type))}`,
+            ),
+          );
         }, timeoutMs);
         if (!check()) waiters.add(check);
       });

@@ -39,10 +39,17 @@ export function createEspeakTts(options: EspeakOptions = {}): TextToSpeech {
     async synthesize(text, signal): Promise<Pcm16Audio> {
       if (!(await works())) throw unavailable(`${command} is not installed`);
       const clean = text.slice(0, MAX_TTS_CHARS);
-      const args = ['--stdout', '-v', voice, ...(options.speed ? ['-s', String(options.speed)] : [])];
+      const args = [
+        '--stdout',
+        '-v',
+        voice,
+        ...(options.speed ? ['-s', String(options.speed)] : []),
+      ];
       const result = await runCommand(command, args, { input: clean, signal });
       if (result.code !== 0)
-        throw unavailable(`${command} failed (exit ${String(result.code)}): ${result.stderr.trim()}`);
+        throw unavailable(
+          `${command} failed (exit ${String(result.code)}): ${result.stderr.trim()}`,
+        );
       return decodeWav(result.stdout);
     },
     close: () => Promise.resolve(),

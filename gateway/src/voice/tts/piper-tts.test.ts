@@ -22,7 +22,9 @@ afterAll(() => rm(modelDir, { recursive: true, force: true }));
 
 // The real loading path (files in the cache → onnxruntime-node → espeak-ng phonemes → ids)
 // with a tiny generated voice: nothing is downloaded.
-runTtsConformance('piper (tiny generated voice)', () => createPiperTts({ modelDir }), { skip: missing });
+runTtsConformance('piper (tiny generated voice)', () => createPiperTts({ modelDir }), {
+  skip: missing,
+});
 
 describe('Piper voices', () => {
   it('finds the voice in the cache, and reports none without the files', async () => {
@@ -50,11 +52,14 @@ describe('Piper voices', () => {
     await rm(broken, { recursive: true, force: true });
   });
 
-  it.skipIf(missing !== undefined)('longer text makes longer audio (the ids drive the model)', async () => {
-    const tts = createPiperTts({ modelDir });
-    const short = soxStat(await tts.synthesize('Hi.'));
-    const long = soxStat(await tts.synthesize('Hello, this is a much longer sentence to speak.'));
-    expect(long.seconds).toBeGreaterThan(short.seconds * 2);
-    await tts.close();
-  });
+  it.skipIf(missing !== undefined)(
+    'longer text makes longer audio (the ids drive the model)',
+    async () => {
+      const tts = createPiperTts({ modelDir });
+      const short = soxStat(await tts.synthesize('Hi.'));
+      const long = soxStat(await tts.synthesize('Hello, this is a much longer sentence to speak.'));
+      expect(long.seconds).toBeGreaterThan(short.seconds * 2);
+      await tts.close();
+    },
+  );
 });

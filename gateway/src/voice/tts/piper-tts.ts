@@ -70,7 +70,12 @@ export function createPiperTts(options: {
 }): TextToSpeech {
   const espeak = options.espeakCommand ?? 'espeak-ng';
   let loaded:
-    | Promise<{ ort: typeof Ort; session: Ort.InferenceSession; config: VoiceConfig; voice: string }>
+    | Promise<{
+        ort: typeof Ort;
+        session: Ort.InferenceSession;
+        config: VoiceConfig;
+        voice: string;
+      }>
     | undefined;
 
   async function locate(): Promise<{ voice: string; onnx: string; json: string } | string> {
@@ -102,7 +107,11 @@ export function createPiperTts(options: {
       const where = await locate();
       if (typeof where === 'string') return { available: false, engine: 'piper', detail: where };
       if (!(await commandWorks(espeak, ['--version'])))
-        return { available: false, engine: 'piper', detail: 'Piper needs espeak-ng for phonemes; it is not installed' };
+        return {
+          available: false,
+          engine: 'piper',
+          detail: 'Piper needs espeak-ng for phonemes; it is not installed',
+        };
       try {
         const { voice } = await load();
         return { available: true, engine: 'piper', detail: `Piper voice ${voice}` };
@@ -121,15 +130,27 @@ export function createPiperTts(options: {
         input: text.slice(0, MAX_TTS_CHARS),
         signal,
       });
-      if (phonemes.code !== 0) throw unavailable(`espeak-ng phonemisation failed: ${phonemes.stderr.trim()}`);
-      const ids = phonemeIds(phonemes.stdout.toString('utf8').replace(/\s*\n\s*/g, ' ').trim(), config.phoneme_id_map);
+      if (phonemes.code !== 0)
+        throw unavailable(`espeak-ng phonemisation failed: ${phonemes.stderr.trim()}`);
+      const ids = phonemeIds(
+        phonemes.stdout
+          .toString('utf8')
+          .replace(/\s*\n\s*/g, ' ')
+          .trim(),
+        config.phoneme_id_map,
+      );
       const { noise_scale, length_scale, noise_w } = config.inference;
       const feeds: Record<string, Ort.Tensor> = {
         input: new ort.Tensor('int64', BigInt64Array.from(ids.map(BigInt)), [1, ids.length]),
         input_lengths: new ort.Tensor('int64', BigInt64Array.from([BigInt(ids.length)]), [1]),
-        scales: new ort.Tensor('float32', Float32Array.from([noise_scale, length_scale, noise_w]), [3]),
+        scales: new ort.Tensor(
+          'float32',
+          Float32Array.from([noise_scale, length_scale, noise_w]),
+          [3],
+        ),
       };
-      if (config.num_speakers > 1) feeds.sid = new ort.Tensor('int64', BigInt64Array.from([0n]), [1]);
+      if (config.num_speakers > 1)
+        feeds.sid = new ort.Tensor('int64', BigInt64Array.from([0n]), [1]);
       signal?.throwIfAborted();
       const out = await session.run(feeds);
       const audio = (out.output ?? Object.values(out)[0])?.data;

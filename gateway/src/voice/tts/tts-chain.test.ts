@@ -50,7 +50,10 @@ describe('the TTS chain on this machine, for real', () => {
 
   it('falls back to none, naming every reason, when no engine is usable', async () => {
     const chain = createTtsChain({
-      engines: [createPiperTts({ modelDir: empty }), createEspeakTts({ command: '/nonexistent/espeak-ng' })],
+      engines: [
+        createPiperTts({ modelDir: empty }),
+        createEspeakTts({ command: '/nonexistent/espeak-ng' }),
+      ],
       enabled: true,
     });
     const availability = await chain.resolve();

@@ -12,7 +12,9 @@ export function runTtsConformance(
   make: () => Promise<TextToSpeech> | TextToSpeech,
   options: { skip?: string } = {},
 ): void {
-  const title = options.skip ? `${name} TTS conformance (skipped: ${options.skip})` : `${name} TTS conformance`;
+  const title = options.skip
+    ? `${name} TTS conformance (skipped: ${options.skip})`
+    : `${name} TTS conformance`;
   describe.skipIf(options.skip !== undefined)(title, () => {
     it('reports itself available, with its engine name', async () => {
       const tts = await make();

@@ -33,7 +33,9 @@ export function runVadConformance(
   make: () => Vad,
   options: { skip?: string } = {},
 ): void {
-  const title = options.skip ? `${name} VAD conformance (skipped: ${options.skip})` : `${name} VAD conformance`;
+  const title = options.skip
+    ? `${name} VAD conformance (skipped: ${options.skip})`
+    : `${name} VAD conformance`;
   describe.skipIf(options.skip !== undefined)(title, () => {
     const fixtures = options.skip ? undefined : vadFixtures();
     const f = () => fixtures!;
@@ -62,9 +64,9 @@ export function runVadConformance(
       // The segment covers most of the speech and little of the silence.
       expect(segment.start).toBeGreaterThan(speechStart - 8_000);
       expect(segment.end).toBeLessThan(speechEnd + 16_000);
-      expect(Math.min(segment.end, speechEnd) - Math.max(segment.start, speechStart)).toBeGreaterThan(
-        speech.length * 0.6,
-      );
+      expect(
+        Math.min(segment.end, speechEnd) - Math.max(segment.start, speechStart),
+      ).toBeGreaterThan(speech.length * 0.6);
       await vad.close();
     });
 

@@ -5,13 +5,15 @@ import { espeakSpeech16k, hasProgram } from '../testing/sox.ts';
 import { createPhraseWake, phraseScore } from './phrase-wake.ts';
 import { runWakeConformance } from './wake-conformance.ts';
 
-const missing = !hasProgram('espeak-ng') || !hasProgram('sox') ? 'espeak-ng or sox is not installed' : undefined;
+const missing =
+  !hasProgram('espeak-ng') || !hasProgram('sox') ? 'espeak-ng or sox is not installed' : undefined;
 
 /** An STT double that knows which clip is which: the wake clip says the phrase. */
 function clipStt(clips: Map<Int16Array, string>): SpeechToText {
   return {
     name: 'clips',
-    availability: () => Promise.resolve({ available: true, engine: 'clips', detail: 'test double' }),
+    availability: () =>
+      Promise.resolve({ available: true, engine: 'clips', detail: 'test double' }),
     transcribe: (audio) => Promise.resolve({ text: clips.get(audio) ?? '' }),
     close: () => Promise.resolve(),
   };

@@ -50,7 +50,10 @@ export function phraseScore(phrase: string, transcript: string): number {
   }
   if (words.length < wanted.length - 1) {
     const candidate = words.join(' ');
-    best = Math.max(best, 1 - editDistance(target, candidate) / Math.max(target.length, candidate.length));
+    best = Math.max(
+      best,
+      1 - editDistance(target, candidate) / Math.max(target.length, candidate.length),
+    );
   }
   return best;
 }
