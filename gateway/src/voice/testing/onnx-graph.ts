@@ -8,12 +8,15 @@ import { ProtoWriter } from '../../memory/embedder/testing/protobuf-writer.ts';
 export const FLOAT = 1;
 export const INT64 = 7;
 const ATTRIBUTE_INT = 2;
+const ATTRIBUTE_INTS = 7;
 
 export interface GraphNode {
   op: string;
   inputs: readonly string[];
   outputs: readonly string[];
   ints?: Record<string, number>;
+  /** List-of-int attributes (e.g. Transpose `perm`). */
+  intLists?: Record<string, readonly number[]>;
 }
 
 export interface GraphTensor {
@@ -50,6 +53,12 @@ export function buildOnnxGraph(graph: {
           n.string(4, node.op);
           for (const [name, value] of Object.entries(node.ints ?? {}))
             n.message(5, (a) => a.string(1, name).varint(3, value).varint(20, ATTRIBUTE_INT));
+          for (const [name, values] of Object.entries(node.intLists ?? {}))
+            n.message(5, (a) => {
+              a.string(1, name);
+              for (const value of values) a.varint(8, value);
+              a.varint(20, ATTRIBUTE_INTS);
+            });
         }),
       );
       g.string(2, graph.name);
