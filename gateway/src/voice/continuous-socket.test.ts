@@ -1,9 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
 import { concatPcm16 } from './audio/pcm.ts';
 import { createScriptedStt } from './testing/scripted-stt.ts';
 import { espeakSpeech16k, hasProgram } from './testing/sox.ts';
 import { connectVoice } from './testing/voice-client.ts';
+
+// Real speech engines on a shared, loaded machine: generous bounds.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 const missing = !hasProgram('espeak-ng')
   ? 'espeak-ng is not installed'

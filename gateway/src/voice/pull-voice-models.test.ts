@@ -2,12 +2,15 @@ import { createServer, type Server } from 'node:http';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../observability/logger.ts';
 import { piperVoicePath, pullPiperVoice, pullWhisperModel } from './pull-voice-models.ts';
 import { writeTinyPiperVoice } from './testing/tiny-piper.ts';
 import { createPiperTts } from './tts/piper-tts.ts';
 import { hasProgram } from './testing/sox.ts';
+
+// Real speech engines on a shared, loaded machine: generous bounds.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 /** A model hub on 127.0.0.1 serving the piper-voices layout (the real URL shape). */
 let hub: Server;

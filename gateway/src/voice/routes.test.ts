@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../config/load.ts';
 import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
@@ -10,6 +10,9 @@ import { concatPcm16, encodeWav } from './audio/pcm.ts';
 import { createScriptedStt } from './testing/scripted-stt.ts';
 import { espeakSpeech16k, hasProgram } from './testing/sox.ts';
 import { connectVoice } from './testing/voice-client.ts';
+
+// Real speech engines on a shared, loaded machine: generous bounds.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 const missing = !hasProgram('espeak-ng')
   ? 'espeak-ng is not installed'

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   startChatTestBed,
   type ChatTestBed,
@@ -9,6 +9,9 @@ import {
 import { createScriptedStt } from '../../../../gateway/src/voice/testing/scripted-stt.ts';
 import { hasProgram, soxStat } from '../../../../gateway/src/voice/testing/sox.ts';
 import { createHarness, type Harness } from '../../testing/cli-harness.ts';
+
+// Real speech engines on a shared, loaded machine: generous bounds.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 const missing = !hasProgram('espeak-ng')
   ? 'espeak-ng is not installed'

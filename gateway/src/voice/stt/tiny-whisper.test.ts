@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { monitorEgress } from '../../memory/embedder/testing/egress-monitor.ts';
 import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
 import { espeakSpeech16k, hasProgram } from '../testing/sox.ts';
@@ -9,6 +9,9 @@ import { TINY_WHISPER_ID, TINY_WHISPER_TEXT, writeTinyWhisper } from '../testing
 import { connectVoice } from '../testing/voice-client.ts';
 import { runSttConformance } from './stt-conformance.ts';
 import { createWhisperStt } from './whisper-stt.ts';
+
+// Real speech engines on a shared, loaded machine: generous bounds.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 const missing =
   !hasProgram('espeak-ng') || !hasProgram('sox') ? 'espeak-ng or sox is not installed' : undefined;

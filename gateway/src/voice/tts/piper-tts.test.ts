@@ -1,11 +1,14 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findPiperVoice, phonemeIds, createPiperTts } from './piper-tts.ts';
 import { runTtsConformance } from './tts-conformance.ts';
 import { writeTinyPiperVoice } from '../testing/tiny-piper.ts';
 import { hasProgram, soxStat } from '../testing/sox.ts';
+
+// Real speech engines on a shared, loaded machine: generous bounds.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 const missing = !hasProgram('espeak-ng')
   ? 'espeak-ng is not installed (Piper phonemises with it)'
