@@ -24,10 +24,9 @@ describe.skipIf(missing !== undefined)(
   () => {
     let bed: ChatTestBed;
     let h: Harness;
+    const stt = createScriptedStt(['is the oven on']);
     beforeAll(async () => {
-      bed = await startChatTestBed(undefined, {
-        voiceEngines: { stt: createScriptedStt(['is the oven on']) },
-      });
+      bed = await startChatTestBed(undefined, { voiceEngines: { stt } });
     });
     afterAll(() => bed.close());
     beforeEach(async () => {
@@ -65,6 +64,23 @@ describe.skipIf(missing !== undefined)(
       const stat = soxStat(await readFile(out));
       expect(stat.seconds).toBeGreaterThan(0.8);
       expect(stat.rmsAmplitude).toBeGreaterThan(0.01);
+    });
+
+    it('wake --file waits for the wake word, answers the next utterance, then stops', async () => {
+      const wake = join(h.home, 'wake.wav');
+      const question = join(h.home, 'question.wav');
+      const file = join(h.home, 'both.wav');
+      execFileSync('espeak-ng', ['-w', wake, 'Hey Hearth.']);
+      execFileSync('espeak-ng', ['-w', question, 'Is the oven on?']);
+      // The wake word, a second of silence, the question.
+      execFileSync('sox', [wake, join(h.home, 'wake-padded.wav'), 'pad', '0', '1']);
+      execFileSync('sox', [join(h.home, 'wake-padded.wav'), question, file]);
+      stt.say('hey hearth');
+      bed.fake.reply({ text: 'The oven is off.' });
+      const result = await h.run(['voice', 'wake', '--file', file]);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe('You said: is the oven on\nThe oven is off.\n');
     });
 
     it('listen --json prints the turn as JSON', async () => {
