@@ -74,8 +74,9 @@ ENV NODE_ENV=production \
 # jemalloc: the gateway preloads it at start (gateway/src/config/runtime-tuning.ts). After a
 # burst of chat turns glibc malloc keeps ~100 MB of freed memory; jemalloc returns it, so the
 # settled RSS is ~125 MB instead of ~200 MB (npm run bench:chat).
+# espeak-ng: the voice pipeline's speech synthesis when no Piper voice is in the model cache.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libjemalloc2 \
+    && apt-get install -y --no-install-recommends libjemalloc2 espeak-ng \
     && rm -rf /var/lib/apt/lists/*
 
 # The state directory belongs to the unprivileged `node` user (uid 1000 in the official

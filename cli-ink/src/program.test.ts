@@ -29,6 +29,7 @@ const ALL = [
   'tools',
   'usage',
   'version',
+  'voice',
 ];
 
 function deps(): CliDeps {

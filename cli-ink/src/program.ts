@@ -29,6 +29,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['tools', async () => (await import('./commands/tools.ts')).registerTools],
   ['usage', async () => (await import('./commands/usage.ts')).registerUsage],
   ['version', async () => (await import('./commands/version.ts')).registerVersion],
+  ['voice', async () => (await import('./commands/voice/index.ts')).registerVoice],
 ];
 
 /** The global options that take a value: the word after them is not the command. */

@@ -24,6 +24,8 @@ import type { ToolRegistry } from './tools/contract.ts';
 import type { UsageTracker } from './usage/usage-tracker.ts';
 import type { FrameSenderLimits } from './ws/send.ts';
 import type { SocketRouter } from './ws/socket-router.ts';
+import type { VoiceEngineOverrides } from './voice/voice-runtime.ts';
+import type { VoiceService } from './voice/voice-service.ts';
 
 /** Everything the gateway takes from outside; tests pass fakes, main.ts passes the real ones. */
 export interface GatewayDeps {
@@ -60,6 +62,8 @@ export interface GatewayDeps {
   maxLiveSessions?: number;
   /** Chat sockets' back-pressure limits (`ws/send.ts` defaults; tests lower them). */
   socketFrameLimits?: Partial<FrameSenderLimits>;
+  /** Voice engines used instead of the configured ones (tests inject an STT double). */
+  voiceEngines?: VoiceEngineOverrides;
   /** The process's allocator and heap set-up, reported in /status `backends`. */
   runtime?: RuntimeReport;
   /** How `POST /mcp/spawn` starts `hearth mcp` (the CLI passes itself); unset: spawn answers 503. */
@@ -84,6 +88,8 @@ export interface Gateway {
   pipeline(): ChatPipeline;
   /** The memory tiers, once start-up has built them. */
   memory(): MemoryRuntime;
+  /** Voice: host push-to-talk and continuous listening (`hearth start --voice-mode`). */
+  readonly voice: VoiceService;
   /** Binds the configured host/port, then runs the start-up phases in the background. */
   listen(): Promise<ListeningAddress>;
   /** Settles when start-up has finished (or failed). */

@@ -36,6 +36,7 @@ import { configuredSecrets } from './tools/build-tools.ts';
 import { sanitiseEnv } from './tools/executors/sanitise-env.ts';
 import { createToolRegistry } from './tools/registry.ts';
 import { VERSION } from './version.ts';
+import { voiceArea } from './voice/area.ts';
 
 export type { ListeningAddress } from './lifecycle/serve-areas.ts';
 export type { Gateway, GatewayDeps } from './gateway-contract.ts';
@@ -218,6 +219,17 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     logger,
     now,
   });
+  const voice = voiceArea({
+    config: config.voice,
+    configPath: paths.configPath,
+    modelDir: join(paths.home, 'models'),
+    runTurn: (input) => agent.pipeline().runTurn(input),
+    turnsAvailable: agent.available,
+    engines: deps.voiceEngines,
+    socketFrameLimits: deps.socketFrameLimits,
+    metrics,
+    logger,
+  });
   const status = statusArea({
     version: VERSION,
     agentName: AGENT_NAME,
@@ -228,7 +240,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     sources: {
       activeSessions: () => conversations.size(),
       runtimeAvailable: agent.available,
-      voice: () => ({ stt_available: false, tts_available: false, wake_word_active: false }),
+      voice: voice.summary,
       semanticAvailable: memory.semanticAvailable,
       backends: () => ({
         ...mergedBackends(areas),
@@ -254,6 +266,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     mcp,
     orchestrator,
     agent,
+    voice,
   ];
   const served = serveAreas(areas, { gateway: config.gateway, version: VERSION, logger });
 
@@ -287,6 +300,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     toolRuntime: toolsRuntime.runtime,
     pipeline: agent.pipeline,
     memory: memory.memory,
+    voice: voice.service,
     listen: async () => {
       const address = await served.listen();
       runStartup().catch((error: unknown) => logger.error({ err: error }, 'start-up failed'));

@@ -25,10 +25,19 @@ describe('hearth start (foreground)', () => {
     expect(status.backends).toMatchObject(TEST_RUNTIME);
   });
 
-  it('accepts --voice-mode with a note that voice does not exist yet', async () => {
-    const result = await h.run(['start', '--port', '0', '--voice-mode', 'ptt']);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^note: voice is not available yet; --voice-mode ptt/);
+  it('--voice-mode on a host without speech-to-text or a microphone: the gateway runs and says why', async () => {
+    const ptt = await h.run(['start', '--port', '0', '--voice-mode', 'ptt']);
+    expect(ptt.code).toBe(0);
+    expect(ptt.stdout).toMatch(
+      /^Hearth is ready at .*\nnote: voice mode ptt: push-to-talk is unavailable \(no speech-to-text; run `hearth voice models pull`\)\n$/,
+    );
+    const wake = await h.run(['start', '--port', '0', '--voice-mode', 'wake']);
+    expect(wake.code).toBe(0);
+    expect(wake.stdout).toMatch(
+      /note: voice mode wake is unavailable: no host audio input: no capture device/,
+    );
+    const off = await h.run(['start', '--port', '0', '--voice-mode', 'off']);
+    expect(off.stdout).toMatch(/^Hearth is ready at [^\n]*\n$/);
   });
 
   it('rejects an unknown --voice-mode and a bad --port', async () => {

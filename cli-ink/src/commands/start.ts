@@ -22,11 +22,6 @@ export function registerStart(program: Command, ctx: CommandContext): void {
     .option('--background', 'run detached; logs go to {home}/gateway.log')
     .addOption(new Option('--voice-mode <mode>', 'voice input mode').choices(VOICE_MODES))
     .action(async (options: StartOptions) => {
-      if (options.voiceMode !== undefined) {
-        ctx.deps.output.out(
-          `note: voice is not available yet; --voice-mode ${options.voiceMode} is accepted and has no effect.`,
-        );
-      }
       // Loaded only when used: the foreground start loads as little as it can before
       // tuneRuntime re-executes the process.
       if (options.background)
@@ -68,4 +63,28 @@ export async function startForeground(ctx: CommandContext, options: StartOptions
     throw new CliError(`start-up failed: ${reason}`);
   }
   deps.output.out(`Hearth is ready at ${url}${deps.isTTY ? ' (Ctrl+C to stop)' : ''}`);
+  if (options.voiceMode !== undefined && options.voiceMode !== 'off')
+    deps.output.out(await startVoiceMode(running, options.voiceMode));
+}
+
+/**
+ * `--voice-mode`: host audio. `continuous` and `wake` start listening on the host microphone;
+ * `ptt` reports whether push-to-talk is ready (`hearth voice listen`, the web client, or POST
+ * /voice/ptt/start). The gateway runs on without voice when the host has none, and says why.
+ */
+async function startVoiceMode(running: RunningGateway, mode: VoiceMode): Promise<string> {
+  const voice = running.gateway.voice;
+  const status = voice.status();
+  if (mode === 'ptt')
+    return status.ptt_available
+      ? 'voice: push-to-talk is ready (hearth voice listen, or POST /api/v1/voice/ptt/start)'
+      : 'note: voice mode ptt: push-to-talk is unavailable (no speech-to-text; run `hearth voice models pull`)';
+  try {
+    await voice.continuousStart({ wake: mode === 'wake' });
+    return mode === 'wake'
+      ? 'voice: listening on the host microphone for the wake word'
+      : 'voice: listening continuously on the host microphone';
+  } catch (error) {
+    return `note: voice mode ${mode} is unavailable: ${errorMessage(error)}`;
+  }
 }

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { hasProgram } from '../voice/testing/sox.ts';
+
+/** No Whisper weights in a fresh state directory: no STT; TTS is espeak-ng where installed. */
+const espeak = hasProgram('espeak-ng');
 
 describe('GET /api/v1/status', () => {
   let gw: TestGateway;
@@ -21,7 +25,7 @@ describe('GET /api/v1/status', () => {
       runtime_available: true,
       init_phase: 'ready',
       init_error: null,
-      voice: { stt_available: false, tts_available: false, wake_word_active: false },
+      voice: { stt_available: false, tts_available: espeak, wake_word_active: false },
       host: {
         cpu_percent: expect.any(Number),
         memory_rss_bytes: expect.any(Number),
@@ -42,6 +46,11 @@ describe('GET /api/v1/status', () => {
         // `bubblewrap+permission` where bwrap works, else the permission model alone.
         skills: expect.stringMatching(/^(bubblewrap\+)?permission$/),
         orchestrator: 'router',
+        voice_stt: 'none',
+        voice_tts: espeak ? 'espeak-ng' : 'none',
+        voice_vad: 'silero',
+        voice_wake: 'none',
+        voice_input: expect.stringMatching(/^(arecord|none)$/),
       },
     });
   });

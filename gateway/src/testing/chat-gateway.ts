@@ -1,6 +1,7 @@
 import { createHashEmbedder } from '../memory/embedder/hash-embedder.ts';
 import type { PresenceTiming } from '../scale-out/presence.ts';
 import type { FrameSenderLimits } from '../ws/send.ts';
+import type { VoiceEngineOverrides } from '../voice/voice-runtime.ts';
 import { createFakeLlmServer, type FakeLlmServer } from './fake-llm/server.ts';
 import { startTestGateway, type TestGateway } from './test-gateway.ts';
 
@@ -24,6 +25,8 @@ export interface ChatTestBedOptions {
   mcpServerCommand?: NonNullable<Parameters<typeof startTestGateway>[0]>['mcpServerCommand'];
   /** External MCP servers' timeouts, backoff and flood limits. */
   mcpTiming?: NonNullable<Parameters<typeof startTestGateway>[0]>['mcpTiming'];
+  /** Voice engines instead of the configured ones (an STT double, a file as microphone). */
+  voiceEngines?: VoiceEngineOverrides;
 }
 
 export interface ChatTestBed {
@@ -58,6 +61,7 @@ export async function startChatTestBed(
     home: options.home,
     mcpServerCommand: options.mcpServerCommand,
     mcpTiming: options.mcpTiming,
+    voiceEngines: options.voiceEngines,
     config: {
       ...options.config,
       models: {

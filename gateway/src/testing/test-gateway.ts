@@ -12,6 +12,7 @@ import type { GatewayDeps } from '../gateway-contract.ts';
 import { silentLogger } from '../observability/logger.ts';
 import type { PresenceTiming } from '../scale-out/presence.ts';
 import type { FrameSenderLimits } from '../ws/send.ts';
+import type { VoiceEngineOverrides } from '../voice/voice-runtime.ts';
 
 type SectionPatch = { [S in keyof HearthConfig]?: Partial<HearthConfig[S]> };
 
@@ -57,6 +58,8 @@ export async function startTestGateway(
     hubNetwork?: GatewayDeps['hubNetwork'];
     mcpServerCommand?: GatewayDeps['mcpServerCommand'];
     mcpTiming?: GatewayDeps['mcpTiming'];
+    /** Voice engines instead of the configured ones (an STT double, a file as microphone). */
+    voiceEngines?: VoiceEngineOverrides;
   } = {},
 ): Promise<TestGateway> {
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
@@ -79,6 +82,7 @@ export async function startTestGateway(
     hubNetwork: options.hubNetwork,
     mcpServerCommand: options.mcpServerCommand,
     mcpTiming: options.mcpTiming,
+    voiceEngines: options.voiceEngines,
   });
   const address = await gateway.listen();
   return {

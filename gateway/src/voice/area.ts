@@ -1,0 +1,121 @@
+import type { Logger } from 'pino';
+import type { Area } from '../lifecycle/area.ts';
+import type { Metrics } from '../observability/metrics.ts';
+import type { FrameSenderLimits } from '../ws/send.ts';
+import { createAplayOutput, type AudioOutput } from './audio/command-output.ts';
+import { listAudioDevices, type AudioDevices } from './audio/devices.ts';
+import { voiceRoutes } from './routes.ts';
+import { createVoiceService, type VoiceService } from './voice-service.ts';
+import {
+  buildVoiceRuntime,
+  type VoiceConfig,
+  type VoiceEngineOverrides,
+  type VoiceRuntime,
+} from './voice-runtime.ts';
+import { voiceSocket } from './voice-socket.ts';
+import type { RunTurn } from './voice-turn.ts';
+
+export interface VoiceAreaDeps {
+  config: VoiceConfig;
+  configPath: string;
+  /** `{data_dir}/models`: Whisper and Piper files are read from here only. */
+  modelDir: string;
+  /** The chat turn service (agent pipeline `runTurn`); 503 until the agent has started. */
+  runTurn: RunTurn;
+  turnsAvailable: () => boolean;
+  /** Engines to use instead of the configured ones (tests inject an STT double). */
+  engines?: VoiceEngineOverrides;
+  output?: AudioOutput;
+  devices?: () => Promise<AudioDevices>;
+  socketFrameLimits?: Partial<FrameSenderLimits>;
+  metrics: Metrics;
+  logger: Logger;
+}
+
+export interface VoiceArea extends Area {
+  readonly service: VoiceService;
+  /** `/status` voice{}. */
+  readonly summary: () => {
+    stt_available: boolean;
+    tts_available: boolean;
+    wake_word_active: boolean;
+  };
+}
+
+/**
+ * Voice (`/voice/*`, `/settings/voice`, `/ws/voice`): push-to-talk, continuous listening and
+ * a wake word, with local STT and TTS. The engines are chosen in the start-up phase; before
+ * that the routes answer 503 "Voice is starting" and the status booleans are false.
+ */
+export function voiceArea(deps: VoiceAreaDeps): VoiceArea {
+  const logger = deps.logger.child({ area: 'voice' });
+  let runtime: VoiceRuntime | undefined;
+  const service = createVoiceService({
+    runtime: () => runtime,
+    runTurn: deps.runTurn,
+    turnsAvailable: deps.turnsAvailable,
+    output: deps.output ?? createAplayOutput(),
+    metrics: deps.metrics,
+    logger,
+  });
+  return {
+    name: 'voice',
+    service,
+    routes: voiceRoutes({
+      service,
+      config: deps.config,
+      configPath: deps.configPath,
+      runtime: () => runtime,
+      devices: deps.devices ?? (() => listAudioDevices()),
+    }),
+    sockets: [
+      {
+        path: '/ws/voice',
+        handler: voiceSocket({
+          service,
+          metrics: deps.metrics,
+          logger,
+          frameLimits: deps.socketFrameLimits,
+        }),
+      },
+    ],
+    async start() {
+      runtime = await buildVoiceRuntime({
+        config: deps.config,
+        modelDir: deps.modelDir,
+        overrides: deps.engines,
+        logger,
+      });
+    },
+    status: (): Record<string, string> =>
+      runtime
+        ? {
+            voice_stt: runtime.availability.stt.available
+              ? runtime.availability.stt.engine
+              : 'none',
+            voice_tts: runtime.availability.tts.available
+              ? runtime.availability.tts.engine
+              : 'none',
+            voice_vad: runtime.availability.vad.engine,
+            voice_wake: runtime.availability.wake.available
+              ? runtime.availability.wake.engine
+              : 'none',
+            voice_input: runtime.availability.input.available
+              ? runtime.availability.input.engine
+              : 'none',
+          }
+        : {},
+    summary: () => {
+      const status = service.status();
+      return {
+        stt_available: status.stt_available,
+        tts_available: status.tts_available,
+        wake_word_active: status.wake_detector_active,
+      };
+    },
+    async close() {
+      await service.close();
+      await runtime?.close();
+    },
+  };
+}
