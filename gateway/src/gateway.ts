@@ -8,6 +8,8 @@ import type { HearthConfig } from './config/schema.ts';
 import { resolveDbPath } from './config/state-dir.ts';
 import { databaseArea } from './db/area.ts';
 import { conversationSockets } from './events/local.ts';
+import { canvasArea } from './canvas/area.ts';
+import { openCanvasStore } from './canvas/open-store.ts';
 import { assertSafeBinding, isLoopbackHost } from './http/binding.ts';
 import { hubArea } from './hub/area.ts';
 import { mergedBackends, startupPhases, type Area } from './lifecycle/area.ts';
@@ -166,6 +168,12 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     logger,
     now,
   });
+  const canvas = canvasArea({
+    config: config.canvas,
+    openStore: (limits) => openCanvasStore({ cacheUrl: config.memory.cache_url, limits, logger }),
+    logger,
+    now,
+  });
   const status = statusArea({
     version: VERSION,
     agentName: AGENT_NAME,
@@ -200,6 +208,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     skills,
     hub,
     agent,
+    canvas,
   ];
   const served = serveAreas(areas, { gateway: config.gateway, version: VERSION, logger });
 

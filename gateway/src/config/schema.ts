@@ -95,6 +95,12 @@ export const voiceSection = z.strictObject({
   wake_word_threshold: z.number().min(0).max(1).default(0.5),
 });
 
+export const canvasSection = z.strictObject({
+  max_block_bytes: z.number().int().positive().default(262_144),
+  max_canvas_bytes: z.number().int().positive().default(4_194_304),
+  max_blocks: z.number().int().positive().default(200),
+});
+
 /** The whole `config.toml`. Every section and key has a default: an empty file is valid. */
 export const configSchema = z.strictObject({
   gateway: gatewaySection.default(gatewaySection.parse({})),
@@ -102,6 +108,7 @@ export const configSchema = z.strictObject({
   memory: memorySection.default(memorySection.parse({})),
   security: securitySection.default(securitySection.parse({})),
   voice: voiceSection.default(voiceSection.parse({})),
+  canvas: canvasSection.default(canvasSection.parse({})),
 });
 
 export type HearthConfig = z.infer<typeof configSchema>;
