@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { HearthError } from '../errors.ts';
-import { CANVAS_BLOCK_TYPES, type CanvasBlock, type CanvasLimits, type ChartContent } from './ports.ts';
+import {
+  CANVAS_BLOCK_TYPES,
+  type CanvasBlock,
+  type CanvasLimits,
+  type ChartContent,
+} from './ports.ts';
 
 export const chartContent = z
   .object({

@@ -105,14 +105,21 @@ describe('canvas routes and /ws/canvas on a real gateway', () => {
     expect(big.status).toBe(413);
     expect(big.body.detail).toContain('at most 8192');
     for (let i = 0; i < 2; i += 1) {
-      const r = await call(gw, 'POST', '/canvas/render', { type: 'code', content: 'y'.repeat(7_900) });
+      const r = await call(gw, 'POST', '/canvas/render', {
+        type: 'code',
+        content: 'y'.repeat(7_900),
+      });
       expect(r.status).toBe(201);
     }
-    const full = await call(gw, 'POST', '/canvas/render', { type: 'code', content: 'z'.repeat(7_900) });
+    const full = await call(gw, 'POST', '/canvas/render', {
+      type: 'code',
+      content: 'z'.repeat(7_900),
+    });
     expect(full.status).toBe(413);
     expect(full.body.detail).toContain('20000 bytes');
     await call(gw, 'DELETE', '/canvas/clear');
-    for (let i = 0; i < 6; i += 1) await call(gw, 'POST', '/canvas/render', { type: 'markdown', content: `${i}` });
+    for (let i = 0; i < 6; i += 1)
+      await call(gw, 'POST', '/canvas/render', { type: 'markdown', content: `${i}` });
     const many = await call(gw, 'POST', '/canvas/render', { type: 'markdown', content: 'seventh' });
     expect(many.status).toBe(413);
     expect(many.body.detail).toContain('at most 6 blocks');
@@ -170,7 +177,9 @@ describe('canvas routes and /ws/canvas on a real gateway', () => {
     viewer.send({ type: 'ping' });
     expect(await viewer.next((f) => f.type === 'pong')).toEqual({ type: 'pong' });
     viewer.send('{"type": "render", "content": "x"}');
-    expect(await viewer.next((f) => f.type === 'error')).toMatchObject({ detail: expect.any(String) });
+    expect(await viewer.next((f) => f.type === 'error')).toMatchObject({
+      detail: expect.any(String),
+    });
     viewer.send('garbage');
     viewer.socket.close();
     await viewer.closed;
@@ -196,10 +205,18 @@ describe('canvas with an API key', () => {
 
   it('needs the key on every route, and the frame page needs only the block id', async () => {
     expect((await call(gw, 'GET', '/canvas/state')).status).toBe(401);
-    expect((await call(gw, 'POST', '/canvas/render', { type: 'html', content: 'x' })).status).toBe(401);
+    expect((await call(gw, 'POST', '/canvas/render', { type: 'html', content: 'x' })).status).toBe(
+      401,
+    );
     expect((await call(gw, 'DELETE', '/canvas/clear')).status).toBe(401);
     expect((await call(gw, 'GET', '/canvas/status')).status).toBe(401);
-    const html = await call(gw, 'POST', '/canvas/render', { type: 'html', content: '<i>k</i>' }, key);
+    const html = await call(
+      gw,
+      'POST',
+      '/canvas/render',
+      { type: 'html', content: '<i>k</i>' },
+      key,
+    );
     expect(html.status).toBe(201);
     const page = await fetch(`${gw.url}/canvas/frame/${String(html.body.id)}`);
     expect(page.status).toBe(200);

@@ -26,7 +26,8 @@ export const FRAME_CSP = [
   'sandbox allow-scripts',
 ].join('; ');
 
-const FRAME_PATH = /^\/canvas\/frame\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const FRAME_PATH =
+  /^\/canvas\/frame\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function framePage(html: string): string {
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"></head><body>\n${html}\n</body></html>\n`;

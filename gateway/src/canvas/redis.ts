@@ -45,7 +45,7 @@ function parseEvent(message: string): CanvasEvent | undefined {
     const event = JSON.parse(message) as Partial<CanvasEvent> & { block?: Partial<CanvasBlock> };
     if (event.type === 'clear') return { type: 'clear' };
     if (event.type === 'add' && typeof event.block?.id === 'string') {
-      return { type: 'add', block: event.block as CanvasBlock };
+      return { type: 'add', block: event.block };
     }
   } catch {
     // not ours
@@ -53,7 +53,9 @@ function parseEvent(message: string): CanvasEvent | undefined {
   return undefined;
 }
 
-export async function createRedisCanvasStore(options: RedisCanvasStoreOptions): Promise<CanvasStore> {
+export async function createRedisCanvasStore(
+  options: RedisCanvasStoreOptions,
+): Promise<CanvasStore> {
   const { link, limits } = options;
   const prefix = options.keyPrefix ?? 'hearth:canvas:';
   const keys = [`${prefix}blocks`, `${prefix}bytes`];

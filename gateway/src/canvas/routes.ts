@@ -43,7 +43,7 @@ export function canvasRoutes(canvas: CanvasService, started: () => boolean): Any
       path: '/canvas/clear',
       summary: 'Removes every block',
       tags,
-      response: z.undefined(),
+      response: z.void(),
       status: 204,
       handler: () => canvas.clear(),
     }),
