@@ -51,6 +51,8 @@ export interface GatewayDeps {
   maxLiveSessions?: number;
   /** Chat sockets' back-pressure limits (`ws/send.ts` defaults; tests lower them). */
   socketFrameLimits?: Partial<FrameSenderLimits>;
+  /** The built web client served at `/` (default: the `web` workspace's `dist/`). */
+  webAssetsDir?: string;
   /** The process's allocator and heap set-up, reported in /status `backends`. */
   runtime?: RuntimeReport;
 }

@@ -32,6 +32,8 @@ import { toolsArea } from './tools/area.ts';
 import { configuredSecrets } from './tools/build-tools.ts';
 import { createToolRegistry } from './tools/registry.ts';
 import { VERSION } from './version.ts';
+import { defaultWebAssetsDir } from './web-client/assets-dir.ts';
+import { webClientArea } from './web-client/area.ts';
 
 export type { ListeningAddress } from './lifecycle/serve-areas.ts';
 export type { Gateway, GatewayDeps } from './gateway-contract.ts';
@@ -174,6 +176,9 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     logger,
     now,
   });
+  const webClient = webClientArea({
+    assetsDir: deps.webAssetsDir === undefined ? defaultWebAssetsDir() : deps.webAssetsDir,
+  });
   const status = statusArea({
     version: VERSION,
     agentName: AGENT_NAME,
@@ -209,6 +214,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     hub,
     agent,
     canvas,
+    webClient,
   ];
   const served = serveAreas(areas, { gateway: config.gateway, version: VERSION, logger });
 

@@ -20,6 +20,8 @@ export interface ChatTestBedOptions {
   processEnv?: Record<string, string>;
   /** The state directory (default: a fresh temporary one). */
   home?: string;
+  /** The built web client to serve at `/`. */
+  webAssetsDir?: string;
 }
 
 export interface ChatTestBed {
@@ -52,6 +54,7 @@ export async function startChatTestBed(
     socketFrameLimits: options.socketFrameLimits,
     processEnv: options.processEnv,
     home: options.home,
+    webAssetsDir: options.webAssetsDir,
     config: {
       ...options.config,
       models: {

@@ -52,6 +52,8 @@ export async function startTestGateway(
     socketFrameLimits?: Partial<FrameSenderLimits>;
     /** Outbound HTTP (providers, hub downloads); the global fetch by default. */
     fetch?: typeof globalThis.fetch;
+    /** The built web client to serve at `/`. */
+    webAssetsDir?: string;
   } = {},
 ): Promise<TestGateway> {
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
@@ -71,6 +73,7 @@ export async function startTestGateway(
     maxLiveSessions: options.maxLiveSessions,
     socketFrameLimits: options.socketFrameLimits,
     fetch: options.fetch,
+    webAssetsDir: options.webAssetsDir,
   });
   const address = await gateway.listen();
   return {
