@@ -1,3 +1,4 @@
+import type { Agent as HttpsAgent } from 'node:https';
 import type { Server } from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
@@ -51,6 +52,8 @@ export interface GatewayDeps {
   maxLiveSessions?: number;
   /** Chat sockets' back-pressure limits (`ws/send.ts` defaults; tests lower them). */
   socketFrameLimits?: Partial<FrameSenderLimits>;
+  /** An https agent for web push services (tests trust their fake's certificate with it). */
+  pushAgent?: HttpsAgent;
   /** The built web client served at `/` (default: the `web` workspace's `dist/`). */
   webAssetsDir?: string;
   /** The process's allocator and heap set-up, reported in /status `backends`. */

@@ -20,6 +20,7 @@ import { memoryArea } from './memory/area.ts';
 import { createHostStats } from './observability/host-stats.ts';
 import { createMetrics } from './observability/metrics.ts';
 import { privacyArea } from './privacy/area.ts';
+import { pushArea } from './push/area.ts';
 import { providersArea } from './providers/area.ts';
 import { scaleOutArea } from './scale-out/area.ts';
 import { settingsArea } from './settings/area.ts';
@@ -117,6 +118,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     approvals: () => toolsRuntime.runtime().approvals,
     toolsReady: () => toolsRuntime.peek() !== undefined,
   });
+  const push = pushArea({ home: paths.home, logger, now, agent: deps.pushAgent });
   const toolsRuntime = toolsArea({
     config,
     home: paths.home,
@@ -127,6 +129,13 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     allowlist: () => database.database().allowlist,
     board: () => scaleOut.scaleOut().board,
     events: () => scaleOut.scaleOut().events,
+    // No socket of the session saw the notice: a push to the subscribed browsers.
+    unseenApproval: (approval, text) =>
+      push.notify({
+        title: `Approve ${approval.tool_name}?`,
+        body: text,
+        approval_id: approval.id,
+      }),
     processEnv: deps.processEnv ?? {},
     approvalExpiryMs: deps.approvalExpiryMs,
     fetch,
@@ -214,6 +223,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     hub,
     agent,
     canvas,
+    push,
     webClient,
   ];
   const served = serveAreas(areas, { gateway: config.gateway, version: VERSION, logger });

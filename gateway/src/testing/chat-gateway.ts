@@ -1,3 +1,4 @@
+import type { Agent as HttpsAgent } from 'node:https';
 import { createHashEmbedder } from '../memory/embedder/hash-embedder.ts';
 import type { PresenceTiming } from '../scale-out/presence.ts';
 import type { FrameSenderLimits } from '../ws/send.ts';
@@ -22,6 +23,8 @@ export interface ChatTestBedOptions {
   home?: string;
   /** The built web client to serve at `/`. */
   webAssetsDir?: string;
+  /** An https agent for web push services. */
+  pushAgent?: HttpsAgent;
 }
 
 export interface ChatTestBed {
@@ -55,6 +58,7 @@ export async function startChatTestBed(
     processEnv: options.processEnv,
     home: options.home,
     webAssetsDir: options.webAssetsDir,
+    pushAgent: options.pushAgent,
     config: {
       ...options.config,
       models: {

@@ -1,3 +1,4 @@
+import type { Agent as HttpsAgent } from 'node:https';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +55,8 @@ export async function startTestGateway(
     fetch?: typeof globalThis.fetch;
     /** The built web client to serve at `/`. */
     webAssetsDir?: string;
+    /** An https agent for web push services. */
+    pushAgent?: HttpsAgent;
   } = {},
 ): Promise<TestGateway> {
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
@@ -74,6 +77,7 @@ export async function startTestGateway(
     socketFrameLimits: options.socketFrameLimits,
     fetch: options.fetch,
     webAssetsDir: options.webAssetsDir,
+    pushAgent: options.pushAgent,
   });
   const address = await gateway.listen();
   return {
