@@ -40,5 +40,8 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
+  // The web client runs in the browser (its service worker in a worker scope).
+  { files: ['web/src/**'], languageOptions: { globals: globals.browser } },
+  { files: ['web/public/sw.js'], languageOptions: { globals: globals.serviceworker } },
   prettier,
 );

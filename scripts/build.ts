@@ -13,6 +13,7 @@
 import { execFileSync } from 'node:child_process';
 import { cp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { isTestOnlyModule } from './test-only-modules.ts';
 
 const require = createRequire(import.meta.url);
@@ -20,6 +21,19 @@ await rm('dist', { recursive: true, force: true });
 execFileSync(
   process.execPath,
   [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+  { stdio: 'inherit' },
+);
+// The web client: Vite builds web/ into web/dist/, which the gateway serves at `/`.
+execFileSync(
+  process.execPath,
+  [
+    join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js'),
+    'build',
+    '--config',
+    'web/vite.config.ts',
+    '--logLevel',
+    'warn',
+  ],
   { stdio: 'inherit' },
 );
 for (const path of [

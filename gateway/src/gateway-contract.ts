@@ -1,3 +1,4 @@
+import type { Agent as HttpsAgent } from 'node:https';
 import type { Server } from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
@@ -64,6 +65,10 @@ export interface GatewayDeps {
   socketFrameLimits?: Partial<FrameSenderLimits>;
   /** Voice engines used instead of the configured ones (tests inject an STT double). */
   voiceEngines?: VoiceEngineOverrides;
+  /** An https agent for web push services (tests trust their fake's certificate with it). */
+  pushAgent?: HttpsAgent;
+  /** The built web client served at `/` (default: the `web` workspace's `dist/`). */
+  webAssetsDir?: string;
   /** The process's allocator and heap set-up, reported in /status `backends`. */
   runtime?: RuntimeReport;
   /** How `POST /mcp/spawn` starts `hearth mcp` (the CLI passes itself); unset: spawn answers 503. */

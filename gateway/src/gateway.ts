@@ -11,6 +11,8 @@ import { updateConfigFile } from './config/write.ts';
 import { unavailable } from './errors.ts';
 import { databaseArea } from './db/area.ts';
 import { conversationSockets } from './events/local.ts';
+import { canvasArea } from './canvas/area.ts';
+import { openCanvasStore } from './canvas/open-store.ts';
 import { assertSafeBinding, isLoopbackHost } from './http/binding.ts';
 import { hubArea } from './hub/area.ts';
 import { mergedBackends, startupPhases, type Area } from './lifecycle/area.ts';
@@ -23,6 +25,7 @@ import { createHostStats } from './observability/host-stats.ts';
 import { createMetrics } from './observability/metrics.ts';
 import { orchestratorArea } from './orchestrator/area.ts';
 import { privacyArea } from './privacy/area.ts';
+import { pushArea } from './push/area.ts';
 import { providersArea } from './providers/area.ts';
 import { scaleOutArea } from './scale-out/area.ts';
 import { settingsArea } from './settings/area.ts';
@@ -37,6 +40,8 @@ import { sanitiseEnv } from './tools/executors/sanitise-env.ts';
 import { createToolRegistry } from './tools/registry.ts';
 import { VERSION } from './version.ts';
 import { voiceArea } from './voice/area.ts';
+import { defaultWebAssetsDir } from './web-client/assets-dir.ts';
+import { webClientArea } from './web-client/area.ts';
 
 export type { ListeningAddress } from './lifecycle/serve-areas.ts';
 export type { Gateway, GatewayDeps } from './gateway-contract.ts';
@@ -120,6 +125,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     approvals: () => toolsRuntime.runtime().approvals,
     toolsReady: () => toolsRuntime.peek() !== undefined,
   });
+  const push = pushArea({ home: paths.home, logger, now, agent: deps.pushAgent });
   const toolsRuntime = toolsArea({
     config,
     home: paths.home,
@@ -130,6 +136,13 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     allowlist: () => database.database().allowlist,
     board: () => scaleOut.scaleOut().board,
     events: () => scaleOut.scaleOut().events,
+    // No socket of the session saw the notice: a push to the subscribed browsers.
+    unseenApproval: (approval, text) =>
+      push.notify({
+        title: `Approve ${approval.tool_name}?`,
+        body: text,
+        approval_id: approval.id,
+      }),
     processEnv: deps.processEnv ?? {},
     approvalExpiryMs: deps.approvalExpiryMs,
     fetch,
@@ -230,6 +243,15 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     metrics,
     logger,
   });
+  const canvas = canvasArea({
+    config: config.canvas,
+    openStore: (limits) => openCanvasStore({ cacheUrl: config.memory.cache_url, limits, logger }),
+    logger,
+    now,
+  });
+  const webClient = webClientArea({
+    assetsDir: deps.webAssetsDir === undefined ? defaultWebAssetsDir() : deps.webAssetsDir,
+  });
   const status = statusArea({
     version: VERSION,
     agentName: AGENT_NAME,
@@ -267,6 +289,9 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     orchestrator,
     agent,
     voice,
+    canvas,
+    push,
+    webClient,
   ];
   const served = serveAreas(areas, { gateway: config.gateway, version: VERSION, logger });
 

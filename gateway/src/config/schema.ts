@@ -144,6 +144,12 @@ export const mcpSection = z.strictObject({
     }),
 });
 
+export const canvasSection = z.strictObject({
+  max_block_bytes: z.number().int().positive().default(262_144),
+  max_canvas_bytes: z.number().int().positive().default(4_194_304),
+  max_blocks: z.number().int().positive().default(200),
+});
+
 /** The whole `config.toml`. Every section and key has a default: an empty file is valid. */
 export const configSchema = z.strictObject({
   gateway: gatewaySection.default(gatewaySection.parse({})),
@@ -152,6 +158,7 @@ export const configSchema = z.strictObject({
   security: securitySection.default(securitySection.parse({})),
   voice: voiceSection.default(voiceSection.parse({})),
   mcp: mcpSection.default(mcpSection.parse({})),
+  canvas: canvasSection.default(canvasSection.parse({})),
 });
 
 export type HearthConfig = z.infer<typeof configSchema>;

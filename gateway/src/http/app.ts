@@ -6,6 +6,7 @@ import { hostCheck, type HostPolicy } from './middleware/hosts.ts';
 import { errorHandler, notFoundHandler } from './middleware/errors.ts';
 import { cors, type OriginPolicy } from './middleware/origins.ts';
 import { mountRoutes } from './mount-routes.ts';
+import type { PublicPages } from './pages.ts';
 import { buildOpenApiDocument, type RouteGroup } from './openapi.ts';
 
 export interface HttpAppOptions {
@@ -17,6 +18,8 @@ export interface HttpAppOptions {
   hosts: HostPolicy;
   bodyLimitBytes: number;
   groups: readonly RouteGroup[];
+  /** Pages outside the API (web client, canvas frames), with the paths that need no key. */
+  pages?: readonly PublicPages[];
 }
 
 /**
@@ -36,7 +39,13 @@ export function createHttpApp(options: HttpAppOptions): Express {
     next();
   });
   app.use(hostCheck({ policy: options.hosts, apiKey: options.apiKey }));
-  app.use(apiKeyAuth({ apiKey: options.apiKey }));
+  const pages = options.pages ?? [];
+  app.use(
+    apiKeyAuth({
+      apiKey: options.apiKey,
+      isPublic: (path) => pages.some((page) => page.isPublic(path)),
+    }),
+  );
   app.use(cors(options.origins));
   app.use(express.json({ limit: options.bodyLimitBytes, strict: true }));
 
@@ -46,6 +55,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     if (group.prefix === '') app.use(router);
     else app.use(group.prefix, router);
   }
+  for (const page of pages) app.use(page.router);
   app.use(docsRouter(buildOpenApiDocument(options.groups, options.version)));
 
   app.use(notFoundHandler());

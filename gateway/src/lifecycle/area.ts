@@ -1,3 +1,4 @@
+import type { PublicPages } from '../http/pages.ts';
 import type { AnyRoute } from '../http/route.ts';
 import type { StartupPhase } from './startup.ts';
 import type { SocketHandler, SocketRouteOptions } from '../ws/socket-router.ts';
@@ -26,6 +27,8 @@ export interface Area {
   /** Root routes (`/health`, `/ready`). */
   readonly rootRoutes?: readonly AnyRoute[];
   readonly sockets?: readonly AreaSocket[];
+  /** Pages outside the JSON API (the web client, canvas sandbox pages), mounted at the root. */
+  readonly pages?: PublicPages;
   /** Runs before the port is bound (e.g. a secret the sockets need from the first request). */
   prepare?(): Promise<void>;
   /** The area's start-up phase; phases run one after another in list order. */

@@ -47,6 +47,7 @@ export function serveAreas(areas: readonly Area[], options: ServeAreasOptions) {
     origins,
     hosts,
     bodyLimitBytes: settings.body_limit_bytes,
+    pages: areas.flatMap((area) => (area.pages ? [area.pages] : [])),
     groups: [
       { prefix: '', routes: areas.flatMap((area) => area.rootRoutes ?? []) },
       { prefix: '/api/v1', routes: areas.flatMap((area) => area.routes ?? []) },

@@ -1,3 +1,4 @@
+import type { Agent as HttpsAgent } from 'node:https';
 import { createHashEmbedder } from '../memory/embedder/hash-embedder.ts';
 import type { PresenceTiming } from '../scale-out/presence.ts';
 import type { FrameSenderLimits } from '../ws/send.ts';
@@ -27,6 +28,10 @@ export interface ChatTestBedOptions {
   mcpTiming?: NonNullable<Parameters<typeof startTestGateway>[0]>['mcpTiming'];
   /** Voice engines instead of the configured ones (an STT double, a file as microphone). */
   voiceEngines?: VoiceEngineOverrides;
+  /** The built web client to serve at `/`. */
+  webAssetsDir?: string;
+  /** An https agent for web push services. */
+  pushAgent?: HttpsAgent;
 }
 
 export interface ChatTestBed {
@@ -62,6 +67,8 @@ export async function startChatTestBed(
     mcpServerCommand: options.mcpServerCommand,
     mcpTiming: options.mcpTiming,
     voiceEngines: options.voiceEngines,
+    webAssetsDir: options.webAssetsDir,
+    pushAgent: options.pushAgent,
     config: {
       ...options.config,
       models: {

@@ -1,3 +1,4 @@
+import type { Agent as HttpsAgent } from 'node:https';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +61,10 @@ export async function startTestGateway(
     mcpTiming?: GatewayDeps['mcpTiming'];
     /** Voice engines instead of the configured ones (an STT double, a file as microphone). */
     voiceEngines?: VoiceEngineOverrides;
+    /** The built web client to serve at `/`. */
+    webAssetsDir?: string;
+    /** An https agent for web push services. */
+    pushAgent?: HttpsAgent;
   } = {},
 ): Promise<TestGateway> {
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
@@ -83,6 +88,8 @@ export async function startTestGateway(
     mcpServerCommand: options.mcpServerCommand,
     mcpTiming: options.mcpTiming,
     voiceEngines: options.voiceEngines,
+    webAssetsDir: options.webAssetsDir,
+    pushAgent: options.pushAgent,
   });
   const address = await gateway.listen();
   return {

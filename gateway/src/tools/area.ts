@@ -28,6 +28,8 @@ export interface ToolsAreaDeps {
   /** Where pending approvals are shared, and notices reach a session's sockets on any gateway. */
   board: () => PendingApprovalBoard;
   events: () => SessionEvents;
+  /** Told of an approval notice no socket of its session received (web push). */
+  unseenApproval?: (approval: PendingApproval, text: string) => Promise<void>;
   processEnv: Readonly<Record<string, string | undefined>>;
   approvalExpiryMs?: number;
   fetch: typeof globalThis.fetch;
@@ -54,7 +56,16 @@ export function toolsArea(deps: ToolsAreaDeps): ToolsArea {
   let terminalToken = '';
 
   /** An approval notice to the WebSocket clients of the session that asked, on any gateway. */
-  const notify = (sessionId: string, text: string, approval: PendingApproval) =>
+  const notify = async (sessionId: string, text: string, approval: PendingApproval) => {
+    const seen = await sendNotice(sessionId, text, approval);
+    if (!seen && deps.unseenApproval) {
+      await deps.unseenApproval(approval, text).catch((error: unknown) => {
+        deps.logger.warn({ err: error }, 'approval push failed');
+      });
+    }
+    return seen;
+  };
+  const sendNotice = (sessionId: string, text: string, approval: PendingApproval) =>
     deps.events().send(
       sessionId,
       JSON.stringify({

@@ -7,6 +7,8 @@ export interface ApiKeyOptions {
   apiKey: string;
   /** Normalised paths that never need the key. */
   exempt?: readonly string[];
+  /** Raw paths of pages that need no key (matched exactly by their owner). */
+  isPublic?: (rawPath: string) => boolean;
 }
 
 const DEFAULT_EXEMPT = ['/health', '/ready', '/docs', '/redoc', '/openapi.json'];
@@ -41,7 +43,7 @@ export function apiKeyAuth(options: ApiKeyOptions): RequestHandler {
   const exempt = new Set(options.exempt ?? DEFAULT_EXEMPT);
   return function apiKeyAuthMiddleware(req, _res, next) {
     if (options.apiKey === '') return next();
-    if (isExemptPath(req.path, exempt)) return next();
+    if (isExemptPath(req.path, exempt) || options.isPublic?.(req.path)) return next();
     if (keyMatches(req.get('x-api-key'), options.apiKey)) return next();
     next(new HearthError('unauthorized', 'Missing or invalid X-API-Key header'));
   };

@@ -1,0 +1,50 @@
+import type { Agent } from 'node:https';
+import { join } from 'node:path';
+import type { Area } from '../lifecycle/area.ts';
+import { late } from '../lifecycle/late.ts';
+import type { Logger } from '../observability/logger.ts';
+import { createPushService, type PushMessage, type PushService } from './push-service.ts';
+import { pushRoutes } from './routes.ts';
+import { openSubscriptionFile } from './subscriptions.ts';
+import { loadOrCreateVapidKeys } from './vapid-keys.ts';
+
+export interface PushAreaDeps {
+  home: string;
+  logger: Logger;
+  now: () => number;
+  /** An https agent for push services (tests trust their fake's certificate with it). */
+  agent?: Agent;
+}
+
+export interface PushArea extends Area {
+  /** Sends to every subscription; nothing (and no error) before start-up has run. */
+  readonly notify: (message: PushMessage) => Promise<void>;
+  readonly push: () => PushService;
+}
+
+/** Web push (`/push/*`): VAPID keys and subscriptions in the state directory, real delivery. */
+export function pushArea(deps: PushAreaDeps): PushArea {
+  const push = late<PushService>('Push');
+  const logger = deps.logger.child({ area: 'push' });
+  return {
+    name: 'push',
+    routes: pushRoutes(push.get),
+    push: push.get,
+    async start() {
+      const [keys, subscriptions] = await Promise.all([
+        loadOrCreateVapidKeys(join(deps.home, 'vapid-keys.json')),
+        openSubscriptionFile(join(deps.home, 'push-subscriptions.json')),
+      ]);
+      push.set(
+        createPushService({ keys, subscriptions, logger, now: deps.now, agent: deps.agent }),
+      );
+    },
+    status: (): Record<string, string> => (push.peek() ? { push: 'web-push' } : {}),
+    async notify(message) {
+      const service = push.peek();
+      if (!service) return;
+      const result = await service.notify(message);
+      logger.debug(result, 'push notification sent');
+    },
+  };
+}

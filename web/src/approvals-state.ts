@@ -1,0 +1,59 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { api } from './api.ts';
+
+export interface PendingApproval {
+  id: string;
+  tool_name: string;
+  command: string;
+  arguments: { command: string; timeout: number; workdir: string };
+  session_id: string;
+  /** Epoch seconds. */
+  created_at: number;
+}
+
+/** Pending approvals expire after 120 s (then they are denied). */
+export const APPROVAL_EXPIRY_S = 120;
+
+export interface ApprovalsState {
+  pending: PendingApproval[];
+  error?: string;
+  refresh: () => void;
+  decide: (id: string, decision: 'approve' | 'always' | 'deny') => Promise<string>;
+}
+
+/** The live pending list: polled every 2 s, and at once when the chat socket announces one. */
+export function useApprovals(live: boolean): ApprovalsState {
+  const [pending, setPending] = useState<PendingApproval[]>([]);
+  const [error, setError] = useState<string>();
+  const refresh = useCallback(() => {
+    api<{ pending: PendingApproval[] }>('GET', '/approvals/pending').then(
+      (data) => {
+        setPending(data.pending);
+        setError(undefined);
+      },
+      (e: unknown) => setError((e as Error).message),
+    );
+  }, []);
+  useEffect(() => {
+    if (!live) return undefined;
+    refresh();
+    const timer = setInterval(refresh, 2_000);
+    return () => clearInterval(timer);
+  }, [live, refresh]);
+  const decide = useCallback(
+    async (id: string, decision: 'approve' | 'always' | 'deny') => {
+      try {
+        if (decision === 'deny') await api('POST', `/approvals/${encodeURIComponent(id)}/deny`);
+        else
+          await api('POST', `/approvals/${encodeURIComponent(id)}/approve`, {
+            always: decision === 'always',
+          });
+        return decision === 'deny' ? 'Denied' : 'Approved';
+      } finally {
+        refresh();
+      }
+    },
+    [refresh],
+  );
+  return { pending, error, refresh, decide };
+}

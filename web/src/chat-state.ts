@@ -1,0 +1,109 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { openSocket } from './api.ts';
+
+export interface ChatMessage {
+  id: number;
+  role: 'user' | 'assistant' | 'notice' | 'error';
+  text: string;
+  streaming?: boolean;
+  sources?: { url: string; title?: string }[];
+}
+
+export interface ChatState {
+  messages: ChatMessage[];
+  connected: boolean;
+  busy: boolean;
+  send: (text: string) => boolean;
+}
+
+/**
+ * The conversation over `/ws` (form A) with this browser's persistent client id: chunks are
+ * appended to the reply as they arrive, `message_done` carries the whole reply (and web-search
+ * sources), an `approval_request` becomes a notice. Reconnects after a drop.
+ */
+export function useChat(live: boolean, onApproval: () => void): ChatState {
+  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const [connected, setConnected] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const socket = useRef<WebSocket>(undefined);
+  const nextId = useRef(1);
+
+  const push = useCallback((message: Omit<ChatMessage, 'id'>) => {
+    setMessages((list) => [...list, { ...message, id: nextId.current++ }]);
+  }, []);
+
+  useEffect(() => {
+    if (!live) return undefined;
+    let stopped = false;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const connect = () => {
+      const ws = openSocket('/ws');
+      socket.current = ws;
+      ws.onopen = () => setConnected(true);
+      ws.onclose = () => {
+        setConnected(false);
+        setBusy(false);
+        if (!stopped) retry = setTimeout(connect, 2_000);
+      };
+      ws.onmessage = (event: MessageEvent<string>) => {
+        const frame = JSON.parse(event.data) as {
+          type: string;
+          text?: string;
+          detail?: string;
+          tool_name?: string;
+          command?: string;
+          sources?: unknown;
+        };
+        if (frame.type === 'message_chunk') {
+          const text = frame.text ?? '';
+          setMessages((list) => {
+            const last = list.at(-1);
+            if (last?.role === 'assistant' && last.streaming)
+              return [...list.slice(0, -1), { ...last, text: last.text + text }];
+            return [...list, { id: nextId.current++, role: 'assistant', text, streaming: true }];
+          });
+        } else if (frame.type === 'message_done') {
+          setBusy(false);
+          const sources = Array.isArray(frame.sources)
+            ? (frame.sources as ChatMessage['sources'])
+            : undefined;
+          setMessages((list) => {
+            const last = list.at(-1);
+            const done = { role: 'assistant' as const, text: frame.text ?? '', sources };
+            if (last?.role === 'assistant' && last.streaming)
+              return [...list.slice(0, -1), { ...last, ...done, streaming: false }];
+            return [...list, { id: nextId.current++, ...done }];
+          });
+        } else if (frame.type === 'approval_request') {
+          push({
+            role: 'notice',
+            text: `Approval needed for ${frame.tool_name ?? 'a tool'}: ${frame.command ?? ''} — see Approvals.`,
+          });
+          onApproval();
+        } else if (frame.type === 'error') {
+          setBusy(false);
+          push({ role: 'error', text: frame.detail ?? 'Error' });
+        }
+      };
+    };
+    connect();
+    return () => {
+      stopped = true;
+      clearTimeout(retry);
+      socket.current?.close();
+    };
+  }, [live, push, onApproval]);
+
+  const send = useCallback(
+    (text: string) => {
+      const ws = socket.current;
+      if (!ws || ws.readyState !== WebSocket.OPEN || text.trim() === '') return false;
+      push({ role: 'user', text });
+      setBusy(true);
+      ws.send(JSON.stringify({ type: 'chat', message: text }));
+      return true;
+    },
+    [push],
+  );
+  return { messages, connected, busy, send };
+}

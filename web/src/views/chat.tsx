@@ -1,0 +1,191 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api } from '../api.ts';
+import type { ChatState } from '../chat-state.ts';
+import { renderMarkdown } from '../markdown.ts';
+
+const SLASH_COMMANDS = [
+  ['/help', 'list the commands'],
+  ['/model <provider> | auto', 'force a provider, or route automatically'],
+  ['/think <off|low|medium|high>', 'reasoning effort'],
+  ['/privacy on|off', 'send every request to the local model'],
+  ['/compact', 'summarise this conversation now'],
+  ['/forget <keyword>', 'show matching memories; add confirm to delete them'],
+  ['/tag <name>', 'tag this conversation’s memories'],
+] as const;
+
+const THINKING = ['', 'off', 'low', 'medium', 'high'] as const;
+
+interface Routing {
+  forced_provider: string | null;
+  thinking: string | null;
+  privacy_mode: boolean;
+}
+
+/** The conversation, the composer with slash-command hints, and the model toggles. */
+export function ChatView(props: { chat: ChatState }) {
+  const { chat } = props;
+  const [draft, setDraft] = useState('');
+  const [providers, setProviders] = useState<string[]>([]);
+  const [routing, setRouting] = useState<Routing>();
+  const [toggleError, setToggleError] = useState<string>();
+  const log = useRef<HTMLOListElement>(null);
+
+  useEffect(() => {
+    api<{ providers: { provider: string; configured: boolean | null }[]; routing: Routing }>(
+      'GET',
+      '/models',
+    ).then(
+      (data) => {
+        setProviders(data.providers.filter((p) => p.configured !== false).map((p) => p.provider));
+        setRouting(data.routing);
+      },
+      (e: unknown) => setToggleError((e as Error).message),
+    );
+  }, []);
+  useEffect(() => {
+    log.current?.lastElementChild?.scrollIntoView({ block: 'end' });
+  }, [chat.messages]);
+
+  const apply = (change: Record<string, unknown>) => {
+    api<{ settings: { provider: string | null; thinking: string | null; privacy_mode: boolean } }>(
+      'POST',
+      '/settings/model',
+      change,
+    ).then(
+      ({ settings }) => {
+        setRouting({
+          forced_provider: settings.provider,
+          thinking: settings.thinking,
+          privacy_mode: settings.privacy_mode,
+        });
+        setToggleError(undefined);
+      },
+      (e: unknown) => setToggleError((e as Error).message),
+    );
+  };
+  const hints = draft.startsWith('/')
+    ? SLASH_COMMANDS.filter(([command]) => command.startsWith(draft.split(' ')[0] ?? ''))
+    : [];
+
+  return (
+    <section class="chat" aria-labelledby="chat-title">
+      <h2 id="chat-title" class="visually-hidden">
+        Chat
+      </h2>
+      <div class="toggles" role="group" aria-label="Model settings">
+        <label>
+          Model
+          <select
+            value={routing?.forced_provider ?? ''}
+            onChange={(e) => apply({ provider: e.currentTarget.value || null })}
+          >
+            <option value="">automatic</option>
+            {providers.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Thinking
+          <select
+            value={routing?.thinking ?? ''}
+            onChange={(e) => apply({ thinking: e.currentTarget.value || null })}
+          >
+            {THINKING.map((level) => (
+              <option key={level} value={level}>
+                {level || 'default'}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={routing?.privacy_mode ?? false}
+            onChange={(e) => apply({ privacy_mode: e.currentTarget.checked })}
+          />
+          Privacy mode
+        </label>
+        <span class={chat.connected ? 'dot on' : 'dot'} role="status">
+          {chat.connected ? 'connected' : 'offline'}
+        </span>
+        {toggleError ? (
+          <span class="error" role="alert">
+            {toggleError}
+          </span>
+        ) : null}
+      </div>
+      <ol class="messages" ref={log} aria-live="polite" aria-label="Conversation">
+        {chat.messages.map((message) => (
+          <li key={message.id} class={`message ${message.role}`}>
+            <span class="visually-hidden">{message.role}: </span>
+            {message.role === 'assistant' ? (
+              <div
+                class="markdown"
+                // Sanitised by DOMPurify in renderMarkdown.
+                dangerouslySetInnerHTML={{ __html: renderMarkdown(message.text) }}
+              />
+            ) : (
+              <p>{message.text}</p>
+            )}
+            {message.sources?.length ? (
+              <details class="sources">
+                <summary>Sources ({message.sources.length})</summary>
+                <ul>
+                  {message.sources.map((source) => (
+                    <li key={source.url}>
+                      <a href={source.url} target="_blank" rel="noopener noreferrer">
+                        {source.title ?? source.url}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </details>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+      <form
+        class="composer"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (chat.send(draft)) setDraft('');
+        }}
+      >
+        <label for="message" class="visually-hidden">
+          Message
+        </label>
+        <textarea
+          id="message"
+          rows={2}
+          placeholder="Message Hearth — / for commands"
+          value={draft}
+          onInput={(e) => setDraft(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey) {
+              e.preventDefault();
+              if (chat.send(draft)) setDraft('');
+            }
+          }}
+          aria-describedby={hints.length ? 'slash-hints' : undefined}
+        />
+        <button type="submit" disabled={!chat.connected || draft.trim() === ''}>
+          {chat.busy ? 'Sending…' : 'Send'}
+        </button>
+        {hints.length ? (
+          <ul id="slash-hints" class="hints" aria-label="Slash commands">
+            {hints.map(([command, help]) => (
+              <li key={command}>
+                <button type="button" onClick={() => setDraft(`${command.split(' ')[0]} `)}>
+                  <code>{command}</code> {help}
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </form>
+    </section>
+  );
+}

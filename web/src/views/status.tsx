@@ -1,0 +1,105 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api.ts';
+
+interface Status {
+  version?: string;
+  backends?: Record<string, string>;
+  [field: string]: unknown;
+}
+interface Usage {
+  models: Record<
+    string,
+    { input_tokens: number; output_tokens: number; web_searches: number; cost_usd: number | null }
+  >;
+  total_cost_usd: number;
+}
+
+/** Backends (a fallback shows here) and usage with cost per model. */
+export function StatusView() {
+  const [status, setStatus] = useState<Status>();
+  const [usage, setUsage] = useState<Usage>();
+  const [error, setError] = useState<string>();
+  useEffect(() => {
+    const load = () => {
+      Promise.all([api<Status>('GET', '/status'), api<Usage>('GET', '/usage')]).then(
+        ([s, u]) => {
+          setStatus(s);
+          setUsage(u);
+        },
+        (e: unknown) => setError((e as Error).message),
+      );
+    };
+    load();
+    const timer = setInterval(load, 5_000);
+    return () => clearInterval(timer);
+  }, []);
+  const models = Object.entries(usage?.models ?? {});
+  return (
+    <section aria-labelledby="status-title">
+      <h2 id="status-title">Status</h2>
+      {error ? (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <p class="muted">Version {status?.version ?? '…'}</p>
+      <h3>Backends</h3>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Part</th>
+            <th scope="col">In use</th>
+          </tr>
+        </thead>
+        <tbody>
+          {Object.entries(status?.backends ?? {}).map(([part, backend]) => (
+            <tr key={part}>
+              <th scope="row">{part}</th>
+              <td class={/unreachable|fallback|not built|unavailable/.test(backend) ? 'warn' : ''}>
+                {backend}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h3>Usage</h3>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Model</th>
+            <th scope="col">Input tokens</th>
+            <th scope="col">Output tokens</th>
+            <th scope="col">Web searches</th>
+            <th scope="col">Cost (USD)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {models.length === 0 ? (
+            <tr>
+              <td colSpan={5} class="muted">
+                No usage since the gateway started.
+              </td>
+            </tr>
+          ) : (
+            models.map(([model, u]) => (
+              <tr key={model}>
+                <th scope="row">{model}</th>
+                <td>{u.input_tokens}</td>
+                <td>{u.output_tokens}</td>
+                <td>{u.web_searches}</td>
+                <td>{u.cost_usd === null ? 'unpriced' : u.cost_usd.toFixed(4)}</td>
+              </tr>
+            ))
+          )}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row">Total</th>
+            <td colSpan={3} />
+            <td>{(usage?.total_cost_usd ?? 0).toFixed(4)}</td>
+          </tr>
+        </tfoot>
+      </table>
+    </section>
+  );
+}
