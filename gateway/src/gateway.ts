@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { agentArea } from './agent/area.ts';
 import { approvalsArea } from './approvals/area.ts';
+import { channelsArea } from './channels/area.ts';
 import { SUMMARY_PROMPT } from './agent/build-agent.ts';
 import { createConversationStore } from './agent/conversations.ts';
 import type { HearthConfig } from './config/schema.ts';
@@ -123,6 +124,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     allowlist: () => database.database().allowlist,
     board: () => scaleOut.scaleOut().board,
     events: () => scaleOut.scaleOut().events,
+    channelNotice: (sessionId, text) => channels.notice(sessionId, text),
     processEnv: deps.processEnv ?? {},
     approvalExpiryMs: deps.approvalExpiryMs,
     fetch,
@@ -166,6 +168,16 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     logger,
     now,
   });
+  const channels = channelsArea({
+    channels: config.channels,
+    store: () => database.database().channels,
+    runTurn: (input) => agent.pipeline().runTurn(input),
+    fetch,
+    metrics,
+    logger,
+    now,
+    backoff: deps.channelBackoff,
+  });
   const status = statusArea({
     version: VERSION,
     agentName: AGENT_NAME,
@@ -182,7 +194,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
         ...mergedBackends(areas),
         ...(deps.runtime ? { allocator: deps.runtime.allocator, heap: deps.runtime.heap } : {}),
       }),
-      channelConnected: () => null,
+      channelConnected: channels.connected,
     },
   });
 
@@ -200,6 +212,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     skills,
     hub,
     agent,
+    channels,
   ];
   const served = serveAreas(areas, { gateway: config.gateway, version: VERSION, logger });
 

@@ -28,6 +28,8 @@ export interface ToolsAreaDeps {
   /** Where pending approvals are shared, and notices reach a session's sockets on any gateway. */
   board: () => PendingApprovalBoard;
   events: () => SessionEvents;
+  /** An approval notice as plain text to the channel chat the session came from, if any. */
+  channelNotice?: (sessionId: string, text: string) => Promise<boolean>;
   processEnv: Readonly<Record<string, string | undefined>>;
   approvalExpiryMs?: number;
   fetch: typeof globalThis.fetch;
@@ -53,8 +55,18 @@ export function toolsArea(deps: ToolsAreaDeps): ToolsArea {
   const terminalServed = terminalEnabled(config.security.terminal, deps.loopbackBind);
   let terminalToken = '';
 
-  /** An approval notice to the WebSocket clients of the session that asked, on any gateway. */
-  const notify = (sessionId: string, text: string, approval: PendingApproval) =>
+  /**
+   * An approval notice to the WebSocket clients of the session that asked, on any gateway, and
+   * as plain text to the messaging-channel chat it came from; sent when either got it.
+   */
+  const notify = async (sessionId: string, text: string, approval: PendingApproval) => {
+    const [socket, channel] = await Promise.all([
+      notifySockets(sessionId, text, approval).catch(() => false),
+      deps.channelNotice?.(sessionId, text).catch(() => false) ?? false,
+    ]);
+    return socket || channel;
+  };
+  const notifySockets = (sessionId: string, text: string, approval: PendingApproval) =>
     deps.events().send(
       sessionId,
       JSON.stringify({

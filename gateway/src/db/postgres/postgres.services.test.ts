@@ -87,8 +87,8 @@ describe('PostgreSQL specifics', () => {
       const result = await client.query<{ count: string }>(
         'select count(*) from drizzle.__drizzle_migrations',
       );
-      // 0000_foundation, 0001_memory, 0002_memory_search, 0003_allowlist_directory
-      expect(result.rows[0]?.count).toBe('4');
+      // 0000_foundation, 0001_memory, 0002_memory_search, 0003_allowlist_directory, 0004_channels
+      expect(result.rows[0]?.count).toBe('5');
     } finally {
       await client.end();
     }
