@@ -54,9 +54,9 @@ export function createTelegramAdapter(
 
   function makeBot(): Bot {
     const made = new Bot(config.bot_token, { client: { apiRoot: config.api_root } });
-    made.api.config.use(autoRetry({ maxRetryAttempts: 5, maxDelaySeconds: 60 }));
-    // Every call's outcome is the connection's health: a network failure of getUpdates is the
-    // far end gone (grammY retries it), a success is it back.
+    // Each attempt's outcome is the connection's health (installed first, so it sees every
+    // attempt the retry below makes): a network failure of getUpdates is the far end gone
+    // (grammY keeps retrying it), a success is it back.
     made.api.config.use(async (prev, method, payload, signal) => {
       try {
         const result = await prev(method, payload, signal);
@@ -68,6 +68,7 @@ export function createTelegramAdapter(
         throw error;
       }
     });
+    made.api.config.use(autoRetry({ maxRetryAttempts: 5, maxDelaySeconds: 60 }));
     made.on('message', async (ctx) => {
       const inbound = toInbound(ctx, made.botInfo.username);
       if (inbound) await link?.receive(inbound);
