@@ -22,8 +22,10 @@ runChannelConformance(
       now: Date.now,
       logger: silentLogger(),
     });
+    const webhook = adapter.webhook?.bind(adapter);
+    if (!webhook) throw new Error('the adapter takes webhooks');
     const post = (body: string, headers: Record<string, string>) =>
-      adapter.webhook?.({ method: 'POST', headers, query: {}, rawBody: Buffer.from(body) });
+      webhook({ method: 'POST', headers, query: {}, rawBody: Buffer.from(body) });
     return {
       adapter,
       async inbound({ senderId, text }) {
