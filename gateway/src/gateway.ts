@@ -106,6 +106,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     logger,
     now,
     presence: deps.presenceTiming,
+    leaseTiming: deps.leaseTiming,
   });
   const approvals = approvalsArea({
     security: config.security,
@@ -172,6 +173,8 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     channels: config.channels,
     store: () => database.database().channels,
     runTurn: (input) => agent.pipeline().runTurn(input),
+    // Among gateways sharing Redis, one holds each long-polling channel at a time.
+    lease: () => (name) => scaleOut.peek()?.lease(`channel:${name}`),
     fetch,
     metrics,
     logger,

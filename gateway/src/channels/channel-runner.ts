@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { ChannelAdapter, ChannelLink } from './ports.ts';
 
-export type ChannelStatus = 'connected' | 'connecting' | 'disconnected' | 'disabled';
+/** `standby`: another gateway sharing Redis holds this channel's connection. */
+export type ChannelStatus = 'connected' | 'connecting' | 'disconnected' | 'disabled' | 'standby';
 
 export interface Backoff {
   /** First retry delay; doubles per failed attempt up to `maxMs` (with jitter). */
@@ -19,6 +20,8 @@ export interface ConnectionLease {
   release(): Promise<void>;
   /** Called when the lease was lost (expired under us): the runner disconnects. */
   onLost(listener: () => void): void;
+  /** How soon to try again while another gateway holds it. */
+  readonly retryMs: number;
 }
 
 export interface ChannelRunnerDeps {
@@ -97,13 +100,18 @@ export function createChannelRunner(deps: ChannelRunnerDeps) {
     const mine = generation;
     status = 'connecting';
     try {
-      if (deps.lease && !(await deps.lease.acquire())) {
-        status = 'disconnected';
-        lastError = 'another gateway holds this channel';
-        scheduleRetry();
+      adapter ??= await deps.createAdapter();
+      const lease = adapter.exclusive ? deps.lease : undefined;
+      if (lease && !(await lease.acquire())) {
+        if (mine !== generation || !enabled) return;
+        status = 'standby';
+        lastError = undefined;
+        cancelRetry = deps.schedule(() => {
+          cancelRetry = undefined;
+          void connect();
+        }, lease.retryMs);
         return;
       }
-      adapter ??= await deps.createAdapter();
       await adapter.connect(link);
       if (mine !== generation || !enabled) {
         await adapter.disconnect().catch(() => undefined);

@@ -239,7 +239,8 @@ export function createChannelService(deps: ChannelServiceDeps) {
     connected(): boolean | null {
       const enabled = [...entries.values()].filter(({ runner }) => runner.enabled());
       if (enabled.length === 0) return null;
-      return enabled.some(({ runner }) => runner.status() === 'connected');
+      // A standby gateway is healthy: a peer holds the connection.
+      return enabled.some(({ runner }) => ['connected', 'standby'].includes(runner.status()));
     },
 
     /** `/status` backends: each channel's network and state, so a failure is visible. */

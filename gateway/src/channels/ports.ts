@@ -58,6 +58,11 @@ export interface ChannelAdapter {
   readonly type: ChannelType;
   /** Longest text one message may carry on this network (longer replies are split). */
   readonly maxTextLength: number;
+  /**
+   * Only one connection may exist at a time (long polling): among gateways sharing Redis, the
+   * one holding the channel's lease connects, the others stand by.
+   */
+  readonly exclusive?: boolean;
   /** Connects; resolves once the network answered. Rejects when it cannot connect. */
   connect(link: ChannelLink): Promise<void>;
   /** Graceful: stops taking new messages, lets what is in flight finish, then closes. */

@@ -5,7 +5,7 @@ import { pairingCodeSchemaPattern } from './pairing.ts';
 
 export const nameParams = z.object({ name: channelNameSchema });
 
-const status = z.enum(['connected', 'connecting', 'disconnected', 'disabled']);
+const status = z.enum(['connected', 'connecting', 'disconnected', 'disabled', 'standby']);
 
 export const listResponse = z.object({
   channels: z.array(

@@ -9,6 +9,7 @@ import type { ProviderName } from '../providers/catalog.ts';
 import type { Embedder } from '../memory/ports.ts';
 import { createGateway, type Gateway } from '../gateway.ts';
 import { silentLogger } from '../observability/logger.ts';
+import type { LeaseTiming } from '../scale-out/connection-lease.ts';
 import type { PresenceTiming } from '../scale-out/presence.ts';
 import type { FrameSenderLimits } from '../ws/send.ts';
 
@@ -48,6 +49,7 @@ export async function startTestGateway(
     processEnv?: Record<string, string>;
     approvalExpiryMs?: number;
     presenceTiming?: PresenceTiming;
+    leaseTiming?: LeaseTiming;
     maxLiveSessions?: number;
     socketFrameLimits?: Partial<FrameSenderLimits>;
     /** Outbound HTTP (providers, hub downloads); the global fetch by default. */
@@ -68,6 +70,7 @@ export async function startTestGateway(
     processEnv: options.processEnv ?? { PATH: '/usr/local/bin:/usr/bin:/bin' },
     approvalExpiryMs: options.approvalExpiryMs,
     presenceTiming: options.presenceTiming,
+    leaseTiming: options.leaseTiming,
     maxLiveSessions: options.maxLiveSessions,
     socketFrameLimits: options.socketFrameLimits,
     fetch: options.fetch,

@@ -82,6 +82,8 @@ export function createTelegramAdapter(
   return {
     type: 'telegram',
     maxTextLength: TELEGRAM_TEXT_LIMIT,
+    // The Bot API serves getUpdates to one poller (409 Conflict for a second).
+    exclusive: true,
     async connect(next) {
       link = next;
       const made = makeBot();
