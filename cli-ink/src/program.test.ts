@@ -16,6 +16,7 @@ const ALL = [
   'status',
   'config',
   'approvals',
+  'channels',
   'chat',
   'hub',
   'memory',

@@ -16,6 +16,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['status', async () => (await import('./commands/status.ts')).registerStatus],
   ['config', async () => (await import('./commands/config/index.ts')).registerConfig],
   ['approvals', async () => (await import('./commands/approvals.ts')).registerApprovals],
+  ['channels', async () => (await import('./commands/channels.ts')).registerChannels],
   ['chat', async () => (await import('./commands/chat.ts')).registerChat],
   ['hub', async () => (await import('./commands/hub/index.ts')).registerHub],
   ['memory', async () => (await import('./commands/memory/index.ts')).registerMemory],
