@@ -17,6 +17,7 @@ const ALL = [
   'config',
   'backup',
   'approvals',
+  'channels',
   'chat',
   'hub',
   'mcp',

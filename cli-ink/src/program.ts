@@ -17,6 +17,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['config', async () => (await import('./commands/config/index.ts')).registerConfig],
   ['backup', async () => (await import('./commands/backup/index.ts')).registerBackup],
   ['approvals', async () => (await import('./commands/approvals.ts')).registerApprovals],
+  ['channels', async () => (await import('./commands/channels.ts')).registerChannels],
   ['chat', async () => (await import('./commands/chat.ts')).registerChat],
   ['hub', async () => (await import('./commands/hub/index.ts')).registerHub],
   ['mcp', async () => (await import('./commands/mcp/index.ts')).registerMcp],

@@ -1,4 +1,6 @@
 import type { Agent as HttpsAgent } from 'node:https';
+import type { Backoff } from './channels/channel-runner.ts';
+import type { LeaseTiming } from './scale-out/connection-lease.ts';
 import type { Server } from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
@@ -57,6 +59,10 @@ export interface GatewayDeps {
   processEnv?: Readonly<Record<string, string | undefined>>;
   /** How long an approval stays pending (the spec's 120 s unless a test says otherwise). */
   approvalExpiryMs?: number;
+  /** How soon a failed channel connection is retried (doubling up to `maxMs`). */
+  channelBackoff?: Backoff;
+  /** How long a channel's connection lease outlives a gateway that died holding it. */
+  leaseTiming?: LeaseTiming;
   /** Scale-out liveness: how long this gateway's presence key lives, how often it is refreshed. */
   presenceTiming?: PresenceTiming;
   /** Live sessions kept in process memory (default 10,000; tests lower it). */

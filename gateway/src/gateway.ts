@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { agentArea } from './agent/area.ts';
 import { DENIED_TEXT } from './approvals/approval-service.ts';
 import { approvalsArea } from './approvals/area.ts';
+import { channelsArea } from './channels/area.ts';
 import { SUMMARY_PROMPT } from './agent/build-agent.ts';
 import { createConversationStore } from './agent/conversations.ts';
 import type { HearthConfig } from './config/schema.ts';
@@ -117,6 +118,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     logger,
     now,
     presence: deps.presenceTiming,
+    leaseTiming: deps.leaseTiming,
   });
   const approvals = approvalsArea({
     security: config.security,
@@ -143,6 +145,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
         body: text,
         approval_id: approval.id,
       }),
+    channelNotice: (sessionId, text) => channels.notice(sessionId, text),
     processEnv: deps.processEnv ?? {},
     approvalExpiryMs: deps.approvalExpiryMs,
     fetch,
@@ -252,6 +255,18 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
   const webClient = webClientArea({
     assetsDir: deps.webAssetsDir === undefined ? defaultWebAssetsDir() : deps.webAssetsDir,
   });
+  const channels = channelsArea({
+    channels: config.channels,
+    store: () => database.database().channels,
+    runTurn: (input) => agent.pipeline().runTurn(input),
+    // Among gateways sharing Redis, one holds each long-polling channel at a time.
+    lease: () => (name) => scaleOut.peek()?.lease(`channel:${name}`),
+    fetch,
+    metrics,
+    logger,
+    now,
+    backoff: deps.channelBackoff,
+  });
   const status = statusArea({
     version: VERSION,
     agentName: AGENT_NAME,
@@ -268,7 +283,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
         ...mergedBackends(areas),
         ...(deps.runtime ? { allocator: deps.runtime.allocator, heap: deps.runtime.heap } : {}),
       }),
-      channelConnected: () => null,
+      channelConnected: channels.connected,
     },
   });
 
@@ -292,6 +307,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     canvas,
     push,
     webClient,
+    channels,
   ];
   const served = serveAreas(areas, { gateway: config.gateway, version: VERSION, logger });
 

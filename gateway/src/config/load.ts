@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import * as TOML from '@decimalturn/toml-patch';
 import type { z } from 'zod';
 import { HearthError } from '../errors.ts';
-import { configSchema, isSecretKey, type HearthConfig } from './schema.ts';
+import { configSchema, type HearthConfig } from './schema.ts';
+import { mapSecrets, redactTable } from './secret-walk.ts';
 import { resolveSecret, type SecretResolverDeps } from './secrets.ts';
 
 export interface LoadedConfig {
@@ -63,33 +64,13 @@ export async function loadConfig(path: string, deps: SecretResolverDeps): Promis
 }
 
 async function resolveSecrets(raw: HearthConfig, deps: SecretResolverDeps): Promise<HearthConfig> {
-  const config = structuredClone(raw);
-  for (const [sectionName, section] of Object.entries(config) as [
-    string,
-    Record<string, unknown>,
-  ][]) {
-    for (const [key, value] of Object.entries(section)) {
-      if (isSecretKey(key) && typeof value === 'string' && value !== '') {
-        section[key] = await resolveSecret(`${sectionName}.${key}`, value, deps);
-      }
-    }
-  }
-  return config;
+  return mapSecrets(structuredClone(raw), (path, value) => resolveSecret(path, value, deps));
 }
 
 /** A copy of `config` with every secret value replaced by a marker, safe to print or return. */
 export function redactSecrets(config: HearthConfig): Record<string, Record<string, unknown>> {
-  const out: Record<string, Record<string, unknown>> = {};
-  for (const [sectionName, section] of Object.entries(config) as [
+  return redactTable(config, (key, value) => [key, value !== '' ? '(set)' : value]) as Record<
     string,
-    Record<string, unknown>,
-  ][]) {
-    out[sectionName] = Object.fromEntries(
-      Object.entries(section).map(([key, value]) => [
-        key,
-        isSecretKey(key) && value !== '' ? '(set)' : value,
-      ]),
-    );
-  }
-  return out;
+    Record<string, unknown>
+  >;
 }

@@ -1,6 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { defaultConfig, KEY_PROVIDERS } from './schema.ts';
+import { channelSchema, defaultConfig, KEY_PROVIDERS } from './schema.ts';
+
+/** The smallest valid table of each channel type: its required keys. */
+const MINIMAL_CHANNELS = [
+  { type: 'webhook', signing_secret: 'x' },
+  { type: 'telegram', bot_token: 'x' },
+  { type: 'whatsapp', access_token: 'x', app_secret: 'x', verify_token: 'x', phone_number_id: '1' },
+];
 
 /** The README's configuration reference must list exactly the schema's keys and defaults. */
 describe('README configuration reference', () => {
@@ -23,6 +30,13 @@ describe('README configuration reference', () => {
     for (const [section, values] of Object.entries(defaultConfig())) {
       for (const [key, value] of Object.entries(values as Record<string, unknown>)) {
         actual.set(`${section}.${key}`, JSON.stringify(value));
+      }
+    }
+    // `[channels.<name>]` tables: every key of every channel type, required ones as such.
+    for (const minimal of MINIMAL_CHANNELS) {
+      const parsed = channelSchema.parse(minimal) as Record<string, unknown>;
+      for (const [key, value] of Object.entries(parsed)) {
+        actual.set(`channels.<name>.${key}`, key in minimal ? '(required)' : JSON.stringify(value));
       }
     }
     expect([...documented.keys()].sort()).toEqual([...actual.keys()].sort());

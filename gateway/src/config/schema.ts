@@ -150,6 +150,74 @@ export const canvasSection = z.strictObject({
   max_blocks: z.number().int().positive().default(200),
 });
 
+/** How a channel answers in group chats: every message, only when mentioned, or never. */
+export const REPLY_MODES = ['all', 'mention', 'dm_only'] as const;
+
+/** What every `[channels.<name>]` table has, whatever the network. */
+const channelCommon = {
+  enabled: z.boolean().default(true),
+  /** Group chats: `mention` answers only when the bot is mentioned; direct messages always. */
+  reply_mode: z.enum(REPLY_MODES).default('mention'),
+  /** Messages per minute one chat may send before it gets one polite notice (token bucket). */
+  rate_limit_per_minute: z.number().int().min(1).max(10_000).default(20),
+  /** Sender ids that are paired from the start (everyone else needs a pairing code). */
+  allow_from: z.array(z.string().min(1).max(200)).max(1_000).default([]),
+};
+
+const httpUrl = z.url({ protocol: /^https?$/ });
+
+/** The generic webhook channel: signed JSON in, replies POSTed (signed) to `callback_url`. */
+export const webhookChannel = z.strictObject({
+  type: z.literal('webhook'),
+  ...channelCommon,
+  signing_secret: z.string().min(1),
+  callback_url: z.union([httpUrl, z.literal('')]).default(''),
+  replay_window_seconds: z.number().int().min(1).max(3_600).default(300),
+});
+
+/** Telegram over the Bot API (long polling). */
+export const telegramChannel = z.strictObject({
+  type: z.literal('telegram'),
+  ...channelCommon,
+  bot_token: z.string().min(1),
+  api_root: httpUrl.default('https://api.telegram.org'),
+});
+
+/** WhatsApp Cloud API: signed webhooks in, Graph API out. */
+export const whatsappChannel = z.strictObject({
+  type: z.literal('whatsapp'),
+  ...channelCommon,
+  access_token: z.string().min(1),
+  app_secret: z.string().min(1),
+  verify_token: z.string().min(1),
+  phone_number_id: z
+    .string()
+    .regex(/^\d{1,32}$/, { message: 'must be the numeric phone number id' }),
+  graph_api_url: httpUrl.default('https://graph.facebook.com/v21.0'),
+});
+
+export const channelSchema = z.discriminatedUnion('type', [
+  webhookChannel,
+  telegramChannel,
+  whatsappChannel,
+]);
+export type ChannelConfig = z.infer<typeof channelSchema>;
+export type ChannelType = ChannelConfig['type'];
+export const CHANNEL_TYPES = [
+  'webhook',
+  'telegram',
+  'whatsapp',
+] as const satisfies readonly ChannelType[];
+
+/** A channel's name: the `<name>` of `[channels.<name>]`, also a URL path segment. */
+export const channelNameSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, {
+    message: 'must be 1 to 64 characters: lower-case letters, digits, _ and -',
+  })
+  // `/channels/webhook/{name}` is where signed webhooks arrive, so no channel is called so.
+  .refine((name) => name !== 'webhook', { message: 'must not be "webhook" (a reserved word)' });
+
 /** The whole `config.toml`. Every section and key has a default: an empty file is valid. */
 export const configSchema = z.strictObject({
   gateway: gatewaySection.default(gatewaySection.parse({})),
@@ -159,6 +227,8 @@ export const configSchema = z.strictObject({
   voice: voiceSection.default(voiceSection.parse({})),
   mcp: mcpSection.default(mcpSection.parse({})),
   canvas: canvasSection.default(canvasSection.parse({})),
+  /** `[channels.<name>]`: one table per messaging channel, none by default. */
+  channels: z.record(channelNameSchema, channelSchema).default({}),
 });
 
 export type HearthConfig = z.infer<typeof configSchema>;
@@ -166,7 +236,12 @@ export type GatewayConfig = HearthConfig['gateway'];
 
 /** Keys whose values are secrets: resolved through ENV:/op:// and never printed or returned. */
 export function isSecretKey(key: string): boolean {
-  return key === 'api_key' || key.endsWith('_api_key') || key.endsWith('_token');
+  return (
+    key === 'api_key' ||
+    key.endsWith('_api_key') ||
+    key.endsWith('_token') ||
+    key.endsWith('_secret')
+  );
 }
 
 export function defaultConfig(): HearthConfig {

@@ -35,3 +35,29 @@ export async function updateConfigFile(
   parseConfig(text, path);
   await writeFileAtomic(path, text);
 }
+
+/**
+ * Sets (or, with `null`, removes) one `[channels.<name>]`-style nested table of config.toml,
+ * keeping everything else; validated and written atomically like `updateConfigFile`.
+ */
+export async function setConfigTable(
+  path: string,
+  section: string,
+  name: string,
+  table: Record<string, ConfigValue> | null,
+): Promise<void> {
+  let existing = '';
+  try {
+    existing = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const document = existing === '' ? {} : (TOML.parse(existing) as Record<string, unknown>);
+  const current = { ...((document[section] ?? {}) as Record<string, unknown>) };
+  if (table === null) delete current[name];
+  else current[name] = table;
+  const next = { ...document, [section]: current };
+  const text = existing === '' ? TOML.stringify(next) : TOML.patch(existing, next);
+  parseConfig(text, path);
+  await writeFileAtomic(path, text);
+}

@@ -34,6 +34,7 @@ const epochSeconds = (): number => Math.floor(Date.now() / 1000);
 async function emptyStore(db: Database): Promise<void> {
   for (const key of Object.keys(await db.settings.all())) await db.settings.delete(key);
   for (const entry of await db.allowlist.list()) await db.allowlist.remove(entry.id);
+  for (const channel of ['conformance-a', 'conformance-b']) await db.channels.forget(channel);
 }
 
 export function runDatabaseConformance(
@@ -294,6 +295,80 @@ export function runDatabaseConformance(
         await two.allowlist.add({ pattern: 'from-two' });
         const patterns = (await db.allowlist.list()).map((entry) => entry.pattern);
         expect(patterns).toStrictEqual(['from-one', 'from-two']);
+      });
+    });
+
+    describe('channels', () => {
+      const message = (
+        id: string,
+        at: number,
+        direction: 'in' | 'out',
+        channel = 'conformance-a',
+      ) => ({
+        id,
+        channel,
+        direction,
+        chat_id: 'chat-1',
+        user: direction === 'in' ? 'alice' : null,
+        text: `text ${id} ✓`,
+        timestamp: at,
+        read: direction === 'out',
+      });
+
+      it('stores messages in and out, lists them newest first, and counts unread ones', async () => {
+        await db.channels.addMessage(message('m1', 1_000, 'in'));
+        await db.channels.addMessage(message('m2', 2_000, 'out'));
+        await db.channels.addMessage(message('m3', 3_000, 'in'));
+        await db.channels.addMessage(message('other', 4_000, 'in', 'conformance-b'));
+        const listed = await db.channels.listMessages('conformance-a', 10);
+        expect(listed.map((m) => m.id)).toEqual(['m3', 'm2', 'm1']);
+        expect(listed[2]).toEqual(message('m1', 1_000, 'in'));
+        expect(await db.channels.listMessages('conformance-a', 1)).toHaveLength(1);
+        expect(await db.channels.counts('conformance-a')).toEqual({
+          total: 3,
+          unread: 2,
+          in: 2,
+          out: 1,
+          last_at: 3_000,
+        });
+        expect(await db.channels.markRead('conformance-a')).toBe(2);
+        expect(await db.channels.markRead('conformance-a')).toBe(0);
+        expect((await db.channels.counts('conformance-a')).unread).toBe(0);
+        expect((await db.channels.counts('conformance-b')).unread).toBe(1);
+        expect(await db.channels.counts('nothing-here')).toEqual({
+          total: 0,
+          unread: 0,
+          in: 0,
+          out: 0,
+          last_at: null,
+        });
+      });
+
+      it('keeps pairings across reopen, finds them by code, and replaces them on approval', async () => {
+        const pending = {
+          channel: 'conformance-a',
+          sender_id: '+15550001',
+          code: 'K7QX2M9P',
+          status: 'pending' as const,
+          created_at: 5_000,
+          approved_at: null,
+        };
+        await db.channels.savePairing(pending);
+        expect(await db.channels.pairingByCode('conformance-a', 'K7QX2M9P')).toEqual(pending);
+        expect(await db.channels.pairingByCode('conformance-b', 'K7QX2M9P')).toBeUndefined();
+        const approved = {
+          ...pending,
+          code: null,
+          status: 'approved' as const,
+          approved_at: 6_000,
+        };
+        await db.channels.savePairing(approved);
+        const reopened = await openHandle();
+        expect(await reopened.channels.pairing('conformance-a', '+15550001')).toEqual(approved);
+        expect(await reopened.channels.listPairings('conformance-a')).toEqual([approved]);
+        expect(await reopened.channels.pairingByCode('conformance-a', 'K7QX2M9P')).toBeUndefined();
+        expect(await reopened.channels.forget('conformance-a')).toBe(1);
+        expect(await reopened.channels.listPairings('conformance-a')).toEqual([]);
       });
     });
   });

@@ -52,6 +52,59 @@ export interface KeywordSearchInfo {
   readonly reason?: string;
 }
 
+/** One message a channel received (`in`) or sent (`out`). */
+export interface ChannelMessageRow {
+  id: string;
+  channel: string;
+  direction: 'in' | 'out';
+  /** The chat (conversation) on the network: a user id for direct messages, else a group id. */
+  chat_id: string;
+  /** The sender of an inbound message; null for outbound ones. */
+  user: string | null;
+  text: string;
+  /** Epoch milliseconds. */
+  timestamp: number;
+  read: boolean;
+}
+
+/** A sender's pairing on a channel: pending with a one-time code, then approved by the owner. */
+export interface ChannelPairing {
+  channel: string;
+  sender_id: string;
+  /** The one-time code while pending; null once approved (or for `allow_from` senders). */
+  code: string | null;
+  status: 'pending' | 'approved';
+  /** Epoch milliseconds. */
+  created_at: number;
+  approved_at: number | null;
+}
+
+export interface ChannelCounts {
+  total: number;
+  unread: number;
+  in: number;
+  out: number;
+  /** Epoch milliseconds of the newest message, null when there is none. */
+  last_at: number | null;
+}
+
+/** Every channel message in and out, with unread counts, and the pairings of senders. */
+export interface ChannelRepository {
+  addMessage(row: ChannelMessageRow): Promise<void>;
+  /** Newest first, at most `limit`. */
+  listMessages(channel: string, limit: number): Promise<ChannelMessageRow[]>;
+  counts(channel: string): Promise<ChannelCounts>;
+  /** Marks every unread message of the channel read; returns how many were unread. */
+  markRead(channel: string): Promise<number>;
+  pairing(channel: string, senderId: string): Promise<ChannelPairing | undefined>;
+  pairingByCode(channel: string, code: string): Promise<ChannelPairing | undefined>;
+  /** Inserts or replaces the pairing of (channel, sender). */
+  savePairing(pairing: ChannelPairing): Promise<void>;
+  listPairings(channel: string): Promise<ChannelPairing[]>;
+  /** Removes the channel's messages and pairings (the channel was removed); returns rows gone. */
+  forget(channel: string): Promise<number>;
+}
+
 export interface Database {
   readonly kind: DatabaseKind;
   /** Where it lives, with any password removed (for /status and logs). */
@@ -62,6 +115,8 @@ export interface Database {
   readonly memory: LongTermMemory;
   /** The orchestrator's nodes, the `orchestrator_nodes` table. */
   readonly orchestratorNodes: OrchestratorNodeStore;
+  /** Messaging channels: their messages and the pairings of senders. */
+  readonly channels: ChannelRepository;
   readonly keywordSearch: KeywordSearchInfo;
   /** Cheap liveness probe for the readiness check. */
   ping(): Promise<boolean>;

@@ -7,6 +7,7 @@ import { errorHandler, notFoundHandler } from './middleware/errors.ts';
 import { cors, type OriginPolicy } from './middleware/origins.ts';
 import { mountRoutes } from './mount-routes.ts';
 import type { PublicPages } from './pages.ts';
+import { toExpressPath } from './route.ts';
 import { buildOpenApiDocument, type RouteGroup } from './openapi.ts';
 
 export interface HttpAppOptions {
@@ -39,6 +40,22 @@ export function createHttpApp(options: HttpAppOptions): Express {
     next();
   });
   app.use(hostCheck({ policy: options.hosts, apiKey: options.apiKey }));
+  // Signed webhooks authenticate their callers themselves and read their bodies raw: they are
+  // routed before the key check and the JSON parser (see WebhookOptions in route.ts).
+  for (const group of options.groups) {
+    const webhooks = group.routes.filter((route) => route.webhook !== undefined);
+    if (webhooks.length === 0) continue;
+    const router = express.Router({ caseSensitive: true, mergeParams: true });
+    for (const route of webhooks) {
+      router[route.method](
+        toExpressPath(route.path),
+        express.raw({ type: () => true, limit: route.webhook?.limitBytes }),
+      );
+    }
+    mountRoutes(router, webhooks);
+    if (group.prefix === '') app.use(router);
+    else app.use(group.prefix, router);
+  }
   const pages = options.pages ?? [];
   app.use(
     apiKeyAuth({
@@ -51,7 +68,10 @@ export function createHttpApp(options: HttpAppOptions): Express {
 
   for (const group of options.groups) {
     const router = express.Router({ caseSensitive: true, mergeParams: true });
-    mountRoutes(router, group.routes);
+    mountRoutes(
+      router,
+      group.routes.filter((route) => route.webhook === undefined),
+    );
     if (group.prefix === '') app.use(router);
     else app.use(group.prefix, router);
   }

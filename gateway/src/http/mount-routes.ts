@@ -16,8 +16,11 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[]): void {
       const input = {
         params: route.params ? parseRequestPart(route.params, req.params, 'path') : {},
         query: route.query ? parseRequestPart(route.query, req.query, 'query') : {},
-        body: route.body ? parseRequestPart(route.body, req.body, 'body') : {},
+        body: route.body && !route.webhook ? parseRequestPart(route.body, req.body, 'body') : {},
         headers: req.headers,
+        ...(route.webhook
+          ? { rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0) }
+          : {}),
       };
       const result = await route.handler(input);
       if (isEventStream(result)) {

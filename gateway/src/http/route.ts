@@ -10,6 +10,17 @@ export interface RouteInput<P extends z.ZodType, Q extends z.ZodType, B extends 
   query: z.output<Q>;
   body: z.output<B>;
   headers: IncomingHttpHeaders;
+  /** A `webhook` route's body exactly as received (empty when there was none). */
+  rawBody?: Buffer;
+}
+
+/**
+ * A signed webhook from a third party: it authenticates its caller itself (a signature over the
+ * raw body), so it needs no X-API-Key — the Host check still applies — and its body reaches the
+ * handler unparsed (`rawBody`), at most `limitBytes`, to be verified before anything parses it.
+ */
+export interface WebhookOptions {
+  limitBytes: number;
 }
 
 /**
@@ -36,6 +47,7 @@ export interface RouteDefinition<
   status?: number | ((result: z.output<R>) => number);
   /** `text/plain` responses send the handler's string as is (for example Prometheus text). */
   contentType?: 'application/json' | 'text/plain';
+  webhook?: WebhookOptions;
   handler: (input: RouteInput<P, Q, B>) => Promise<z.input<R>> | z.input<R>;
 }
 
@@ -51,6 +63,7 @@ export interface AnyRoute {
   response: z.ZodType;
   status?: number | ((result: never) => number);
   contentType?: 'application/json' | 'text/plain';
+  webhook?: WebhookOptions;
   handler: (input: RouteInput<z.ZodType, z.ZodType, z.ZodType>) => unknown;
 }
 

@@ -25,6 +25,7 @@ export const KNOWN_CHANNELS: ReadonlySet<string> = new Set([
   'teams',
   'mattermost',
   'irc',
+  'webhook',
 ]);
 
 export function channelLabel(channel: string): string {

@@ -3,6 +3,7 @@ import { createInProcessApprovalBoard } from '../approvals/board/in-process.ts';
 import type { PendingApprovalBoard } from '../approvals/board/ports.ts';
 import { createLocalSessionEvents } from '../events/local.ts';
 import type { LocalSessionSockets, SessionEvents } from '../events/ports.ts';
+import type { ConnectionLease, LeaseTiming } from './connection-lease.ts';
 import type { PresenceTiming } from './presence.ts';
 
 /** What gateways behind one reverse proxy share besides the databases (DESIGN "Scale-out"). */
@@ -11,6 +12,11 @@ export interface ScaleOut {
   board: PendingApprovalBoard;
   /** Frames for a session's sockets on whichever gateway they are connected. */
   events: SessionEvents;
+  /**
+   * A lease for a connection only one gateway may hold (`key` names it); undefined for a single
+   * gateway, which holds everything.
+   */
+  lease(key: string): ConnectionLease | undefined;
   /** Which adapter each part uses right now (for /status). */
   backends(): { approvals: string; events: string };
   close(): Promise<void>;
@@ -26,6 +32,8 @@ export interface BuildScaleOutDeps {
   now: () => number;
   /** How long this gateway's presence key lives and how often it is refreshed (presence.ts). */
   presence?: PresenceTiming;
+  /** How long a connection lease outlives a holder that stopped renewing it. */
+  leaseTiming?: LeaseTiming;
 }
 
 /**
@@ -41,6 +49,7 @@ export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> 
     return {
       board: inProcess,
       events,
+      lease: () => undefined,
       backends: () => ({ approvals: inProcess.kind, events: events.kind }),
       close: () => inProcess.close(),
     };
@@ -83,9 +92,19 @@ export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> 
     gatewayId: deps.gatewayId,
     logger,
   });
+  const { createRedisConnectionLease } = await import('./connection-lease.ts');
   return {
     board,
     events,
+    lease: (key) =>
+      createRedisConnectionLease({
+        link,
+        key: `hearth:lease:${key}`,
+        gatewayId: deps.gatewayId,
+        timing: deps.leaseTiming,
+        logger,
+        now: deps.now,
+      }),
     backends: () => ({ approvals: board.kind, events: events.kind }),
     async close() {
       await events.close();

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { HearthConfig } from '../config/schema.ts';
 import { isSecretKey } from '../config/schema.ts';
+import { redactTable } from '../config/secret-walk.ts';
 import { isSecretReference } from '../config/secrets.ts';
 import { updateConfigFile, type ConfigValue } from '../config/write.ts';
 import { HearthError } from '../errors.ts';
@@ -141,12 +142,10 @@ export function createSettingsService(deps: SettingsServiceDeps) {
         string,
         Record<string, unknown>,
       ][]) {
-        const out: Record<string, unknown> = {};
-        for (const [key, value] of Object.entries(section)) {
-          if (isSecretKey(key)) out[`${key}_set`] = value !== '';
-          else out[key] = value;
-        }
-        sections[name] = out;
+        sections[name] = redactTable(section, (key, value) => [
+          `${key}_set`,
+          value !== '',
+        ]) as Record<string, unknown>;
       }
       return { ...sections, runtime: runtime() };
     },

@@ -11,6 +11,7 @@ import type { Embedder } from '../memory/ports.ts';
 import { createGateway, type Gateway } from '../gateway.ts';
 import type { GatewayDeps } from '../gateway-contract.ts';
 import { silentLogger } from '../observability/logger.ts';
+import type { LeaseTiming } from '../scale-out/connection-lease.ts';
 import type { PresenceTiming } from '../scale-out/presence.ts';
 import type { FrameSenderLimits } from '../ws/send.ts';
 import type { VoiceEngineOverrides } from '../voice/voice-runtime.ts';
@@ -51,6 +52,7 @@ export async function startTestGateway(
     processEnv?: Record<string, string>;
     approvalExpiryMs?: number;
     presenceTiming?: PresenceTiming;
+    leaseTiming?: LeaseTiming;
     maxLiveSessions?: number;
     socketFrameLimits?: Partial<FrameSenderLimits>;
     /** Outbound HTTP for providers; the global fetch by default. */
@@ -81,6 +83,7 @@ export async function startTestGateway(
     processEnv: options.processEnv ?? { PATH: '/usr/local/bin:/usr/bin:/bin' },
     approvalExpiryMs: options.approvalExpiryMs,
     presenceTiming: options.presenceTiming,
+    leaseTiming: options.leaseTiming,
     maxLiveSessions: options.maxLiveSessions,
     socketFrameLimits: options.socketFrameLimits,
     fetch: options.fetch,

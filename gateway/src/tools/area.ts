@@ -30,6 +30,8 @@ export interface ToolsAreaDeps {
   events: () => SessionEvents;
   /** Told of an approval notice no socket of its session received (web push). */
   unseenApproval?: (approval: PendingApproval, text: string) => Promise<void>;
+  /** An approval notice as plain text to the channel chat the session came from, if any. */
+  channelNotice?: (sessionId: string, text: string) => Promise<boolean>;
   processEnv: Readonly<Record<string, string | undefined>>;
   approvalExpiryMs?: number;
   fetch: typeof globalThis.fetch;
@@ -55,15 +57,22 @@ export function toolsArea(deps: ToolsAreaDeps): ToolsArea {
   const terminalServed = terminalEnabled(config.security.terminal, deps.loopbackBind);
   let terminalToken = '';
 
-  /** An approval notice to the WebSocket clients of the session that asked, on any gateway. */
+  /**
+   * An approval notice to the WebSocket clients of the session that asked, on any gateway, and
+   * as plain text to the messaging-channel chat it came from; sent when either got it. When no
+   * socket of the session got it, it is also pushed (web push).
+   */
   const notify = async (sessionId: string, text: string, approval: PendingApproval) => {
-    const seen = await sendNotice(sessionId, text, approval);
-    if (!seen && deps.unseenApproval) {
+    const [socket, channel] = await Promise.all([
+      sendNotice(sessionId, text, approval).catch(() => false),
+      deps.channelNotice?.(sessionId, text).catch(() => false) ?? false,
+    ]);
+    if (!socket && deps.unseenApproval) {
       await deps.unseenApproval(approval, text).catch((error: unknown) => {
         deps.logger.warn({ err: error }, 'approval push failed');
       });
     }
-    return seen;
+    return socket || channel;
   };
   const sendNotice = (sessionId: string, text: string, approval: PendingApproval) =>
     deps.events().send(

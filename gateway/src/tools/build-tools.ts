@@ -14,7 +14,7 @@ import { alwaysEntry, matchesAllowlist } from '../approvals/command-analysis/mat
 import { decide } from '../approvals/policy.ts';
 import type { ApprovalPolicy } from '../approvals/ports.ts';
 import type { HearthConfig } from '../config/schema.ts';
-import { isSecretKey } from '../config/schema.ts';
+import { secretEntries } from '../config/secret-walk.ts';
 import type { AllowlistRepository } from '../db/ports.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { browserTool } from './browser/browser-tool.ts';
@@ -27,13 +27,7 @@ import { gatedTool, shellTool } from './shell-tool.ts';
 
 /** Every configured secret value (resolved), so children never see one, whatever its name. */
 export function configuredSecrets(config: HearthConfig): string[] {
-  const values: string[] = [];
-  for (const section of Object.values(config) as Record<string, unknown>[]) {
-    for (const [key, value] of Object.entries(section)) {
-      if (isSecretKey(key) && typeof value === 'string' && value !== '') values.push(value);
-    }
-  }
-  return values;
+  return secretEntries(config).map(([, value]) => value);
 }
 
 export interface ToolRuntime {

@@ -3,6 +3,7 @@ import { loadNodePostgres, orm } from '../drizzle.ts';
 import pg from 'pg';
 import type { Database, KeywordSearchInfo } from '../ports.ts';
 import { ensureKeywordIndex } from './keyword-index.ts';
+import { postgresChannelRepository } from './channel-repository.ts';
 import { postgresMemoryRepository } from './memory-repository.ts';
 import { postgresOrchestratorNodeStore } from './orchestrator-nodes.ts';
 import { postgresAllowlistRepository, postgresSettingsRepository } from './repositories.ts';
@@ -59,6 +60,7 @@ export async function openPostgresDatabase(
     allowlist: postgresAllowlistRepository(db),
     memory: postgresMemoryRepository(db),
     orchestratorNodes: postgresOrchestratorNodeStore(db),
+    channels: postgresChannelRepository(db),
     keywordSearch,
     async ping() {
       if (closing !== undefined) return false;

@@ -6,8 +6,19 @@
 import { orm, pgCore } from '../drizzle.ts';
 
 const { sql } = orm;
-const { bigint, boolean, check, customType, doublePrecision, index, integer, jsonb, pgTable, text } =
-  pgCore;
+const {
+  bigint,
+  boolean,
+  check,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+} = pgCore;
 
 const epochSecondsNow = sql`(extract(epoch from now()))::bigint`;
 
@@ -111,5 +122,44 @@ export const orchestratorNodes = pgTable(
       'orchestrator_nodes_lists_are_json_arrays',
       sql`jsonb_typeof(${table.keywords}) = 'array' and jsonb_typeof(${table.channels}) = 'array' and jsonb_typeof(${table.taskTypes}) = 'array'`,
     ),
+  ],
+);
+
+/** Every message a channel received or sent (`direction` in|out), with a read flag. */
+export const channelMessages = pgTable(
+  'channel_messages',
+  {
+    id: text('id').primaryKey(),
+    channel: text('channel').notNull(),
+    direction: text('direction', { enum: ['in', 'out'] }).notNull(),
+    chatId: text('chat_id').notNull(),
+    user: text('user'),
+    text: text('text').notNull(),
+    /** Epoch milliseconds. */
+    timestamp: bigint('timestamp', { mode: 'number' }).notNull(),
+    read: boolean('read').notNull().default(false),
+  },
+  (table) => [
+    check('channel_messages_direction', sql`${table.direction} in ('in', 'out')`),
+    index('channel_messages_channel_time_idx').on(table.channel, table.timestamp),
+  ],
+);
+
+/** Senders paired with a channel (pending with a one-time code, or approved). */
+export const channelPairings = pgTable(
+  'channel_pairings',
+  {
+    channel: text('channel').notNull(),
+    senderId: text('sender_id').notNull(),
+    code: text('code'),
+    status: text('status', { enum: ['pending', 'approved'] }).notNull(),
+    /** Epoch milliseconds. */
+    createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+    approvedAt: bigint('approved_at', { mode: 'number' }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.channel, table.senderId] }),
+    check('channel_pairings_status', sql`${table.status} in ('pending', 'approved')`),
+    index('channel_pairings_code_idx').on(table.channel, table.code),
   ],
 );

@@ -5,6 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { loadBetterSqlite3, orm } from '../drizzle.ts';
 import type { Database } from '../ports.ts';
 import type { SqliteMemoryOptions } from './memory-search.ts';
+import { sqliteChannelRepository } from './channel-repository.ts';
 import { sqliteMemoryRepository } from './memory-repository.ts';
 import { sqliteOrchestratorNodeStore } from './orchestrator-nodes.ts';
 import { sqliteAllowlistRepository, sqliteSettingsRepository } from './repositories.ts';
@@ -56,6 +57,7 @@ function openPrepared(location: string, inMemory: boolean, options: SqliteOption
       allowlist: sqliteAllowlistRepository(db),
       memory: sqliteMemoryRepository(db, options),
       orchestratorNodes: sqliteOrchestratorNodeStore(db),
+      channels: sqliteChannelRepository(db),
       keywordSearch: { indexed: true, method: 'fts5-trigram' },
       ping() {
         if (closed) return Promise.resolve(false);

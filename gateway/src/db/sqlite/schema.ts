@@ -7,7 +7,7 @@
 import { orm, sqliteCore } from '../drizzle.ts';
 
 const { sql } = orm;
-const { blob, check, index, integer, real, sqliteTable, text } = sqliteCore;
+const { blob, check, index, integer, primaryKey, real, sqliteTable, text } = sqliteCore;
 
 const epochSecondsNow = sql`(unixepoch())`;
 
@@ -90,5 +90,44 @@ export const orchestratorNodes = sqliteTable(
       'orchestrator_nodes_lists_are_json_arrays',
       sql`json_type(${table.keywords}) = 'array' and json_type(${table.channels}) = 'array' and json_type(${table.taskTypes}) = 'array'`,
     ),
+  ],
+);
+
+/** Every message a channel received or sent (`direction` in|out); `read` 0|1 for unread counts. */
+export const channelMessages = sqliteTable(
+  'channel_messages',
+  {
+    id: text('id').primaryKey(),
+    channel: text('channel').notNull(),
+    direction: text('direction', { enum: ['in', 'out'] }).notNull(),
+    chatId: text('chat_id').notNull(),
+    user: text('user'),
+    text: text('text').notNull(),
+    /** Epoch milliseconds. */
+    timestamp: integer('timestamp').notNull(),
+    read: integer('read', { mode: 'boolean' }).notNull().default(false),
+  },
+  (table) => [
+    check('channel_messages_direction', sql`${table.direction} in ('in', 'out')`),
+    index('channel_messages_channel_time_idx').on(table.channel, table.timestamp),
+  ],
+);
+
+/** Senders paired with a channel (pending with a one-time code, or approved). */
+export const channelPairings = sqliteTable(
+  'channel_pairings',
+  {
+    channel: text('channel').notNull(),
+    senderId: text('sender_id').notNull(),
+    code: text('code'),
+    status: text('status', { enum: ['pending', 'approved'] }).notNull(),
+    /** Epoch milliseconds. */
+    createdAt: integer('created_at').notNull(),
+    approvedAt: integer('approved_at'),
+  },
+  (table) => [
+    primaryKey({ columns: [table.channel, table.senderId] }),
+    check('channel_pairings_status', sql`${table.status} in ('pending', 'approved')`),
+    index('channel_pairings_code_idx').on(table.channel, table.code),
   ],
 );

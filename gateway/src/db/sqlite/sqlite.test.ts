@@ -77,6 +77,8 @@ describe('SQLite specifics', () => {
       expect(tables).toStrictEqual([
         '__drizzle_migrations',
         'allowlist',
+        'channel_messages',
+        'channel_pairings',
         'memory_entries',
         'memory_entries_fts',
         'memory_entries_fts_config',
@@ -88,8 +90,8 @@ describe('SQLite specifics', () => {
         'sqlite_sequence',
       ]);
       // 0000_foundation, 0001_memory, 0002_memory_search, 0003_allowlist_directory,
-      // 0004_orchestrator_nodes
-      expect(raw.prepare('select count(*) from __drizzle_migrations').pluck().get()).toBe(5);
+      // 0004_orchestrator_nodes, 0005_channels
+      expect(raw.prepare('select count(*) from __drizzle_migrations').pluck().get()).toBe(6);
     } finally {
       raw.close();
     }

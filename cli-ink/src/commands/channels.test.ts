@@ -1,0 +1,140 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as TOML from '@decimalturn/toml-patch';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { channelSchema } from '../../../gateway/src/config/schema.ts';
+import { signedHeaders } from '../../../gateway/src/channels/webhook/signature.ts';
+import { startTestGateway, type TestGateway } from '../../../gateway/src/testing/test-gateway.ts';
+import { createHarness, freePort, type Harness } from '../testing/cli-harness.ts';
+
+describe('hearth channels add|remove|list without a gateway', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await createHarness();
+    await writeFile(join(h.home, 'config.toml'), `[gateway]\nport = ${await freePort()}\n`);
+  });
+  afterEach(() => h.cleanup());
+
+  it('add asks for the missing fields, never echoes a secret, and writes a valid table', async () => {
+    const result = await h.run(
+      [
+        'channels',
+        'add',
+        'family',
+        '--type',
+        'telegram',
+        '--allow-from',
+        '42',
+        '--reply-mode',
+        'all',
+      ],
+      {},
+      ['123456:very-secret-token\n'],
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Added channel family (telegram)');
+    expect(result.stdout + result.stderr).not.toContain('very-secret-token');
+    const written = TOML.parse(await readFile(join(h.home, 'config.toml'), 'utf8')) as {
+      channels: Record<string, unknown>;
+    };
+    expect(written.channels.family).toEqual({
+      type: 'telegram',
+      bot_token: '123456:very-secret-token',
+      allow_from: ['42'],
+      reply_mode: 'all',
+    });
+
+    const listed = await h.run(['channels', 'list', '--json']);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      { name: 'family', type: 'telegram', status: 'not running', unread: 0, messages_total: 0 },
+    ]);
+    expect(await h.run(['channels', 'remove', 'family'])).toMatchObject({ code: 0 });
+    expect(TOML.parse(await readFile(join(h.home, 'config.toml'), 'utf8'))).not.toHaveProperty(
+      'channels.family',
+    );
+  });
+
+  it('non-interactive flags, and clear errors (exit 1) for bad names, types and fields', async () => {
+    const ok = await h.run([
+      'channels',
+      'add',
+      'hooks',
+      '--type',
+      'webhook',
+      '--set',
+      'signing_secret=ENV:HOOK_SECRET',
+      '--set',
+      'callback_url=https://example.org/hook',
+    ]);
+    expect(ok.code).toBe(0);
+    expect((await h.run(['channels', 'add', 'hooks', '--type', 'webhook'])).stderr).toContain(
+      "channel 'hooks' already exists",
+    );
+    expect((await h.run(['channels', 'add', 'webhook', '--type', 'webhook'])).code).toBe(1);
+    expect((await h.run(['channels', 'add', 'x', '--type', 'irc'])).stderr).toContain('--type');
+    const bad = await h.run([
+      'channels',
+      'add',
+      'wa',
+      '--type',
+      'whatsapp',
+      '--set',
+      'phone_number_id=abc',
+      '--set',
+      'access_token=a',
+      '--set',
+      'app_secret=b',
+      '--set',
+      'verify_token=c',
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('phone_number_id');
+    expect((await h.run(['channels', 'remove', 'nope'])).code).toBe(1);
+  });
+});
+
+describe('hearth channels with a running gateway', () => {
+  const SECRET = 'cli-test-secret';
+  let h: Harness;
+  let t: TestGateway;
+  beforeAll(async () => {
+    t = await startTestGateway({
+      config: {
+        channels: { hooks: channelSchema.parse({ type: 'webhook', signing_secret: SECRET }) },
+      },
+    });
+    await t.gateway.whenReady();
+    h = await createHarness();
+    await writeFile(join(h.home, 'config.toml'), `[gateway]\nport = ${t.port}\n`);
+  }, 60_000);
+  afterAll(async () => {
+    await h.cleanup();
+    await t.close();
+  });
+
+  it('list shows the live status; pair approves a stranger’s code found on any channel', async () => {
+    const listed = await h.run(['channels', 'list']);
+    expect(listed.stdout).toContain('hooks  webhook  connected');
+    const body = JSON.stringify({ sender: 'stranger-9', text: 'hi' });
+    const res = await fetch(`${t.url}/api/v1/channels/webhook/hooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...signedHeaders(SECRET, Date.now(), body) },
+      body,
+    });
+    expect(res.status).toBe(200);
+    const { pairings } = (await (
+      await fetch(`${t.url}/api/v1/channels/hooks/pairings`)
+    ).json()) as {
+      pairings: { code: string }[];
+    };
+    const code = pairings[0]?.code ?? '';
+    expect(await h.run(['channels', 'pair', code.toLowerCase()])).toEqual({
+      code: 0,
+      stdout: 'Paired stranger-9 on hooks.\n',
+      stderr: '',
+    });
+    const again = await h.run(['channels', 'pair', code]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`no channel has pairing code ${code} pending`);
+  });
+});

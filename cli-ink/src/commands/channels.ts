@@ -1,0 +1,210 @@
+import {
+  CHANNEL_TYPES,
+  channelNameSchema,
+  channelSchema,
+  ensureStateDir,
+  isSecretKey,
+  setConfigTable,
+  type ChannelType,
+  type ConfigValue,
+} from '@hearth/gateway/config';
+import type { Command } from 'commander';
+import { dirname } from 'node:path';
+import { CliError } from '../cli-error.ts';
+import { readRawConfig } from '../config-file.ts';
+import type { CommandContext } from '../deps.ts';
+import { GatewayHttpError, GatewayUnreachableError } from '../gateway-client.ts';
+import { locateGateway } from '../locate-gateway.ts';
+
+/** The fields `channels add` asks for, per network (secrets are read without echo). */
+const FIELDS: Record<ChannelType, { key: string; prompt: string; optional?: boolean }[]> = {
+  telegram: [{ key: 'bot_token', prompt: 'Bot token (from @BotFather)' }],
+  whatsapp: [
+    { key: 'phone_number_id', prompt: 'Phone number id' },
+    { key: 'access_token', prompt: 'Access token' },
+    { key: 'app_secret', prompt: 'App secret (checks X-Hub-Signature-256)' },
+    { key: 'verify_token', prompt: 'Verify token (for the webhook handshake)' },
+  ],
+  webhook: [
+    { key: 'signing_secret', prompt: 'Signing secret (HMAC-SHA256)' },
+    { key: 'callback_url', prompt: 'Callback URL for replies (empty: none)', optional: true },
+  ],
+};
+
+interface ListItem {
+  name: string;
+  type: string;
+  status: string;
+  unread: number;
+  messages_total: number;
+}
+
+const CTRL_C = String.fromCharCode(3);
+
+/** Reads one line; a secret from a terminal is read in raw mode so it is never echoed. */
+async function ask(ctx: CommandContext, prompt: string, secret: boolean): Promise<string> {
+  const input = ctx.deps.input as NodeJS.ReadStream;
+  ctx.deps.promptOutput.write(`${prompt}: `);
+  const raw = secret && input.isTTY === true && typeof input.setRawMode === 'function';
+  if (raw) input.setRawMode(true);
+  let text = '';
+  try {
+    for await (const chunk of input) {
+      text += String(chunk);
+      if (text.includes('\r') || text.includes('\n') || text.includes(CTRL_C) || text.length > 4096)
+        break;
+    }
+  } finally {
+    if (raw) {
+      input.setRawMode(false);
+      ctx.deps.promptOutput.write('\n');
+    }
+  }
+  if (text.includes(CTRL_C)) throw new CliError('cancelled');
+  return text.split(/[\r\n]/)[0]?.trim() ?? '';
+}
+
+/** `hearth channels list|add|remove|pair`. */
+export function registerChannels(program: Command, ctx: CommandContext): void {
+  const channels = program
+    .command('channels')
+    .description('messaging channels (Telegram, WhatsApp, webhooks)');
+  const out = (text: string) => ctx.deps.output.out(text);
+
+  channels
+    .command('list')
+    .description('configured channels with their status (from the gateway, else config.toml)')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      let items: ListItem[];
+      try {
+        const client = await locateGateway(ctx);
+        items = ((await client.getJson('/api/v1/channels')) as { channels: ListItem[] }).channels;
+      } catch (error) {
+        if (error instanceof GatewayHttpError) throw new CliError(error.detail);
+        if (!(error instanceof GatewayUnreachableError)) throw error;
+        ctx.deps.output.err(`note: ${error.message}; listing config.toml.`);
+        const config = await readRawConfig(ctx.configPath());
+        items = Object.entries(config.channels).map(([name, channel]) => ({
+          name,
+          type: channel.type,
+          status: channel.enabled ? 'not running' : 'disabled',
+          unread: 0,
+          messages_total: 0,
+        }));
+      }
+      if (options.json) return out(JSON.stringify(items, null, 2));
+      out(
+        items.length === 0
+          ? 'No channels are configured (add one with hearth channels add <name> --type telegram).'
+          : items
+              .map(
+                (c) =>
+                  `${c.name}  ${c.type}  ${c.status}  ${c.unread} unread / ${c.messages_total} messages`,
+              )
+              .join('\n'),
+      );
+    });
+
+  channels
+    .command('add <name>')
+    .description('add a [channels.<name>] table to config.toml (asks for the needed fields)')
+    .requiredOption('--type <type>', `network: ${CHANNEL_TYPES.join(', ')}`)
+    .option('--set <key=value...>', 'a field without asking (e.g. --set bot_token=ENV:TG_TOKEN)')
+    .option('--allow-from <ids...>', 'sender ids paired from the start')
+    .option('--reply-mode <mode>', 'all, mention or dm_only')
+    .option('--rate-limit <n>', 'messages per minute per chat')
+    .option('--disabled', 'write it with enabled = false')
+    .action(
+      async (
+        name: string,
+        options: {
+          type: string;
+          set?: string[];
+          allowFrom?: string[];
+          replyMode?: string;
+          rateLimit?: string;
+          disabled?: boolean;
+        },
+      ) => {
+        if (!channelNameSchema.safeParse(name).success)
+          throw new CliError(
+            `invalid channel name '${name}': 1 to 64 of a-z 0-9 _ - (not "webhook")`,
+          );
+        const type = CHANNEL_TYPES.find((t) => t === options.type);
+        if (!type) throw new CliError(`--type must be one of ${CHANNEL_TYPES.join(', ')}`);
+        const path = ctx.configPath();
+        const config = await readRawConfig(path);
+        if (config.channels[name]) throw new CliError(`channel '${name}' already exists`);
+        const table: Record<string, ConfigValue> = { type };
+        for (const pair of options.set ?? []) {
+          const at = pair.indexOf('=');
+          if (at <= 0) throw new CliError(`--set expects key=value, got '${pair}'`);
+          table[pair.slice(0, at)] = pair.slice(at + 1);
+        }
+        for (const field of FIELDS[type]) {
+          if (table[field.key] !== undefined) continue;
+          const value = await ask(ctx, field.prompt, isSecretKey(field.key));
+          if (value === '' && field.optional) continue;
+          table[field.key] = value;
+        }
+        if (options.allowFrom) table.allow_from = options.allowFrom;
+        if (options.replyMode) table.reply_mode = options.replyMode;
+        if (options.rateLimit) table.rate_limit_per_minute = Number(options.rateLimit);
+        if (options.disabled) table.enabled = false;
+        const checked = channelSchema.safeParse(table);
+        if (!checked.success)
+          throw new CliError(
+            `channel '${name}': ${checked.error.issues.map((i) => `${i.path.join('.') || 'table'}: ${i.message}`).join('; ')}`,
+          );
+        if (dirname(path) === ctx.deps.env.home) await ensureStateDir(ctx.deps.env.home);
+        await setConfigTable(path, 'channels', name, table);
+        out(`Added channel ${name} (${type}) to ${path}. Restart the gateway to connect it.`);
+      },
+    );
+
+  channels
+    .command('remove <name>')
+    .description('remove a [channels.<name>] table from config.toml')
+    .action(async (name: string) => {
+      const path = ctx.configPath();
+      const config = await readRawConfig(path);
+      if (!config.channels[name]) throw new CliError(`no channel named '${name}' in ${path}`);
+      await setConfigTable(path, 'channels', name, null);
+      out(`Removed channel ${name} from ${path}. Restart the gateway to disconnect it.`);
+    });
+
+  channels
+    .command('pair <code>')
+    .description('approve a sender by the pairing code it was given')
+    .option('--channel <name>', 'the channel (default: whichever has this code pending)')
+    .action(async (code: string, options: { channel?: string }) => {
+      const client = await locateGateway(ctx);
+      try {
+        let names = options.channel ? [options.channel] : [];
+        if (names.length === 0) {
+          const { channels: all } = (await client.getJson('/api/v1/channels')) as {
+            channels: ListItem[];
+          };
+          for (const channel of all) {
+            const { pairings } = (await client.getJson(
+              `/api/v1/channels/${encodeURIComponent(channel.name)}/pairings`,
+            )) as { pairings: { code?: string }[] };
+            if (pairings.some((p) => p.code === code.toUpperCase())) names = [channel.name];
+          }
+          if (names.length === 0) throw new CliError(`no channel has pairing code ${code} pending`);
+        }
+        const channel = names[0] ?? '';
+        const result = (await client.sendJson(
+          'POST',
+          `/api/v1/channels/${encodeURIComponent(channel)}/pairings/${encodeURIComponent(code)}/approve`,
+        )) as { sender_id: string };
+        out(`Paired ${result.sender_id} on ${channel}.`);
+      } catch (error) {
+        if (error instanceof GatewayHttpError) throw new CliError(error.detail);
+        if (error instanceof GatewayUnreachableError)
+          throw new CliError(`${error.message}; pairing needs the running gateway (hearth start).`);
+        throw error;
+      }
+    });
+}

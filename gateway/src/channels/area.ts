@@ -1,0 +1,76 @@
+import type { Logger } from 'pino';
+import type { ChannelConfig } from '../config/schema.ts';
+import type { ChannelRepository } from '../db/ports.ts';
+import type { Area } from '../lifecycle/area.ts';
+import { late } from '../lifecycle/late.ts';
+import type { Metrics } from '../observability/metrics.ts';
+import { buildChannelAdapter } from './build-adapter.ts';
+import type { Backoff, ConnectionLease } from './channel-runner.ts';
+import { createChannelService, type ChannelService } from './channel-service.ts';
+import type { RunTurn } from './inbound.ts';
+import type { ChannelAdapter } from './ports.ts';
+import { channelRoutes } from './routes.ts';
+
+export interface ChannelsAreaDeps {
+  channels: Readonly<Record<string, ChannelConfig>>;
+  store: () => ChannelRepository;
+  /** The chat pipeline's turn, the same REST and WebSocket use. */
+  runTurn: RunTurn;
+  /** One holder per channel among gateways sharing Redis; absent: this gateway holds all. */
+  lease?: () => ((name: string) => ConnectionLease | undefined) | undefined;
+  fetch: typeof globalThis.fetch;
+  metrics: Metrics;
+  logger: Logger;
+  now: () => number;
+  /** Tests: adapters built another way, quicker reconnects. */
+  createAdapter?: (name: string, config: ChannelConfig) => Promise<ChannelAdapter>;
+  backoff?: Backoff;
+}
+
+export interface ChannelsArea extends Area {
+  readonly service: () => ChannelService;
+  /** An approval notice to the chat a session came from; false when it came from none. */
+  readonly notice: (sessionId: string, text: string) => Promise<boolean>;
+  /** `/ready`'s `channel_connected`: null when no channel is enabled. */
+  readonly connected: () => boolean | null;
+}
+
+/** Messaging channels: Telegram, WhatsApp, signed webhooks… each through the same turn service. */
+export function channelsArea(deps: ChannelsAreaDeps): ChannelsArea {
+  const service = late<ChannelService>('The channels');
+  const logger = deps.logger.child({ area: 'channels' });
+  const configured = Object.values(deps.channels).some((channel) => channel.enabled);
+  return {
+    name: 'channels',
+    routes: channelRoutes(service.get),
+    async start() {
+      const built = createChannelService({
+        channels: deps.channels,
+        createAdapter:
+          deps.createAdapter ??
+          ((name, config) =>
+            buildChannelAdapter(name, config, {
+              fetch: deps.fetch,
+              now: deps.now,
+              logger: logger.child({ channel: name }),
+            })),
+        store: deps.store,
+        runTurn: deps.runTurn,
+        lease: deps.lease?.(),
+        metrics: deps.metrics,
+        logger,
+        now: deps.now,
+        backoff: deps.backoff,
+      });
+      service.set(built);
+      built.start();
+      return Promise.resolve();
+    },
+    status: () => service.peek()?.backends() ?? {},
+    service: service.get,
+    notice: (sessionId, text) => service.peek()?.notice(sessionId, text) ?? Promise.resolve(false),
+    // Enabled channels make readiness wait for a connection from the very start.
+    connected: () => service.peek()?.connected() ?? (configured ? false : null),
+    close: () => service.peek()?.close(),
+  };
+}

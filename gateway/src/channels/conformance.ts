@@ -1,0 +1,140 @@
+/**
+ * The behaviour every channel adapter must show, as a vitest suite run against the adapter's
+ * far end (a protocol-faithful fake, or the real service). An adapter's test calls
+ * `runChannelConformance(name, setup, { skip })`; a skipped check states its reason.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../observability/logger.ts';
+import type { ChannelAdapter, ChannelLink, InboundMessage } from './ports.ts';
+
+export interface ChannelHarness {
+  adapter: ChannelAdapter;
+  /** The far end delivers a text from `senderId` in a direct chat with the bot. */
+  inbound(message: { senderId: string; text: string }): Promise<void>;
+  /** The far end delivers something malformed (a forged or broken update). */
+  malformed(): Promise<void>;
+  /** What the far end received from the adapter, in order. */
+  sent(): { chatId: string; text: string }[];
+  /** Chats the far end showed "typing…" in (networks with an indicator). */
+  typing?(): string[];
+  /** The far end goes away, then comes back (networks the adapter holds a connection to). */
+  drop?(): Promise<void>;
+  restore?(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type ConformanceCheck = 'typing' | 'far end drops';
+
+export interface ConformanceOptions {
+  skip?: { check: ConformanceCheck; reason: string }[];
+  /** How long to wait for something to arrive (polling networks need longer). */
+  timeoutMs?: number;
+}
+
+/** A link that records what the adapter hands back. */
+export function recordingLink() {
+  const received: InboundMessage[] = [];
+  const rejected: string[] = [];
+  const health: boolean[] = [];
+  const lost: unknown[] = [];
+  const link: ChannelLink = {
+    receive: (message) => {
+      received.push(message);
+      return Promise.resolve();
+    },
+    health: (up) => health.push(up),
+    lost: (error) => lost.push(error),
+    rejected: (reason) => rejected.push(reason),
+    logger: silentLogger(),
+  };
+  return { link, received, rejected, health, lost };
+}
+
+export function runChannelConformance(
+  name: string,
+  setup: () => Promise<ChannelHarness>,
+  options: ConformanceOptions = {},
+): void {
+  const timeout = options.timeoutMs ?? 10_000;
+  const skipped = (check: ConformanceCheck) => options.skip?.find((s) => s.check === check);
+
+  const until = async (condition: () => boolean, what: string) => {
+    await expect.poll(condition, { timeout, interval: 20, message: what }).toBe(true);
+  };
+
+  describe(`Channel conformance: ${name}`, () => {
+    let harness: ChannelHarness;
+    let recorder: ReturnType<typeof recordingLink>;
+
+    beforeEach(async () => {
+      harness = await setup();
+      recorder = recordingLink();
+      await harness.adapter.connect(recorder.link);
+    });
+    afterEach(async () => {
+      await harness.adapter.disconnect();
+      await harness.close();
+    });
+
+    it('hands a message from the far end over with its chat, sender and text', async () => {
+      await harness.inbound({ senderId: '4242', text: 'hello from afar ✓' });
+      await until(() => recorder.received.length === 1, 'the message to arrive');
+      expect(recorder.received[0]).toMatchObject({
+        chatId: '4242',
+        senderId: '4242',
+        text: 'hello from afar ✓',
+        direct: true,
+      });
+    });
+
+    it('sends text to a chat exactly, up to its maxTextLength', async () => {
+      expect(harness.adapter.maxTextLength).toBeGreaterThanOrEqual(1_000);
+      await harness.adapter.sendText('4242', 'héllo 日本語 🔥\nsecond line');
+      const longest = 'x'.repeat(harness.adapter.maxTextLength);
+      await harness.adapter.sendText('4242', longest);
+      await until(() => harness.sent().length === 2, 'both messages at the far end');
+      expect(harness.sent()).toEqual([
+        { chatId: '4242', text: 'héllo 日本語 🔥\nsecond line' },
+        { chatId: '4242', text: longest },
+      ]);
+    });
+
+    it.skipIf(skipped('typing'))(
+      `shows typing where the network has it${skipped('typing') ? ` (skipped: ${skipped('typing')?.reason})` : ''}`,
+      async () => {
+        expect(typeof harness.adapter.typing).toBe('function');
+        await harness.adapter.typing?.('4242');
+        await until(() => (harness.typing?.() ?? []).includes('4242'), 'the typing indicator');
+      },
+    );
+
+    it('refuses or ignores malformed input without failing, and keeps receiving', async () => {
+      await harness.malformed().catch(() => undefined);
+      await harness.inbound({ senderId: '77', text: 'after the junk' });
+      await until(
+        () => recorder.received.some((m) => m.text === 'after the junk'),
+        'the good message',
+      );
+      expect(recorder.received.map((m) => m.text)).toEqual(['after the junk']);
+      expect(recorder.lost).toEqual([]);
+    });
+
+    it('disconnects gracefully and connects again', async () => {
+      await harness.adapter.disconnect();
+      await harness.adapter.connect(recorder.link);
+      await harness.inbound({ senderId: '99', text: 'after reconnect' });
+      await until(() => recorder.received.some((m) => m.text === 'after reconnect'), 'the message');
+    });
+
+    it.skipIf(skipped('far end drops'))(
+      `receives again after the far end drops and comes back${skipped('far end drops') ? ` (skipped: ${skipped('far end drops')?.reason})` : ''}`,
+      async () => {
+        await harness.drop?.();
+        await harness.restore?.();
+        await harness.inbound({ senderId: '5', text: 'back again' });
+        await until(() => recorder.received.some((m) => m.text === 'back again'), 'the message');
+        expect(recorder.health.at(-1)).toBe(true);
+      },
+    );
+  });
+}

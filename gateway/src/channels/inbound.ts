@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { ChannelConfig } from '../config/schema.ts';
+import type { ChannelRepository } from '../db/ports.ts';
+import { isHearthError } from '../errors.ts';
+import { sessionIdFor } from '../memory/session-id.ts';
+import type { Metrics } from '../observability/metrics.ts';
+import { channelLabel } from '../observability/labels.ts';
+import type { Pairings } from './pairing.ts';
+import type { ChannelAdapter, InboundMessage } from './ports.ts';
+import { splitText } from './split-text.ts';
+import type { TokenBuckets } from './token-bucket.ts';
+
+/** The one turn service REST, WebSockets and channels share (the chat pipeline's `runTurn`). */
+export type RunTurn = (input: {
+  sessionId: string;
+  message: string;
+  channel: string;
+}) => Promise<{ reply: string }>;
+
+/** One configured channel as the inbound path sees it. */
+export interface ChannelContext {
+  name: string;
+  config: ChannelConfig;
+  /** The connected adapter, if any (replies wait for none: they fail and are counted). */
+  adapter: () => ChannelAdapter | undefined;
+  buckets: TokenBuckets;
+  errors: { count: number };
+}
+
+export interface InboundDeps {
+  store: () => ChannelRepository;
+  pairings: Pairings;
+  runTurn: RunTurn;
+  metrics: Metrics;
+  logger: Logger;
+  now: () => number;
+  /** How often "typing…" is renewed while a turn runs (networks expire it after ~5 s). */
+  typingEveryMs?: number;
+  /** Runs `fn` every `ms`; returns a cancel function. */
+  every?: (fn: () => void, ms: number) => () => void;
+}
+
+export const RATE_LIMIT_NOTICE = (perMinute: number) =>
+  `You are sending messages faster than I can answer (limit ${perMinute} per minute). ` +
+  'I will skip messages until the pace drops.';
+
+export const pairingNotice = (code: string) =>
+  `Hi! I only talk with people my owner has approved. Your pairing code is ${code}. ` +
+  `Ask the owner to run: hearth channels pair ${code}`;
+
+const defaultEvery = (fn: () => void, ms: number) => {
+  const timer = setInterval(fn, ms);
+  timer.unref();
+  return () => clearInterval(timer);
+};
+
+/**
+ * What happens to one inbound message, for every network alike: it is stored; a sender who is
+ * not paired gets a pairing code (direct messages) and nothing reaches the model; group
+ * messages follow `reply_mode`; the rate limit answers excess with one notice; the rest runs
+ * through the shared turn service under a session derived from (channel, chat), and the reply
+ * goes back split per the network's limit, with "typing…" shown meanwhile.
+ */
+export function createInbound(deps: InboundDeps) {
+  const inFlight = new Set<Promise<void>>();
+  /** Which chat a session's messages came from (approval notices go back there). */
+  const sessionChats = new Map<string, { channel: ChannelContext; chatId: string }>();
+  const seen = new Map<string, number>();
+  const every = deps.every ?? defaultEvery;
+  const log = deps.logger.child({ area: 'channels' });
+
+  function countIn(ctx: ChannelContext): void {
+    deps.metrics.messagesTotal.inc({ channel: channelLabel(ctx.config.type) });
+  }
+
+  /** Sends `text` as one or more messages and stores each; throws when the network refuses. */
+  async function deliver(ctx: ChannelContext, chatId: string, text: string): Promise<number> {
+    const adapter = ctx.adapter();
+    if (!adapter) throw new Error(`channel ${ctx.name} is not connected`);
+    const parts = splitText(text === '' ? '(empty reply)' : text, adapter.maxTextLength);
+    for (const part of parts) {
+      await adapter.sendText(chatId, part);
+      await deps.store().addMessage({
+        id: randomUUID(),
+        channel: ctx.name,
+        direction: 'out',
+        chat_id: chatId,
+        user: null,
+        text: part,
+        timestamp: deps.now(),
+        read: true,
+      });
+    }
+    return parts.length;
+  }
+
+  /** A notice of the channel itself (pairing code, rate limit): counted as sent, failures logged. */
+  async function notify(ctx: ChannelContext, chatId: string, text: string): Promise<void> {
+    try {
+      await deliver(ctx, chatId, text);
+      deps.metrics.messagesSentTotal.inc({ channel: channelLabel(ctx.config.type) });
+    } catch (error) {
+      ctx.errors.count += 1;
+      deps.metrics.messagesErrorsTotal.inc({ channel: channelLabel(ctx.config.type) });
+      log.warn({ channel: ctx.name, err: String(error) }, 'channel notice not delivered');
+    }
+  }
+
+  function startTyping(ctx: ChannelContext, chatId: string): () => void {
+    const adapter = ctx.adapter();
+    if (!adapter?.typing) return () => undefined;
+    const show = () => void adapter.typing?.(chatId).catch(() => undefined);
+    show();
+    return every(show, deps.typingEveryMs ?? 4_000);
+  }
+
+  async function turn(ctx: ChannelContext, message: InboundMessage): Promise<void> {
+    const sessionId = sessionIdFor(ctx.name, message.chatId);
+    sessionChats.set(sessionId, { channel: ctx, chatId: message.chatId });
+    const stopTyping = startTyping(ctx, message.chatId);
+    let reply: string;
+    try {
+      reply = (await deps.runTurn({ sessionId, message: message.text, channel: ctx.config.type }))
+        .reply;
+    } catch (error) {
+      ctx.errors.count += 1;
+      log.warn({ channel: ctx.name, err: String(error) }, 'channel turn failed');
+      reply =
+        isHearthError(error) && error.status < 500
+          ? `Sorry: ${error.message}`
+          : 'Sorry, I could not answer that just now. Please try again in a moment.';
+    } finally {
+      stopTyping();
+    }
+    try {
+      await deliver(ctx, message.chatId, reply);
+    } catch (error) {
+      ctx.errors.count += 1;
+      deps.metrics.messagesErrorsTotal.inc({ channel: channelLabel(ctx.config.type) });
+      log.warn({ channel: ctx.name, err: String(error) }, 'channel reply not delivered');
+    }
+  }
+
+  /** Drops a network's repeated delivery of the same message id (kept for ten minutes). */
+  function duplicate(ctx: ChannelContext, id: string | undefined): boolean {
+    if (id === undefined) return false;
+    const key = `${ctx.name}\u0000${id}`;
+    const now = deps.now();
+    if (seen.size > 10_000) for (const [k, at] of seen) if (now - at > 600_000) seen.delete(k);
+    if (seen.has(key)) return true;
+    seen.set(key, now);
+    return false;
+  }
+
+  return {
+    async receive(ctx: ChannelContext, message: InboundMessage): Promise<void> {
+      if (duplicate(ctx, message.id)) {
+        log.info({ channel: ctx.name, id: message.id }, 'duplicate channel message dropped');
+        return;
+      }
+      if (message.text.trim() === '') return;
+      await deps.store().addMessage({
+        id: randomUUID(),
+        channel: ctx.name,
+        direction: 'in',
+        chat_id: message.chatId,
+        user: message.senderId,
+        text: message.text,
+        timestamp: deps.now(),
+        read: false,
+      });
+      const { config } = ctx;
+      if (!(await deps.pairings.isPaired(ctx.name, message.senderId, config.allow_from))) {
+        countIn(ctx);
+        if (!message.direct) return; // strangers in groups are not answered at all
+        const limited = ctx.buckets.take(`pairing\u0000${message.chatId}`);
+        if (!limited.allowed) return;
+        const code = await deps.pairings.codeFor(ctx.name, message.senderId);
+        log.info({ channel: ctx.name }, 'unpaired sender got a pairing code');
+        await notify(ctx, message.chatId, pairingNotice(code));
+        return;
+      }
+      if (!message.direct) {
+        const answers =
+          config.reply_mode === 'all' || (config.reply_mode === 'mention' && message.mentioned);
+        if (!answers) {
+          countIn(ctx);
+          return;
+        }
+      }
+      const allowed = ctx.buckets.take(message.chatId);
+      if (!allowed.allowed) {
+        countIn(ctx);
+        if (allowed.notify)
+          await notify(ctx, message.chatId, RATE_LIMIT_NOTICE(config.rate_limit_per_minute));
+        return;
+      }
+      const running = turn(ctx, message).finally(() => inFlight.delete(running));
+      inFlight.add(running);
+    },
+
+    /** Sends text the owner asked for (`POST /channels/{name}/send`). */
+    async send(ctx: ChannelContext, chatId: string, text: string): Promise<number> {
+      const parts = await deliver(ctx, chatId, text);
+      deps.metrics.messagesSentTotal.inc({ channel: channelLabel(ctx.config.type) });
+      return parts;
+    },
+
+    /** An approval notice to the chat a session's messages came from; false when none. */
+    async notice(sessionId: string, text: string): Promise<boolean> {
+      const origin = sessionChats.get(sessionId);
+      if (!origin) return false;
+      try {
+        await deliver(origin.channel, origin.chatId, text);
+        return true;
+      } catch (error) {
+        origin.channel.errors.count += 1;
+        log.warn(
+          { channel: origin.channel.name, err: String(error) },
+          'approval notice not delivered',
+        );
+        return false;
+      }
+    },
+
+    /** Resolves when every turn started so far has replied (graceful shutdown, tests). */
+    async idle(): Promise<void> {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+  };
+}
+
+export type Inbound = ReturnType<typeof createInbound>;

@@ -1,0 +1,170 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { channelSchema } from '../../config/schema.ts';
+import type { ReplyScript } from '../../testing/fake-llm/script.ts';
+import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
+import { startFakeTelegram, type FakeTelegram } from '../testing/fake-telegram.ts';
+import { TELEGRAM_TEXT_LIMIT } from './telegram-adapter.ts';
+
+const TOKEN = '987654:gateway-test-token';
+const OWNER = 1001;
+const STRANGER = 2002;
+
+type Json = Record<string, unknown>;
+
+const shell = (command: string): ReplyScript => ({
+  toolCalls: [{ name: 'shell', arguments: { command } }],
+});
+
+describe('Telegram, through a real gateway, grammY and the fake Bot API', () => {
+  let bed: ChatTestBed;
+  let telegram: FakeTelegram;
+
+  const call = async (method: string, path: string) => {
+    const res = await fetch(`${bed.gw.url}/api/v1${path}`, { method });
+    return { status: res.status, body: (await res.json()) as Json };
+  };
+  const counter = async (name: string) =>
+    (
+      (await call('GET', '/metrics/snapshot')).body as Record<
+        string,
+        { values: Record<string, number> }
+      >
+    )[name]?.values ?? {};
+  const channelStatus = async () => (await call('GET', '/channels/tg')).body.status;
+
+  beforeAll(async () => {
+    telegram = await startFakeTelegram(TOKEN);
+    bed = await startChatTestBed(undefined, {
+      config: {
+        channels: {
+          tg: channelSchema.parse({
+            type: 'telegram',
+            bot_token: TOKEN,
+            api_root: telegram.apiRoot,
+            allow_from: [String(OWNER)],
+          }),
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    await bed.close();
+    await telegram.close();
+  });
+  afterEach(() => {
+    bed.fake.reset();
+    telegram.skipSent();
+  });
+
+  it('connects by long polling, and /ready waits for it', async () => {
+    await expect.poll(channelStatus, { timeout: 15_000 }).toBe('connected');
+    expect(await (await fetch(`${bed.gw.url}/ready`)).json()).toMatchObject({
+      ready: true,
+      checks: { channel_connected: true },
+    });
+    expect(telegram.calls).toContain('getMe');
+  });
+
+  it('message in → model → reply out, with typing shown meanwhile', async () => {
+    bed.fake.reply({ text: 'Hi from Hearth on Telegram.' });
+    telegram.message({ from: OWNER, text: 'hello bot' });
+    expect(await telegram.nextSent()).toEqual([
+      { chat_id: String(OWNER), text: 'Hi from Hearth on Telegram.' },
+    ]);
+    expect(telegram.actions).toContainEqual({ chat_id: String(OWNER), action: 'typing' });
+    expect(JSON.stringify(bed.fake.requests[0]?.body)).toContain('hello bot');
+    expect((await counter('messages_total'))['channel=telegram']).toBeGreaterThanOrEqual(1);
+    expect((await counter('messages_sent_total'))['channel=telegram']).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a long reply is split at the 4096-character limit', async () => {
+    const long = Array.from({ length: 2_000 }, (_, i) => `line ${i}`).join('\n');
+    bed.fake.reply({ text: long });
+    telegram.message({ from: OWNER, text: 'a long one please' });
+    const parts = await telegram.nextSent(Math.ceil(long.length / TELEGRAM_TEXT_LIMIT));
+    for (const part of parts) expect(part.text.length).toBeLessThanOrEqual(TELEGRAM_TEXT_LIMIT);
+    expect(parts.map((p) => p.text).join('\n')).toBe(long);
+  });
+
+  it('the approval notice reaches the chat; a stranger’s approve is ignored, the owner’s decides', async () => {
+    const notices = await counter('approval_notifications_total');
+    bed.fake.reply(shell('echo from-telegram'), { text: 'It printed from-telegram.' });
+    telegram.message({ from: OWNER, text: 'run the echo' });
+    const [notice] = await telegram.nextSent();
+    expect(notice?.chat_id).toBe(String(OWNER));
+    const short = /Approval needed \[([0-9a-f]{8})\] shell: echo from-telegram/.exec(
+      notice?.text ?? '',
+    )?.[1];
+    expect(short).toBeDefined();
+    expect((await counter('approval_notifications_total'))['outcome=sent']).toBe(
+      (notices['outcome=sent'] ?? 0) + 1,
+    );
+
+    // A stranger (even one who learnt the id) decides nothing: it gets a pairing code.
+    telegram.message({ from: STRANGER, text: `approve ${short}` });
+    const [toStranger] = await telegram.nextSent();
+    expect(toStranger?.chat_id).toBe(String(STRANGER));
+    expect(toStranger?.text).toContain('pairing code');
+    const pending = (await call('GET', '/approvals/pending')).body.pending as { id: string }[];
+    expect(pending.map((p) => p.id.slice(0, 8))).toContain(short);
+
+    telegram.message({ from: OWNER, text: `approve ${short}` });
+    const replies = await telegram.nextSent(2);
+    expect(replies.map((r) => r.text).sort()).toEqual(
+      [`Approved ${short}.`, 'It printed from-telegram.'].sort(),
+    );
+    expect((await call('GET', '/approvals/pending')).body.pending).toEqual([]);
+    expect(bed.fake.requests).toHaveLength(2);
+  });
+
+  it('pairing: the stranger’s code approved by the owner lets it talk to the model', async () => {
+    const pairings = (await call('GET', '/channels/tg/pairings')).body.pairings as Json[];
+    const code = pairings.find((p) => p.sender_id === String(STRANGER))?.code as string;
+    expect(code).toMatch(/^[A-Z0-9]{8}$/);
+    expect((await call('POST', `/channels/tg/pairings/${code}/approve`)).status).toBe(200);
+    bed.fake.reply({ text: 'Nice to meet you.' });
+    telegram.message({ from: STRANGER, text: 'hello, now paired' });
+    expect((await telegram.nextSent())[0]).toEqual({
+      chat_id: String(STRANGER),
+      text: 'Nice to meet you.',
+    });
+  });
+
+  it('a 429 with retry_after on sendMessage is waited out, and the reply arrives', async () => {
+    telegram.throttle('sendMessage', 1);
+    bed.fake.reply({ text: 'after the throttle' });
+    const started = Date.now();
+    telegram.message({ from: OWNER, text: 'slowly' });
+    expect((await telegram.nextSent())[0]?.text).toBe('after the throttle');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+
+  it('malformed updates are survived; a group message is answered only when mentioned', async () => {
+    telegram.rawUpdate({ message: { message_id: 9, text: { not: 'text' } } });
+    telegram.rawUpdate({ message: 'junk' });
+    const group = { id: -500, type: 'group' as const };
+    telegram.message({ from: OWNER, chat: group, text: 'just chatting' });
+    bed.fake.reply({ text: 'You rang?' });
+    const handle = `@${telegram.bot.username}`;
+    telegram.message({
+      from: OWNER,
+      chat: group,
+      text: `${handle} are you there?`,
+      entities: [{ type: 'mention', offset: 0, length: handle.length }],
+    });
+    expect((await telegram.nextSent())[0]).toEqual({ chat_id: '-500', text: 'You rang?' });
+    expect(bed.fake.requests).toHaveLength(1);
+  });
+
+  it('reconnects after the Bot API drops: status shows it, then messages flow again', async () => {
+    await telegram.drop();
+    await expect.poll(channelStatus, { timeout: 15_000 }).toBe('disconnected');
+    expect((await fetch(`${bed.gw.url}/ready`)).status).toBe(503);
+    await telegram.restore();
+    bed.fake.reply({ text: 'back online' });
+    telegram.message({ from: OWNER, text: 'are you back?' });
+    expect((await telegram.nextSent(1, 20_000))[0]?.text).toBe('back online');
+    await expect.poll(channelStatus, { timeout: 15_000 }).toBe('connected');
+    expect((await fetch(`${bed.gw.url}/ready`)).status).toBe(200);
+  });
+});

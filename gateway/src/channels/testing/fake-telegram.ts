@@ -1,0 +1,254 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/** What the fake Bot API recorded of one sendMessage. */
+export interface SentMessage {
+  chat_id: string;
+  text: string;
+}
+
+type Update = Record<string, unknown> & { update_id: number };
+
+const idOf = (value: unknown): string =>
+  typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+
+const BOT = { id: 7_000_001, is_bot: true, first_name: 'Hearth', username: 'hearth_test_bot' };
+
+/**
+ * A wire-faithful fake of the Telegram Bot API on 127.0.0.1: `/bot<token>/<method>` with JSON
+ * bodies, answers `{ok, result}` or `{ok: false, error_code, description, parameters}`.
+ * getUpdates long-polls (held until an update arrives or `timeout` seconds pass) and confirms
+ * updates below `offset`; sendMessage enforces the 4096-character limit; any method can be made
+ * to answer 429 with `retry_after`. `drop()` closes the server and its connections (the far end
+ * going away), `restore()` listens again on the same port.
+ */
+export async function startFakeTelegram(token: string) {
+  const updates: Update[] = [];
+  const sent: SentMessage[] = [];
+  const actions: { chat_id: string; action: string }[] = [];
+  const calls: string[] = [];
+  const throttled = new Map<string, number>();
+  let nextUpdateId = 1;
+  let nextMessageId = 1;
+  let pollers: (() => void)[] = [];
+  const sockets = new Set<Socket>();
+  const sentWaiters: { count: number; resolve: () => void }[] = [];
+
+  const wake = () => {
+    const waiting = pollers;
+    pollers = [];
+    for (const resolve of waiting) resolve();
+  };
+
+  const reply = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  };
+  const fail = (res: ServerResponse, code: number, description: string, parameters?: unknown) =>
+    reply(res, code, {
+      ok: false,
+      error_code: code,
+      description,
+      ...(parameters ? { parameters } : {}),
+    });
+
+  async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    if (text === '') return {};
+    return JSON.parse(text) as Record<string, unknown>;
+  }
+
+  async function getUpdates(
+    body: Record<string, unknown>,
+    res: ServerResponse,
+    req: IncomingMessage,
+  ) {
+    const offset = Number(body.offset ?? 0);
+    const limit = Math.min(100, Number(body.limit ?? 100));
+    const timeout = Number(body.timeout ?? 0);
+    // Updates below offset are confirmed: forgotten.
+    while (updates.length > 0 && (updates[0]?.update_id ?? 0) < offset) updates.shift();
+    if (updates.length === 0 && timeout > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeout * 1000);
+        pollers.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        req.once('close', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    if (res.destroyed) return;
+    reply(res, 200, { ok: true, result: updates.slice(0, limit) });
+  }
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(req.url?.split('?')[0] ?? '');
+      if (!match) return fail(res, 404, 'Not Found');
+      if (match[1] !== token) return fail(res, 401, 'Unauthorized');
+      const method = match[2] ?? '';
+      let body: Record<string, unknown>;
+      try {
+        body = await readJson(req);
+      } catch {
+        return fail(res, 400, "Bad Request: can't parse JSON");
+      }
+      calls.push(method);
+      const retryAfter = throttled.get(method);
+      if (retryAfter !== undefined) {
+        throttled.delete(method);
+        return fail(res, 429, `Too Many Requests: retry after ${retryAfter}`, {
+          retry_after: retryAfter,
+        });
+      }
+      switch (method) {
+        case 'getMe':
+          return reply(res, 200, {
+            ok: true,
+            result: {
+              ...BOT,
+              can_join_groups: true,
+              can_read_all_group_messages: false,
+              supports_inline_queries: false,
+            },
+          });
+        case 'deleteWebhook':
+          return reply(res, 200, {
+            ok: true,
+            result: true,
+            description: 'Webhook is already deleted',
+          });
+        case 'getUpdates':
+          return getUpdates(body, res, req);
+        case 'sendChatAction':
+          actions.push({ chat_id: idOf(body.chat_id), action: idOf(body.action) });
+          return reply(res, 200, { ok: true, result: true });
+        case 'sendMessage': {
+          const text = typeof body.text === 'string' ? body.text : '';
+          if (body.chat_id === undefined) return fail(res, 400, 'Bad Request: chat_id is empty');
+          if (text.trim() === '') return fail(res, 400, 'Bad Request: message text is empty');
+          if (text.length > 4096) return fail(res, 400, 'Bad Request: message is too long');
+          sent.push({ chat_id: idOf(body.chat_id), text });
+          for (const waiter of [...sentWaiters]) {
+            if (sent.length >= waiter.count) {
+              sentWaiters.splice(sentWaiters.indexOf(waiter), 1);
+              waiter.resolve();
+            }
+          }
+          return reply(res, 200, {
+            ok: true,
+            result: {
+              message_id: nextMessageId++,
+              date: Math.floor(Date.now() / 1000),
+              chat: { id: Number(body.chat_id), type: 'private' },
+              from: BOT,
+              text,
+            },
+          });
+        }
+        default:
+          return fail(res, 404, 'Not Found: method not found');
+      }
+    })();
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  let cursor = 0;
+
+  function push(update: Record<string, unknown>): void {
+    updates.push({ update_id: nextUpdateId++, ...update });
+    wake();
+  }
+
+  return {
+    apiRoot: `http://127.0.0.1:${port}`,
+    bot: BOT,
+    sent,
+    actions,
+    calls,
+    /** A text message from `from` in `chat` (a private chat with the sender by default). */
+    message(options: {
+      from: number;
+      text: string;
+      chat?: { id: number; type: 'private' | 'group' | 'supergroup' };
+      entities?: { type: string; offset: number; length: number }[];
+    }): void {
+      push({
+        message: {
+          message_id: nextMessageId++,
+          date: Math.floor(Date.now() / 1000),
+          chat: options.chat ?? {
+            id: options.from,
+            type: 'private',
+            first_name: `user${options.from}`,
+          },
+          from: { id: options.from, is_bot: false, first_name: `user${options.from}` },
+          text: options.text,
+          ...(options.entities ? { entities: options.entities } : {}),
+        },
+      });
+    },
+    /** Any update as is (malformed ones included). */
+    rawUpdate: push,
+    /** The next method call of `method` answers 429 with `retry_after`. */
+    throttle(method: string, retryAfter: number): void {
+      throttled.set(method, retryAfter);
+    },
+    /** The next `n` sent messages after those already taken. */
+    async nextSent(n = 1, timeoutMs = 15_000): Promise<SentMessage[]> {
+      const from = cursor;
+      cursor += n;
+      if (sent.length < from + n) {
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(
+            () => reject(new Error(`expected ${from + n} sent messages, got ${sent.length}`)),
+            timeoutMs,
+          );
+          sentWaiters.push({
+            count: from + n,
+            resolve: () => {
+              clearTimeout(timer);
+              resolve();
+            },
+          });
+        });
+      }
+      return sent.slice(from, from + n);
+    },
+    skipSent() {
+      cursor = sent.length;
+    },
+    pendingUpdates: () => updates.length,
+    /** The far end goes away: the server stops and every connection is cut. */
+    drop: () =>
+      new Promise<void>((resolve) => {
+        wake();
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+    /** The far end is back on the same port. */
+    restore: () =>
+      new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => resolve());
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        wake();
+        for (const socket of sockets) socket.destroy();
+        if (!server.listening) resolve();
+        else server.close(() => resolve());
+      }),
+  };
+}
+
+export type FakeTelegram = Awaited<ReturnType<typeof startFakeTelegram>>;
