@@ -21,7 +21,7 @@ const { values } = parseArgs({
     host: { type: 'string', default: '127.0.0.1' },
     port: { type: 'string', default: '11434' },
     reply: { type: 'string', default: 'Hello from the fake model.' },
-    model: { type: 'string', multiple: true, default: ['llama3.2'] },
+    model: { type: 'string', multiple: true, default: [] },
   },
 });
 
