@@ -57,7 +57,10 @@ export function localModelArea(deps: LocalModelAreaDeps): Area {
     state = `waiting for the local runtime at ${deps.baseUrl}`;
     if (!(await reachable())) {
       state = `${name}: local runtime unreachable at ${deps.baseUrl}, not pulled`;
-      logger.warn({ model: name, url: deps.baseUrl }, 'local runtime unreachable; model not pulled');
+      logger.warn(
+        { model: name, url: deps.baseUrl },
+        'local runtime unreachable; model not pulled',
+      );
       return;
     }
     const call = { baseUrl: deps.baseUrl, fetch: deps.fetch, signal: aborts.signal };

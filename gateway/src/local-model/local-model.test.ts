@@ -113,15 +113,15 @@ describe('pull_local_model: the gateway pulls [models] local when the runtime la
 });
 
 describe('Ollama pull client', () => {
-  const respondWith = (body: string, status = 200): typeof globalThis.fetch =>
-    (() => Promise.resolve(new Response(body, { status })));
+  const respondWith =
+    (body: string, status = 200): typeof globalThis.fetch =>
+    () =>
+      Promise.resolve(new Response(body, { status }));
   const pull = (fetchImpl: typeof globalThis.fetch) =>
     pullOllamaModel({ baseUrl: 'http://x', model: 'm', fetch: fetchImpl, onProgress: () => {} });
 
   it('fails on a line that is not JSON, a stream without success, and a non-2xx answer', async () => {
-    await expect(pull(respondWith('{"status":"pulling"}\nnot json\n'))).rejects.toThrow(
-      /not JSON/,
-    );
+    await expect(pull(respondWith('{"status":"pulling"}\nnot json\n'))).rejects.toThrow(/not JSON/);
     await expect(pull(respondWith('{"status":"pulling manifest"}\n'))).rejects.toThrow(
       /ended before "success"/,
     );

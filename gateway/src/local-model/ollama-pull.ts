@@ -30,7 +30,9 @@ export async function listOllamaModels(call: OllamaCall): Promise<string[]> {
   const response = await call.fetch(url(call.baseUrl, '/api/tags'), { signal: call.signal });
   if (!response.ok) throw new Error(`GET /api/tags answered ${response.status}`);
   const body = (await response.json()) as { models?: { name?: unknown }[] };
-  return (body.models ?? []).flatMap((entry) => (typeof entry.name === 'string' ? [entry.name] : []));
+  return (body.models ?? []).flatMap((entry) =>
+    typeof entry.name === 'string' ? [entry.name] : [],
+  );
 }
 
 async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
