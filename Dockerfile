@@ -47,9 +47,11 @@ RUN npm ci --omit=dev --ignore-scripts
 # ---------------------------------------------------------------------------------------------
 # Full install (dev dependencies too), then a type-check of the whole repo: the build stage
 # below compiles from here, so a type error fails the image build.
-# npm ci runs the install scripts here: the `node` devDependency fetches its binary from the
-# npm registry, and npm puts it first on PATH for `npm run`. The root's prepare step
-# (scripts/prepare.js) has no sources to build yet; the build stage below builds.
+# --ignore-scripts as above: type-checking and compiling need no install script (the base
+# image's Node 24 runs them; the `node` devDependency exists for machines with an older Node),
+# and better-sqlite3's implicit node-gyp step would need Python and a compiler just to find
+# that its prebuilt binary fits. The build stage below builds (the root's prepare step would
+# have no sources yet).
 FROM base AS check
 COPY package.json package-lock.json .npmrc ./
 COPY gateway/package.json gateway/
@@ -57,13 +59,25 @@ COPY cli-ink/package.json cli-ink/
 COPY e2e/package.json e2e/
 COPY sidecars/sandbox-executor/package.json sidecars/sandbox-executor/
 COPY scripts/prepare.js scripts/
-RUN npm ci
+RUN npm ci --ignore-scripts
 COPY . .
 RUN npm run typecheck
 
 # Compiled JavaScript: starts faster and uses less memory than running the .ts sources.
 FROM check AS build
 RUN npm run build
+
+# The sentence-embedding model for semantic memory, fetched when the build has network;
+# `--build-arg FETCH_EMBEDDING_MODEL=0` skips it. Without it the gateway runs with keyword
+# search only, and /api/v1/status says semantic memory is off and how to pull the model
+# (`docker compose exec gateway node cli-ink/bin/hearth.js memory models pull`).
+FROM build AS models
+ARG FETCH_EMBEDDING_MODEL=1
+RUN mkdir -p /models-home/models \
+    && if [ "$FETCH_EMBEDDING_MODEL" = 1 ]; then \
+      HEARTH_HOME=/models-home timeout 900 node cli-ink/bin/hearth.js memory models pull \
+      || echo "the embedding model was not fetched: semantic memory stays off until it is pulled"; \
+    fi
 
 # ---------------------------------------------------------------------------------------------
 # Runtime. Last stage, so a plain `docker build .` produces it.
@@ -83,6 +97,8 @@ RUN apt-get update \
 # image) with mode 0700, as the gateway wants it. A new named volume mounted on /data copies
 # this ownership and mode, so the container never needs root to fix permissions.
 RUN install -d -o node -g node -m 0700 /data
+# A new volume on /data starts with the model baked in here (an empty folder when none was fetched).
+COPY --from=models --chown=node:node /models-home/models /data/models
 
 # node_modules (including npm's workspace links under node_modules/@hearth) and the
 # manifests come from the deps stage; the application files stay owned by root, read-only

@@ -32,6 +32,9 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/**/*.e2e.test.ts'],
           exclude: ['**/node_modules/**'],
+          // testcontainers' reaper (ryuk) is an image from Docker Hub, which cannot be pulled
+          // here; each suite stops its own containers instead.
+          env: { TESTCONTAINERS_RYUK_DISABLED: 'true' },
           testTimeout: 120_000,
           fileParallelism: false,
         },

@@ -21,6 +21,7 @@ import { serveAreas } from './lifecycle/serve-areas.ts';
 import { createStartup } from './lifecycle/startup.ts';
 import type { Gateway, GatewayDeps } from './gateway-contract.ts';
 import { mcpArea } from './mcp/area.ts';
+import { localModelArea } from './local-model/area.ts';
 import { memoryArea } from './memory/area.ts';
 import { createHostStats } from './observability/host-stats.ts';
 import { createMetrics } from './observability/metrics.ts';
@@ -267,6 +268,13 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     now,
     backoff: deps.channelBackoff,
   });
+  const localModel = localModelArea({
+    enabled: config.models.pull_local_model,
+    model: config.models.local,
+    baseUrl: deps.providerEndpoints?.ollama ?? config.models.ollama_base_url,
+    fetch,
+    logger,
+  });
   const status = statusArea({
     version: VERSION,
     agentName: AGENT_NAME,
@@ -308,6 +316,8 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     push,
     webClient,
     channels,
+    // Last: a first start may pull the local model, and /ready waits for it.
+    localModel,
   ];
   const served = serveAreas(areas, { gateway: config.gateway, version: VERSION, logger });
 

@@ -60,6 +60,7 @@ export const modelsSection = z.strictObject({
   openai_compatible_base_url: z.string().default(''),
   openai_compatible_api_key: z.string().default(''),
   web_search_enabled: z.boolean().default(false),
+  pull_local_model: z.boolean().default(false),
 });
 
 export const memorySection = z.strictObject({

@@ -127,7 +127,7 @@ export async function buildMemory(deps: BuildMemoryDeps): Promise<MemoryRuntime>
       vectors: vectors.kind,
       embedder:
         embedder.state === 'unavailable'
-          ? 'unavailable'
+          ? 'unavailable (no embedding model: hearth memory models pull)'
           : embedder.state === 'unknown'
             ? 'not loaded yet'
             : 'local',

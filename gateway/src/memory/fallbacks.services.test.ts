@@ -167,7 +167,9 @@ describe('embedding model unavailable', () => {
     await expect
       .poll(async () => (await status(gw)).memory.semantic_available, { timeout: 10_000 })
       .toBe(false);
-    expect((await status(gw)).backends.embedder).toBe('unavailable');
+    expect((await status(gw)).backends.embedder).toBe(
+      'unavailable (no embedding model: hearth memory models pull)',
+    );
 
     // The other tiers still work: an important turn is stored long-term (without an embedding).
     fake.reply({ text: 'Noted, Ada.' });

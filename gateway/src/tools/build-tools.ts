@@ -78,6 +78,8 @@ export async function buildTools(deps: BuildToolsDeps): Promise<ToolRuntime> {
       executor = await createSidecarExecutor({
         url: security.sandbox_url,
         token: () => security.sandbox_token,
+        // The shell tool names the gateway's own directories; the sandbox sees the workspace.
+        hostWorkspace: workdir,
         fetch: deps.fetch,
         logger,
       });

@@ -21,6 +21,7 @@ import {
   type WireContext,
   type WireRoute,
 } from './wire.ts';
+import { pulledModels } from './ollama-pull.ts';
 
 function createdAt(): string {
   return new Date().toISOString();
@@ -133,7 +134,8 @@ export const ollama: WireRoute = {
   validate,
   respond: (context, script) => {
     if (context.request.method === 'GET') {
-      const models = (context.options.models ?? []).map((name) => ({
+      const names = [...new Set([...(context.options.models ?? []), ...pulledModels(context)])];
+      const models = names.map((name) => ({
         name,
         model: name,
         modified_at: '2025-01-01T00:00:00Z',

@@ -10,6 +10,7 @@ import { bedrockConverse } from './bedrock-converse.ts';
 import { cohereChat } from './cohere-chat.ts';
 import { gemini } from './gemini.ts';
 import { ollama } from './ollama.ts';
+import { ollamaPull } from './ollama-pull.ts';
 import { openAiChat } from './openai-chat.ts';
 import { openAiResponses } from './openai-responses.ts';
 import { DEFAULT_REPLY, type ReplyScript } from './script.ts';
@@ -24,6 +25,7 @@ import type {
 /** Order matters only where paths overlap: Ollama's `/api/chat` before anything ending in `/chat`. */
 export const WIRE_ROUTES: readonly WireRoute[] = [
   ollama,
+  ollamaPull,
   cohereChat,
   openAiChat,
   openAiResponses,
@@ -88,7 +90,16 @@ async function send(res: ServerResponse, response: WireResponse, delayMs: number
   res.end();
 }
 
-export async function createFakeLlmServer(options: FakeLlmOptions = {}): Promise<FakeLlmServer> {
+/** Where the fake listens: loopback on a random port unless a container serves it to others. */
+export interface FakeLlmListen {
+  host?: string;
+  port?: number;
+}
+
+export async function createFakeLlmServer(
+  options: FakeLlmOptions = {},
+  listen: FakeLlmListen = {},
+): Promise<FakeLlmServer> {
   const requests: RecordedRequest[] = [];
   const queue: ReplyScript[] = [];
   const state = new Map<string, unknown>();
@@ -127,7 +138,7 @@ export async function createFakeLlmServer(options: FakeLlmOptions = {}): Promise
       return;
     }
     const script = route.scripted(method, url.pathname)
-      ? (queue.shift() ?? options.defaultReply ?? DEFAULT_REPLY)
+      ? (queue.shift() ?? options.respond?.(request) ?? options.defaultReply ?? DEFAULT_REPLY)
       : {};
     const response = script.error
       ? route.error(context, script.error)
@@ -141,11 +152,12 @@ export async function createFakeLlmServer(options: FakeLlmOptions = {}): Promise
       res.end(JSON.stringify({ error: { message: `fake-llm: ${String(error)}` } }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const host = listen.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(listen.port ?? 0, host, resolve));
   const { port } = server.address() as AddressInfo;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     requests,
     reply: (...scripts) => {
       queue.push(...scripts);

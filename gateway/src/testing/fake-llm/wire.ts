@@ -41,10 +41,17 @@ export interface FakeLlmOptions {
    * Ollama's 400 `"<model>" does not support thinking`; when unset every model may think.
    */
   ollamaThinkingModels?: readonly string[];
+  /** Models Ollama's `POST /api/pull` can fetch; unset: any model. */
+  ollamaPullable?: readonly string[];
   /** Models listed by `GET …/models` and Ollama's `GET /api/tags`. */
   models?: readonly string[];
   /** The answer to a scripted request when the queue is empty. */
   defaultReply?: ReplyScript;
+  /**
+   * Answers a scripted request from what it carries when the queue is empty (a long-running fake
+   * that cannot be scripted ahead); `undefined` falls through to `defaultReply`.
+   */
+  respond?: (request: RecordedRequest) => ReplyScript | undefined;
 }
 
 export type Frame = string | Uint8Array;

