@@ -10,6 +10,7 @@ import type { ListeningAddress } from './lifecycle/serve-areas.ts';
 import type { Startup } from './lifecycle/startup.ts';
 import type { MemoryRuntime } from './memory/build-memory.ts';
 import type { Embedder } from './memory/ports.ts';
+import type { LogTail } from './observability/log-tail.ts';
 import type { Metrics } from './observability/metrics.ts';
 import type { ProviderName } from './providers/catalog.ts';
 import type { LlmRouter } from './providers/router.ts';
@@ -53,6 +54,8 @@ export interface GatewayDeps {
   socketFrameLimits?: Partial<FrameSenderLimits>;
   /** The process's allocator and heap set-up, reported in /status `backends`. */
   runtime?: RuntimeReport;
+  /** The logger's in-memory tail, served by `/api/v1/logs` and `/ws/logs` (none: unavailable). */
+  logTail?: LogTail;
 }
 
 export interface Gateway {

@@ -10,6 +10,7 @@ import { databaseArea } from './db/area.ts';
 import { conversationSockets } from './events/local.ts';
 import { assertSafeBinding, isLoopbackHost } from './http/binding.ts';
 import { hubArea } from './hub/area.ts';
+import { logsArea } from './logs/area.ts';
 import { mergedBackends, startupPhases, type Area } from './lifecycle/area.ts';
 import { serveAreas } from './lifecycle/serve-areas.ts';
 import { createStartup } from './lifecycle/startup.ts';
@@ -166,6 +167,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     logger,
     now,
   });
+  const logs = logsArea({ tail: deps.logTail, frameLimits: deps.socketFrameLimits });
   const status = statusArea({
     version: VERSION,
     agentName: AGENT_NAME,
@@ -189,6 +191,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
   /** Start-up order; shutdown runs in reverse. */
   const areas: Area[] = [
     status,
+    logs,
     providers,
     settings,
     privacy,

@@ -8,7 +8,8 @@ import type { OpenDatabase } from '../db/ports.ts';
 import type { ProviderName } from '../providers/catalog.ts';
 import type { Embedder } from '../memory/ports.ts';
 import { createGateway, type Gateway } from '../gateway.ts';
-import { silentLogger } from '../observability/logger.ts';
+import type { LogTail } from '../observability/log-tail.ts';
+import { silentLogger, type Logger } from '../observability/logger.ts';
 import type { PresenceTiming } from '../scale-out/presence.ts';
 import type { FrameSenderLimits } from '../ws/send.ts';
 
@@ -52,11 +53,14 @@ export async function startTestGateway(
     socketFrameLimits?: Partial<FrameSenderLimits>;
     /** Outbound HTTP (providers, hub downloads); the global fetch by default. */
     fetch?: typeof globalThis.fetch;
+    /** A logger (silent by default) and its tail for the log routes (none by default). */
+    logger?: Logger;
+    logTail?: LogTail;
   } = {},
 ): Promise<TestGateway> {
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
   const gateway = createGateway(testConfig(options.config), {
-    logger: silentLogger(),
+    logger: options.logger ?? silentLogger(),
     paths: statePaths(home),
     openDatabase: options.openDatabase ?? openDatabase,
     secrets: {
@@ -71,6 +75,7 @@ export async function startTestGateway(
     maxLiveSessions: options.maxLiveSessions,
     socketFrameLimits: options.socketFrameLimits,
     fetch: options.fetch,
+    logTail: options.logTail,
   });
   const address = await gateway.listen();
   return {
