@@ -1,6 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import {
@@ -11,23 +8,10 @@ import {
   type ChatSource,
 } from '../chat/chat-connection.ts';
 import { CliError } from '../cli-error.ts';
+import { clientId } from '../client-id.ts';
 import type { CommandContext } from '../deps.ts';
 import { locateGateway } from '../locate-gateway.ts';
 import { showControls } from '@hearth/gateway/show-controls';
-
-/** This CLI's persistent client id (its durable memory identity, like the web client's). */
-async function clientId(home: string): Promise<string> {
-  const file = join(home, 'cli-client-id');
-  try {
-    const id = (await readFile(file, 'utf8')).trim();
-    if (id) return id;
-  } catch {
-    // first use
-  }
-  const id = randomUUID();
-  await writeFile(file, `${id}\n`, { mode: 0o600 });
-  return id;
-}
 
 async function connect(ctx: CommandContext, session: string | undefined): Promise<ChatConnection> {
   const client = await locateGateway(ctx);

@@ -33,6 +33,7 @@ export interface Harness {
     argv: readonly string[],
     variables?: Record<string, string>,
     input?: string[] | NodeJS.ReadableStream,
+    options?: { isTTY?: boolean; fetch?: typeof fetch },
   ): Promise<CliResult>;
   cleanup(): Promise<void>;
 }
@@ -44,15 +45,15 @@ export async function createHarness(): Promise<Harness> {
   return {
     home,
     gateways,
-    async run(argv, variables = {}, input) {
+    async run(argv, variables = {}, input, options = {}) {
       const output = bufferedOutput();
       const deps: CliDeps = {
         env: readEnvironment({ HEARTH_HOME: home, HEARTH_LOG_LEVEL: 'silent', ...variables }),
         output,
-        isTTY: false,
+        isTTY: options.isTTY ?? false,
         execPath: process.execPath,
         binPath: CLI_SOURCE_PATH,
-        fetch: globalThis.fetch,
+        fetch: options.fetch ?? globalThis.fetch,
         input: Array.isArray(input) || input === undefined ? Readable.from(input ?? []) : input,
         promptOutput: new PassThrough(),
         tuneRuntime: () => TEST_RUNTIME,
