@@ -27,6 +27,11 @@ const ALL = [
   'tools',
   'usage',
   'version',
+  'update',
+  'open',
+  'tray',
+  'cloud',
+  'autostart',
 ];
 
 function deps(): CliDeps {
@@ -45,6 +50,8 @@ function deps(): CliDeps {
     tuneRuntime: unused,
     runGateway: unused,
     installSignalHandlers: unused,
+    platform: 'linux',
+    runProgram: unused,
   };
 }
 

@@ -27,6 +27,11 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['tools', async () => (await import('./commands/tools.ts')).registerTools],
   ['usage', async () => (await import('./commands/usage.ts')).registerUsage],
   ['version', async () => (await import('./commands/version.ts')).registerVersion],
+  ['update', async () => (await import('./commands/update.ts')).registerUpdate],
+  ['open', async () => (await import('./commands/open.ts')).registerOpen],
+  ['tray', async () => (await import('./commands/tray.ts')).registerTray],
+  ['cloud', async () => (await import('./commands/cloud/index.ts')).registerCloud],
+  ['autostart', async () => (await import('./commands/autostart/index.ts')).registerAutostart],
 ];
 
 /** The global options that take a value: the word after them is not the command. */

@@ -6,7 +6,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readEnvironment, runGateway, type RunningGateway } from '@hearth/gateway';
-import type { CliDeps } from '../deps.ts';
+import type { CliDeps, RunProgram } from '../deps.ts';
 import { bufferedOutput } from '../output.ts';
 import { runCli } from '../run-cli.ts';
 
@@ -33,7 +33,13 @@ export interface Harness {
     argv: readonly string[],
     variables?: Record<string, string>,
     input?: string[] | NodeJS.ReadableStream,
-    options?: { isTTY?: boolean; fetch?: typeof fetch },
+    options?: {
+      isTTY?: boolean;
+      fetch?: typeof fetch;
+      platform?: NodeJS.Platform;
+      /** Programs the command runs (xdg-open, systemctl, docker); none may run by default. */
+      runProgram?: RunProgram;
+    },
   ): Promise<CliResult>;
   cleanup(): Promise<void>;
 }
@@ -59,6 +65,10 @@ export async function createHarness(): Promise<Harness> {
         tuneRuntime: () => TEST_RUNTIME,
         runGateway,
         installSignalHandlers: (running) => void gateways.push(running),
+        platform: options.platform ?? 'linux',
+        runProgram:
+          options.runProgram ??
+          ((command) => Promise.reject(new Error(`no program may run in this test: ${command}`))),
       };
       const code = await runCli(argv, deps);
       return { code, stdout: output.stdout(), stderr: output.stderr() };
