@@ -81,11 +81,11 @@ describe('hearth tray', () => {
 describe('hearth update', () => {
   const registry = (version: unknown, status = 200) => {
     const asked: string[] = [];
-    const fetch = (url: string | URL | Request) => {
-      asked.push(String(url));
+    const fetch = (url: string) => {
+      asked.push(url);
       return Promise.resolve(new Response(JSON.stringify({ name: 'hearth', version }), { status }));
     };
-    return { asked, fetch: fetch as typeof globalThis.fetch };
+    return { asked, fetch: fetch };
   };
 
   it('--check reports a newer version on the registry and installs nothing', async () => {
