@@ -81,11 +81,11 @@ describe('hearth tray', () => {
 describe('hearth update', () => {
   const registry = (version: unknown, status = 200) => {
     const asked: string[] = [];
-    const fetch = (url: string) => {
-      asked.push(url);
+    const fetch: typeof globalThis.fetch = (url) => {
+      asked.push(url instanceof Request ? url.url : url.toString());
       return Promise.resolve(new Response(JSON.stringify({ name: 'hearth', version }), { status }));
     };
-    return { asked, fetch: fetch };
+    return { asked, fetch };
   };
 
   it('--check reports a newer version on the registry and installs nothing', async () => {
