@@ -191,7 +191,6 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
   /** Start-up order; shutdown runs in reverse. */
   const areas: Area[] = [
     status,
-    logs,
     providers,
     settings,
     privacy,
@@ -203,6 +202,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     skills,
     hub,
     agent,
+    logs,
   ];
   const served = serveAreas(areas, { gateway: config.gateway, version: VERSION, logger });
 
