@@ -21,7 +21,25 @@ export interface CliDeps {
   tuneRuntime: () => RuntimeReport;
   runGateway: (options: RunOptions) => Promise<RunningGateway>;
   installSignalHandlers: (running: RunningGateway) => void;
+  /** The operating system (`open`, `tray`, `autostart` differ by it). */
+  platform: NodeJS.Platform;
+  /** Runs a program (xdg-open, systemctl, launchctl, docker) and waits for it; tests fake it. */
+  runProgram: RunProgram;
 }
+
+export interface ProgramResult {
+  /** Exit code; null when the program could not be started (`error` says why). */
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  error?: string;
+}
+
+export type RunProgram = (
+  command: string,
+  args: readonly string[],
+  options?: { timeoutMs?: number; detached?: boolean },
+) => Promise<ProgramResult>;
 
 /** What a command needs: the dependencies and the global `-c/--config` path. */
 export interface CommandContext {

@@ -2,6 +2,7 @@ import { readGatewayAddress } from '@hearth/gateway/gateway-address';
 import { createOnePasswordReader } from '@hearth/gateway/one-password';
 import { resolveSecret } from '@hearth/gateway/secrets';
 import { statePaths } from '@hearth/gateway/state-dir';
+import { CliError } from './cli-error.ts';
 import type { CommandContext } from './deps.ts';
 import { createGatewayClient, type GatewayClient } from './gateway-client.ts';
 import { gatewayUrl } from './gateway-url.ts';
@@ -17,9 +18,23 @@ import { isProcessAlive } from './process-alive.ts';
  */
 export async function locateGateway(
   ctx: CommandContext,
-  options: { timeoutMs?: number } = {},
+  options: {
+    timeoutMs?: number;
+    /** `--url`: a gateway elsewhere (the pid file and the config's address are not read). */
+    url?: string;
+    /** `--api-key` / `HEARTH_API_KEY`: used instead of the config's `[gateway] api_key`. */
+    apiKey?: string;
+  } = {},
 ): Promise<GatewayClient> {
   const { env } = ctx.deps;
+  if (options.url !== undefined) {
+    return createGatewayClient({
+      baseUrl: parseGatewayUrl(options.url),
+      fetch: ctx.deps.fetch,
+      timeoutMs: options.timeoutMs,
+      apiKey: () => Promise.resolve(options.apiKey || undefined),
+    });
+  }
   const record = await readPidFile(statePaths(env.home).pidFile);
   const live = record !== undefined && isProcessAlive(record.pid);
   const configPath = (live ? record.configPath : undefined) ?? ctx.configPath();
@@ -35,6 +50,7 @@ export async function locateGateway(
     fetch: ctx.deps.fetch,
     timeoutMs: options.timeoutMs,
     apiKey: async () => {
+      if (options.apiKey) return options.apiKey;
       const raw = (await readGatewayAddress(configPath)).api_key;
       if (raw === '') return undefined;
       return resolveSecret('gateway.api_key', raw, {
@@ -43,4 +59,20 @@ export async function locateGateway(
       });
     },
   });
+}
+
+/** A `--url` value: an http(s) URL without credentials, query or fragment (else exit 2). */
+export function parseGatewayUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new CliError(`--url: not a URL: ${value}`, 2);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new CliError(`--url: use http:// or https:// (got ${url.protocol})`, 2);
+  if (url.username || url.password)
+    throw new CliError('--url: put the API key in --api-key or HEARTH_API_KEY, not in the URL', 2);
+  if (url.search || url.hash) throw new CliError('--url: no query or fragment', 2);
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }

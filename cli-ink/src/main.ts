@@ -10,6 +10,7 @@ import { tuneThisProcess } from '@hearth/gateway/runtime-tuning';
 import { installSignalHandlers } from '@hearth/gateway/signals';
 import { processOutput } from './output.ts';
 import { runCli } from './run-cli.ts';
+import { runProgram } from './run-program.ts';
 
 process.exitCode = await runCli(process.argv.slice(2), {
   env: readEnvironment(),
@@ -24,4 +25,6 @@ process.exitCode = await runCli(process.argv.slice(2), {
   tuneRuntime: tuneThisProcess,
   runGateway: async (options) => (await import('@hearth/gateway/run')).runGateway(options),
   installSignalHandlers: (running) => installSignalHandlers(running),
+  platform: process.platform,
+  runProgram,
 });

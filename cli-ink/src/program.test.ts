@@ -4,7 +4,7 @@
  */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { buildProgram, commandName } from './program.ts';
+import { buildProgram, commandName, withDefaultCommand } from './program.ts';
 import { CLI_SOURCE_PATH, createHarness } from './testing/cli-harness.ts';
 import type { CliDeps } from './deps.ts';
 import { bufferedOutput } from './output.ts';
@@ -14,6 +14,8 @@ const ALL = [
   'start',
   'stop',
   'status',
+  'dashboard',
+  'setup',
   'config',
   'backup',
   'approvals',
@@ -31,6 +33,11 @@ const ALL = [
   'usage',
   'version',
   'voice',
+  'update',
+  'open',
+  'tray',
+  'cloud',
+  'autostart',
 ];
 
 function deps(): CliDeps {
@@ -49,6 +56,8 @@ function deps(): CliDeps {
     tuneRuntime: unused,
     runGateway: unused,
     installSignalHandlers: unused,
+    platform: 'linux',
+    runProgram: unused,
   };
 }
 
@@ -69,6 +78,20 @@ describe('commandName', () => {
     expect(commandName([])).toBeUndefined();
     expect(commandName(['--help'])).toBeUndefined();
     expect(commandName(['-c', 'status'])).toBeUndefined();
+  });
+});
+
+describe('withDefaultCommand', () => {
+  it('opens the dashboard for `hearth` alone in a terminal, keeping global options', () => {
+    expect(withDefaultCommand([], true)).toEqual(['dashboard']);
+    expect(withDefaultCommand(['-c', '/x.toml'], true)).toEqual(['-c', '/x.toml', 'dashboard']);
+  });
+
+  it('changes nothing without a terminal, with a command, or for --help/--version', () => {
+    expect(withDefaultCommand([], false)).toEqual([]);
+    expect(withDefaultCommand(['status'], true)).toEqual(['status']);
+    expect(withDefaultCommand(['--help'], true)).toEqual(['--help']);
+    expect(withDefaultCommand(['-V'], true)).toEqual(['-V']);
   });
 });
 

@@ -14,6 +14,8 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['start', async () => (await import('./commands/start.ts')).registerStart],
   ['stop', async () => (await import('./commands/stop.ts')).registerStop],
   ['status', async () => (await import('./commands/status.ts')).registerStatus],
+  ['dashboard', async () => (await import('./commands/dashboard.ts')).registerDashboard],
+  ['setup', async () => (await import('./commands/setup.ts')).registerSetup],
   ['config', async () => (await import('./commands/config/index.ts')).registerConfig],
   ['backup', async () => (await import('./commands/backup/index.ts')).registerBackup],
   ['approvals', async () => (await import('./commands/approvals.ts')).registerApprovals],
@@ -31,6 +33,11 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['usage', async () => (await import('./commands/usage.ts')).registerUsage],
   ['version', async () => (await import('./commands/version.ts')).registerVersion],
   ['voice', async () => (await import('./commands/voice/index.ts')).registerVoice],
+  ['update', async () => (await import('./commands/update.ts')).registerUpdate],
+  ['open', async () => (await import('./commands/open.ts')).registerOpen],
+  ['tray', async () => (await import('./commands/tray.ts')).registerTray],
+  ['cloud', async () => (await import('./commands/cloud/index.ts')).registerCloud],
+  ['autostart', async () => (await import('./commands/autostart/index.ts')).registerAutostart],
 ];
 
 /** The global options that take a value: the word after them is not the command. */
@@ -64,6 +71,24 @@ export async function buildProgram(deps: CliDeps, argv: readonly string[]): Prom
   );
   for (const register of registers) register(program, ctx);
   return program;
+}
+
+/**
+ * `hearth` with no command in a terminal opens the dashboard (global options such as `-c` are
+ * kept); anything else, including `--help` and `--version`, is left as it is.
+ */
+export function withDefaultCommand(argv: readonly string[], isTTY: boolean): readonly string[] {
+  if (!isTTY || commandName(argv) !== undefined) return argv;
+  if (
+    argv.some((word) => !VALUE_OPTIONS.has(word) && word.startsWith('-') && !isValueOf(argv, word))
+  )
+    return argv;
+  return [...argv, 'dashboard'];
+}
+
+function isValueOf(argv: readonly string[], word: string): boolean {
+  const index = argv.indexOf(word);
+  return index > 0 && VALUE_OPTIONS.has(argv[index - 1] ?? '');
 }
 
 /** The first word of `argv` that is neither a global option nor its value. */

@@ -17,6 +17,7 @@ import type { PinnedFetch } from './hub/pinned-fetch.ts';
 import type { Embedder } from './memory/ports.ts';
 import type { ConnectionTiming } from './mcp/client/connection.ts';
 import type { McpServerCommand } from './mcp/ports.ts';
+import type { LogTail } from './observability/log-tail.ts';
 import type { Metrics } from './observability/metrics.ts';
 import type { ProviderName } from './providers/catalog.ts';
 import type { LlmRouter } from './providers/router.ts';
@@ -81,6 +82,8 @@ export interface GatewayDeps {
   mcpServerCommand?: McpServerCommand;
   /** External MCP servers' timeouts, backoff and flood limits (tests shorten them). */
   mcpTiming?: Partial<ConnectionTiming>;
+  /** The logger's in-memory tail, served by `/api/v1/logs` and `/ws/logs` (none: unavailable). */
+  logTail?: LogTail;
 }
 
 export interface Gateway {

@@ -16,6 +16,7 @@ import { canvasArea } from './canvas/area.ts';
 import { openCanvasStore } from './canvas/open-store.ts';
 import { assertSafeBinding, isLoopbackHost } from './http/binding.ts';
 import { hubArea } from './hub/area.ts';
+import { logsArea } from './logs/area.ts';
 import { mergedBackends, startupPhases, type Area } from './lifecycle/area.ts';
 import { serveAreas } from './lifecycle/serve-areas.ts';
 import { createStartup } from './lifecycle/startup.ts';
@@ -275,6 +276,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     fetch,
     logger,
   });
+  const logs = logsArea({ tail: deps.logTail, frameLimits: deps.socketFrameLimits });
   const status = statusArea({
     version: VERSION,
     agentName: AGENT_NAME,
@@ -316,6 +318,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     push,
     webClient,
     channels,
+    logs,
     // Last: a first start may pull the local model, and /ready waits for it.
     localModel,
   ];

@@ -7,6 +7,7 @@ import { ensureStateDir, statePaths } from './config/state-dir.ts';
 import { writeFileAtomic } from './config/write.ts';
 import { openDatabase } from './db/open-database.ts';
 import { createGateway, type Gateway, type ListeningAddress } from './gateway.ts';
+import { createLogTail } from './observability/log-tail.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import type { RuntimeReport } from './config/runtime-tuning.ts';
 import type { McpServerCommand } from './mcp/ports.ts';
@@ -51,9 +52,11 @@ export async function runGateway(options: RunOptions): Promise<RunningGateway> {
   if (options.host !== undefined) config.gateway.host = options.host;
   if (options.port !== undefined) config.gateway.port = options.port;
 
+  const logTail = createLogTail();
   const logger = createLogger({
     level: env.logLevel ?? config.gateway.log_level,
     pretty: options.pretty,
+    tail: logTail,
   });
   const gateway = createGateway(config, {
     logger,
@@ -63,6 +66,7 @@ export async function runGateway(options: RunOptions): Promise<RunningGateway> {
     processEnv: env.variables,
     runtime: options.runtime,
     mcpServerCommand: options.mcpServerCommand,
+    logTail,
   });
   const address = await gateway.listen();
   logger.info({ url: address.url, config: configPath }, `Hearth listening on ${address.url}`);

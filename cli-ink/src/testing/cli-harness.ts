@@ -6,7 +6,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readEnvironment, runGateway, type RunningGateway } from '@hearth/gateway';
-import type { CliDeps } from '../deps.ts';
+import type { CliDeps, RunProgram } from '../deps.ts';
 import { bufferedOutput } from '../output.ts';
 import { runCli } from '../run-cli.ts';
 
@@ -33,6 +33,13 @@ export interface Harness {
     argv: readonly string[],
     variables?: Record<string, string>,
     input?: string[] | NodeJS.ReadableStream,
+    options?: {
+      isTTY?: boolean;
+      fetch?: typeof fetch;
+      platform?: NodeJS.Platform;
+      /** Programs the command runs (xdg-open, systemctl, docker); none may run by default. */
+      runProgram?: RunProgram;
+    },
   ): Promise<CliResult>;
   cleanup(): Promise<void>;
 }
@@ -44,20 +51,24 @@ export async function createHarness(): Promise<Harness> {
   return {
     home,
     gateways,
-    async run(argv, variables = {}, input) {
+    async run(argv, variables = {}, input, options = {}) {
       const output = bufferedOutput();
       const deps: CliDeps = {
         env: readEnvironment({ HEARTH_HOME: home, HEARTH_LOG_LEVEL: 'silent', ...variables }),
         output,
-        isTTY: false,
+        isTTY: options.isTTY ?? false,
         execPath: process.execPath,
         binPath: CLI_SOURCE_PATH,
-        fetch: globalThis.fetch,
+        fetch: options.fetch ?? globalThis.fetch,
         input: Array.isArray(input) || input === undefined ? Readable.from(input ?? []) : input,
         promptOutput: new PassThrough(),
         tuneRuntime: () => TEST_RUNTIME,
         runGateway,
         installSignalHandlers: (running) => void gateways.push(running),
+        platform: options.platform ?? 'linux',
+        runProgram:
+          options.runProgram ??
+          ((command) => Promise.reject(new Error(`no program may run in this test: ${command}`))),
       };
       const code = await runCli(argv, deps);
       return { code, stdout: output.stdout(), stderr: output.stderr() };

@@ -10,7 +10,8 @@ import type { ProviderName } from '../providers/catalog.ts';
 import type { Embedder } from '../memory/ports.ts';
 import { createGateway, type Gateway } from '../gateway.ts';
 import type { GatewayDeps } from '../gateway-contract.ts';
-import { silentLogger } from '../observability/logger.ts';
+import type { LogTail } from '../observability/log-tail.ts';
+import { silentLogger, type Logger } from '../observability/logger.ts';
 import type { LeaseTiming } from '../scale-out/connection-lease.ts';
 import type { PresenceTiming } from '../scale-out/presence.ts';
 import type { FrameSenderLimits } from '../ws/send.ts';
@@ -67,11 +68,14 @@ export async function startTestGateway(
     webAssetsDir?: string;
     /** An https agent for web push services. */
     pushAgent?: HttpsAgent;
+    /** A logger (silent by default) and its tail for the log routes (none by default). */
+    logger?: Logger;
+    logTail?: LogTail;
   } = {},
 ): Promise<TestGateway> {
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'hearth-test-')));
   const gateway = createGateway(testConfig(options.config), {
-    logger: silentLogger(),
+    logger: options.logger ?? silentLogger(),
     paths: statePaths(home),
     openDatabase: options.openDatabase ?? openDatabase,
     secrets: {
@@ -93,6 +97,7 @@ export async function startTestGateway(
     voiceEngines: options.voiceEngines,
     webAssetsDir: options.webAssetsDir,
     pushAgent: options.pushAgent,
+    logTail: options.logTail,
   });
   const address = await gateway.listen();
   return {

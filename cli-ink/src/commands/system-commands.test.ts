@@ -1,0 +1,348 @@
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseConfig } from '@hearth/gateway/config';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ProgramResult, RunProgram } from '../deps.ts';
+import { createHarness, type Harness } from '../testing/cli-harness.ts';
+import { compareVersions } from './update.ts';
+
+/** A RunProgram that records calls and answers from a table (`command args…` → result). */
+function fakePrograms(answers: Record<string, Partial<ProgramResult>> = {}) {
+  const calls: string[] = [];
+  const run: RunProgram = (command, args) => {
+    const line = [command, ...args].join(' ');
+    calls.push(line);
+    const answer = answers[line] ?? answers[command] ?? {};
+    return Promise.resolve({ code: 0, stdout: '', stderr: '', ...answer });
+  };
+  return { calls, run };
+}
+
+let h: Harness;
+beforeEach(async () => {
+  h = await createHarness();
+  await writeFile(join(h.home, 'config.toml'), '[gateway]\nport = 7999\n');
+});
+afterEach(() => h.cleanup());
+
+describe('hearth open', () => {
+  it('opens the web client with xdg-open on a Linux desktop', async () => {
+    const programs = fakePrograms();
+    const result = await h.run(['open'], { DISPLAY: ':0' }, undefined, {
+      runProgram: programs.run,
+    });
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'Opened http://127.0.0.1:7999/ in the browser.\n',
+      stderr: '',
+    });
+    expect(programs.calls).toEqual(['xdg-open http://127.0.0.1:7999/']);
+  });
+
+  it('uses open on macOS', async () => {
+    const programs = fakePrograms();
+    await h.run(['open'], {}, undefined, { runProgram: programs.run, platform: 'darwin' });
+    expect(programs.calls).toEqual(['open http://127.0.0.1:7999/']);
+  });
+
+  it('prints the URL when headless (no DISPLAY), running nothing', async () => {
+    const programs = fakePrograms();
+    const result = await h.run(['open'], {}, undefined, { runProgram: programs.run });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('http://127.0.0.1:7999/\n');
+    expect(result.stderr).toContain('no desktop here');
+    expect(programs.calls).toEqual([]);
+    const json = await h.run(['open', '--json'], {}, undefined, { runProgram: programs.run });
+    expect(JSON.parse(json.stdout)).toMatchObject({ url: 'http://127.0.0.1:7999/', opened: false });
+  });
+
+  it('exits 1 when the opener cannot run, still printing the URL', async () => {
+    const programs = fakePrograms({ 'xdg-open': { code: null, error: 'spawn xdg-open ENOENT' } });
+    const result = await h.run(['open'], { DISPLAY: ':0' }, undefined, {
+      runProgram: programs.run,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('http://127.0.0.1:7999/\n');
+    expect(result.stderr).toContain('could not run xdg-open (spawn xdg-open ENOENT)');
+  });
+});
+
+describe('hearth tray', () => {
+  it('says clearly that no tray is available (exit 1), also as JSON', async () => {
+    const result = await h.run(['tray']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^hearth: a tray icon is not available on this system \(linux\)/);
+    const json = await h.run(['tray', '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ available: false });
+  });
+});
+
+describe('hearth update', () => {
+  const registry = (version: unknown, status = 200) => {
+    const asked: string[] = [];
+    const fetch: typeof globalThis.fetch = (url) => {
+      asked.push(url instanceof Request ? url.url : url.toString());
+      return Promise.resolve(new Response(JSON.stringify({ name: 'hearth', version }), { status }));
+    };
+    return { asked, fetch };
+  };
+
+  it('--check reports a newer version on the registry and installs nothing', async () => {
+    const r = registry('9.1.0');
+    const result = await h.run(['update', '--check'], {}, undefined, { fetch: r.fetch });
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'Hearth 9.1.0 is available (this is 0.1.0).\n',
+      stderr: '',
+    });
+    expect(r.asked).toEqual(['https://registry.npmjs.org/hearth/latest']);
+  });
+
+  it('without --check prints the command to update (never runs it) and uses npm_config_registry', async () => {
+    const r = registry('9.1.0');
+    const result = await h.run(
+      ['update', '--json'],
+      { npm_config_registry: 'https://npm.example/' },
+      undefined,
+      {
+        fetch: r.fetch,
+        runProgram: () => Promise.reject(new Error('must not run anything')),
+      },
+    );
+    expect(JSON.parse(result.stdout)).toEqual({
+      current: '0.1.0',
+      latest: '9.1.0',
+      update_available: true,
+      command: 'npm install -g hearth@9.1.0',
+    });
+    expect(r.asked).toEqual(['https://npm.example/hearth/latest']);
+  });
+
+  it('says when this is the newest version', async () => {
+    const result = await h.run(['update'], {}, undefined, { fetch: registry('0.1.0').fetch });
+    expect(result.stdout).toBe('Hearth 0.1.0 is the newest version.\n');
+  });
+
+  it('exits 1 when the registry fails or answers nonsense', async () => {
+    for (const [version, status] of [
+      ['1.0.0', 500],
+      ['<script>', 200],
+      [42, 200],
+    ] as const) {
+      const result = await h.run(['update'], {}, undefined, {
+        fetch: registry(version, status).fetch,
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        'could not ask https://registry.npmjs.org for the newest version',
+      );
+    }
+  });
+
+  it('compares versions numerically, a pre-release before its release', () => {
+    expect(compareVersions('0.10.0', '0.9.9')).toBe(1);
+    expect(compareVersions('1.0.0-rc.1', '1.0.0')).toBe(-1);
+    expect(compareVersions('1.0.0', '1.0.0')).toBe(0);
+  });
+});
+
+describe('hearth autostart (systemd, injected folders and systemctl)', () => {
+  it('enable writes a user unit that starts this CLI with this config, then enables it', async () => {
+    const programs = fakePrograms();
+    const env = { HOME: h.home, XDG_CONFIG_HOME: join(h.home, 'xdg') };
+    const result = await h.run(['autostart', 'enable'], env, undefined, {
+      runProgram: programs.run,
+    });
+    expect(result.code).toBe(0);
+    const file = join(h.home, 'xdg', 'systemd', 'user', 'hearth.service');
+    const unit = await readFile(file, 'utf8');
+    expect(unit).toContain('[Service]');
+    expect(unit).toMatch(/^ExecStart="[^"]+" "[^"]+main\.ts" -c "[^"]+config\.toml" start$/m);
+    expect(unit).toContain(`Environment="HEARTH_HOME=${h.home}"`);
+    expect(unit).toContain('WantedBy=default.target');
+    expect(programs.calls).toEqual([
+      'systemctl --user daemon-reload',
+      'systemctl --user enable hearth.service',
+    ]);
+
+    const status = await h.run(['autostart', 'status', '--json'], env, undefined, {
+      runProgram: programs.run,
+    });
+    expect(JSON.parse(status.stdout)).toEqual({
+      installed: true,
+      enabled: true,
+      kind: 'systemd',
+      file,
+    });
+
+    const disabled = await h.run(['autostart', 'disable'], env, undefined, {
+      runProgram: programs.run,
+    });
+    expect(disabled.stdout).toBe(`Autostart disabled; removed ${file}\n`);
+    await expect(stat(file)).rejects.toThrow(/ENOENT/);
+    expect(programs.calls.slice(-2)).toEqual([
+      'systemctl --user disable hearth.service',
+      'systemctl --user daemon-reload',
+    ]);
+  });
+
+  it('quotes paths for systemd: spaces, quotes, % and $ cannot change the command', async () => {
+    const programs = fakePrograms();
+    const home = join(h.home, 'a "b" 100% $HOME');
+    await mkdir(home, { recursive: true });
+    await h.run(
+      ['-c', join(home, 'config.toml'), 'autostart', 'enable'],
+      { HOME: h.home },
+      undefined,
+      {
+        runProgram: programs.run,
+      },
+    );
+    const unit = await readFile(
+      join(h.home, '.config', 'systemd', 'user', 'hearth.service'),
+      'utf8',
+    );
+    expect(unit).toContain('-c "' + `${h.home}/a \\"b\\" 100%% $$HOME/config.toml` + '" start');
+  });
+
+  it('reports a systemctl failure with its message (exit 1)', async () => {
+    const programs = fakePrograms({
+      'systemctl --user enable hearth.service': { code: 1, stderr: 'Failed to connect to bus' },
+    });
+    const result = await h.run(['autostart', 'enable'], { HOME: h.home }, undefined, {
+      runProgram: programs.run,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'systemctl --user enable hearth.service failed: Failed to connect to bus',
+    );
+  });
+
+  it('writes a launchd agent on macOS', async () => {
+    const programs = fakePrograms();
+    const result = await h.run(['autostart', 'enable'], { HOME: h.home }, undefined, {
+      runProgram: programs.run,
+      platform: 'darwin',
+    });
+    expect(result.code).toBe(0);
+    const file = join(h.home, 'Library', 'LaunchAgents', 'dev.hearth.gateway.plist');
+    const plist = await readFile(file, 'utf8');
+    expect(plist).toContain('<string>dev.hearth.gateway</string>');
+    expect(plist).toContain('<key>RunAtLoad</key>');
+    expect(plist).toContain('<string>start</string>');
+    expect(programs.calls).toEqual([`launchctl load -w ${file}`]);
+  });
+
+  it('is refused on a system with neither (exit 1)', async () => {
+    const result = await h.run(['autostart', 'status'], { HOME: h.home }, undefined, {
+      platform: 'win32',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('autostart is not available on win32');
+  });
+});
+
+describe('hearth cloud', () => {
+  it('generate writes a compose + Caddy bundle with a random API key that the config requires', async () => {
+    const out = join(h.home, 'bundle');
+    const result = await h.run([
+      'cloud',
+      'generate',
+      '--domain',
+      'agent.example.org',
+      '--email',
+      'me@example.org',
+      '--out',
+      out,
+    ]);
+    expect(result.code).toBe(0);
+    const compose = await readFile(join(out, 'docker-compose.yml'), 'utf8');
+    expect(compose).toContain('image: caddy:2');
+    expect(compose).toContain('"443:443"');
+    const caddy = await readFile(join(out, 'Caddyfile'), 'utf8');
+    expect(caddy).toContain('agent.example.org {');
+    expect(caddy).toContain('reverse_proxy gateway:7432');
+    expect(caddy).toContain('email me@example.org');
+    const env = await readFile(join(out, '.env'), 'utf8');
+    const key = /^HEARTH_API_KEY=([A-Za-z0-9_-]{43})\n$/.exec(env)?.[1];
+    expect(key).toBeDefined();
+    expect(result.stdout).not.toContain(key!);
+    expect((await stat(join(out, '.env'))).mode & 0o777).toBe(0o600);
+    const config = parseConfig(await readFile(join(out, 'config.toml'), 'utf8'), 'config.toml');
+    expect(config.gateway).toMatchObject({
+      host: '0.0.0.0',
+      api_key: 'ENV:HEARTH_API_KEY',
+      allowed_hosts: ['agent.example.org'],
+    });
+
+    const again = await h.run(['cloud', 'generate', '--domain', 'agent.example.org', '--out', out]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('--force overwrites');
+    await h.run(['cloud', 'generate', '--domain', 'agent.example.org', '--out', out, '--force']);
+    expect(await readFile(join(out, '.env'), 'utf8')).not.toBe(env);
+  });
+
+  it.each([
+    ['https://agent.example.org'],
+    ['agent.example.org/x'],
+    ['evil.org\nother'],
+    ['localhost'],
+  ])('generate refuses a domain that is not one (%j) with exit 2', async (domain) => {
+    const result = await h.run([
+      'cloud',
+      'generate',
+      '--domain',
+      domain,
+      '--out',
+      join(h.home, 'b'),
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--domain: not a domain name');
+  });
+
+  it('check reports Docker, compose and ports; exit 1 when something is missing', async () => {
+    const programs = fakePrograms({ docker: { code: null, error: 'spawn docker ENOENT' } });
+    const result = await h.run(['cloud', 'check', '--json'], {}, undefined, {
+      runProgram: programs.run,
+    });
+    expect(result.code).toBe(1);
+    const body = JSON.parse(result.stdout) as {
+      ready: boolean;
+      checks: { name: string; ok: boolean }[];
+    };
+    expect(body.ready).toBe(false);
+    expect(body.checks.map((c) => c.name)).toEqual([
+      'docker',
+      'docker compose',
+      'port 80',
+      'port 443',
+    ]);
+    expect(body.checks[0]).toMatchObject({ ok: false, detail: 'not found (spawn docker ENOENT)' });
+  });
+
+  it('status lists the bundle’s containers from docker compose ps', async () => {
+    const out = join(h.home, 'bundle');
+    await h.run(['cloud', 'generate', '--domain', 'agent.example.org', '--out', out]);
+    const ps = [
+      '{"Service":"gateway","State":"running","Status":"Up 2 minutes"}',
+      '{"Service":"caddy","State":"exited","Status":"Exited (1)"}',
+    ].join('\n');
+    const programs = fakePrograms({ docker: { stdout: ps } });
+    const result = await h.run(['cloud', 'status', '--dir', out, '--json'], {}, undefined, {
+      runProgram: programs.run,
+    });
+    expect(JSON.parse(result.stdout)).toEqual({
+      dir: out,
+      services: [
+        { service: 'gateway', state: 'running', status: 'Up 2 minutes' },
+        { service: 'caddy', state: 'exited', status: 'Exited (1)' },
+      ],
+    });
+    expect(programs.calls).toEqual([
+      `docker compose -f ${join(out, 'docker-compose.yml')} ps --all --format json`,
+    ]);
+    const missing = await h.run(['cloud', 'status', '--dir', join(h.home, 'none')]);
+    expect(missing.code).toBe(1);
+  });
+});

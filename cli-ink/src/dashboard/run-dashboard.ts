@@ -1,0 +1,49 @@
+import { render } from 'ink';
+import { createElement as h } from 'react';
+import { clientId } from '../client-id.ts';
+import type { DashboardOptions } from '../commands/dashboard.ts';
+import type { CommandContext } from '../deps.ts';
+import { locateGateway } from '../locate-gateway.ts';
+import { createDashboardCore } from './dashboard-core.ts';
+import { socketOpener } from './open-socket.ts';
+import { DashboardApp, type DashboardExit } from './ui/dashboard-app.ts';
+
+/**
+ * Runs the dashboard in this terminal until the user quits. When they ask for setup (offered
+ * while no provider works), the dashboard steps aside for `hearth setup` and comes back after.
+ */
+export async function runDashboard(ctx: CommandContext, options: DashboardOptions): Promise<void> {
+  const { env } = ctx.deps;
+  const apiKey = options.apiKey ?? env.variables.HEARTH_API_KEY;
+  for (;;) {
+    const client = await locateGateway(ctx, { url: options.url, apiKey, timeoutMs: 5_000 });
+    const core = createDashboardCore({
+      client,
+      openSocket: socketOpener(client),
+      clientId: await clientId(env.home),
+    });
+    let reason = 'quit' as DashboardExit;
+    const app = render(
+      h(DashboardApp, {
+        core,
+        color: !('NO_COLOR' in env.variables) || env.variables.NO_COLOR === '',
+        onExit: (why) => (reason = why),
+      }),
+      {
+        stdin: ctx.deps.input,
+        stdout: ctx.deps.promptOutput,
+        exitOnCtrlC: false,
+        patchConsole: false,
+      },
+    );
+    await core.start();
+    try {
+      await app.waitUntilExit();
+    } finally {
+      core.stop();
+    }
+    if (reason !== 'setup') return;
+    const { runSetupInteractive } = await import('../setup/run-setup.ts');
+    await runSetupInteractive(ctx);
+  }
+}

@@ -1,0 +1,123 @@
+import { Box } from 'ink';
+import { createElement as h } from 'react';
+import type { DashboardState } from '../dashboard-state.ts';
+import { duration, safe } from '../format.ts';
+import { ApprovalsPane } from './approvals-pane.ts';
+import { ChatPane } from './chat-pane.ts';
+import { HelpPane } from './help-pane.ts';
+import { LogsPane } from './logs-pane.ts';
+import { Row } from './pane.ts';
+import { ChannelsPane, MemoryPane, SessionsPane } from './side-panes.ts';
+import { StatusPane } from './status-pane.ts';
+import { theme as makeTheme } from './theme.ts';
+import { UsagePane } from './usage-pane.ts';
+
+export interface ViewProps {
+  state: DashboardState;
+  /** The chat input while the chat has the keyboard; null otherwise. */
+  input: string | null;
+  help: boolean;
+  color: boolean;
+  columns: number;
+  rows: number;
+}
+
+/** Below this width the panes stack in one column and the side panes are left out. */
+export const WIDE = 80;
+
+/**
+ * The whole screen from the state (display only). At 80×24 and up: a header, two columns of
+ * panes, the log and the chat, a footer. Narrower or shorter, it drops panes in order of
+ * importance (side panes, usage, log) but always keeps status, approvals and chat.
+ */
+export function DashboardView(props: ViewProps) {
+  const { state, columns, rows } = props;
+  const theme = makeTheme(props.color);
+  const width = Math.max(20, columns);
+  const half = Math.floor(width / 2) - 1;
+  const header = h(Row, {
+    text: `Hearth ${safe(state.url)} · ${headline(state)}`,
+    width,
+    color: state.connection === 'ok' && !state.problem ? theme.ok : theme.bad,
+  });
+  const footer = h(Row, {
+    text: state.notice
+      ? safe(state.notice)
+      : state.needsSetup
+        ? 'No provider works yet: press s to run hearth setup · ? help · q quit'
+        : '? help · c chat · a/A/d approvals · q quit',
+    width,
+    color: state.needsSetup ? theme.warn : undefined,
+  });
+  if (props.help) {
+    return h(
+      Box,
+      { flexDirection: 'column', width },
+      header,
+      h(HelpPane, { width, height: Math.max(4, rows - 2), theme }),
+      footer,
+    );
+  }
+
+  const body = Math.max(6, rows - 2); // lines between header and footer
+  if (width < WIDE || body < 16) {
+    // Narrow or short: status, approvals and chat only, stacked.
+    const statusH = Math.min(6, Math.floor(body / 3));
+    const approvalsH = Math.min(6, Math.floor(body / 3));
+    return h(
+      Box,
+      { flexDirection: 'column', width },
+      header,
+      h(StatusPane, { state, width, height: statusH, theme }),
+      h(ApprovalsPane, { state, width, height: approvalsH, theme }),
+      h(ChatPane, { state, input: props.input, width, height: body - statusH - approvalsH, theme }),
+      footer,
+    );
+  }
+
+  const topH = 6;
+  const midH = 5;
+  const rest = body - topH - midH;
+  const logsH = Math.max(3, Math.floor(rest * 0.4));
+  const chatH = rest - logsH;
+  return h(
+    Box,
+    { flexDirection: 'column', width },
+    header,
+    h(
+      Box,
+      { flexDirection: 'row', height: topH },
+      h(StatusPane, { state, width: half, height: topH, theme }),
+      h(Box, { width: 2 }),
+      h(ApprovalsPane, { state, width: width - half - 2, height: topH, theme }),
+    ),
+    h(
+      Box,
+      { flexDirection: 'row', height: midH },
+      h(UsagePane, { state, width: half, height: midH, theme }),
+      h(Box, { width: 2 }),
+      h(
+        Box,
+        { flexDirection: 'column', width: width - half - 2 },
+        h(MemoryPane, { state, width: width - half - 2, height: 2, theme }),
+        h(
+          Box,
+          { flexDirection: 'row' },
+          h(SessionsPane, { state, width: Math.floor((width - half - 2) / 2), height: 3, theme }),
+          h(ChannelsPane, { state, width: Math.ceil((width - half - 2) / 2), height: 3, theme }),
+        ),
+      ),
+    ),
+    h(LogsPane, { state, width, height: logsH, theme }),
+    h(ChatPane, { state, input: props.input, width, height: chatH, theme }),
+    footer,
+  );
+}
+
+function headline(state: DashboardState): string {
+  if (state.connection === 'connecting') return 'connecting…';
+  if (state.connection === 'unreachable') return `unreachable: ${safe(state.problem ?? '')}`;
+  if (state.problem) return safe(state.problem);
+  const s = state.status;
+  return s ? `${safe(s.status)} · v${safe(s.version)} · up ${duration(s.uptime_seconds)}` : '…';
+}

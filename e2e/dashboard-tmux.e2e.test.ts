@@ -1,0 +1,153 @@
+/**
+ * The dashboard for real: a gateway process (`node gateway/src/main.ts`, keyed) and
+ * `hearth dashboard --url … ` in an 80×24 tmux pane, driven with send-keys and read with
+ * capture-pane. Needs tmux (Debian package `tmux`); without it the suite is skipped and its
+ * title says why. Its own tmux server (-L) so no user session is touched.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const KEY = `e2e-dashboard-${randomBytes(8).toString('hex')}`;
+const SOCKET = `hearth-e2e-${randomBytes(4).toString('hex')}`;
+const tmuxMissing = spawnSync('tmux', ['-V']).error !== undefined;
+
+/** A foreground colour (SGR 30–37, 90–97) in captured escapes. */
+// eslint-disable-next-line no-control-regex -- looking for terminal escapes is the point
+const COLOUR = /\u001b\[(?:3|9)\dm/;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const tmux = (...args: string[]) =>
+  spawnSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8', timeout: 10_000 });
+const capture = (session: string, escapes = false) =>
+  tmux('capture-pane', '-p', ...(escapes ? ['-e'] : []), '-t', session).stdout;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return typeof address === 'object' && address !== null ? address.port : 0;
+}
+
+/** Waits until the pane shows `text`; returns the milliseconds it took. */
+async function waitFor(session: string, text: string, timeoutMs = 20_000): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (capture(session).includes(text)) return Date.now() - started;
+    await sleep(50);
+  }
+  throw new Error(`"${text}" never appeared; the pane shows:\n${capture(session)}`);
+}
+
+describe.skipIf(tmuxMissing)(
+  `hearth dashboard in tmux against a gateway process${tmuxMissing ? ' (skipped: tmux is not installed)' : ''}`,
+  () => {
+    let home = '';
+    let url = '';
+    let gateway: ChildProcess | undefined;
+
+    beforeAll(async () => {
+      home = await mkdtemp(join(tmpdir(), 'hearth-e2e-dash-'));
+      const port = await freePort();
+      url = `http://127.0.0.1:${port}`;
+      await writeFile(join(home, 'config.toml'), `[gateway]\nport = ${port}\napi_key = "${KEY}"\n`);
+      gateway = spawn(process.execPath, [join(repoRoot, 'gateway/src/main.ts')], {
+        env: { PATH: process.env.PATH, HOME: home, HEARTH_HOME: home },
+        stdio: 'ignore',
+      });
+      for (let i = 0; i < 300; i += 1) {
+        const ready = await fetch(`${url}/ready`).then(
+          (r) => r.ok,
+          () => false,
+        );
+        if (ready) break;
+        await sleep(100);
+      }
+    }, 60_000);
+
+    afterAll(async () => {
+      tmux('kill-server');
+      gateway?.kill('SIGTERM');
+      await sleep(300);
+      await rm(home, { recursive: true, force: true });
+    });
+
+    /** Starts the dashboard in a new 80×24 session; returns the ms to its first full frame. */
+    async function startDashboard(session: string, env: string[]): Promise<number> {
+      const command = [
+        'env',
+        `HOME=${home}`,
+        `HEARTH_HOME=${home}`,
+        `HEARTH_API_KEY=${KEY}`,
+        'TERM=xterm-256color',
+        ...env,
+        process.execPath,
+        join(repoRoot, 'cli-ink/src/main.ts'),
+        'dashboard',
+        '--url',
+        url,
+      ]
+        .map((word) => `'${word.replace(/'/g, `'\\''`)}'`)
+        .join(' ');
+      const started = Date.now();
+      expect(tmux('new-session', '-d', '-x', '80', '-y', '24', '-s', session, command).status).toBe(
+        0,
+      );
+      await waitFor(session, 'phase ready');
+      return Date.now() - started;
+    }
+
+    it('shows the live status, log and approvals panes at 80×24, keyed with HEARTH_API_KEY', async () => {
+      const firstFrameMs = await startDashboard('plain', ['NO_COLOR=1']);
+      // The figure for the note: process start to the first frame with the gateway's status.
+      process.stderr.write(`dashboard first frame with status: ${firstFrameMs} ms\n`);
+      const pane = capture('plain');
+      expect(pane).toContain(`Hearth ${url} · ok`);
+      expect(pane).toContain('Approvals (0 pending)');
+      expect(pane).toContain('no channels');
+      await waitFor('plain', 'INFO  gateway ready'); // the gateway's own log line, over /ws/logs
+      await waitFor('plain', 'No provider works yet: press s to run hearth setup');
+      for (const line of pane.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+    }, 60_000);
+
+    it('uses no colour with NO_COLOR', () => {
+      expect(capture('plain', true)).not.toMatch(COLOUR);
+    });
+
+    it('? shows the keyboard help; c opens the chat and Enter sends over /ws/chat', async () => {
+      tmux('send-keys', '-t', 'plain', '?');
+      await waitFor('plain', 'A          approve it and allow it from now on');
+      tmux('send-keys', '-t', 'plain', '?');
+      await waitFor('plain', 'Approvals (0 pending)');
+      tmux('send-keys', '-t', 'plain', 'c');
+      tmux('send-keys', '-t', 'plain', '-l', 'hello gateway');
+      await waitFor('plain', '> hello gateway');
+      tmux('send-keys', '-t', 'plain', 'Enter');
+      await waitFor('plain', 'you> hello gateway');
+      // No provider works here: the gateway's error comes back in the chat pane.
+      await waitFor('plain', '! ');
+      tmux('send-keys', '-t', 'plain', 'Escape');
+      await waitFor('plain', 'press c to chat');
+    }, 60_000);
+
+    it('q quits and gives the terminal back', async () => {
+      tmux('send-keys', '-t', 'plain', 'q');
+      for (let i = 0; i < 100 && tmux('has-session', '-t', 'plain').status === 0; i += 1)
+        await sleep(50);
+      expect(tmux('has-session', '-t', 'plain').status).not.toBe(0);
+    }, 30_000);
+
+    it('uses colour without NO_COLOR', async () => {
+      await startDashboard('colour', []);
+      expect(capture('colour', true)).toMatch(COLOUR);
+      tmux('send-keys', '-t', 'colour', 'q');
+    }, 60_000);
+  },
+);
