@@ -39,6 +39,7 @@ COPY gateway/package.json gateway/
 COPY cli-ink/package.json cli-ink/
 COPY e2e/package.json e2e/
 COPY sidecars/sandbox-executor/package.json sidecars/sandbox-executor/
+COPY web/package.json web/
 # --ignore-scripts: no production dependency needs an install script (better-sqlite3 ships its
 # prebuilt binaries inside the package; the only scripts are telemetry/banners), and skipping
 # them keeps the build offline-safe apart from the registry itself.
@@ -58,6 +59,7 @@ COPY gateway/package.json gateway/
 COPY cli-ink/package.json cli-ink/
 COPY e2e/package.json e2e/
 COPY sidecars/sandbox-executor/package.json sidecars/sandbox-executor/
+COPY web/package.json web/
 COPY scripts/prepare.js scripts/
 RUN npm ci --ignore-scripts
 COPY . .
@@ -107,6 +109,8 @@ COPY --from=deps /app/ ./
 COPY gateway/ gateway/
 COPY cli-ink/ cli-ink/
 COPY --from=build /app/dist/ dist/
+# The web client the gateway serves at `/` (built by Vite in the build stage).
+COPY --from=build /app/web/dist/ web/dist/
 
 USER node
 VOLUME ["/data"]

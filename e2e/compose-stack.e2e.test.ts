@@ -239,6 +239,10 @@ describe.skipIf(unavailable !== null)(title, () => {
     // Behind the edge the gateway checks the key too.
     expect((await fetch(`${gatewayUrl}/api/v1/status`)).status).toBe(401);
     expect((await viaCaddy('/health')).status).toBe(200);
+    // The web client, served by the gateway at `/`, through the proxy.
+    const page = await viaCaddy('/');
+    expect(page.status).toBe(200);
+    expect(page.body).toMatch(/<html/i);
   });
 
   it('uses Redis; killing it never reaches a chat, and starting it again switches back', async () => {
