@@ -53,6 +53,11 @@ describe('GET /api/v1/status', () => {
         voice_input: expect.stringMatching(/^(arecord|none)$/),
         // The test gateway's logger keeps no tail (gateway/src/logs/logs.test.ts has one).
         logs: 'unavailable (this logger keeps no tail)',
+        canvas: 'in-process',
+        mcp_server: 'stopped',
+        push: 'web-push',
+        // `npm run build` (and `npm install`'s prepare step) builds the client.
+        web_client: expect.stringMatching(/^(built|not built)/),
       },
     });
   });
