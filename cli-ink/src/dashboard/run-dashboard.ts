@@ -34,6 +34,9 @@ export async function runDashboard(ctx: CommandContext, options: DashboardOption
         stdout: ctx.deps.promptOutput,
         exitOnCtrlC: false,
         patchConsole: false,
+        // A live view whenever its output is a terminal: Ink would otherwise draw only the last
+        // frame when a CI variable is set (e.g. a dashboard in tmux inside a CI job).
+        interactive: (ctx.deps.promptOutput as { isTTY?: boolean }).isTTY === true,
       },
     );
     await core.start();
