@@ -13,7 +13,7 @@ import {
   importTransformers,
   withTransformersEnv,
   type FetchFunction,
-} from '../memory/embedder/transformers-runtime.ts';
+} from '../models/transformers-runtime.ts';
 import { DEFAULT_PIPER_VOICE, PIPER_FOLDER, parsePiperVoiceConfig } from './tts/piper-tts.ts';
 import { inspectWhisperFolder, whisperModelId } from './stt/whisper-model-files.ts';
 

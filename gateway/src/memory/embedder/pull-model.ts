@@ -26,7 +26,7 @@ import {
   withTransformersEnv,
   type FetchFunction,
   type TransformersModule,
-} from './transformers-runtime.ts';
+} from '../../models/transformers-runtime.ts';
 
 export const DEFAULT_MODEL_HUB = 'https://huggingface.co/';
 

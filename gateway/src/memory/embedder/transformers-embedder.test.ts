@@ -13,7 +13,7 @@ import {
   createTransformersEmbedder,
   type TransformersEmbedderOptions,
 } from './transformers-embedder.ts';
-import { importTransformers } from './transformers-runtime.ts';
+import { importTransformers } from '../../models/transformers-runtime.ts';
 
 const RETRY_AFTER_MS = 5 * 60_000;
 

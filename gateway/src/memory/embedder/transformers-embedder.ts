@@ -27,7 +27,7 @@ import {
   importTransformers,
   withTransformersEnv,
   type TransformersModule,
-} from './transformers-runtime.ts';
+} from '../../models/transformers-runtime.ts';
 
 export interface TransformersEmbedderOptions {
   /** The model cache root: `{data_dir}/models`. */

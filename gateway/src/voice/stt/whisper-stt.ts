@@ -10,7 +10,7 @@ import {
   importTransformers,
   withTransformersEnv,
   type TransformersModule,
-} from '../../memory/embedder/transformers-runtime.ts';
+} from '../../models/transformers-runtime.ts';
 import { pcm16ToFloat32 } from '../audio/pcm.ts';
 import type { EngineAvailability, SpeechToText, Transcript } from '../ports.ts';
 import { inspectWhisperFolder, whisperModelId, type WhisperDtype } from './whisper-model-files.ts';

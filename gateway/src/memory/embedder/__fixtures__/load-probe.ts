@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { silentLogger } from '../../../observability/logger.ts';
 import { createTransformersEmbedder } from '../transformers-embedder.ts';
-import { importTransformers } from '../transformers-runtime.ts';
+import { importTransformers } from '../../../models/transformers-runtime.ts';
 
 const [modelDir, modelId] = process.argv.slice(2);
 if (!modelDir || !modelId) throw new Error('usage: load-probe.ts <modelDir> <modelId>');

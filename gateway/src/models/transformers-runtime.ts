@@ -5,7 +5,7 @@
  *   ~45 MB RSS (it loads onnxruntime-node's native binding), which the gateway's start-up
  *   and idle footprint must not pay. Nothing else in the gateway imports it statically.
  * - `env` is a process-wide global of that library. Hearth OWNS it: no other code may set
- *   it. Every model load (the embedder's, the pull command's) runs inside
+ *   it. Every model load (the embedder's, Whisper's, the pull commands') runs inside
  *   `withTransformersEnv`, which serialises loads, points `env` at the model cache for the
  *   duration, and afterwards puts it back in the locked-down state: remote models off and a
  *   `fetch` that refuses, so nothing the library does outside an explicit pull can reach
