@@ -99,6 +99,12 @@ export const voiceSection = z.strictObject({
   tts_engine: z.string().default('auto'),
   wake_word: z.string().default('hey hearth'),
   wake_word_threshold: z.number().min(0).max(1).default(0.5),
+  /**
+   * An openWakeWord classifier: a name in `{models}/openwakeword/` or an absolute path to its
+   * `.onnx` (with `melspectrogram.onnx` and `embedding_model.onnx` beside it). Empty: phrase
+   * spotting on STT.
+   */
+  wake_word_model: z.string().max(4096).default(''),
 });
 
 /** An external MCP server's name: its tools join the registry as `<name>__<tool>`. */

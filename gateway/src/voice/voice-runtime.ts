@@ -5,7 +5,7 @@
  *   STT   whisper (weights in the cache) → none
  *   VAD   silero (packaged ONNX) → energy
  *   TTS   piper (voice files in the cache) → espeak-ng (installed) → none; tts_engine = on/off
- *   wake  phrase spotting on STT → none
+ *   wake  openWakeWord ONNX (wake_word_model files present) → phrase spotting on STT → none
  *   input arecord (a capture device) → none
  */
 import type { Logger } from 'pino';
@@ -27,7 +27,9 @@ import { createPiperTts } from './tts/piper-tts.ts';
 import { createTtsChain, ttsSwitchedOn } from './tts/tts-chain.ts';
 import { createEnergyVad } from './vad/energy-vad.ts';
 import { createSileroVad } from './vad/silero-vad.ts';
+import { createOpenWakeWord } from './wake/openwakeword-wake.ts';
 import { createPhraseWake } from './wake/phrase-wake.ts';
+import { createWakeChain, type WakeChain } from './wake/wake-chain.ts';
 
 export type VoiceConfig = HearthConfig['voice'];
 
@@ -54,6 +56,16 @@ function configuredStt(config: VoiceConfig, modelDir: string): SpeechToText {
   );
 }
 
+function configuredWake(config: VoiceConfig, modelDir: string, stt: SpeechToText): WakeChain {
+  const threshold = config.wake_word_threshold;
+  const phrase = createPhraseWake({ stt, phrase: config.wake_word, threshold });
+  if (config.wake_word_model.trim() === '') return createWakeChain([phrase]);
+  return createWakeChain([
+    createOpenWakeWord({ modelDir, model: config.wake_word_model, threshold }),
+    phrase,
+  ]);
+}
+
 async function firstAvailableVad(candidates: readonly Vad[]): Promise<Vad> {
   for (const vad of candidates) if ((await vad.availability()).available) return vad;
   return candidates.at(-1) ?? createEnergyVad();
@@ -74,15 +86,15 @@ export async function buildVoiceRuntime(options: {
       enabled: ttsSwitchedOn(config.tts_engine),
     });
   const vad = overrides.vad ?? (await firstAvailableVad([createSileroVad(), createEnergyVad()]));
-  const wake: WakeDetector =
-    overrides.wake ??
-    createPhraseWake({ stt, phrase: config.wake_word, threshold: config.wake_word_threshold });
+  const wake: WakeDetector & Partial<Pick<WakeChain, 'resolve'>> =
+    overrides.wake ?? configuredWake(config, modelDir, stt);
   const input: AudioInput = overrides.input ?? createArecordInput();
   const engines: VoiceEngines = { input, vad, stt, tts, wake };
 
   const availability = {} as Record<EnginePart, EngineAvailability>;
   async function refresh(): Promise<void> {
     if (tts.resolve) await tts.resolve();
+    if (wake.resolve) await wake.resolve();
     const parts: EnginePart[] = ['input', 'vad', 'stt', 'tts', 'wake'];
     const checked = await Promise.all(parts.map((part) => engines[part].availability()));
     parts.forEach((part, index) => {
