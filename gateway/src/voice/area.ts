@@ -12,7 +12,7 @@ import {
   type VoiceEngineOverrides,
   type VoiceRuntime,
 } from './voice-runtime.ts';
-import { voiceSocket } from './voice-socket.ts';
+import { VOICE_SOCKET_MAX_PAYLOAD, voiceSocket } from './voice-socket.ts';
 import type { RunTurn } from './voice-turn.ts';
 
 export interface VoiceAreaDeps {
@@ -77,6 +77,7 @@ export function voiceArea(deps: VoiceAreaDeps): VoiceArea {
           logger,
           frameLimits: deps.socketFrameLimits,
         }),
+        options: { maxPayload: VOICE_SOCKET_MAX_PAYLOAD },
       },
     ],
     async start() {

@@ -187,6 +187,44 @@ describe.skipIf(missing !== undefined)(
         await client.close();
       });
 
+      it('a 1.5 MiB frame gets an error frame, the socket stays and the next frame works', async () => {
+        const client = await connectVoice(bed.gw.url);
+        await client.waitFor((f) => f.type === 'state');
+        client.send({ type: 'ptt_start' });
+        await client.waitFor((f) => f.type === 'state' && f.state === 'recording');
+        // 48 s of audio in ONE frame: above the router's 1 MiB default, below the voice cap.
+        const huge = pcm16ToBytes(new Int16Array(786_432).fill(1_000)).toString('base64');
+        expect(huge.length).toBeGreaterThan(1.5 * 1_048_576);
+        client.send({ type: 'audio', data: huge, sample_rate: 16_000 });
+        const error = await client.waitFor((f) => f.type === 'error', 30_000);
+        expect(error.detail).toMatch(/frame too large \(\d+ bytes\).*limited to 131072 bytes/);
+        expect(client.socket.readyState).toBe(client.socket.OPEN);
+        // Nothing of it was recorded; a valid frame afterwards is, and the turn runs.
+        client.sendAudio(speech);
+        bed.fake.reply({ text: 'Soup.' });
+        client.send({ type: 'ptt_stop' });
+        const done = await client.waitFor((f) => f.type === 'response_done', 60_000);
+        expect(done.text).toBe('Soup.');
+        expect(stt.heard.at(-1)!.length).toBe(speech.length);
+        await client.close();
+      });
+
+      it('a 20 MiB frame still closes the socket with 1009 (the hard cap protects memory)', async () => {
+        const client = await connectVoice(bed.gw.url);
+        await client.waitFor((f) => f.type === 'state');
+        const closed = new Promise<number>((resolve) =>
+          client.socket.once('close', (code: number) => resolve(code)),
+        );
+        client.socket.on('error', () => undefined);
+        client.send(JSON.stringify({ type: 'audio', data: 'A'.repeat(20 * 1_048_576) }));
+        expect(await closed).toBe(1009);
+        // The gateway is fine: a new socket works.
+        const next = await connectVoice(bed.gw.url);
+        next.send({ type: 'ping' });
+        await next.waitFor((f) => f.type === 'pong');
+        await next.close();
+      });
+
       it('a recording longer than the limit keeps what it had and still answers', async () => {
         const client = await connectVoice(bed.gw.url);
         client.send({ type: 'ptt_start' });

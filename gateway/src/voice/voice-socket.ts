@@ -36,6 +36,17 @@ import type { VoiceTurnSink } from './voice-turn.ts';
 
 /** Largest decoded audio frame: 64 KiB, about 2 s of 16 kHz PCM16. */
 export const MAX_AUDIO_FRAME_BYTES = 65_536;
+/**
+ * Largest frame the handler reads: an audio frame of MAX_AUDIO_FRAME_BYTES is ~88 KiB of JSON
+ * and base64. A larger frame is refused with an error frame without being parsed or kept.
+ */
+export const MAX_VOICE_FRAME_BYTES = 131_072;
+/**
+ * The socket's hard cap (its `maxPayload`): a frame above it closes the socket with 1009 before
+ * it is buffered whole. Well above MAX_VOICE_FRAME_BYTES, so a client that sends a frame that
+ * is merely too big (a long recording in one frame) gets an error frame and keeps the socket.
+ */
+export const VOICE_SOCKET_MAX_PAYLOAD = 4 * 1_048_576;
 /** Samples per `tts_audio` frame (32 KiB of PCM16). */
 const TTS_FRAME_SAMPLES = 16_384;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -50,6 +61,11 @@ export interface VoiceSocketDeps {
 function clientIdOf(request: IncomingMessage): string | undefined {
   const id = new URL(request.url ?? '/', 'http://gateway').searchParams.get('client_id');
   return id && /^[\w.-]{1,128}$/.test(id) ? id : undefined;
+}
+
+function rawSize(data: RawData): number {
+  if (Array.isArray(data)) return data.reduce((total, part) => total + part.length, 0);
+  return data.byteLength;
 }
 
 function detailOf(error: unknown): string {
@@ -152,6 +168,16 @@ export function voiceSocket(deps: VoiceSocketDeps) {
     /** Frames are handled one at a time, in order (audio must not overtake ptt_stop). */
     let queue: Promise<void> = Promise.resolve();
     socket.on('message', (data: RawData, isBinary: boolean) => {
+      const size = rawSize(data);
+      if (size > MAX_VOICE_FRAME_BYTES) {
+        // Refused in its turn, without holding on to the frame.
+        queue = queue.then(() =>
+          reject(
+            `frame too large (${size} bytes): a /ws/voice frame is limited to ${MAX_VOICE_FRAME_BYTES} bytes (audio: ${MAX_AUDIO_FRAME_BYTES} bytes of PCM16 per frame); send smaller frames`,
+          ),
+        );
+        return;
+      }
       queue = queue
         .then(() => handle(data, isBinary))
         .catch((error: unknown) => reject(detailOf(error)));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
-import { CLOSE_POLICY_VIOLATION } from './socket-router.ts';
+import { CLOSE_POLICY_VIOLATION, DEFAULT_MAX_PAYLOAD } from './socket-router.ts';
 
 function connect(url: string, headers: Record<string, string> = {}) {
   const socket = new WebSocket(url, { headers });
@@ -23,6 +23,13 @@ describe('WebSocket upgrades', () => {
     gw.gateway.sockets.register('/ws/echo', (socket) => {
       socket.on('message', (data: Buffer) => socket.send(data.toString()));
     });
+    gw.gateway.sockets.register(
+      '/ws/echo-big',
+      (socket) => {
+        socket.on('message', (data: Buffer) => socket.send(String(data.length)));
+      },
+      { maxPayload: 3 * 1_048_576 },
+    );
     wsUrl = `ws://127.0.0.1:${gw.port}/ws/echo`;
   });
   afterAll(() => gw.close());
@@ -51,6 +58,40 @@ describe('WebSocket upgrades', () => {
       socket.close();
     },
   );
+
+  it('a frame over the 1 MiB default closes with 1009 and the gateway lives on', async () => {
+    const { socket, opened, closed } = connect(wsUrl);
+    await opened;
+    socket.send('x'.repeat(DEFAULT_MAX_PAYLOAD + 1));
+    expect((await closed).code).toBe(1009);
+    const again = connect(wsUrl);
+    await again.opened;
+    again.socket.close();
+  });
+
+  it('a route with its own maxPayload takes bigger frames, and closes above its own limit', async () => {
+    const big = connect(`ws://127.0.0.1:${gw.port}/ws/echo-big`);
+    await big.opened;
+    const reply = new Promise<string>((resolve) =>
+      big.socket.once('message', (d: Buffer) => resolve(d.toString())),
+    );
+    big.socket.send('x'.repeat(2 * 1_048_576));
+    expect(await reply).toBe(String(2 * 1_048_576));
+    big.socket.send('x'.repeat(3 * 1_048_576 + 1));
+    expect((await big.closed).code).toBe(1009);
+    // The default route kept its own limit.
+    const small = connect(wsUrl);
+    await small.opened;
+    small.socket.send('x'.repeat(2 * 1_048_576));
+    expect((await small.closed).code).toBe(1009);
+  });
+
+  it('refuses a maxPayload that is not a positive integer', () => {
+    for (const maxPayload of [0, -1, 1.5, Number.NaN])
+      expect(() =>
+        gw.gateway.sockets.register('/ws/bad-limit', () => undefined, { maxPayload }),
+      ).toThrow(/maxPayload/);
+  });
 
   it('refuses an unknown path with 404', async () => {
     const { opened } = connect(`ws://127.0.0.1:${gw.port}/ws/nothing`);

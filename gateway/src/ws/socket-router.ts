@@ -15,7 +15,16 @@ export interface SocketRouteOptions {
    * With an API key set, every endpoint needs the key instead. Empty refuses every client.
    */
   secret?: () => string;
+  /**
+   * This endpoint's largest accepted frame, in bytes (default: the router's). A larger frame
+   * closes the socket with 1009; an endpoint whose handler rejects big frames itself with an
+   * error frame sets this above its own limit, as a hard cap that still protects memory.
+   */
+  maxPayload?: number;
 }
+
+/** The router's default largest frame: 1 MiB. */
+export const DEFAULT_MAX_PAYLOAD = 1_048_576;
 
 /** Close code for a policy violation (here: a browser Origin that is not allowed). */
 export const CLOSE_POLICY_VIOLATION = 1008;
@@ -46,14 +55,24 @@ export function createSocketRouter(options: SocketRouterOptions) {
   const handlers = new Map<string, { handler: SocketHandler; options: SocketRouteOptions }>();
   /** The subprotocol that carried the accepted secret, per upgrade request. */
   const secretProtocols = new WeakMap<IncomingMessage, string>();
-  const wss = new WebSocketServer({
-    noServer: true,
-    maxPayload: options.maxPayload ?? 1_048_576,
-    handleProtocols: (protocols, request) =>
-      [...protocols].find((p) => !p.startsWith('hearth.key.')) ??
-      secretProtocols.get(request) ??
-      false,
-  });
+  const defaultMaxPayload = options.maxPayload ?? DEFAULT_MAX_PAYLOAD;
+  /** One `ws` server per frame limit (the limit is a server option in `ws`). */
+  const servers = new Map<number, WebSocketServer>();
+  function serverFor(maxPayload: number): WebSocketServer {
+    let server = servers.get(maxPayload);
+    if (!server) {
+      server = new WebSocketServer({
+        noServer: true,
+        maxPayload,
+        handleProtocols: (protocols, request) =>
+          [...protocols].find((p) => !p.startsWith('hearth.key.')) ??
+          secretProtocols.get(request) ??
+          false,
+      });
+      servers.set(maxPayload, server);
+    }
+    return server;
+  }
 
   function rejectHttp(socket: Duplex, status: number, reason: string, detail: string): void {
     const body = JSON.stringify({ detail });
@@ -94,7 +113,16 @@ export function createSocketRouter(options: SocketRouterOptions) {
     }
     const { handler } = route;
     const origin = request.headers.origin;
-    wss.handleUpgrade(request, socket, head, (ws) => {
+    const server = serverFor(route.options.maxPayload ?? defaultMaxPayload);
+    server.handleUpgrade(request, socket, head, (ws) => {
+      // A protocol error (a frame over the limit: 1009, a bad opcode: 1002) closes the socket;
+      // without a listener `ws` would throw it and take the whole process down.
+      ws.on('error', (error: Error & { code?: string }) =>
+        options.logger.warn(
+          { path, code: error.code, err: error.message },
+          'websocket frame error',
+        ),
+      );
       if (origin !== undefined && !options.origins.isAllowed(origin)) {
         options.logger.warn({ origin, path }, 'websocket origin rejected');
         ws.close(CLOSE_POLICY_VIOLATION, 'Origin not allowed');
@@ -107,6 +135,9 @@ export function createSocketRouter(options: SocketRouterOptions) {
   return {
     register(path: string, handler: SocketHandler, options: SocketRouteOptions = {}): void {
       if (handlers.has(path)) throw new Error(`WebSocket path already registered: ${path}`);
+      const maxPayload = options.maxPayload;
+      if (maxPayload !== undefined && (!Number.isSafeInteger(maxPayload) || maxPayload < 1))
+        throw new Error(`WebSocket maxPayload must be a positive integer: ${path}`);
       handlers.set(path, { handler, options });
     },
     paths(): string[] {
@@ -117,8 +148,10 @@ export function createSocketRouter(options: SocketRouterOptions) {
     },
     /** Closes every open socket with 1001 (going away). */
     close(): void {
-      for (const client of wss.clients) client.close(1001, 'Gateway shutting down');
-      wss.close();
+      for (const server of servers.values()) {
+        for (const client of server.clients) client.close(1001, 'Gateway shutting down');
+        server.close();
+      }
     },
   };
 }
