@@ -17,7 +17,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as Ort from 'onnxruntime-node';
-import { HearthError, unavailable } from '../../errors.ts';
+import { unavailable, type HearthError } from '../../errors.ts';
 import type { EngineAvailability, WakeDetection, WakeDetector } from '../ports.ts';
 import { inspectOpenWakeWordFiles, type OpenWakeWordFiles } from './openwakeword-files.ts';
 
@@ -71,11 +71,15 @@ async function run(
   }
 }
 
-function firstOutput(result: Ort.InferenceSession.OnnxValueMapType, session: Ort.InferenceSession) {
+/** The model's first output when it is a float tensor. */
+function firstOutput(
+  result: Ort.InferenceSession.OnnxValueMapType,
+  session: Ort.InferenceSession,
+): { dims: readonly number[]; data: Float32Array } | undefined {
   const name = session.outputNames[0];
   const tensor = name === undefined ? undefined : result[name];
   if (!tensor || !(tensor.data instanceof Float32Array)) return undefined;
-  return tensor as Ort.Tensor & { data: Float32Array };
+  return { dims: tensor.dims, data: tensor.data };
 }
 
 /** One 80 ms chunk through the three models; returns the classifier's score. */
