@@ -68,4 +68,8 @@ stt_device = "cpu"
 tts_engine = "auto"
 wake_word = "hey hearth"
 wake_word_threshold = 0.5
+# An openWakeWord classifier: a name in {data_dir}/models/openwakeword/ or a path to its .onnx
+# (melspectrogram.onnx and embedding_model.onnx beside it). Not bundled: their licence is
+# non-commercial, so you copy the files there. Empty: phrase spotting on speech-to-text.
+wake_word_model = ""
 `;

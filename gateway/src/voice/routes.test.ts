@@ -61,6 +61,7 @@ describe('voice on this machine, as configured (no Whisper weights, no sound car
       tts_engine: 'auto',
       wake_word: 'hey hearth',
       wake_word_threshold: 0.5,
+      wake_word_model: '',
       ptt: 'unavailable',
     });
     const engines = body.engines as Record<
@@ -71,7 +72,9 @@ describe('voice on this machine, as configured (no Whisper weights, no sound car
     expect(engines.stt!.detail).toContain('hearth voice models pull');
     expect(engines.tts).toMatchObject({ engine: espeak ? 'espeak-ng' : 'none', available: espeak });
     expect(engines.vad).toMatchObject({ engine: 'silero', available: true });
-    expect(engines.wake).toMatchObject({ engine: 'phrase', available: false });
+    // No openWakeWord model is set and phrase spotting needs STT: no detector.
+    expect(engines.wake).toMatchObject({ engine: 'none', available: false });
+    expect(engines.wake!.detail).toMatch(/phrase: phrase spotting needs speech-to-text/);
   });
 
   it('GET /voice/devices: none here, honestly', async () => {

@@ -28,6 +28,8 @@ export const voiceConfigSchema = z.object({
   tts_engine: z.string(),
   wake_word: z.string(),
   wake_word_threshold: z.number(),
+  /** The openWakeWord classifier (a name in the model cache or a path); empty: none. */
+  wake_word_model: z.string(),
   /** Which engine each stage runs, and why when it cannot. */
   engines: z
     .object({ input: engine, vad: engine, stt: engine, tts: engine, wake: engine })
