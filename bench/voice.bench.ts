@@ -3,6 +3,11 @@
  *
  * - VAD real-time factor: processing time / audio time, Silero (packaged ONNX, one thread) and
  *   the energy fallback, over 60 s of espeak-ng speech and sox silence.
+ * - Wake-word detector real-time factor: the openWakeWord pipeline (mel → embedding →
+ *   classifier per 80 ms chunk) over the same 60 s, with the TINY generated models of the tests
+ *   (an energy classifier: this measures the pipeline's own overhead, not the published models'
+ *   compute); with the user's files in {HEARTH_MODELS}/openwakeword/ and BENCH_WAKE_WORD set,
+ *   those are measured too.
  * - espeak-ng synthesis time per sentence: BENCH_SENTENCES (10) sentences, one process each.
  * - First audio byte after the reply's first sentence: a real gateway (the chat test bed) with
  *   an STT double; the fake LLM streams a three-sentence reply in word chunks 40 ms apart. The
@@ -21,6 +26,11 @@ import { connectVoice } from '../gateway/src/voice/testing/voice-client.ts';
 import { createEspeakTts } from '../gateway/src/voice/tts/espeak-tts.ts';
 import { createEnergyVad } from '../gateway/src/voice/vad/energy-vad.ts';
 import { createSileroVad } from '../gateway/src/voice/vad/silero-vad.ts';
+import { writeTinyOpenWakeWord } from '../gateway/src/voice/testing/tiny-openwakeword.ts';
+import { createOpenWakeWord } from '../gateway/src/voice/wake/openwakeword-wake.ts';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Vad } from '../gateway/src/voice/ports.ts';
 import { percentile } from './process.ts';
 
@@ -56,6 +66,34 @@ const energy = await vadFactor(createEnergyVad());
 report(
   `VAD real-time factor over 60 s of audio: Silero ${silero.factor.toFixed(4)} (${silero.segments} segments), energy ${energy.factor.toFixed(4)} (${energy.segments} segments)`,
 );
+
+async function wakeFactor(modelDir: string, model: string): Promise<number> {
+  const wake = createOpenWakeWord({ modelDir, model, threshold: 0.5 });
+  await wake.detect(minute.subarray(0, 16_000)); // loads the models and primes on silence
+  const started = performance.now();
+  await wake.detect(minute);
+  const factor = (performance.now() - started) / 1000 / 60;
+  await wake.close();
+  return factor;
+}
+
+const tinyDir = await mkdtemp(join(tmpdir(), 'hearth-bench-oww-'));
+const tinyWord = await writeTinyOpenWakeWord(tinyDir);
+report(
+  `wake-word detector real-time factor over 60 s (openWakeWord pipeline, TINY generated test models, one thread): ${(await wakeFactor(tinyDir, tinyWord)).toFixed(4)}`,
+);
+await rm(tinyDir, { recursive: true, force: true });
+const userWord = process.env.BENCH_WAKE_WORD;
+const userModels = process.env.HEARTH_MODELS ?? `${process.env.HOME ?? ''}/.hearth/models`;
+if (userWord) {
+  report(
+    `wake-word detector real-time factor over 60 s (openWakeWord "${userWord}" from ${userModels}): ${(await wakeFactor(userModels, userWord)).toFixed(4)}`,
+  );
+} else {
+  report(
+    'wake-word detector real-time factor with published openWakeWord models: not measured (they are not redistributable and not on this machine; set BENCH_WAKE_WORD with the files in {HEARTH_MODELS}/openwakeword/)',
+  );
+}
 
 const tts = createEspeakTts();
 await tts.synthesize('Warm up.');
