@@ -8,7 +8,7 @@ import { SUMMARY_PROMPT } from './agent/build-agent.ts';
 import { createConversationStore } from './agent/conversations.ts';
 import type { HearthConfig } from './config/schema.ts';
 import { resolveDbPath } from './config/state-dir.ts';
-import { updateConfigFile } from './config/write.ts';
+import { updateConfigFile, updateConfigTable } from './config/write.ts';
 import { unavailable } from './errors.ts';
 import { databaseArea } from './db/area.ts';
 import { conversationSockets } from './events/local.ts';
@@ -268,6 +268,8 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     logger,
     now,
     backoff: deps.channelBackoff,
+    persistEnabled: (name, enabled) =>
+      updateConfigTable(paths.configPath, 'channels', name, { enabled }),
   });
   const localModel = localModelArea({
     enabled: config.models.pull_local_model,

@@ -25,6 +25,8 @@ export interface ChannelsAreaDeps {
   /** Tests: adapters built another way, quicker reconnects. */
   createAdapter?: (name: string, config: ChannelConfig) => Promise<ChannelAdapter>;
   backoff?: Backoff;
+  /** Keeps enable/disable in config.toml (absent: they last until restart). */
+  persistEnabled?: (name: string, enabled: boolean) => Promise<void>;
 }
 
 export interface ChannelsArea extends Area {
@@ -61,6 +63,7 @@ export function channelsArea(deps: ChannelsAreaDeps): ChannelsArea {
         logger,
         now: deps.now,
         backoff: deps.backoff,
+        persistEnabled: deps.persistEnabled,
       });
       service.set(built);
       built.start();
