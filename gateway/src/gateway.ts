@@ -263,6 +263,8 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     runTurn: (input) => agent.pipeline().runTurn(input),
     // Among gateways sharing Redis, one holds each long-polling channel at a time.
     lease: () => (name) => scaleOut.peek()?.lease(`channel:${name}`),
+    // A push network's delivery reaching several gateways is answered by one.
+    claim: () => scaleOut.peek()?.claim,
     fetch,
     metrics,
     logger,

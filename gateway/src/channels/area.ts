@@ -27,6 +27,8 @@ export interface ChannelsAreaDeps {
   backoff?: Backoff;
   /** Keeps enable/disable in config.toml (absent: they last until restart). */
   persistEnabled?: (name: string, enabled: boolean) => Promise<void>;
+  /** Claims a push network's message id among gateways sharing Redis; absent: none share. */
+  claim?: () => ((key: string) => Promise<boolean>) | undefined;
 }
 
 export interface ChannelsArea extends Area {
@@ -64,6 +66,7 @@ export function channelsArea(deps: ChannelsAreaDeps): ChannelsArea {
         now: deps.now,
         backoff: deps.backoff,
         persistEnabled: deps.persistEnabled,
+        claim: deps.claim,
       });
       service.set(built);
       built.start();

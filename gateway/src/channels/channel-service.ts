@@ -29,6 +29,8 @@ export interface ChannelServiceDeps {
   backoff?: Backoff;
   /** Writes `enabled` of `[channels.<name>]` to config.toml, so enable/disable survive a restart. */
   persistEnabled?: (name: string, enabled: boolean) => Promise<void>;
+  /** Claims a push network's message id among gateways sharing Redis (inbound.ts). */
+  claim?: () => ((key: string) => Promise<boolean>) | undefined;
   schedule?: (fn: () => void, ms: number) => () => void;
   random?: () => number;
   typingEveryMs?: number;
@@ -56,6 +58,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
     logger: deps.logger,
     now: deps.now,
     typingEveryMs: deps.typingEveryMs,
+    claim: deps.claim,
   });
   const entries = new Map<string, { ctx: ChannelContext; runner: ChannelRunner }>();
 
