@@ -15,7 +15,7 @@ import type { MemoryRuntime } from './memory/build-memory.ts';
 import type { HostResolver } from './hub/host-resolver.ts';
 import type { PinnedFetch } from './hub/pinned-fetch.ts';
 import type { Embedder } from './memory/ports.ts';
-import type { ConnectionTiming } from './mcp/client/connection.ts';
+import type { ConnectionTiming } from './mcp/client/timing.ts';
 import type { McpServerCommand } from './mcp/ports.ts';
 import type { LogTail } from './observability/log-tail.ts';
 import type { Metrics } from './observability/metrics.ts';

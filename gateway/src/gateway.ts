@@ -8,7 +8,7 @@ import { SUMMARY_PROMPT } from './agent/build-agent.ts';
 import { createConversationStore } from './agent/conversations.ts';
 import type { HearthConfig } from './config/schema.ts';
 import { resolveDbPath } from './config/state-dir.ts';
-import { updateConfigFile } from './config/write.ts';
+import { updateConfigFile, updateConfigTable } from './config/write.ts';
 import { unavailable } from './errors.ts';
 import { databaseArea } from './db/area.ts';
 import { conversationSockets } from './events/local.ts';
@@ -263,11 +263,15 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     runTurn: (input) => agent.pipeline().runTurn(input),
     // Among gateways sharing Redis, one holds each long-polling channel at a time.
     lease: () => (name) => scaleOut.peek()?.lease(`channel:${name}`),
+    // A push network's delivery reaching several gateways is answered by one.
+    claim: () => scaleOut.peek()?.claim,
     fetch,
     metrics,
     logger,
     now,
     backoff: deps.channelBackoff,
+    persistEnabled: (name, enabled) =>
+      updateConfigTable(paths.configPath, 'channels', name, { enabled }),
   });
   const localModel = localModelArea({
     enabled: config.models.pull_local_model,

@@ -25,6 +25,10 @@ export interface ChannelsAreaDeps {
   /** Tests: adapters built another way, quicker reconnects. */
   createAdapter?: (name: string, config: ChannelConfig) => Promise<ChannelAdapter>;
   backoff?: Backoff;
+  /** Keeps enable/disable in config.toml (absent: they last until restart). */
+  persistEnabled?: (name: string, enabled: boolean) => Promise<void>;
+  /** Claims a push network's message id among gateways sharing Redis; absent: none share. */
+  claim?: () => ((key: string) => Promise<boolean>) | undefined;
 }
 
 export interface ChannelsArea extends Area {
@@ -61,6 +65,8 @@ export function channelsArea(deps: ChannelsAreaDeps): ChannelsArea {
         logger,
         now: deps.now,
         backoff: deps.backoff,
+        persistEnabled: deps.persistEnabled,
+        claim: deps.claim,
       });
       service.set(built);
       built.start();

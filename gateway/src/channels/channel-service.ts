@@ -27,6 +27,10 @@ export interface ChannelServiceDeps {
   logger: Logger;
   now: () => number;
   backoff?: Backoff;
+  /** Writes `enabled` of `[channels.<name>]` to config.toml, so enable/disable survive a restart. */
+  persistEnabled?: (name: string, enabled: boolean) => Promise<void>;
+  /** Claims a push network's message id among gateways sharing Redis (inbound.ts). */
+  claim?: () => ((key: string) => Promise<boolean>) | undefined;
   schedule?: (fn: () => void, ms: number) => () => void;
   random?: () => number;
   typingEveryMs?: number;
@@ -54,6 +58,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
     logger: deps.logger,
     now: deps.now,
     typingEveryMs: deps.typingEveryMs,
+    claim: deps.claim,
   });
   const entries = new Map<string, { ctx: ChannelContext; runner: ChannelRunner }>();
 
@@ -97,6 +102,18 @@ export function createChannelService(deps: ChannelServiceDeps) {
   }
 
   let sweeper: (() => void) | undefined;
+
+  /** The change takes effect either way; a config.toml that cannot be written is logged. */
+  async function remember(name: string, enabled: boolean): Promise<void> {
+    try {
+      await deps.persistEnabled?.(name, enabled);
+    } catch (error) {
+      deps.logger.warn(
+        { channel: name, enabled, err: error instanceof Error ? error.message : String(error) },
+        'config.toml not updated: the change lasts until the gateway restarts',
+      );
+    }
+  }
 
   return {
     names: () => [...entries.keys()],
@@ -148,8 +165,16 @@ export function createChannelService(deps: ChannelServiceDeps) {
       };
     },
 
-    enable: (name: string) => entry(name).runner.enable(),
-    disable: (name: string) => entry(name).runner.disable(),
+    enable: async (name: string) => {
+      const { runner } = entry(name);
+      await remember(name, true);
+      await runner.enable();
+    },
+    disable: async (name: string) => {
+      const { runner } = entry(name);
+      await remember(name, false);
+      await runner.disable();
+    },
     reconnect: (name: string) => entry(name).runner.reconnect(),
 
     async messages(name: string, limit: number) {

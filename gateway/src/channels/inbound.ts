@@ -37,6 +37,12 @@ export interface InboundDeps {
   now: () => number;
   /** How often "typing…" is renewed while a turn runs (networks expire it after ~5 s). */
   typingEveryMs?: number;
+  /**
+   * Claims a message id among gateways sharing Redis (push networks may deliver to any of them);
+   * absent for a single gateway. Long-polling (exclusive) channels are held by one gateway and
+   * are not claimed: a holder that dies mid-turn leaves the update to its successor.
+   */
+  claim?: () => ((key: string) => Promise<boolean>) | undefined;
   /** Runs `fn` every `ms`; returns a cancel function. */
   every?: (fn: () => void, ms: number) => () => void;
 }
@@ -142,20 +148,24 @@ export function createInbound(deps: InboundDeps) {
     }
   }
 
-  /** Drops a network's repeated delivery of the same message id (kept for ten minutes). */
-  function duplicate(ctx: ChannelContext, id: string | undefined): boolean {
+  /**
+   * Drops a network's repeated delivery of the same message id (kept for ten minutes), here
+   * and — for push networks, with gateways sharing Redis — on every other gateway too.
+   */
+  async function duplicate(ctx: ChannelContext, id: string | undefined): Promise<boolean> {
     if (id === undefined) return false;
     const key = `${ctx.name}\u0000${id}`;
     const now = deps.now();
     if (seen.size > 10_000) for (const [k, at] of seen) if (now - at > 600_000) seen.delete(k);
     if (seen.has(key)) return true;
     seen.set(key, now);
-    return false;
+    const claim = ctx.adapter()?.exclusive ? undefined : deps.claim?.();
+    return claim ? !(await claim(`${ctx.name}:${id}`)) : false;
   }
 
   return {
     async receive(ctx: ChannelContext, message: InboundMessage): Promise<void> {
-      if (duplicate(ctx, message.id)) {
+      if (await duplicate(ctx, message.id)) {
         log.info({ channel: ctx.name, id: message.id }, 'duplicate channel message dropped');
         return;
       }

@@ -18,4 +18,10 @@ export {
 export { tuneThisProcess, type RuntimeReport } from './runtime-tuning.ts';
 export { resolveSecret, type SecretResolverDeps } from './secrets.ts';
 export { ensureStateDir, resolveDbPath, statePaths, type StatePaths } from './state-dir.ts';
-export { setConfigTable, updateConfigFile, writeFileAtomic, type ConfigValue } from './write.ts';
+export {
+  setConfigTable,
+  updateConfigFile,
+  updateConfigTable,
+  writeFileAtomic,
+  type ConfigValue,
+} from './write.ts';

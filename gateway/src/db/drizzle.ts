@@ -18,7 +18,8 @@ const require = createRequire(import.meta.url);
 
 export const orm = require('drizzle-orm') as typeof Orm;
 export const sqliteCore = require('drizzle-orm/sqlite-core') as typeof SqliteCore;
-export const pgCore = require('drizzle-orm/pg-core') as typeof PgCore;
+/** PostgreSQL's column builders, loaded only by the PostgreSQL schema (never with SQLite). */
+export const loadPgCore = () => require('drizzle-orm/pg-core') as typeof PgCore;
 
 /** Drivers and migrators are loaded when a store of that kind is opened. */
 export const loadBetterSqlite3 = () => ({

@@ -1,4 +1,3 @@
-import { Agent, fetch as undiciFetch } from 'undici';
 import type { CheckedAddress } from './host-resolver.ts';
 
 /**
@@ -24,6 +23,8 @@ type LookupCallback = (
  */
 export function createPinnedFetch(options: { ca?: string } = {}): PinnedFetch {
   return async (url, checked, init) => {
+    // undici (~110 modules) loads on the first install, not at start-up (idle memory).
+    const { Agent, fetch: undiciFetch } = await import('undici');
     const agent = new Agent({
       connections: 1,
       connect: {

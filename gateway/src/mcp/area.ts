@@ -3,7 +3,7 @@ import type { Area } from '../lifecycle/area.ts';
 import { late } from '../lifecycle/late.ts';
 import type { ToolRegistry } from '../tools/contract.ts';
 import { configServerStore, type UpdateConfig } from './client/config-store.ts';
-import { DEFAULT_TIMING, type ConnectionTiming } from './client/connection.ts';
+import { DEFAULT_TIMING, type ConnectionTiming } from './client/timing.ts';
 import { createClientManager, type ClientManager } from './client/manager.ts';
 import type {
   ApprovalGate,
@@ -65,7 +65,6 @@ export function mcpArea(deps: McpAreaDeps): McpArea {
   return {
     name: 'mcp',
     routes: mcpRoutes({ process, callTool, clients: clients.get }),
-    // eslint-disable-next-line @typescript-eslint/require-await -- a start-up phase is async
     async start() {
       const manager = createClientManager({
         servers: deps.servers,
@@ -78,7 +77,7 @@ export function mcpArea(deps: McpAreaDeps): McpArea {
         logger,
       });
       clients.set(manager);
-      manager.start();
+      await manager.start();
     },
     status(): Record<string, string> {
       const child = process.status();

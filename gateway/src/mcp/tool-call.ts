@@ -1,4 +1,3 @@
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { Logger } from 'pino';
 import { notFound, validationError } from '../errors.ts';
@@ -26,14 +25,20 @@ export const mcpSessionId = (client: string): string => `mcp:${client}`;
  * the same gate, and a denial comes back as a tool error with the gate's text.
  */
 export function createToolCaller(deps: ToolCallerDeps) {
-  const ajv = new AjvJsonSchemaValidator();
+  // ajv (and its ~130 modules) loads with the first call, not at start-up (idle memory).
+  let ajv:
+    | Promise<{ getValidator: (schema: Tool['parameters']) => JsonSchemaValidator<unknown> }>
+    | undefined;
   const validators = new WeakMap<Tool, JsonSchemaValidator<unknown> | null>();
 
-  function validatorOf(tool: Tool): JsonSchemaValidator<unknown> | null {
+  async function validatorOf(tool: Tool): Promise<JsonSchemaValidator<unknown> | null> {
     let validator = validators.get(tool);
     if (validator === undefined) {
+      ajv ??= import('@modelcontextprotocol/sdk/validation/ajv').then(
+        ({ AjvJsonSchemaValidator }) => new AjvJsonSchemaValidator(),
+      );
       try {
-        validator = ajv.getValidator(tool.parameters);
+        validator = (await ajv).getValidator(tool.parameters);
       } catch (error) {
         // A schema ajv cannot compile is not the caller's fault: the tool checks its arguments.
         deps.logger.warn(
@@ -54,7 +59,7 @@ export function createToolCaller(deps: ToolCallerDeps) {
   ): Promise<ToolCallResult> {
     const tool = deps.tools.get(name);
     if (!tool) throw notFound(`Unknown tool '${name}'`);
-    const check = validatorOf(tool)?.(args);
+    const check = (await validatorOf(tool))?.(args);
     if (check && !check.valid) throw validationError(`arguments: ${check.errorMessage}`);
     try {
       const content = await tool.execute({ sessionId: mcpSessionId(client), channel: 'mcp' }, args);

@@ -1,5 +1,4 @@
 import type { Agent } from 'node:https';
-import webpush from 'web-push';
 import type { Logger } from '../observability/logger.ts';
 import type { SubscriptionFile, PushSubscriptionRecord } from './subscriptions.ts';
 import type { VapidKeys } from './vapid-keys.ts';
@@ -50,6 +49,8 @@ export function createPushService(deps: PushServiceDeps) {
     urgency: 'normal' | 'high',
   ): Promise<'sent' | 'failed' | 'gone'> {
     try {
+      // Loaded on the first delivery, not at start-up (idle memory).
+      const { default: webpush } = await import('web-push');
       await webpush.sendNotification({ endpoint: record.endpoint, keys: record.keys }, payload, {
         vapidDetails,
         TTL: deps.ttlSeconds ?? 3_600,

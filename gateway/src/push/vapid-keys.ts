@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import webpush from 'web-push';
 import { writeFileAtomic } from '../config/atomic-write.ts';
 
 export interface VapidKeys {
@@ -20,6 +19,8 @@ export async function loadOrCreateVapidKeys(path: string): Promise<VapidKeys> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
+  // web-push (and its JWT and ASN.1 libraries) loads only on the first start, to make the pair.
+  const { default: webpush } = await import('web-push');
   const keys = webpush.generateVAPIDKeys();
   await writeFileAtomic(path, `${JSON.stringify(keys)}\n`, 0o600);
   return keys;

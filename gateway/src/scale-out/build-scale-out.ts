@@ -4,6 +4,7 @@ import type { PendingApprovalBoard } from '../approvals/board/ports.ts';
 import { createLocalSessionEvents } from '../events/local.ts';
 import type { LocalSessionSockets, SessionEvents } from '../events/ports.ts';
 import type { ConnectionLease, LeaseTiming } from './connection-lease.ts';
+import type { MessageClaim } from './message-claim.ts';
 import type { PresenceTiming } from './presence.ts';
 
 /** What gateways behind one reverse proxy share besides the databases (DESIGN "Scale-out"). */
@@ -17,6 +18,8 @@ export interface ScaleOut {
    * gateway, which holds everything.
    */
   lease(key: string): ConnectionLease | undefined;
+  /** Claims a message id once among the gateways; undefined for a single gateway. */
+  claim: MessageClaim | undefined;
   /** Which adapter each part uses right now (for /status). */
   backends(): { approvals: string; events: string };
   close(): Promise<void>;
@@ -50,6 +53,7 @@ export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> 
       board: inProcess,
       events,
       lease: () => undefined,
+      claim: undefined,
       backends: () => ({ approvals: inProcess.kind, events: events.kind }),
       close: () => inProcess.close(),
     };
@@ -92,7 +96,10 @@ export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> 
     gatewayId: deps.gatewayId,
     logger,
   });
-  const { createRedisConnectionLease } = await import('./connection-lease.ts');
+  const [{ createRedisConnectionLease }, { createRedisMessageClaim }] = await Promise.all([
+    import('./connection-lease.ts'),
+    import('./message-claim.ts'),
+  ]);
   return {
     board,
     events,
@@ -105,6 +112,7 @@ export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> 
         logger,
         now: deps.now,
       }),
+    claim: createRedisMessageClaim({ link, gatewayId: deps.gatewayId, logger }),
     backends: () => ({ approvals: board.kind, events: events.kind }),
     async close() {
       await events.close();

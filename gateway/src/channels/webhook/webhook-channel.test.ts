@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { channelSchema } from '../../config/schema.ts';
 import { sessionIdFor } from '../../memory/session-id.ts';
@@ -49,9 +52,19 @@ describe('the webhook channel, through a real gateway and the fake LLM', () => {
     return snapshot[name]?.values ?? {};
   }
 
+  let configPath: string;
+
   beforeAll(async () => {
     callback = await startCallbackServer(SECRET);
+    // config.toml as a user wrote it: enable/disable are kept in it, references stay references.
+    const home = await mkdtemp(join(tmpdir(), 'hearth-webhook-'));
+    configPath = join(home, 'config.toml');
+    await writeFile(
+      configPath,
+      '# my channels\n[channels.hooks]\ntype = "webhook"\nsigning_secret = "ENV:HOOKS_SECRET"\n',
+    );
     bed = await startChatTestBed(undefined, {
+      home,
       config: {
         channels: {
           hooks: channelSchema.parse({
@@ -292,6 +305,9 @@ describe('the webhook channel, through a real gateway and the fake LLM', () => {
       status: 'disabled',
       config: { enabled: false },
     });
+    expect(await readFile(configPath, 'utf8')).toBe(
+      '# my channels\n[channels.hooks]\ntype = "webhook"\nsigning_secret = "ENV:HOOKS_SECRET"\nenabled = false\n',
+    );
     expect((await deliver({ sender: OWNER, text: 'while off' })).status).toBe(503);
     expect((await call('POST', '/channels/hooks/send', { target: 'a', text: 'x' })).status).toBe(
       409,
@@ -303,6 +319,9 @@ describe('the webhook channel, through a real gateway and the fake LLM', () => {
       body: { enabled: true },
     });
     expect((await call('GET', '/channels/hooks')).body.status).toBe('connected');
+    expect(await readFile(configPath, 'utf8')).toContain(
+      'signing_secret = "ENV:HOOKS_SECRET"\nenabled = true\n',
+    );
     expect(await call('POST', '/channels/hooks/reconnect')).toEqual({
       status: 200,
       body: { reconnecting: true },

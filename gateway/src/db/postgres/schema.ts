@@ -3,7 +3,7 @@
  * add tables here and there, then `npm run db:generate -- --name <what>` from the repo root
  * writes the next versioned migration into gateway/drizzle/pg; commit it with the schema change.
  */
-import { orm, pgCore } from '../drizzle.ts';
+import { loadPgCore, orm } from '../drizzle.ts';
 
 const { sql } = orm;
 const {
@@ -18,7 +18,7 @@ const {
   pgTable,
   primaryKey,
   text,
-} = pgCore;
+} = loadPgCore();
 
 const epochSecondsNow = sql`(extract(epoch from now()))::bigint`;
 

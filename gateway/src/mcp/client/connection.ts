@@ -20,34 +20,9 @@ import type {
   McpServerEntry,
 } from '../ports.ts';
 import { gateCommand } from './gate-command.ts';
-import {
-  DEFAULT_GUARD_LIMITS,
-  GuardedTransport,
-  type MessageGuardLimits,
-} from './message-guard.ts';
+import { GuardedTransport } from './message-guard.ts';
+import type { ConnectionTiming } from './timing.ts';
 import { resultText } from './tool-result.ts';
-
-export interface ConnectionTiming {
-  /** The handshake and the tool listing, each. */
-  connectTimeoutMs: number;
-  /** One tool call (after the approval, which has its own expiry). */
-  callTimeoutMs: number;
-  /** Restart delays: initial, doubled each failed attempt, capped. */
-  backoffInitialMs: number;
-  backoffMaxMs: number;
-  /** The largest line a stdio server may send. */
-  maxMessageBytes: number;
-  guard: MessageGuardLimits;
-}
-
-export const DEFAULT_TIMING: ConnectionTiming = {
-  connectTimeoutMs: 20_000,
-  callTimeoutMs: 120_000,
-  backoffInitialMs: 1_000,
-  backoffMaxMs: 60_000,
-  maxMessageBytes: 4 * 1024 * 1024,
-  guard: DEFAULT_GUARD_LIMITS,
-};
 
 export interface ConnectionDeps {
   entry: McpServerEntry;

@@ -7,7 +7,9 @@ import type {
   McpServerEntry,
   McpServerStore,
 } from '../ports.ts';
-import { createConnection, type Connection, type ConnectionTiming } from './connection.ts';
+import type * as ConnectionModule from './connection.ts';
+import type { Connection } from './connection.ts';
+import type { ConnectionTiming } from './timing.ts';
 
 export interface ClientManagerDeps {
   /** `[[mcp.servers]]` as loaded. */
@@ -29,8 +31,11 @@ export function createClientManager(deps: ClientManagerDeps) {
   const connections = new Map<string, Connection>();
   let closed = false;
 
-  const open = (entry: McpServerEntry): Connection =>
-    createConnection({
+  // The MCP SDK's client loads with the first server, not at start-up (idle memory).
+  let connectionModule: Promise<typeof ConnectionModule> | undefined;
+  async function open(entry: McpServerEntry): Promise<Connection> {
+    const { createConnection } = await (connectionModule ??= import('./connection.ts'));
+    return createConnection({
       entry,
       tools: deps.tools,
       gate: deps.gate,
@@ -39,6 +44,7 @@ export function createClientManager(deps: ClientManagerDeps) {
       version: deps.version,
       logger: deps.logger,
     });
+  }
 
   const entries = (): McpServerEntry[] => [...connections.values()].map((c) => c.entry);
 
@@ -58,8 +64,8 @@ export function createClientManager(deps: ClientManagerDeps) {
 
   return {
     /** Connects every enabled server; does not wait for them (status shows progress). */
-    start(): void {
-      for (const entry of deps.servers) connections.set(entry.name, open(entry));
+    async start(): Promise<void> {
+      for (const entry of deps.servers) connections.set(entry.name, await open(entry));
       for (const connection of connections.values()) void connection.connect();
     },
 
@@ -73,7 +79,7 @@ export function createClientManager(deps: ClientManagerDeps) {
         if (connections.has(entry.name))
           throw new HearthError('conflict', `An MCP server named '${entry.name}' already exists`);
         await deps.store.save([...entries(), entry]);
-        const connection = open(entry);
+        const connection = await open(entry);
         connections.set(entry.name, connection);
         void connection.connect();
         return connection.status();
