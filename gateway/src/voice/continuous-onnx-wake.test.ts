@@ -5,18 +5,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
 import { concatPcm16 } from './audio/pcm.ts';
 import { createScriptedStt, type ScriptedStt } from './testing/scripted-stt.ts';
-import { espeakSpeech16k, hasProgram } from './testing/sox.ts';
+import { espeakSpeech16k, missingSpeechTools } from './testing/sox.ts';
 import { writeTinyOpenWakeWord } from './testing/tiny-openwakeword.ts';
 import { connectVoice } from './testing/voice-client.ts';
 
 // Real VAD and ONNX models on a shared, loaded machine: generous bounds.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
-const missing = !hasProgram('espeak-ng')
-  ? 'espeak-ng is not installed'
-  : !hasProgram('sox')
-    ? 'sox is not installed'
-    : undefined;
+const missing = missingSpeechTools();
 
 describe.skipIf(missing !== undefined)(
   `/ws/voice continuous listening with the openWakeWord ONNX detector (tiny generated models: an energy classifier)${missing ? ` (skipped: ${missing})` : ''}`,

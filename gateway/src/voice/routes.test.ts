@@ -8,17 +8,13 @@ import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
 import { createFileAudioInput } from './audio/command-input.ts';
 import { concatPcm16, encodeWav } from './audio/pcm.ts';
 import { createScriptedStt } from './testing/scripted-stt.ts';
-import { espeakSpeech16k, hasProgram } from './testing/sox.ts';
+import { espeakSpeech16k, hasProgram, missingSpeechTools } from './testing/sox.ts';
 import { connectVoice } from './testing/voice-client.ts';
 
 // Real speech engines on a shared, loaded machine: generous bounds.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
-const missing = !hasProgram('espeak-ng')
-  ? 'espeak-ng is not installed'
-  : !hasProgram('sox')
-    ? 'sox is not installed'
-    : undefined;
+const missing = missingSpeechTools();
 const espeak = hasProgram('espeak-ng');
 
 describe('voice on this machine, as configured (no Whisper weights, no sound card)', () => {

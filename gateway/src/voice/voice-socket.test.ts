@@ -2,17 +2,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { bytesToPcm16, concatPcm16, pcm16ToBytes } from './audio/pcm.ts';
 import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
 import { createScriptedStt, type ScriptedStt } from './testing/scripted-stt.ts';
-import { espeakSpeech16k, hasProgram, soxStat } from './testing/sox.ts';
+import { espeakSpeech16k, missingSpeechTools, soxStat } from './testing/sox.ts';
 import { connectVoice, type VoiceFrame } from './testing/voice-client.ts';
 
 // Real speech engines on a shared, loaded machine: generous bounds.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
-const missing = !hasProgram('espeak-ng')
-  ? 'espeak-ng is not installed'
-  : !hasProgram('sox')
-    ? 'sox is not installed'
-    : undefined;
+const missing = missingSpeechTools();
 
 function ttsAudioOf(frames: VoiceFrame[]): { samples: Int16Array; sampleRate: number } {
   const audio = frames.filter((frame) => frame.type === 'tts_audio');

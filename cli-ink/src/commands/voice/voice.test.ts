@@ -7,17 +7,17 @@ import {
   type ChatTestBed,
 } from '../../../../gateway/src/testing/chat-gateway.ts';
 import { createScriptedStt } from '../../../../gateway/src/voice/testing/scripted-stt.ts';
-import { hasProgram, soxStat } from '../../../../gateway/src/voice/testing/sox.ts';
+import {
+  hasProgram,
+  missingSpeechTools,
+  soxStat,
+} from '../../../../gateway/src/voice/testing/sox.ts';
 import { createHarness, type Harness } from '../../testing/cli-harness.ts';
 
 // Real speech engines on a shared, loaded machine: generous bounds.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
-const missing = !hasProgram('espeak-ng')
-  ? 'espeak-ng is not installed'
-  : !hasProgram('sox')
-    ? 'sox is not installed'
-    : undefined;
+const missing = missingSpeechTools();
 
 describe.skipIf(missing !== undefined)(
   `hearth voice against a running gateway (STT double, espeak-ng)${missing ? ` (skipped: ${missing})` : ''}`,

@@ -18,6 +18,13 @@ export function hasProgram(name: string): boolean {
   }
 }
 
+/** Why the speech tests cannot run here (espeak-ng speaks, sox measures), or undefined. */
+export function missingSpeechTools(): string | undefined {
+  if (!hasProgram('espeak-ng')) return 'espeak-ng is not installed';
+  if (!hasProgram('sox')) return 'sox is not installed';
+  return undefined;
+}
+
 export interface SoxStat {
   seconds: number;
   rmsAmplitude: number;

@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { hasProgram, soxStat } from '../testing/sox.ts';
+import { missingSpeechTools, soxStat } from '../testing/sox.ts';
 import { createEspeakTts } from './espeak-tts.ts';
 import { runTtsConformance } from './tts-conformance.ts';
 
-const missing = !hasProgram('espeak-ng')
-  ? 'espeak-ng is not installed'
-  : !hasProgram('sox')
-    ? 'sox is not installed'
-    : undefined;
+const missing = missingSpeechTools();
 
 runTtsConformance('espeak-ng', () => createEspeakTts(), { skip: missing });
 

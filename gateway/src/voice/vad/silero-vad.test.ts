@@ -1,17 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { concatPcm16 } from '../audio/pcm.ts';
-import { hasProgram, soxGenerate } from '../testing/sox.ts';
+import { missingSpeechTools, soxGenerate } from '../testing/sox.ts';
 import { createSileroVad, packagedSileroModel } from './silero-vad.ts';
 import { runVadConformance, vadFixtures } from './vad-conformance.ts';
 
 // Real speech engines on a shared, loaded machine: generous bounds.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
-const missing = !hasProgram('espeak-ng')
-  ? 'espeak-ng is not installed'
-  : !hasProgram('sox')
-    ? 'sox is not installed'
-    : undefined;
+const missing = missingSpeechTools();
 
 runVadConformance('silero', () => createSileroVad(), { skip: missing });
 
