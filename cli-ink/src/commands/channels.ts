@@ -25,6 +25,15 @@ const FIELDS: Record<ChannelType, { key: string; prompt: string; optional?: bool
     { key: 'app_secret', prompt: 'App secret (checks X-Hub-Signature-256)' },
     { key: 'verify_token', prompt: 'Verify token (for the webhook handshake)' },
   ],
+  matrix: [
+    { key: 'homeserver_url', prompt: 'Homeserver URL (https://matrix.example.org)' },
+    { key: 'user_id', prompt: "The bot account's Matrix id (@hearth:example.org)" },
+    { key: 'access_token', prompt: "The bot account's access token" },
+  ],
+  signal: [
+    { key: 'account', prompt: 'The signal-cli account number (+15551234567)' },
+    { key: 'rpc_url', prompt: 'signal-cli daemon URL (empty: http://127.0.0.1:8080)', optional: true },
+  ],
   webhook: [
     { key: 'signing_secret', prompt: 'Signing secret (HMAC-SHA256)' },
     { key: 'callback_url', prompt: 'Callback URL for replies (empty: none)', optional: true },
