@@ -13,7 +13,7 @@ import {
 import type { ChannelConfig } from '../../config/schema.ts';
 import type { AdapterIo, ChannelAdapter, ChannelLink } from '../ports.ts';
 import { classifyEvent } from './matrix-message.ts';
-import { sdkLogger } from './sdk-logger.ts';
+import { quietSdkGlobalLogger, sdkLogger } from './sdk-logger.ts';
 
 type MatrixConfig = Extract<ChannelConfig, { type: 'matrix' }>;
 
@@ -44,6 +44,7 @@ export function createMatrixAdapter(
   io: AdapterIo,
   options: MatrixOptions = {},
 ): ChannelAdapter {
+  quietSdkGlobalLogger();
   let client: MatrixClient | undefined;
   /** Latest event time handed over; events of a later initial sync up to it were seen. */
   let watermark: number | undefined;

@@ -1,4 +1,4 @@
-import type { Logger as SdkLogger } from 'matrix-js-sdk/lib/logger.js';
+import { logger as sdkGlobalLogger, type Logger as SdkLogger } from 'matrix-js-sdk/lib/logger.js';
 import type { Logger } from 'pino';
 
 /**
@@ -17,4 +17,18 @@ export function sdkLogger(logger: Logger, namespace = 'matrix-sdk'): SdkLogger {
     error: log,
     getChild: (child: string) => sdkLogger(logger, `${namespace}:${child}`),
   };
+}
+
+/**
+ * Parts of matrix-js-sdk log through its process-wide `loglevel` logger (not the client's), to
+ * the console. Its child loggers copy the root's method factory when created, so replacing it
+ * once keeps them quiet too; what matters to the channel is reported as health and rejections.
+ */
+export function quietSdkGlobalLogger(): void {
+  const root = sdkGlobalLogger as unknown as {
+    methodFactory: (...args: unknown[]) => (...args: unknown[]) => void;
+    rebuild?: () => void;
+  };
+  root.methodFactory = () => () => undefined;
+  root.rebuild?.();
 }

@@ -65,6 +65,8 @@ export async function startFakeMatrix(options: { userId: string; token: string; 
   let nextEvent = 1;
   let revoked = false;
   let corruptSyncs = 0;
+  /** The `since` of the latest /sync: what the client has seen. */
+  let lastSince = 0;
 
   const wake = () => {
     const waiting = pollers;
@@ -125,6 +127,8 @@ export async function startFakeMatrix(options: { userId: string; token: string; 
           m.user,
         ),
       );
+    items.push({ position, kind: 'timeline', roomId: id });
+    wake();
     return room;
   }
 
@@ -201,6 +205,7 @@ export async function startFakeMatrix(options: { userId: string; token: string; 
     const since = sinceText === null ? 0 : Number(sinceText.replace(/^s/, ''));
     if (!Number.isInteger(since) || since < 0 || since > position)
       return fail(res, 400, 'M_INVALID_PARAM', 'Invalid since token');
+    lastSince = since;
     const timeout = Math.min(Number(url.searchParams.get('timeout') ?? 0) || 0, 60_000);
     let limit = 10;
     const filter = url.searchParams.get('filter');
@@ -369,15 +374,28 @@ export async function startFakeMatrix(options: { userId: string; token: string; 
           { user: botId, membership: 'join' },
         ]);
     },
-    /** `inviter` creates a room and invites the bot (a direct chat when `isDirect`). */
-    invite(roomId: string, inviter: string, isDirect: boolean): void {
+    /**
+     * `inviter` creates a room (with `others` in it too) and invites the bot: a direct chat when
+     * `isDirect` (the invite's `is_direct`).
+     */
+    invite(roomId: string, inviter: string, isDirect: boolean, others: string[] = []): void {
       createRoom(roomId, inviter, [
         { user: inviter, membership: 'join' },
+        ...others.map((user) => ({ user, membership: 'join' })),
         { user: botId, membership: 'invite', isDirect },
       ]);
       position += 1;
       items.push({ position, kind: 'invite', roomId, inviter, isDirect });
       wake();
+    },
+    /** Resolves once the client synced past everything that happened so far. */
+    async caughtUp(timeoutMs = 15_000): Promise<void> {
+      const target = position;
+      const deadline = Date.now() + timeoutMs;
+      while (lastSince < target) {
+        if (Date.now() > deadline) throw new Error(`the client did not sync past ${target}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
     },
     membership: (roomId: string) => {
       const room = rooms.get(roomId);
@@ -387,6 +405,8 @@ export async function startFakeMatrix(options: { userId: string; token: string; 
     message(roomId: string, sender: string, body: string, extra: Json = {}): void {
       const room = rooms.get(roomId);
       if (!room) throw new Error(`no room ${roomId}`);
+      // A homeserver takes messages only from the room's members.
+      if (memberOf(room, sender) !== 'join') throw new Error(`${sender} is not in ${roomId}`);
       append(room, makeEvent('m.room.message', sender, { msgtype: 'm.text', body, ...extra }));
     },
     /** Any event in a room's timeline as is (malformed ones included). */
