@@ -32,7 +32,11 @@ const FIELDS: Record<ChannelType, { key: string; prompt: string; optional?: bool
   ],
   signal: [
     { key: 'account', prompt: 'The signal-cli account number (+15551234567)' },
-    { key: 'rpc_url', prompt: 'signal-cli daemon URL (empty: http://127.0.0.1:8080)', optional: true },
+    {
+      key: 'rpc_url',
+      prompt: 'signal-cli daemon URL (empty: http://127.0.0.1:8080)',
+      optional: true,
+    },
   ],
   webhook: [
     { key: 'signing_secret', prompt: 'Signing secret (HMAC-SHA256)' },

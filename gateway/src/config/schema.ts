@@ -205,7 +205,9 @@ export const matrixChannel = z.strictObject({
   access_token: z.string().min(1),
   user_id: z
     .string()
-    .regex(/^@[^:\s]+:\S+$/, { message: 'must be the bot account\'s Matrix id, like @hearth:example.org' }),
+    .regex(/^@[^:\s]+:\S+$/, {
+      message: "must be the bot account's Matrix id, like @hearth:example.org",
+    }),
 });
 
 /** Signal through a signal-cli daemon the user runs (`--http`: JSON-RPC and SSE events). */

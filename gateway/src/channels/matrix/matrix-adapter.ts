@@ -82,7 +82,13 @@ export function createMatrixAdapter(
 
     made.on(
       RoomEvent.Timeline,
-      (event: MatrixEvent, room: Room | undefined, toStartOfTimeline: boolean | undefined, _removed, data) => {
+      (
+        event: MatrixEvent,
+        room: Room | undefined,
+        toStartOfTimeline: boolean | undefined,
+        _removed,
+        data,
+      ) => {
         if (!room || toStartOfTimeline || data?.liveEvent === false) return;
         const id = event.getId();
         // The initial sync replays recent history: only what came after the last event seen.
@@ -104,7 +110,10 @@ export function createMatrixAdapter(
       const inviter = event.getSender() ?? '';
       const direct = event.getContent().is_direct === true;
       if (!config.allow_from.includes(inviter) && !direct) {
-        io.logger.info({ room: member.roomId, inviter }, 'matrix group invite from a stranger left pending');
+        io.logger.info(
+          { room: member.roomId, inviter },
+          'matrix group invite from a stranger left pending',
+        );
         return;
       }
       made.joinRoom(member.roomId).catch((error: unknown) => {
@@ -126,7 +135,11 @@ export function createMatrixAdapter(
         throw new Error(`the access token belongs to ${who.user_id}, not ${config.user_id}`);
       watermark ??= io.now();
       const ready = new Promise<void>((resolve, reject) => {
-        const onSync = (state: SyncState, _previous: SyncState | null, data?: { error?: unknown }) => {
+        const onSync = (
+          state: SyncState,
+          _previous: SyncState | null,
+          data?: { error?: unknown },
+        ) => {
           if (state === SyncState.Prepared) {
             made.off(ClientEvent.Sync, onSync);
             resolve();
@@ -162,7 +175,11 @@ export function createMatrixAdapter(
     },
     async sendText(chatId, text) {
       if (!client) throw new Error('matrix is not connected');
-      await client.sendEvent(chatId, 'm.room.message' as never, { msgtype: 'm.text', body: text } as never);
+      await client.sendEvent(
+        chatId,
+        'm.room.message' as never,
+        { msgtype: 'm.text', body: text } as never,
+      );
     },
     async typing(chatId) {
       await client?.sendTyping(chatId, true, 10_000);

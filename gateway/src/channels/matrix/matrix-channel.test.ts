@@ -150,7 +150,9 @@ describe('Matrix, through a real gateway, matrix-js-sdk and the fake homeserver'
   it('joins a group it is invited to by the owner (not a stranger’s); answers there only when mentioned', async () => {
     matrix.invite('!strangers-group:fake.test', '@someone:fake.test', false);
     matrix.invite('!group:fake.test', OWNER, false, ['@friend:fake.test']);
-    await expect.poll(() => matrix.membership('!group:fake.test'), { timeout: 15_000 }).toBe('join');
+    await expect
+      .poll(() => matrix.membership('!group:fake.test'), { timeout: 15_000 })
+      .toBe('join');
     expect(matrix.membership('!strangers-group:fake.test')).toBe('invite');
     matrix.message('!group:fake.test', OWNER, 'just chatting');
     bed.fake.reply({ text: 'You rang?' }, { text: 'Still here.' });
@@ -199,7 +201,10 @@ describe('Matrix, through a real gateway, matrix-js-sdk and the fake homeserver'
     const before = await errorsTotal();
     const metric = (await counter('messages_errors_total'))['channel=matrix'] ?? 0;
     matrix.rawEvent(OWNER_DM, { sender: OWNER, content: { msgtype: 'm.text', body: 42 } });
-    matrix.rawEvent(OWNER_DM, { sender: OWNER, content: { msgtype: 'org.example.weird', body: 'x' } });
+    matrix.rawEvent(OWNER_DM, {
+      sender: OWNER,
+      content: { msgtype: 'org.example.weird', body: 'x' },
+    });
     matrix.rawEvent(OWNER_DM, { sender: OWNER, content: { body: 'no msgtype' } });
     matrix.message(OWNER_DM, OWNER, 'y'.repeat(20_000));
     // Quiet kinds: an image, a notice (another bot), an unknown event type, a state change.
@@ -230,7 +235,10 @@ describe('Matrix, through a real gateway, matrix-js-sdk and the fake homeserver'
 
   it('a revoked access token (401 M_UNKNOWN_TOKEN) drops the channel, not the gateway', async () => {
     matrix.revokeToken();
-    await expect.poll(channelStatus, { timeout: 30_000 }).not.toBe('connected');
+    await expect.poll(channelStatus, { timeout: 30_000 }).toBe('disconnected');
+    const detail = (await call('GET', '/channels/mx')).body;
+    expect(detail.last_error).toContain('[401] Invalid access token');
+    expect(JSON.stringify(detail)).not.toContain(TOKEN);
     expect((await fetch(`${bed.gw.url}/health`)).status).toBe(200);
     expect((await call('GET', '/channels')).status).toBe(200);
   });

@@ -31,7 +31,10 @@ function mentions(content: Record<string, unknown>, body: string, botId: string,
   const declared = isRecord(content['m.mentions']) ? content['m.mentions'].user_ids : undefined;
   if (Array.isArray(declared) && declared.includes(botId)) return true;
   if (body.includes(botId)) return true;
-  if (typeof content.formatted_body === 'string' && content.formatted_body.includes(`matrix.to/#/${botId}`))
+  if (
+    typeof content.formatted_body === 'string' &&
+    content.formatted_body.includes(`matrix.to/#/${botId}`)
+  )
     return true;
   return botName !== '' && new RegExp(`(^|\\W)${escapeRegExp(botName)}(\\W|$)`, 'iu').test(body);
 }
@@ -51,17 +54,22 @@ export function classifyEvent(event: MatrixEvent, room: Room, botId: string): Cl
   const { msgtype, body } = content;
   if (typeof msgtype !== 'string') return { kind: 'refused', reason: 'message without a msgtype' };
   if (QUIET_MSGTYPES.has(msgtype)) return { kind: 'ignored' };
-  if (!TEXT_MSGTYPES.has(msgtype)) return { kind: 'refused', reason: `unknown msgtype '${msgtype.slice(0, 64)}'` };
+  if (!TEXT_MSGTYPES.has(msgtype))
+    return { kind: 'refused', reason: `unknown msgtype '${msgtype.slice(0, 64)}'` };
   if (typeof body !== 'string') return { kind: 'refused', reason: 'message body is not text' };
   if (body.trim() === '') return { kind: 'ignored' };
   if (body.length > MATRIX_INBOUND_LIMIT)
     return { kind: 'refused', reason: `message of ${body.length} characters is too long` };
   const own = room.getMember(botId);
   const botName = own?.rawDisplayName && own.rawDisplayName !== botId ? own.rawDisplayName : '';
-  const replyTo = isRecord(content['m.relates_to']) ? content['m.relates_to']['m.in_reply_to'] : undefined;
-  const repliedId = isRecord(replyTo) && typeof replyTo.event_id === 'string' ? replyTo.event_id : '';
+  const replyTo = isRecord(content['m.relates_to'])
+    ? content['m.relates_to']['m.in_reply_to']
+    : undefined;
+  const repliedId =
+    isRecord(replyTo) && typeof replyTo.event_id === 'string' ? replyTo.event_id : '';
   const direct =
-    room.getInvitedAndJoinedMemberCount() === 2 || own?.events.member?.getContent().is_direct === true;
+    room.getInvitedAndJoinedMemberCount() === 2 ||
+    own?.events.member?.getContent().is_direct === true;
   return {
     kind: 'message',
     message: {

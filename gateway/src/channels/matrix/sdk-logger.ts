@@ -6,9 +6,11 @@ import type { Logger } from 'pino';
  * loop in detail (including errors the channel reports as health), so everything is debug.
  */
 export function sdkLogger(logger: Logger, namespace = 'matrix-sdk'): SdkLogger {
-  const log =
-    (...args: unknown[]) =>
-      logger.debug({ sdk: namespace }, args.map((a) => (a instanceof Error ? a.message : String(a))).join(' '));
+  const log = (...args: unknown[]) =>
+    logger.debug(
+      { sdk: namespace },
+      args.map((a) => (a instanceof Error ? a.message : String(a))).join(' '),
+    );
   return {
     trace: () => undefined,
     debug: () => undefined,

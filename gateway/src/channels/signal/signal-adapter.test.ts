@@ -28,7 +28,16 @@ runChannelConformance(
         fake.rawEvent('receive', JSON.stringify({ envelope: { source: 5, timestamp: 'x' } }));
         fake.rawEvent('receive', JSON.stringify({ envelope: { source: '+1', timestamp: 1 } }));
         fake.rawEvent('unknown-kind', '{}');
-        fake.rawEvent('receive', JSON.stringify({ envelope: { source: '+1', timestamp: 2, dataMessage: { timestamp: 2, message: 'x'.repeat(20_000) } } }));
+        fake.rawEvent(
+          'receive',
+          JSON.stringify({
+            envelope: {
+              source: '+1',
+              timestamp: 2,
+              dataMessage: { timestamp: 2, message: 'x'.repeat(20_000) },
+            },
+          }),
+        );
         return Promise.resolve();
       },
       sent: () => fake.sent,

@@ -181,7 +181,9 @@ describe('Signal, through a real gateway and the fake signal-cli daemon', () => 
     // Receipts and typing are quiet: neither a message nor an error.
     signal.rawEvent(
       'receive',
-      JSON.stringify({ envelope: { source: OWNER, timestamp: 5, typingMessage: { action: 'STARTED' } } }),
+      JSON.stringify({
+        envelope: { source: OWNER, timestamp: 5, typingMessage: { action: 'STARTED' } },
+      }),
     );
     await expect.poll(errorsTotal, { timeout: 10_000 }).toBe(before + 5);
     expect((await counter('messages_errors_total'))['channel=signal']).toBe(metric + 5);

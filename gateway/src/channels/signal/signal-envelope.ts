@@ -72,7 +72,10 @@ export function classifyReceive(data: string, account: string): Classified {
   }
   const parsed = receiveParams.safeParse(json);
   if (!parsed.success)
-    return { kind: 'refused', reason: `malformed receive event: ${parsed.error.issues[0]?.message}` };
+    return {
+      kind: 'refused',
+      reason: `malformed receive event: ${parsed.error.issues[0]?.message}`,
+    };
   const { envelope } = parsed.data;
   const sender = envelope.sourceNumber ?? envelope.sourceUuid ?? envelope.source;
   const data_ = envelope.dataMessage;

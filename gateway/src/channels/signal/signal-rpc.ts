@@ -5,13 +5,13 @@
 
 /** A JSON-RPC error object signal-cli answered with (or a broken answer, code 0). */
 export class SignalRpcError extends Error {
-  constructor(
-    readonly method: string,
-    readonly code: number,
-    message: string,
-  ) {
+  readonly method: string;
+  readonly code: number;
+  constructor(method: string, code: number, message: string) {
     super(`signal-cli ${method} failed (${code}): ${message}`);
     this.name = 'SignalRpcError';
+    this.method = method;
+    this.code = code;
   }
 }
 
@@ -46,7 +46,8 @@ export function createSignalRpc(options: {
       } catch {
         throw new SignalRpcError(method, 0, `HTTP ${res.status}, not JSON`);
       }
-      if (!isRecord(answer)) throw new SignalRpcError(method, 0, `HTTP ${res.status}, not an object`);
+      if (!isRecord(answer))
+        throw new SignalRpcError(method, 0, `HTTP ${res.status}, not an object`);
       if (isRecord(answer.error)) {
         const code = typeof answer.error.code === 'number' ? answer.error.code : 0;
         const message = typeof answer.error.message === 'string' ? answer.error.message : 'error';

@@ -48,7 +48,11 @@ const isRecord = (value: unknown): value is Json =>
  * 404, and `M_LIMIT_EXCEEDED` 429 with `retry_after_ms` on demand. `drop()` cuts every
  * connection and stops listening; `restore()` listens again on the same port.
  */
-export async function startFakeMatrix(options: { userId: string; token: string; displayName?: string }) {
+export async function startFakeMatrix(options: {
+  userId: string;
+  token: string;
+  displayName?: string;
+}) {
   const { userId: botId, token } = options;
   const botName = options.displayName ?? 'Hearth';
   const rooms = new Map<string, Room>();
@@ -74,12 +78,16 @@ export async function startFakeMatrix(options: { userId: string; token: string; 
     for (const resolve of waiting) resolve();
   };
 
-  const answer = (res: ServerResponse, status: number, body: unknown, headers: Json = {}) =>
-    res
-      .writeHead(status, { 'content-type': 'application/json', ...(headers as Record<string, string>) })
-      .end(JSON.stringify(body));
-  const fail = (res: ServerResponse, status: number, errcode: string, error: string, extra: Json = {}) =>
-    answer(res, status, { errcode, error, ...extra });
+  const answer = (res: ServerResponse, status: number, body: unknown): void => {
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  };
+  const fail = (
+    res: ServerResponse,
+    status: number,
+    errcode: string,
+    error: string,
+    extra: Json = {},
+  ) => answer(res, status, { errcode, error, ...extra });
 
   const stateKey = (type: string, key: string) => `${type}\u0000${key}`;
   const memberOf = (room: Room, user: string) =>
@@ -105,7 +113,11 @@ export async function startFakeMatrix(options: { userId: string; token: string; 
     wake();
   }
 
-  function createRoom(id: string, creator: string, members: { user: string; membership: string; isDirect?: boolean }[]) {
+  function createRoom(
+    id: string,
+    creator: string,
+    members: { user: string; membership: string; isDirect?: boolean }[],
+  ) {
     const room: Room = { id, state: new Map(), timeline: [] };
     rooms.set(id, room);
     const seed = (event: MatrixEvent) => {
@@ -139,9 +151,13 @@ export async function startFakeMatrix(options: { userId: string; token: string; 
   }
 
   function roomSync(room: Room, since: number, limit: number): Json {
-    const joinedAt = room.timeline.find(
-      (t) => t.event.type === 'm.room.member' && t.event.state_key === botId && (t.event.content as Json).membership === 'join',
-    )?.position ?? 0;
+    const joinedAt =
+      room.timeline.find(
+        (t) =>
+          t.event.type === 'm.room.member' &&
+          t.event.state_key === botId &&
+          (t.event.content as Json).membership === 'join',
+      )?.position ?? 0;
     const fresh = since === 0 || joinedAt > since;
     const newer = room.timeline.filter((t) => t.position > since);
     const timeline = (fresh ? room.timeline.slice(-limit) : newer).map((t) => t.event);
@@ -150,11 +166,17 @@ export async function startFakeMatrix(options: { userId: string; token: string; 
       state: {
         events: fresh ? [...room.state.values()].filter((e) => !inTimeline.has(e.event_id)) : [],
       },
-      timeline: { events: timeline, limited: fresh && room.timeline.length > limit, prev_batch: `p${since}` },
+      timeline: {
+        events: timeline,
+        limited: fresh && room.timeline.length > limit,
+        prev_batch: `p${since}`,
+      },
       ephemeral: { events: [] },
       account_data: { events: [] },
       summary: {
-        'm.heroes': members(room, 'join').filter((u) => u !== botId).slice(0, 5),
+        'm.heroes': members(room, 'join')
+          .filter((u) => u !== botId)
+          .slice(0, 5),
         'm.joined_member_count': members(room, 'join').length,
         'm.invited_member_count': members(room, 'invite').length,
       },
@@ -177,14 +199,28 @@ export async function startFakeMatrix(options: { userId: string; token: string; 
       invite[item.roomId] = {
         invite_state: {
           events: [
-            { type: 'm.room.create', sender: item.inviter, state_key: '', content: { creator: item.inviter } },
+            {
+              type: 'm.room.create',
+              sender: item.inviter,
+              state_key: '',
+              content: { creator: item.inviter },
+            },
             {
               type: 'm.room.member',
               sender: item.inviter,
               state_key: botId,
-              content: { membership: 'invite', displayname: botName, ...(item.isDirect ? { is_direct: true } : {}) },
+              content: {
+                membership: 'invite',
+                displayname: botName,
+                ...(item.isDirect ? { is_direct: true } : {}),
+              },
             },
-            { type: 'm.room.member', sender: item.inviter, state_key: item.inviter, content: { membership: 'join' } },
+            {
+              type: 'm.room.member',
+              sender: item.inviter,
+              state_key: item.inviter,
+              content: { membership: 'join' },
+            },
           ],
         },
       };
@@ -234,7 +270,8 @@ export async function startFakeMatrix(options: { userId: string; token: string; 
     if (res.destroyed) return;
     if (corruptSyncs > 0) {
       corruptSyncs -= 1;
-      return res.writeHead(200, { 'content-type': 'application/json' }).end('{"next_batch": ');
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"next_batch": ');
+      return;
     }
     answer(res, 200, syncBody(since, Math.max(0, limit)));
   }
@@ -258,7 +295,10 @@ export async function startFakeMatrix(options: { userId: string; token: string; 
     if (!room || (membership !== 'invite' && membership !== 'join'))
       return fail(res, 403, 'M_FORBIDDEN', 'You are not invited to this room.');
     if (membership !== 'join')
-      append(room, makeEvent('m.room.member', botId, { membership: 'join', displayname: botName }, botId));
+      append(
+        room,
+        makeEvent('m.room.member', botId, { membership: 'join', displayname: botName }, botId),
+      );
     answer(res, 200, { room_id: roomId });
   }
 
@@ -269,38 +309,60 @@ export async function startFakeMatrix(options: { userId: string; token: string; 
       calls.push(`${req.method} ${path}`);
       if (path === '/_matrix/client/versions')
         return answer(res, 200, {
-          versions: ['v1.1', 'v1.2', 'v1.3', 'v1.4', 'v1.5', 'v1.6', 'v1.7', 'v1.8', 'v1.9', 'v1.10', 'v1.11'],
+          versions: [
+            'v1.1',
+            'v1.2',
+            'v1.3',
+            'v1.4',
+            'v1.5',
+            'v1.6',
+            'v1.7',
+            'v1.8',
+            'v1.9',
+            'v1.10',
+            'v1.11',
+          ],
           unstable_features: {},
         });
       if (!path.startsWith('/_matrix/client/v3/'))
         return fail(res, 404, 'M_UNRECOGNIZED', 'Unrecognized request');
       const auth = req.headers.authorization;
-      const given = auth?.startsWith('Bearer ') ? auth.slice(7) : url.searchParams.get('access_token');
+      const given = auth?.startsWith('Bearer ')
+        ? auth.slice(7)
+        : url.searchParams.get('access_token');
       if (!given) return fail(res, 401, 'M_MISSING_TOKEN', 'Missing access token');
       if (given !== token || revoked)
-        return fail(res, 401, 'M_UNKNOWN_TOKEN', 'Invalid access token passed.', { soft_logout: false });
+        return fail(res, 401, 'M_UNKNOWN_TOKEN', 'Invalid access token passed.', {
+          soft_logout: false,
+        });
       const rest = path.slice('/_matrix/client/v3'.length).split('/').map(decodeURIComponent);
       const route = rest.slice(1);
-      const throttle = throttled.get(route[0] === 'rooms' ? route[2] ?? '' : route[0] ?? '');
+      const throttle = throttled.get(route[0] === 'rooms' ? (route[2] ?? '') : (route[0] ?? ''));
       if (throttle !== undefined) {
-        throttled.delete(route[0] === 'rooms' ? route[2] ?? '' : route[0] ?? '');
-        return fail(res, 429, 'M_LIMIT_EXCEEDED', 'Too Many Requests', { retry_after_ms: throttle });
+        throttled.delete(route[0] === 'rooms' ? (route[2] ?? '') : (route[0] ?? ''));
+        return fail(res, 429, 'M_LIMIT_EXCEEDED', 'Too Many Requests', {
+          retry_after_ms: throttle,
+        });
       }
       const method = req.method ?? 'GET';
       if (method === 'GET' && route[0] === 'sync') return sync(url, req, res);
       if (method === 'GET' && route[0] === 'account' && route[1] === 'whoami')
         return answer(res, 200, { user_id: botId, device_id: 'HEARTHFAKE', is_guest: false });
       if (method === 'GET' && route[0] === 'pushrules')
-        return answer(res, 200, { global: { override: [], content: [], room: [], sender: [], underride: [] } });
+        return answer(res, 200, {
+          global: { override: [], content: [], room: [], sender: [], underride: [] },
+        });
       if (method === 'GET' && route[0] === 'capabilities')
         return answer(res, 200, { capabilities: { 'm.change_password': { enabled: false } } });
       if (route[0] === 'user' && route[2] === 'filter') {
-        if (route[1] !== botId) return fail(res, 403, 'M_FORBIDDEN', 'Cannot create filters for other users');
+        if (route[1] !== botId)
+          return fail(res, 403, 'M_FORBIDDEN', 'Cannot create filters for other users');
         if (method === 'POST') return answer(res, 200, { filter_id: '1' });
         return answer(res, 200, {});
       }
       if (method === 'POST' && route[0] === 'join' && route[1]) return join(route[1], res);
-      if (method === 'POST' && route[0] === 'rooms' && route[2] === 'join' && route[1]) return join(route[1], res);
+      if (method === 'POST' && route[0] === 'rooms' && route[2] === 'join' && route[1])
+        return join(route[1], res);
       if (method === 'PUT' && route[0] === 'rooms' && route[1]) {
         const body = await readJson(req);
         if (body === undefined) return fail(res, 400, 'M_NOT_JSON', 'Content not JSON.');
@@ -308,8 +370,10 @@ export async function startFakeMatrix(options: { userId: string; token: string; 
         if (!room || memberOf(room, botId) !== 'join')
           return fail(res, 403, 'M_FORBIDDEN', `User ${botId} not in room ${route[1]}`);
         if (route[2] === 'typing' && route[3]) {
-          if (route[3] !== botId) return fail(res, 403, 'M_FORBIDDEN', 'Cannot set another user typing');
-          if (typeof body.typing !== 'boolean') return fail(res, 400, 'M_BAD_JSON', 'typing must be a boolean');
+          if (route[3] !== botId)
+            return fail(res, 403, 'M_FORBIDDEN', 'Cannot set another user typing');
+          if (typeof body.typing !== 'boolean')
+            return fail(res, 400, 'M_BAD_JSON', 'typing must be a boolean');
           typing.push({ roomId: room.id, typing: body.typing });
           return answer(res, 200, {});
         }
@@ -319,7 +383,8 @@ export async function startFakeMatrix(options: { userId: string; token: string; 
           if (done) return answer(res, 200, { event_id: done });
           if (route[3] === 'm.room.message' && typeof body.body !== 'string')
             return fail(res, 400, 'M_BAD_JSON', 'body must be a string');
-          if (JSON.stringify(body).length > 65_536) return fail(res, 413, 'M_TOO_LARGE', 'event too large');
+          if (JSON.stringify(body).length > 65_536)
+            return fail(res, 413, 'M_TOO_LARGE', 'event too large');
           const event = makeEvent(route[3], botId, body);
           transactions.set(key, event.event_id);
           append(room, event);
@@ -413,7 +478,7 @@ export async function startFakeMatrix(options: { userId: string; token: string; 
     rawEvent(roomId: string, event: Json): void {
       const room = rooms.get(roomId);
       if (!room) throw new Error(`no room ${roomId}`);
-      append(room, { ...makeEvent('m.room.message', '@nobody:fake.test', {}), ...event } as MatrixEvent);
+      append(room, { ...makeEvent('m.room.message', '@nobody:fake.test', {}), ...event });
     },
     /** The next request of this kind (`send`, `typing`, `sync`, `join`…) answers 429. */
     throttle(kind: string, retryAfterMs: number): void {

@@ -58,10 +58,12 @@ export async function startFakeSignalCli(account: string) {
   const tick = () => (clock = Math.max(Date.now(), clock + 1));
 
   const writeEvent = (res: ServerResponse, event: StoredEvent) =>
-    res.write(`id:${event.id}\nevent:${event.event}\n${event.data
-      .split('\n')
-      .map((line) => `data:${line}\n`)
-      .join('')}\n`);
+    res.write(
+      `id:${event.id}\nevent:${event.event}\n${event.data
+        .split('\n')
+        .map((line) => `data:${line}\n`)
+        .join('')}\n`,
+    );
 
   function emit(event: string, data: string): void {
     const stored = { id: `${idPrefix}${sequence++}`, event, data };
@@ -101,9 +103,11 @@ export async function startFakeSignalCli(account: string) {
   }
 
   function call(request: unknown): Json | undefined {
-    if (!isRecord(request)) return rpcError(null, RPC_ERRORS.invalidRequest, 'request must be an object');
+    if (!isRecord(request))
+      return rpcError(null, RPC_ERRORS.invalidRequest, 'request must be an object');
     const { id, method } = request;
-    if (typeof method !== 'string') return rpcError(id, RPC_ERRORS.invalidRequest, 'method field must be set');
+    if (typeof method !== 'string')
+      return rpcError(id, RPC_ERRORS.invalidRequest, 'method field must be set');
     const params = isRecord(request.params) ? request.params : {};
     calls.push(method);
     const failure = failures.get(method);
@@ -146,8 +150,9 @@ export async function startFakeSignalCli(account: string) {
     answer(res, 200, out);
   }
 
-  const answer = (res: ServerResponse, status: number, body: unknown) =>
+  const answer = (res: ServerResponse, status: number, body: unknown): void => {
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  };
 
   function subscribe(req: IncomingMessage, res: ServerResponse) {
     res.writeHead(200, {
@@ -229,7 +234,14 @@ export async function startFakeSignalCli(account: string) {
           attachments: [],
           contacts: [],
           ...(options.groupId
-            ? { groupInfo: { groupId: options.groupId, groupName: 'a group', revision: 1, type: 'DELIVER' } }
+            ? {
+                groupInfo: {
+                  groupId: options.groupId,
+                  groupName: 'a group',
+                  revision: 1,
+                  type: 'DELIVER',
+                },
+              }
             : {}),
         },
       };
