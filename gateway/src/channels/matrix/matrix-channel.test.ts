@@ -221,6 +221,20 @@ describe('Matrix, through a real gateway, matrix-js-sdk and the fake homeserver'
     expect(bed.fake.requests).toHaveLength(1);
   });
 
+  it('a replayed event (the same event id again) is answered once', async () => {
+    const replayed = {
+      event_id: '$replayed-once:fake.test',
+      sender: OWNER,
+      content: { msgtype: 'm.text', body: 'only once please' },
+    };
+    bed.fake.reply({ text: 'once' }, { text: 'twice?!' });
+    matrix.rawEvent(OWNER_DM, replayed);
+    matrix.rawEvent(OWNER_DM, replayed);
+    expect((await matrix.nextSent())[0]?.body).toBe('once');
+    await pause(500);
+    expect(bed.fake.requests).toHaveLength(1);
+  });
+
   it('reconnects after the homeserver drops: status shows it, then messages flow again', async () => {
     await matrix.drop();
     await expect.poll(channelStatus, { timeout: 30_000 }).toBe('disconnected');

@@ -194,6 +194,21 @@ describe('Signal, through a real gateway and the fake signal-cli daemon', () => 
     expect(await channelStatus()).toBe('connected');
   });
 
+  it('a replayed event (the same envelope again) is answered once', async () => {
+    const envelope = {
+      source: OWNER,
+      sourceNumber: OWNER,
+      timestamp: 1_700_000_000_123,
+      dataMessage: { timestamp: 1_700_000_000_123, message: 'only once please' },
+    };
+    bed.fake.reply({ text: 'once' }, { text: 'twice?!' });
+    signal.rawEvent('receive', JSON.stringify({ envelope, account: ACCOUNT }));
+    signal.rawEvent('receive', JSON.stringify({ envelope, account: ACCOUNT }));
+    expect((await signal.nextSent())[0]?.text).toBe('once');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(bed.fake.requests).toHaveLength(1);
+  });
+
   it('a JSON-RPC error answering send is counted, and the next reply goes out', async () => {
     const before = await errorsTotal();
     signal.failNext('send', RPC_ERRORS.user, 'Failed to send message: Unregistered user');
