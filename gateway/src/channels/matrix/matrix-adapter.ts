@@ -71,7 +71,7 @@ export function createMatrixAdapter(
       if (state === SyncState.Prepared || state === SyncState.Syncing) link.health(true);
       else if (state === SyncState.Reconnecting || state === SyncState.Error) {
         const error = data?.error as { errcode?: string } | undefined;
-        if (error?.errcode === 'M_UNKNOWN_TOKEN' && client === made) {
+        if (error?.errcode === 'M_UNKNOWN_TOKEN') {
           made.stopClient();
           link.lost(error);
           return;
@@ -166,20 +166,16 @@ export function createMatrixAdapter(
       }
       io.logger.info({ user: config.user_id }, 'matrix syncing');
     },
-    async disconnect() {
-      const current = client;
-      client = undefined;
-      current?.stopClient();
-      current?.removeAllListeners();
-      await Promise.resolve();
+    disconnect() {
+      // The sync loop stops taking messages; the client still sends the replies of turns in
+      // flight (its scheduler finishes what it was handed) until the next connect replaces it.
+      client?.stopClient();
+      client?.removeAllListeners();
+      return Promise.resolve();
     },
     async sendText(chatId, text) {
       if (!client) throw new Error('matrix is not connected');
-      await client.sendEvent(
-        chatId,
-        'm.room.message' as never,
-        { msgtype: 'm.text', body: text } as never,
-      );
+      await client.sendTextMessage(chatId, text);
     },
     async typing(chatId) {
       await client?.sendTyping(chatId, true, 10_000);

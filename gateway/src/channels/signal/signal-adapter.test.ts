@@ -1,7 +1,8 @@
+import { describe, expect, it } from 'vitest';
 import { channelSchema } from '../../config/schema.ts';
 import { silentLogger } from '../../observability/logger.ts';
-import { runChannelConformance } from '../conformance.ts';
-import { startFakeSignalCli } from '../testing/fake-signal-cli.ts';
+import { recordingLink, runChannelConformance } from '../conformance.ts';
+import { RPC_ERRORS, startFakeSignalCli } from '../testing/fake-signal-cli.ts';
 import { createSignalAdapter } from './signal-adapter.ts';
 
 const ACCOUNT = '+15550001111';
@@ -49,3 +50,36 @@ runChannelConformance(
   },
   { timeoutMs: 15_000 },
 );
+
+describe('signal adapter beyond the conformance suite', () => {
+  const setup = async () => {
+    const fake = await startFakeSignalCli(ACCOUNT);
+    const config = channelSchema.parse({ type: 'signal', account: ACCOUNT, rpc_url: fake.rpcUrl });
+    if (config.type !== 'signal') throw new Error('unreachable');
+    const io = { fetch: globalThis.fetch, now: Date.now, logger: silentLogger() };
+    return { fake, adapter: createSignalAdapter(config, io, { retryMs: 100 }) };
+  };
+
+  it('sends to a group by its id, and a JSON-RPC error object becomes a thrown error', async () => {
+    const { fake, adapter } = await setup();
+    fake.addGroup('R3JvdXA=');
+    await adapter.sendText('group:R3JvdXA=', 'to the group');
+    expect(fake.sent).toEqual([{ chatId: 'group:R3JvdXA=', text: 'to the group' }]);
+    await expect(adapter.sendText('group:bm9wZQ==', 'x')).rejects.toThrow(
+      /send failed \(-1\): Invalid group id/,
+    );
+    fake.failNext('sendTyping', RPC_ERRORS.invalidParams, 'Invalid params');
+    await expect(adapter.typing?.('+15550002222')).rejects.toThrow(/-32602/);
+    await fake.close();
+  });
+
+  it('still sends after disconnect (graceful); refuses to connect when the daemon is down', async () => {
+    const { fake, adapter } = await setup();
+    await adapter.connect(recordingLink().link);
+    await adapter.disconnect();
+    await adapter.sendText('+15550002222', 'late reply');
+    expect(fake.sent.map((m) => m.text)).toEqual(['late reply']);
+    await fake.close();
+    await expect(adapter.connect(recordingLink().link)).rejects.toThrow();
+  });
+});
