@@ -65,6 +65,7 @@ export function createMatrixAdapter(
       logger: sdkLogger(io.logger),
     });
     let prepared = false;
+    let receiving = Promise.resolve();
 
     made.on(ClientEvent.Sync, (state, _previous, data) => {
       if (state === SyncState.Prepared) prepared = true;
@@ -99,9 +100,13 @@ export function createMatrixAdapter(
         if (classified.kind !== 'message') return;
         if (id) remember(id);
         watermark = Math.max(watermark ?? 0, event.getTs());
-        void link.receive(classified.message).catch((error: unknown) => {
-          link.rejected(`${room.roomId}: not stored: ${String(error)}`);
-        });
+        // The SDK emits synchronously: hand messages over one at a time, in timeline order.
+        const message = classified.message;
+        receiving = receiving
+          .then(() => link.receive(message))
+          .catch((error: unknown) => {
+            link.rejected(`${room.roomId}: not stored: ${String(error)}`);
+          });
       },
     );
 
