@@ -25,6 +25,19 @@ const FIELDS: Record<ChannelType, { key: string; prompt: string; optional?: bool
     { key: 'app_secret', prompt: 'App secret (checks X-Hub-Signature-256)' },
     { key: 'verify_token', prompt: 'Verify token (for the webhook handshake)' },
   ],
+  matrix: [
+    { key: 'homeserver_url', prompt: 'Homeserver URL (https://matrix.example.org)' },
+    { key: 'user_id', prompt: "The bot account's Matrix id (@hearth:example.org)" },
+    { key: 'access_token', prompt: "The bot account's access token" },
+  ],
+  signal: [
+    { key: 'account', prompt: 'The signal-cli account number (+15551234567)' },
+    {
+      key: 'rpc_url',
+      prompt: 'signal-cli daemon URL (empty: http://127.0.0.1:8080)',
+      optional: true,
+    },
+  ],
   webhook: [
     { key: 'signing_secret', prompt: 'Signing secret (HMAC-SHA256)' },
     { key: 'callback_url', prompt: 'Callback URL for replies (empty: none)', optional: true },
@@ -41,34 +54,63 @@ interface ListItem {
 
 const CTRL_C = String.fromCharCode(3);
 
-/** Reads one line; a secret from a terminal is read in raw mode so it is never echoed. */
-async function ask(ctx: CommandContext, prompt: string, secret: boolean): Promise<string> {
+/**
+ * Asks for fields one line at a time from the command's input; a secret from a terminal is read
+ * in raw mode so it is never echoed. What arrives after a line (several answers piped in at
+ * once) is kept for the next question; `close` releases the input.
+ */
+function createPrompter(ctx: CommandContext) {
   const input = ctx.deps.input as NodeJS.ReadStream;
-  ctx.deps.promptOutput.write(`${prompt}: `);
-  const raw = secret && input.isTTY === true && typeof input.setRawMode === 'function';
-  if (raw) input.setRawMode(true);
-  let text = '';
-  try {
-    for await (const chunk of input) {
-      text += String(chunk);
-      if (text.includes('\r') || text.includes('\n') || text.includes(CTRL_C) || text.length > 4096)
-        break;
-    }
-  } finally {
-    if (raw) {
-      input.setRawMode(false);
-      ctx.deps.promptOutput.write('\n');
+  const chunks = input[Symbol.asyncIterator]() as AsyncIterator<unknown>;
+  let buffered = '';
+  let ended = false;
+
+  async function nextLine(): Promise<string> {
+    for (;;) {
+      const ends = ['\r', '\n', CTRL_C].map((c) => buffered.indexOf(c)).filter((i) => i !== -1);
+      if (ends.length > 0) {
+        const end = Math.min(...ends);
+        if (buffered[end] === CTRL_C) throw new CliError('cancelled');
+        const line = buffered.slice(0, end);
+        buffered = buffered.slice(buffered.startsWith('\r\n', end) ? end + 2 : end + 1);
+        return line.trim();
+      }
+      if (ended || buffered.length > 4096) {
+        const line = buffered;
+        buffered = '';
+        return line.trim();
+      }
+      const next = await chunks.next();
+      if (next.done) ended = true;
+      else buffered += String(next.value);
     }
   }
-  if (text.includes(CTRL_C)) throw new CliError('cancelled');
-  return text.split(/[\r\n]/)[0]?.trim() ?? '';
+
+  return {
+    async ask(prompt: string, secret: boolean): Promise<string> {
+      ctx.deps.promptOutput.write(`${prompt}: `);
+      const raw = secret && input.isTTY === true && typeof input.setRawMode === 'function';
+      if (raw) input.setRawMode(true);
+      try {
+        return await nextLine();
+      } finally {
+        if (raw) {
+          input.setRawMode(false);
+          ctx.deps.promptOutput.write('\n');
+        }
+      }
+    },
+    async close(): Promise<void> {
+      await chunks.return?.();
+    },
+  };
 }
 
 /** `hearth channels list|add|remove|pair`. */
 export function registerChannels(program: Command, ctx: CommandContext): void {
   const channels = program
     .command('channels')
-    .description('messaging channels (Telegram, WhatsApp, webhooks)');
+    .description('messaging channels (Telegram, WhatsApp, Matrix, Signal, webhooks)');
   const out = (text: string) => ctx.deps.output.out(text);
 
   channels
@@ -142,11 +184,18 @@ export function registerChannels(program: Command, ctx: CommandContext): void {
           if (at <= 0) throw new CliError(`--set expects key=value, got '${pair}'`);
           table[pair.slice(0, at)] = pair.slice(at + 1);
         }
-        for (const field of FIELDS[type]) {
-          if (table[field.key] !== undefined) continue;
-          const value = await ask(ctx, field.prompt, isSecretKey(field.key));
-          if (value === '' && field.optional) continue;
-          table[field.key] = value;
+        const missing = FIELDS[type].filter((field) => table[field.key] === undefined);
+        if (missing.length > 0) {
+          const prompter = createPrompter(ctx);
+          try {
+            for (const field of missing) {
+              const value = await prompter.ask(field.prompt, isSecretKey(field.key));
+              if (value === '' && field.optional) continue;
+              table[field.key] = value;
+            }
+          } finally {
+            await prompter.close();
+          }
         }
         if (options.allowFrom) table.allow_from = options.allowFrom;
         if (options.replyMode) table.reply_mode = options.replyMode;

@@ -23,5 +23,13 @@ export async function buildChannelAdapter(
       const { createWhatsAppAdapter } = await import('./whatsapp/whatsapp-adapter.ts');
       return createWhatsAppAdapter(config, io);
     }
+    case 'matrix': {
+      const { createMatrixAdapter } = await import('./matrix/matrix-adapter.ts');
+      return createMatrixAdapter(config, io);
+    }
+    case 'signal': {
+      const { createSignalAdapter } = await import('./signal/signal-adapter.ts');
+      return createSignalAdapter(config, io);
+    }
   }
 }

@@ -203,10 +203,35 @@ export const whatsappChannel = z.strictObject({
   graph_api_url: httpUrl.default('https://graph.facebook.com/v21.0'),
 });
 
+/** Matrix over the client-server API (a `/sync` long poll as the bot's account). */
+export const matrixChannel = z.strictObject({
+  type: z.literal('matrix'),
+  ...channelCommon,
+  homeserver_url: httpUrl,
+  access_token: z.string().min(1),
+  user_id: z
+    .string()
+    .regex(/^@[^:\s]+:\S+$/, {
+      message: "must be the bot account's Matrix id, like @hearth:example.org",
+    }),
+});
+
+/** Signal through a signal-cli daemon the user runs (`--http`: JSON-RPC and SSE events). */
+export const signalChannel = z.strictObject({
+  type: z.literal('signal'),
+  ...channelCommon,
+  rpc_url: httpUrl.default('http://127.0.0.1:8080'),
+  account: z
+    .string()
+    .regex(/^\+[1-9]\d{5,14}$/, { message: 'must be the registered number, like +15551234567' }),
+});
+
 export const channelSchema = z.discriminatedUnion('type', [
   webhookChannel,
   telegramChannel,
   whatsappChannel,
+  matrixChannel,
+  signalChannel,
 ]);
 export type ChannelConfig = z.infer<typeof channelSchema>;
 export type ChannelType = ChannelConfig['type'];
@@ -214,6 +239,8 @@ export const CHANNEL_TYPES = [
   'webhook',
   'telegram',
   'whatsapp',
+  'matrix',
+  'signal',
 ] as const satisfies readonly ChannelType[];
 
 /** A channel's name: the `<name>` of `[channels.<name>]`, also a URL path segment. */

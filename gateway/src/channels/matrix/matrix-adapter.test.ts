@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { channelSchema } from '../../config/schema.ts';
+import { silentLogger } from '../../observability/logger.ts';
+import { recordingLink, runChannelConformance } from '../conformance.ts';
+import { startFakeMatrix } from '../testing/fake-matrix.ts';
+import { createMatrixAdapter } from './matrix-adapter.ts';
+
+const BOT = '@hearth:fake.test';
+const TOKEN = 'syt_conformance_token';
+
+runChannelConformance(
+  'matrix (matrix-js-sdk against the fake client-server API)',
+  async () => {
+    const fake = await startFakeMatrix({ userId: BOT, token: TOKEN });
+    const config = channelSchema.parse({
+      type: 'matrix',
+      homeserver_url: fake.homeserverUrl,
+      access_token: TOKEN,
+      user_id: BOT,
+    });
+    if (config.type !== 'matrix') throw new Error('unreachable');
+    const adapter = createMatrixAdapter(
+      config,
+      { fetch: globalThis.fetch, now: Date.now, logger: silentLogger() },
+      { pollTimeoutMs: 1_000 },
+    );
+    // The harness's chats are direct rooms named like their one other member.
+    fake.directRoom('4242', '4242');
+    return {
+      adapter,
+      inbound: ({ senderId, text }) => {
+        fake.directRoom(senderId, senderId);
+        fake.message(senderId, senderId, text);
+        return Promise.resolve();
+      },
+      malformed: () => {
+        fake.directRoom('66', '66');
+        fake.rawEvent('66', { sender: '66', content: { msgtype: 'm.text', body: 5 } });
+        fake.rawEvent('66', { sender: '66', content: { msgtype: 'org.example.weird', body: 'x' } });
+        fake.rawEvent('66', { sender: '66', content: { body: 'no msgtype' } });
+        fake.message('66', '66', 'x'.repeat(20_000));
+        fake.rawEvent('66', { type: 'org.example.unknown', sender: '66', content: { any: 1 } });
+        return Promise.resolve();
+      },
+      sent: () => fake.sent.map((m) => ({ chatId: m.roomId, text: m.body })),
+      typing: () => fake.typing.filter((t) => t.typing).map((t) => t.roomId),
+      drop: () => fake.drop(),
+      restore: () => fake.restore(),
+      close: () => fake.close(),
+    };
+  },
+  { timeoutMs: 30_000 },
+);
+
+describe('matrix adapter beyond the conformance suite', () => {
+  const setup = async () => {
+    const fake = await startFakeMatrix({ userId: BOT, token: TOKEN });
+    const config = channelSchema.parse({
+      type: 'matrix',
+      homeserver_url: fake.homeserverUrl,
+      access_token: TOKEN,
+      user_id: BOT,
+    });
+    if (config.type !== 'matrix') throw new Error('unreachable');
+    const io = { fetch: globalThis.fetch, now: Date.now, logger: silentLogger() };
+    return { fake, config, adapter: createMatrixAdapter(config, io, { pollTimeoutMs: 1_000 }) };
+  };
+
+  it('still sends the reply of a turn in flight after disconnect (graceful)', async () => {
+    const { fake, adapter } = await setup();
+    fake.directRoom('!dm:fake.test', '@ann:fake.test');
+    await adapter.connect(recordingLink().link);
+    await adapter.disconnect();
+    await adapter.sendText('!dm:fake.test', 'late reply');
+    expect(fake.sent.map((m) => m.body)).toEqual(['late reply']);
+    await fake.close();
+  });
+
+  it('refuses to connect with a bad token, or a token of another account', async () => {
+    const { fake, config } = await setup();
+    const io = { fetch: globalThis.fetch, now: Date.now, logger: silentLogger() };
+    const wrong = createMatrixAdapter({ ...config, access_token: 'syt_wrong' }, io);
+    await expect(wrong.connect(recordingLink().link)).rejects.toThrow(/Invalid access token/);
+    const other = createMatrixAdapter({ ...config, user_id: '@someone-else:fake.test' }, io);
+    await expect(other.connect(recordingLink().link)).rejects.toThrow(/belongs to @hearth/);
+    await fake.close();
+  });
+});

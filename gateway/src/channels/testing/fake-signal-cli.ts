@@ -1,0 +1,300 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/** What the fake daemon recorded of one `send`: a number, or `group:<id>` for a group. */
+export interface SignalSent {
+  chatId: string;
+  text: string;
+}
+
+interface StoredEvent {
+  id: string;
+  event: string;
+  data: string;
+}
+
+type Json = Record<string, unknown>;
+
+/** How many events the daemon keeps for clients reconnecting with `Last-Event-ID`. */
+const KEPT_EVENTS = 1_000;
+
+/** JSON-RPC 2.0 error codes signal-cli answers with. */
+export const RPC_ERRORS = {
+  parse: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  /** signal-cli's "user error" (a bad recipient, an unknown group, …). */
+  user: -1,
+} as const;
+
+const isRecord = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A wire-faithful fake of signal-cli's HTTP daemon (`signal-cli -a <account> daemon --http`) on
+ * 127.0.0.1: `GET /api/v1/check`, `POST /api/v1/rpc` (JSON-RPC 2.0, single or batch; `send`
+ * and `sendTyping` with `recipient` or `groupId`; error objects with JSON-RPC codes), and `GET
+ * /api/v1/events`, a Server-Sent Events stream of `receive` events (`id:`, `event:receive`,
+ * `data:{envelope, account}`) that keeps the last 1000 events and replays those after a
+ * `Last-Event-ID`. `drop()` cuts every connection and stops listening; `restore()` listens
+ * again on the same port (the daemon kept its events meanwhile).
+ */
+export async function startFakeSignalCli(account: string) {
+  const idPrefix = `${randomBytes(4).toString('hex')}-`;
+  const events: StoredEvent[] = [];
+  const streams = new Set<ServerResponse>();
+  const sent: SignalSent[] = [];
+  const typing: string[] = [];
+  const calls: string[] = [];
+  const groups = new Set<string>();
+  const failures = new Map<string, { code: number; message: string }>();
+  const sockets = new Set<Socket>();
+  const sentWaiters: { count: number; resolve: () => void }[] = [];
+  let sequence = 0;
+  let clock = 0;
+  /** Signal timestamps: epoch milliseconds, strictly increasing. */
+  const tick = () => (clock = Math.max(Date.now(), clock + 1));
+
+  const writeEvent = (res: ServerResponse, event: StoredEvent) =>
+    res.write(
+      `id:${event.id}\nevent:${event.event}\n${event.data
+        .split('\n')
+        .map((line) => `data:${line}\n`)
+        .join('')}\n`,
+    );
+
+  function emit(event: string, data: string): void {
+    const stored = { id: `${idPrefix}${sequence++}`, event, data };
+    events.push(stored);
+    if (events.length > KEPT_EVENTS) events.shift();
+    for (const res of streams) writeEvent(res, stored);
+  }
+
+  function recordSent(chatId: string, text: string) {
+    sent.push({ chatId, text });
+    for (const waiter of [...sentWaiters]) {
+      if (sent.length >= waiter.count) {
+        sentWaiters.splice(sentWaiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  }
+
+  const rpcError = (id: unknown, code: number, message: string) => ({
+    jsonrpc: '2.0',
+    error: { code, message, data: null },
+    id: id ?? null,
+  });
+
+  /** The chat a send/sendTyping addresses, or an error message. */
+  function addressed(params: Json): { chatId: string } | { error: string; code: number } {
+    if (typeof params.groupId === 'string') {
+      if (!groups.has(params.groupId))
+        return { code: RPC_ERRORS.user, error: `Invalid group id: ${params.groupId}` };
+      return { chatId: `group:${params.groupId}` };
+    }
+    const recipients = Array.isArray(params.recipient) ? params.recipient : [params.recipient];
+    const first: unknown = recipients[0];
+    if (typeof first !== 'string' || first === '')
+      return { code: RPC_ERRORS.invalidParams, error: 'No recipients given' };
+    return { chatId: first };
+  }
+
+  function call(request: unknown): Json | undefined {
+    if (!isRecord(request))
+      return rpcError(null, RPC_ERRORS.invalidRequest, 'request must be an object');
+    const { id, method } = request;
+    if (typeof method !== 'string')
+      return rpcError(id, RPC_ERRORS.invalidRequest, 'method field must be set');
+    const params = isRecord(request.params) ? request.params : {};
+    calls.push(method);
+    const failure = failures.get(method);
+    if (failure) {
+      failures.delete(method);
+      return rpcError(id, failure.code, failure.message);
+    }
+    switch (method) {
+      case 'send': {
+        const to = addressed(params);
+        if ('error' in to) return rpcError(id, to.code, to.error);
+        if (typeof params.message !== 'string' || params.message === '')
+          return rpcError(id, RPC_ERRORS.invalidParams, 'No message given');
+        recordSent(to.chatId, params.message);
+        return { jsonrpc: '2.0', result: { timestamp: tick(), results: [] }, id };
+      }
+      case 'sendTyping': {
+        const to = addressed(params);
+        if ('error' in to) return rpcError(id, to.code, to.error);
+        typing.push(to.chatId);
+        return { jsonrpc: '2.0', result: {}, id };
+      }
+      case 'version':
+        return { jsonrpc: '2.0', result: { version: '0.13.0-fake' }, id };
+      default:
+        return rpcError(id, RPC_ERRORS.methodNotFound, 'Method not implemented');
+    }
+  }
+
+  async function rpc(req: IncomingMessage, res: ServerResponse) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    let body: unknown;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      return answer(res, 200, rpcError(null, RPC_ERRORS.parse, 'Parse error'));
+    }
+    const out = Array.isArray(body) ? body.map(call) : call(body);
+    answer(res, 200, out);
+  }
+
+  const answer = (res: ServerResponse, status: number, body: unknown): void => {
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  };
+
+  function subscribe(req: IncomingMessage, res: ServerResponse) {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
+    res.write(':\n');
+    const after = req.headers['last-event-id'];
+    if (typeof after === 'string') {
+      const index = events.findIndex((e) => e.id === after);
+      for (const event of index === -1 ? events : events.slice(index + 1)) writeEvent(res, event);
+    }
+    streams.add(res);
+    req.on('close', () => streams.delete(res));
+  }
+
+  const server = createServer((req, res) => {
+    const path = req.url?.split('?')[0];
+    if (path === '/api/v1/check' && req.method === 'GET') return res.writeHead(200).end();
+    if (path === '/api/v1/events' && req.method === 'GET') return subscribe(req, res);
+    if (path === '/api/v1/rpc') {
+      if (req.method !== 'POST') return res.writeHead(405).end();
+      void rpc(req, res);
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  let cursor = 0;
+
+  const cut = () => {
+    for (const res of streams) res.destroy();
+    streams.clear();
+    for (const socket of sockets) socket.destroy();
+  };
+
+  return {
+    rpcUrl: `http://127.0.0.1:${port}`,
+    account,
+    sent,
+    typing,
+    calls,
+    /** Open event streams (clients subscribed to `/api/v1/events`). */
+    subscribers: () => streams.size,
+    /** A group the account is a member of. */
+    addGroup(groupId: string): void {
+      groups.add(groupId);
+    },
+    /** A text message from `from`, to the account directly or in `groupId`. */
+    message(options: {
+      from: string;
+      text: string;
+      groupId?: string;
+      name?: string;
+      mentions?: { number: string; start: number; length: number; name?: string }[];
+    }): void {
+      tick();
+      const envelope = {
+        source: options.from,
+        sourceNumber: options.from,
+        sourceUuid: `uuid-${options.from}`,
+        sourceName: options.name ?? `user ${options.from}`,
+        sourceDevice: 1,
+        timestamp: clock,
+        serverReceivedTimestamp: clock,
+        serverDeliveredTimestamp: clock,
+        dataMessage: {
+          timestamp: clock,
+          message: options.text,
+          expiresInSeconds: 0,
+          viewOnce: false,
+          mentions: options.mentions ?? [],
+          attachments: [],
+          contacts: [],
+          ...(options.groupId
+            ? {
+                groupInfo: {
+                  groupId: options.groupId,
+                  groupName: 'a group',
+                  revision: 1,
+                  type: 'DELIVER',
+                },
+              }
+            : {}),
+        },
+      };
+      emit('receive', JSON.stringify({ envelope, account }));
+    },
+    /** Any event as is (malformed ones included). */
+    rawEvent: emit,
+    /** The next call of `method` answers with this JSON-RPC error. */
+    failNext(method: string, code: number, message: string): void {
+      failures.set(method, { code, message });
+    },
+    async nextSent(n = 1, timeoutMs = 15_000): Promise<SignalSent[]> {
+      const from = cursor;
+      cursor += n;
+      if (sent.length < from + n) {
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(
+            () => reject(new Error(`expected ${from + n} sent messages, got ${sent.length}`)),
+            timeoutMs,
+          );
+          sentWaiters.push({
+            count: from + n,
+            resolve: () => {
+              clearTimeout(timer);
+              resolve();
+            },
+          });
+        });
+      }
+      return sent.slice(from, from + n);
+    },
+    skipSent() {
+      cursor = sent.length;
+    },
+    /** The daemon goes away: every connection is cut and nothing listens. */
+    drop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        cut();
+      }),
+    /** The daemon is back on the same port. */
+    restore: () =>
+      new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => resolve());
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        cut();
+        if (!server.listening) resolve();
+        else server.close(() => resolve());
+      }),
+  };
+}
+
+export type FakeSignalCli = Awaited<ReturnType<typeof startFakeSignalCli>>;
