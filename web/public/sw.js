@@ -4,6 +4,11 @@
 // use and expiring with the approval, which `POST /api/v1/approvals/{id}/decide` accepts in
 // place of the key. Without a token (or when the gateway refuses it) an action opens the
 // Approvals view instead.
+// Controls the open pages at once, so an action can bring one to the Approvals view.
+self.addEventListener('activate', (event) => {
+  event.waitUntil(self.clients.claim());
+});
+
 self.addEventListener('push', (event) => {
   event.waitUntil(showPush(event.data));
 });
@@ -57,7 +62,8 @@ async function openApprovals() {
   const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   for (const client of windows) {
     if ('focus' in client) {
-      await client.focus();
+      // The browser may refuse focus (no user activation); the page still goes there.
+      await client.focus().catch(() => undefined);
       if ('navigate' in client) await client.navigate('/#approvals');
       return;
     }
