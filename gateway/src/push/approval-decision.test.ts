@@ -31,8 +31,9 @@ describe.runIf(hasOpenssl())(
     };
     const decide = (id: string, body: unknown) => call('POST', `/approvals/${id}/decide`, body);
     const pending = async () =>
-      ((await call('GET', '/approvals/pending', undefined, KEY)).body.pending as { id: string }[])
-        .map((p) => p.id);
+      (
+        (await call('GET', '/approvals/pending', undefined, KEY)).body.pending as { id: string }[]
+      ).map((p) => p.id);
 
     /**
      * Starts a turn whose shell call waits for approval; resolves with the push it raised. The
@@ -135,8 +136,18 @@ describe.runIf(hasOpenssl())(
       ['an unknown decision', JSON.stringify({ decision: 'always', token: 'x' }), 422, /decision/],
       ['an extra field', JSON.stringify({ decision: 'deny', token: 'x', key: KEY }), 422, /key/],
       ['no token', JSON.stringify({ decision: 'deny' }), 422, /token/],
-      ['an oversized body', JSON.stringify({ decision: 'deny', token: 'x'.repeat(5000) }), 413, /limit/],
-      ['a token for no approval', JSON.stringify({ decision: 'deny', token: '1'.repeat(13) }), 403, /not valid/],
+      [
+        'an oversized body',
+        JSON.stringify({ decision: 'deny', token: 'x'.repeat(5000) }),
+        413,
+        /limit/,
+      ],
+      [
+        'a token for no approval',
+        JSON.stringify({ decision: 'deny', token: '1'.repeat(13) }),
+        403,
+        /not valid/,
+      ],
     ])('answers %s with %i and a detail', async (_what, body, status, detail) => {
       const response = await rawRequest(bed.gw.port, '/api/v1/approvals/nope/decide', {
         method: 'POST',

@@ -28,7 +28,9 @@ interface ShownNotification {
  * approval with the push's decision token — the worker never holds the API key.
  */
 describe.skipIf(!chromiumPath || !hasOpenssl())(
-  chromiumSuiteTitle('service worker: approval push, notification actions, decision by token (needs openssl)'),
+  chromiumSuiteTitle(
+    'service worker: approval push, notification actions, decision by token (needs openssl)',
+  ),
   { timeout: 120_000 },
   () => {
     let assets: string;
@@ -73,16 +75,9 @@ describe.skipIf(!chromiumPath || !hasOpenssl())(
       await expect
         .poll(
           async () => {
-            shown = await worker.evaluate(
-              async (t) =>
-                (await self.registration.getNotifications({ tag: t })).map((n) => ({
-                  title: n.title,
-                  body: n.body,
-                  tag: n.tag,
-                  actions: (n as unknown as { actions: { action: string; title: string }[] })
-                    .actions,
-                })),
-              tag,
+            shown = await worker.evaluate<ShownNotification[]>(
+              `self.registration.getNotifications({ tag: ${JSON.stringify(tag)} }).then((all) =>
+                all.map((n) => ({ title: n.title, body: n.body, tag: n.tag, actions: n.actions })))`,
             );
             return shown.length;
           },
@@ -93,17 +88,11 @@ describe.skipIf(!chromiumPath || !hasOpenssl())(
     }
 
     /** The user picks an action: the worker's notificationclick handler, run in the worker. */
-    function click(approvalId: string, action: string): Promise<void> {
-      return worker.evaluate(
-        async ([tag, chosen]) => {
-          const [notification] = await self.registration.getNotifications({ tag });
-          const handle = (self as unknown as Record<string, unknown>).handleNotificationClick as (
-            n: Notification,
-            a: string,
-          ) => Promise<void>;
-          await handle(notification!, chosen);
-        },
-        [`approval-${approvalId}`, action] as const,
+    async function click(approvalId: string, action: string): Promise<void> {
+      const tag = JSON.stringify(`approval-${approvalId}`);
+      await worker.evaluate(
+        `self.registration.getNotifications({ tag: ${tag} }).then(([notification]) =>
+          handleNotificationClick(notification, ${JSON.stringify(action)}))`,
       );
     }
 
@@ -177,7 +166,7 @@ describe.skipIf(!chromiumPath || !hasOpenssl())(
       expect(outputs).toEqual(['exit code 0\nstdout:\nfrom-the-notification\n']);
       // The notification is gone; the worker kept no key anywhere it could read.
       expect(
-        await worker.evaluate(async () => (await self.registration.getNotifications()).length),
+        await worker.evaluate('self.registration.getNotifications().then((n) => n.length)'),
       ).toBe(0);
     });
 
@@ -200,9 +189,9 @@ describe.skipIf(!chromiumPath || !hasOpenssl())(
       const tokens = payload.decision_tokens as { approve: string; deny: string };
       await deliver({ ...payload, decision_tokens: { ...tokens, approve: tokens.deny } });
       await click(String(payload.approval_id), 'approve');
-      await expect.poll(() => page.evaluate(() => location.hash), { timeout: 15_000 }).toBe(
-        '#approvals',
-      );
+      await expect
+        .poll(() => page.evaluate('location.hash'), { timeout: 15_000 })
+        .toBe('#approvals');
       const pending = (await call('GET', '/approvals/pending')).body.pending as { id: string }[];
       expect(pending.map((p) => p.id)).toEqual([payload.approval_id]);
       bed.fake.reply({ text: 'ok' });

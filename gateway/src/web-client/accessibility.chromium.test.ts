@@ -26,16 +26,8 @@ async function audit(page: Page): Promise<string[]> {
   if (!(await page.evaluate("typeof window.axe === 'object'"))) {
     await page.evaluate(await AXE_SOURCE);
   }
-  const result = await page.evaluate(
-    async (tags) =>
-      await (
-        window as unknown as {
-          axe: {
-            run: (c: unknown, o: unknown) => Promise<{ violations: Violation[]; passes: Violation[] }>;
-          };
-        }
-      ).axe.run(document, { runOnly: { type: 'tag', values: tags }, iframes: false }),
-    TAGS,
+  const result = await page.evaluate<{ violations: Violation[]; passes: Violation[] }>(
+    `axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(TAGS)} }, iframes: false })`,
   );
   contrastChecked += result.passes.find((p) => p.id === 'color-contrast')?.nodes.length ?? 0;
   return result.violations.flatMap((v) =>
@@ -98,16 +90,20 @@ describe.skipIf(!chromiumPath)(
           approvals: () => page.locator('.approval').first().waitFor(),
           canvas: () => page.getByRole('heading', { name: 'Plan' }).waitFor(),
           status: async () => {
-            await page.getByRole('row', { name: /canvas/ }).first().waitFor();
+            await page
+              .getByRole('row', { name: /canvas/ })
+              .first()
+              .waitFor();
             // A fallback's warning colour too (this bed has none of its own).
-            await page.evaluate(() => {
-              const cell = document.querySelector('td')!;
+            await page.evaluate(`{
+              const cell = document.querySelector('td');
               cell.className = 'warn';
               cell.textContent = 'memory (redis unreachable)';
-            });
+            }`);
           },
           memory: () => page.getByLabel('Search memories').waitFor(),
-          settings: () => page.getByRole('button', { name: /Notify me|Turn notifications/ }).waitFor(),
+          settings: () =>
+            page.getByRole('button', { name: /Notify me|Turn notifications/ }).waitFor(),
         };
         for (const [view, ready] of Object.entries(waits)) {
           await page.getByRole('link', { name: new RegExp(`^${view}`, 'i') }).click();
@@ -156,12 +152,15 @@ describe.skipIf(!chromiumPath)(
       const context = await browser.newContext();
       const page = await context.newPage();
       await page.goto(`${bed.gw.url}/#status`);
-      await page.getByRole('row', { name: /canvas/ }).first().waitFor();
-      await page.evaluate(() => {
-        const cell = document.querySelector('td')!;
+      await page
+        .getByRole('row', { name: /canvas/ })
+        .first()
+        .waitFor();
+      await page.evaluate(`{
+        const cell = document.querySelector('td');
         cell.style.color = '#9a9a9a';
         cell.style.background = '#b0b0b0';
-      });
+      }`);
       expect((await audit(page)).filter((line) => line.startsWith('color-contrast:'))).toHaveLength(
         1,
       );
