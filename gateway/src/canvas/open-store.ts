@@ -26,6 +26,7 @@ export async function openCanvasStore(deps: {
   return createResilientCanvasStore({
     primary: await createRedisCanvasStore({ link, limits: deps.limits, logger }),
     ready: () => link.ready(),
+    onReconnect: (fn) => link.onSubscriberReady(fn),
     limits: deps.limits,
     logger,
     probeIntervalMs: deps.probeIntervalMs,

@@ -10,7 +10,8 @@
  * what happened here during the outage is replayed onto it in order (a clear, then the blocks
  * added after the last clear; a block the shared caps refuse is dropped with a warning), the
  * mirror is set to the Redis canvas (viewers get a `clear` and the blocks when it differs: other
- * gateways may have rendered meanwhile) and Redis is used again (one info log).
+ * gateways may have rendered meanwhile) and Redis is used again (one info log). A gateway that
+ * made no call during an outage resyncs its mirror when Redis' pub/sub connection comes back.
  */
 import { isHearthError } from '../errors.ts';
 import type { Logger } from '../observability/logger.ts';
@@ -24,6 +25,8 @@ export interface ResilientCanvasOptions {
   ready: () => boolean;
   limits: CanvasLimits;
   logger: Logger;
+  /** Runs `fn` each time Redis' pub/sub connection comes back (events may have been missed). */
+  onReconnect?: (fn: () => void) => void;
   /** How often Redis is probed while degraded; default 5,000 ms. */
   probeIntervalMs?: number;
 }
@@ -169,6 +172,13 @@ export async function createResilientCanvasStore(
     }
     return onMirror();
   }
+
+  // Back from a drop this gateway did not notice (no call failed): events may have been missed,
+  // so the mirror (what viewers see) is set to the Redis canvas again.
+  options.onReconnect?.(() => {
+    if (!usingPrimary || closed) return;
+    primary.blocks().then(resetMirror, (error: unknown) => degrade(message(error)));
+  });
 
   if (options.ready()) {
     try {
