@@ -125,7 +125,10 @@ export function approvalRoutes(deps: ApprovalRouteDeps): AnyRoute[] {
         z.object({ approved: z.literal(true), id: z.string(), always_allowed: z.boolean() }),
         z.object({ denied: z.literal(true), id: z.string() }),
       ]),
-      handler: async ({ params, rawBody }) => {
+      handler: async ({ params, rawBody, headers }) => {
+        // JSON only: a cross-site form or "simple" request cannot send it without a preflight.
+        if (!/^application\/json\s*(;|$)/i.test(headers['content-type'] ?? ''))
+          throw validationError('Content-Type must be application/json');
         const body = parseRequestPart(tokenDecisionBody, parseJsonBody(rawBody), 'body');
         if (!deps.decisionTokens.redeem(params.approval_id, body.decision, body.token))
           throw new HearthError(

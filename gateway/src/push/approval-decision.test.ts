@@ -148,10 +148,17 @@ describe.runIf(hasOpenssl())(
         403,
         /not valid/,
       ],
-    ])('answers %s with %i and a detail', async (_what, body, status, detail) => {
+      [
+        'a form post (text/plain, as a cross-site page could send)',
+        JSON.stringify({ decision: 'deny', token: 'x' }),
+        422,
+        /Content-Type/,
+        'text/plain',
+      ],
+    ])('answers %s with %i and a detail', async (_what, body, status, detail, type?: string) => {
       const response = await rawRequest(bed.gw.port, '/api/v1/approvals/nope/decide', {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': type ?? 'application/json' },
         body,
       });
       expect(response.status).toBe(status);
