@@ -166,3 +166,53 @@ describe.runIf(hasOpenssl())(
     });
   },
 );
+
+describe.runIf(hasOpenssl())(
+  'a decision token expires with its approval (skipped without openssl)',
+  { timeout: 60_000 },
+  () => {
+    it('refuses the token of an approval that expired with 403, and nothing runs', async () => {
+      const certificate = selfSignedCertificate();
+      const service = await startFakePushService(certificate);
+      const agent = new Agent({ ca: certificate.cert });
+      const bed = await startChatTestBed(undefined, {
+        pushAgent: agent,
+        approvalExpiryMs: 2_000,
+        config: { gateway: { api_key: KEY } },
+      });
+      try {
+        const headers = { 'content-type': 'application/json', 'x-api-key': KEY };
+        const post = (path: string, body: unknown, withKey = true) =>
+          fetch(`${bed.gw.url}/api/v1${path}`, {
+            method: 'POST',
+            headers: withKey ? headers : { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+        expect((await post('/push/subscribe', service.subscribe())).status).toBe(201);
+        bed.fake.reply(
+          { toolCalls: [{ name: 'shell', arguments: { command: 'echo too-late' } }] },
+          { text: 'It expired.' },
+        );
+        const turn = await post('/chat', { message: 'run it', session_id: 'expiring' });
+        // The turn ends when the approval expires (denied); the push went out before.
+        expect(turn.status).toBe(200);
+        const push = service.received.at(-1)!.payload as ApprovalPush;
+        const late = await post(
+          `/approvals/${push.approval_id}/decide`,
+          { decision: 'approve', token: push.decision_tokens.approve },
+          false,
+        );
+        expect(late.status).toBe(403);
+        expect(((await late.json()) as Json).detail).toMatch(/expired/);
+        const outputs = INSPECTORS['openai-chat']
+          .toolResults(bed.fake.requests[1]!)
+          .map((r) => r.output);
+        expect(outputs).not.toContain('exit code 0\nstdout:\ntoo-late\n');
+      } finally {
+        await bed.close();
+        await service.close();
+        agent.destroy();
+      }
+    });
+  },
+);
