@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { agentArea } from './agent/area.ts';
-import { DENIED_TEXT } from './approvals/approval-service.ts';
+import { APPROVAL_EXPIRY_MS, DENIED_TEXT } from './approvals/approval-service.ts';
 import { approvalsArea } from './approvals/area.ts';
+import { createDecisionTokens, decisionTokenSecret } from './approvals/decision-tokens.ts';
 import { channelsArea } from './channels/area.ts';
 import { SUMMARY_PROMPT } from './agent/build-agent.ts';
 import { createConversationStore } from './agent/conversations.ts';
@@ -122,7 +123,13 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     presence: deps.presenceTiming,
     leaseTiming: deps.leaseTiming,
   });
+  // Carried by approval pushes, so the service worker's actions need no API key.
+  const decisionTokens = createDecisionTokens({
+    secret: decisionTokenSecret(config.gateway.api_key),
+    now,
+  });
   const approvals = approvalsArea({
+    decisionTokens,
     security: config.security,
     configPath: paths.configPath,
     allowlist: () => database.database().allowlist,
@@ -141,12 +148,18 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     board: () => scaleOut.scaleOut().board,
     events: () => scaleOut.scaleOut().events,
     // No socket of the session saw the notice: a push to the subscribed browsers.
-    unseenApproval: (approval, text) =>
-      push.notify({
+    unseenApproval: (approval, text) => {
+      const expiresAt = approval.created_at * 1000 + (deps.approvalExpiryMs ?? APPROVAL_EXPIRY_MS);
+      return push.notify({
         title: `Approve ${approval.tool_name}?`,
         body: text,
         approval_id: approval.id,
-      }),
+        decision_tokens: {
+          approve: decisionTokens.mint(approval.id, 'approve', expiresAt),
+          deny: decisionTokens.mint(approval.id, 'deny', expiresAt),
+        },
+      });
+    },
     channelNotice: (sessionId, text) => channels.notice(sessionId, text),
     processEnv: deps.processEnv ?? {},
     approvalExpiryMs: deps.approvalExpiryMs,

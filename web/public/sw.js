@@ -1,34 +1,60 @@
 // Hearth's service worker: shows push notifications, and for an approval request offers
-// Approve and Deny, which call the gateway's API. The API key never reaches the worker (the
-// page keeps it in session storage only): when the gateway needs one, an action opens the
+// Approve and Deny. The worker never holds the API key: an approval push carries one
+// decision token per action, bound by the gateway to that approval and that decision, single
+// use and expiring with the approval, which `POST /api/v1/approvals/{id}/decide` accepts in
+// place of the key. Without a token (or when the gateway refuses it) an action opens the
 // Approvals view instead.
-self.addEventListener('push', (event) => {
-  let data;
-  try {
-    data = event.data ? event.data.json() : {};
-  } catch {
-    data = { title: 'Hearth', body: event.data ? event.data.text() : '' };
-  }
-  const approval = typeof data.approval_id === 'string' ? data.approval_id : undefined;
-  event.waitUntil(
-    self.registration.showNotification(data.title || 'Hearth', {
-      body: data.body || '',
-      tag: approval ? `approval-${approval}` : undefined,
-      data: { approval_id: approval },
-      icon: '/icon.svg',
-      actions: approval
-        ? [
-            { action: 'approve', title: 'Approve' },
-            { action: 'deny', title: 'Deny' },
-          ]
-        : [],
-    }),
-  );
+// Controls the open pages at once, so an action can bring one to the Approvals view.
+self.addEventListener('activate', (event) => {
+  event.waitUntil(self.clients.claim());
 });
 
-async function decide(id, action) {
-  const path = `/api/v1/approvals/${encodeURIComponent(id)}/${action}`;
-  const response = await fetch(path, { method: 'POST' });
+self.addEventListener('push', (event) => {
+  event.waitUntil(showPush(event.data));
+});
+
+/** Shows one push message (its data as the gateway sent it). */
+function showPush(message) {
+  let data;
+  try {
+    data = message ? message.json() : {};
+  } catch {
+    data = { title: 'Hearth', body: message ? message.text() : '' };
+  }
+  const approval = typeof data.approval_id === 'string' ? data.approval_id : undefined;
+  const tokens = approval && data.decision_tokens ? data.decision_tokens : {};
+  return self.registration.showNotification(data.title || 'Hearth', {
+    body: data.body || '',
+    tag: approval ? `approval-${approval}` : undefined,
+    data: {
+      approval_id: approval,
+      tokens: {
+        approve: typeof tokens.approve === 'string' ? tokens.approve : undefined,
+        deny: typeof tokens.deny === 'string' ? tokens.deny : undefined,
+      },
+    },
+    icon: '/icon.svg',
+    actions: approval
+      ? [
+          { action: 'approve', title: 'Approve' },
+          { action: 'deny', title: 'Deny' },
+        ]
+      : [],
+  });
+}
+
+async function decide(id, action, token) {
+  const base = `/api/v1/approvals/${encodeURIComponent(id)}`;
+  if (token) {
+    const response = await fetch(`${base}/decide`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ decision: action, token }),
+    });
+    return response.ok;
+  }
+  // No token: the plain route, which only a gateway without an API key accepts.
+  const response = await fetch(`${base}/${action}`, { method: 'POST' });
   return response.ok;
 }
 
@@ -36,7 +62,8 @@ async function openApprovals() {
   const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   for (const client of windows) {
     if ('focus' in client) {
-      await client.focus();
+      // The browser may refuse focus (no user activation); the page still goes there.
+      await client.focus().catch(() => undefined);
       if ('navigate' in client) await client.navigate('/#approvals');
       return;
     }
@@ -44,14 +71,21 @@ async function openApprovals() {
   await self.clients.openWindow('/#approvals');
 }
 
-self.addEventListener('notificationclick', (event) => {
-  const id = event.notification.data && event.notification.data.approval_id;
-  event.notification.close();
-  if (id && (event.action === 'approve' || event.action === 'deny')) {
-    event.waitUntil(
-      decide(id, event.action).then((ok) => (ok ? undefined : openApprovals()), openApprovals),
+/** A click on a notification or one of its actions ('approve', 'deny', or '' for the body). */
+function handleNotificationClick(notification, action) {
+  const data = notification.data || {};
+  const id = data.approval_id;
+  notification.close();
+  if (id && (action === 'approve' || action === 'deny')) {
+    const token = data.tokens ? data.tokens[action] : undefined;
+    return decide(id, action, token).then(
+      (ok) => (ok ? undefined : openApprovals()),
+      openApprovals,
     );
-  } else {
-    event.waitUntil(openApprovals());
   }
+  return openApprovals();
+}
+
+self.addEventListener('notificationclick', (event) => {
+  event.waitUntil(handleNotificationClick(event.notification, event.action));
 });

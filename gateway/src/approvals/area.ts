@@ -3,6 +3,7 @@ import { updateConfigFile } from '../config/write.ts';
 import type { AllowlistRepository } from '../db/ports.ts';
 import type { Area } from '../lifecycle/area.ts';
 import type { ApprovalService } from './approval-service.ts';
+import type { DecisionTokens } from './decision-tokens.ts';
 import type { ApprovalPolicy } from './ports.ts';
 import { approvalRoutes } from './routes.ts';
 
@@ -14,6 +15,8 @@ export interface ApprovalsAreaDeps {
   approvals: () => ApprovalService;
   /** False until the tools have started: the policy then reports require_shell_approval null. */
   toolsReady: () => boolean;
+  /** The tokens a push carries for its Approve and Deny actions. */
+  decisionTokens: DecisionTokens;
 }
 
 export interface ApprovalsArea extends Area {
@@ -36,6 +39,7 @@ export function approvalsArea(deps: ApprovalsAreaDeps): ApprovalsArea {
       allowlist: deps.allowlist,
       policy,
       toolsReady: deps.toolsReady,
+      decisionTokens: deps.decisionTokens,
       persistPolicy: (next) =>
         updateConfigFile(deps.configPath, 'security', {
           security: next.security,

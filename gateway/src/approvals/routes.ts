@@ -1,11 +1,12 @@
 import { posix } from 'node:path';
 import { z } from 'zod';
 import type { AllowlistRepository } from '../db/ports.ts';
-import { notFound } from '../errors.ts';
+import { HearthError, notFound, validationError } from '../errors.ts';
 import { defineRoute, type AnyRoute } from '../http/route.ts';
-import { noControlChars } from '../http/validation.ts';
+import { noControlChars, parseRequestPart } from '../http/validation.ts';
 import type { ApprovalService } from './approval-service.ts';
 import { argPatternProblem } from './command-analysis/match-allowlist.ts';
+import type { DecisionTokens } from './decision-tokens.ts';
 import type { ApprovalPolicy } from './ports.ts';
 
 const pendingSchema = z.object({
@@ -37,6 +38,21 @@ export interface ApprovalRouteDeps {
   toolsReady: () => boolean;
   /** Persists a policy change into [security] of config.toml. */
   persistPolicy: (policy: ApprovalPolicy) => Promise<void>;
+  /** The tokens a push carries for its Approve and Deny actions. */
+  decisionTokens: DecisionTokens;
+}
+
+const tokenDecisionBody = z.strictObject({
+  decision: z.enum(['approve', 'deny']),
+  token: z.string().min(1).max(100),
+});
+
+function parseJsonBody(raw: Buffer | undefined): unknown {
+  try {
+    return JSON.parse((raw ?? Buffer.alloc(0)).toString('utf8')) as unknown;
+  } catch {
+    throw validationError('Malformed JSON in request body');
+  }
 }
 
 /**
@@ -95,6 +111,34 @@ export function approvalRoutes(deps: ApprovalRouteDeps): AnyRoute[] {
       params: z.object({ approval_id: z.string().min(1) }),
       response: z.object({ denied: z.literal(true), id: z.string() }),
       handler: ({ params }) => deps.approvals().deny(params.approval_id),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/approvals/{approval_id}/decide',
+      summary:
+        'Approve or deny with the decision token a push notification carried (no X-API-Key: the token, HMAC-bound to this approval and decision, single use, expiring with the approval, is the credential)',
+      tags: ['approvals'],
+      params: z.object({ approval_id: z.string().min(1).max(100) }),
+      body: tokenDecisionBody,
+      webhook: { limitBytes: 1024 },
+      response: z.union([
+        z.object({ approved: z.literal(true), id: z.string(), always_allowed: z.boolean() }),
+        z.object({ denied: z.literal(true), id: z.string() }),
+      ]),
+      handler: async ({ params, rawBody, headers }) => {
+        // JSON only: a cross-site form or "simple" request cannot send it without a preflight.
+        if (!/^application\/json\s*(;|$)/i.test(headers['content-type'] ?? ''))
+          throw validationError('Content-Type must be application/json');
+        const body = parseRequestPart(tokenDecisionBody, parseJsonBody(rawBody), 'body');
+        if (!deps.decisionTokens.redeem(params.approval_id, body.decision, body.token))
+          throw new HearthError(
+            'forbidden',
+            'The decision token is not valid for this approval and decision (forged, expired or already used)',
+          );
+        return body.decision === 'approve'
+          ? deps.approvals().approve(params.approval_id, false)
+          : deps.approvals().deny(params.approval_id);
+      },
     }),
     defineRoute({
       method: 'get',

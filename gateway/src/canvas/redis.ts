@@ -4,8 +4,8 @@
  * add and clear published on `<prefix>events`, which each gateway follows to tell its own
  * viewers. The cap check, the append and the publish run in one Lua script, so concurrent
  * renders on several gateways never pass the caps and every viewer sees adds in list order.
- * While Redis is unreachable the canvas answers 503 (there is no second copy to diverge) and
- * `/api/v1/status` shows `redis (unreachable)`.
+ * While Redis is unreachable its calls fail with 503 and `kind` says `redis (unreachable)`; the
+ * gateway wraps it in the in-process fallback (resilient.ts), so no caller sees that 503.
  */
 import { unavailable } from '../errors.ts';
 import type { Logger } from '../observability/logger.ts';

@@ -8,6 +8,8 @@ export interface PushMessage {
   body: string;
   /** Set for an approval request: the service worker offers Approve and Deny. */
   approval_id?: string;
+  /** With `approval_id`: single-use tokens for `POST /approvals/{id}/decide`, one per action. */
+  decision_tokens?: { approve: string; deny: string };
 }
 
 export interface NotifyResult {

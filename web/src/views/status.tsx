@@ -43,63 +43,70 @@ export function StatusView() {
         </p>
       ) : null}
       <p class="muted">Version {status?.version ?? '…'}</p>
-      <h3>Backends</h3>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Part</th>
-            <th scope="col">In use</th>
-          </tr>
-        </thead>
-        <tbody>
-          {Object.entries(status?.backends ?? {}).map(([part, backend]) => (
-            <tr key={part}>
-              <th scope="row">{part}</th>
-              <td class={/unreachable|fallback|not built|unavailable/.test(backend) ? 'warn' : ''}>
-                {backend}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <h3>Usage</h3>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Model</th>
-            <th scope="col">Input tokens</th>
-            <th scope="col">Output tokens</th>
-            <th scope="col">Web searches</th>
-            <th scope="col">Cost (USD)</th>
-          </tr>
-        </thead>
-        <tbody>
-          {models.length === 0 ? (
+      <h3 id="backends-title">Backends</h3>
+      {/* A region the keyboard can reach and scroll, when the table is wider than a phone. */}
+      <div class="table-scroll" role="region" aria-labelledby="backends-title" tabIndex={0}>
+        <table>
+          <thead>
             <tr>
-              <td colSpan={5} class="muted">
-                No usage since the gateway started.
-              </td>
+              <th scope="col">Part</th>
+              <th scope="col">In use</th>
             </tr>
-          ) : (
-            models.map(([model, u]) => (
-              <tr key={model}>
-                <th scope="row">{model}</th>
-                <td>{u.input_tokens}</td>
-                <td>{u.output_tokens}</td>
-                <td>{u.web_searches}</td>
-                <td>{u.cost_usd === null ? 'unpriced' : u.cost_usd.toFixed(4)}</td>
+          </thead>
+          <tbody>
+            {Object.entries(status?.backends ?? {}).map(([part, backend]) => (
+              <tr key={part}>
+                <th scope="row">{part}</th>
+                <td
+                  class={/unreachable|fallback|not built|unavailable/.test(backend) ? 'warn' : ''}
+                >
+                  {backend}
+                </td>
               </tr>
-            ))
-          )}
-        </tbody>
-        <tfoot>
-          <tr>
-            <th scope="row">Total</th>
-            <td colSpan={3} />
-            <td>{(usage?.total_cost_usd ?? 0).toFixed(4)}</td>
-          </tr>
-        </tfoot>
-      </table>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <h3 id="usage-title">Usage</h3>
+      <div class="table-scroll" role="region" aria-labelledby="usage-title" tabIndex={0}>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Model</th>
+              <th scope="col">Input tokens</th>
+              <th scope="col">Output tokens</th>
+              <th scope="col">Web searches</th>
+              <th scope="col">Cost (USD)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {models.length === 0 ? (
+              <tr>
+                <td colSpan={5} class="muted">
+                  No usage since the gateway started.
+                </td>
+              </tr>
+            ) : (
+              models.map(([model, u]) => (
+                <tr key={model}>
+                  <th scope="row">{model}</th>
+                  <td>{u.input_tokens}</td>
+                  <td>{u.output_tokens}</td>
+                  <td>{u.web_searches}</td>
+                  <td>{u.cost_usd === null ? 'unpriced' : u.cost_usd.toFixed(4)}</td>
+                </tr>
+              ))
+            )}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row">Total</th>
+              <td colSpan={3} />
+              <td>{(usage?.total_cost_usd ?? 0).toFixed(4)}</td>
+            </tr>
+          </tfoot>
+        </table>
+      </div>
     </section>
   );
 }
