@@ -25,6 +25,11 @@ const FIELDS: Record<ChannelType, { key: string; prompt: string; optional?: bool
     { key: 'app_secret', prompt: 'App secret (checks X-Hub-Signature-256)' },
     { key: 'verify_token', prompt: 'Verify token (for the webhook handshake)' },
   ],
+  discord: [{ key: 'bot_token', prompt: 'Bot token (Developer Portal → Bot; enable Message Content)' }],
+  slack: [
+    { key: 'bot_token', prompt: 'Bot token (xoxb-…)' },
+    { key: 'app_token', prompt: 'App-level token for Socket Mode (xapp-…, connections:write)' },
+  ],
   webhook: [
     { key: 'signing_secret', prompt: 'Signing secret (HMAC-SHA256)' },
     { key: 'callback_url', prompt: 'Callback URL for replies (empty: none)', optional: true },

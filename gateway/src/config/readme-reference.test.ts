@@ -7,6 +7,8 @@ const MINIMAL_CHANNELS = [
   { type: 'webhook', signing_secret: 'x' },
   { type: 'telegram', bot_token: 'x' },
   { type: 'whatsapp', access_token: 'x', app_secret: 'x', verify_token: 'x', phone_number_id: '1' },
+  { type: 'discord', bot_token: 'x' },
+  { type: 'slack', bot_token: 'x', app_token: 'x' },
 ];
 
 /** The README's configuration reference must list exactly the schema's keys and defaults. */

@@ -197,10 +197,32 @@ export const whatsappChannel = z.strictObject({
   graph_api_url: httpUrl.default('https://graph.facebook.com/v21.0'),
 });
 
+/** Discord through its gateway WebSocket (Message Content intent) and REST API. */
+export const discordChannel = z.strictObject({
+  type: z.literal('discord'),
+  ...channelCommon,
+  bot_token: z.string().min(1),
+  /** The REST API base; the gateway WebSocket URL comes from its `GET /gateway/bot`. */
+  rest_api_url: httpUrl.default('https://discord.com/api'),
+});
+
+/** Slack in Socket Mode: events over a WebSocket opened with the app-level token. */
+export const slackChannel = z.strictObject({
+  type: z.literal('slack'),
+  ...channelCommon,
+  /** The bot token (`xoxb-…`) that posts messages. */
+  bot_token: z.string().min(1),
+  /** The app-level token (`xapp-…`, scope `connections:write`) that opens Socket Mode. */
+  app_token: z.string().min(1),
+  web_api_url: httpUrl.default('https://slack.com/api/'),
+});
+
 export const channelSchema = z.discriminatedUnion('type', [
   webhookChannel,
   telegramChannel,
   whatsappChannel,
+  discordChannel,
+  slackChannel,
 ]);
 export type ChannelConfig = z.infer<typeof channelSchema>;
 export type ChannelType = ChannelConfig['type'];
@@ -208,6 +230,8 @@ export const CHANNEL_TYPES = [
   'webhook',
   'telegram',
   'whatsapp',
+  'discord',
+  'slack',
 ] as const satisfies readonly ChannelType[];
 
 /** A channel's name: the `<name>` of `[channels.<name>]`, also a URL path segment. */
