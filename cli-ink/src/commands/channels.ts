@@ -25,7 +25,9 @@ const FIELDS: Record<ChannelType, { key: string; prompt: string; optional?: bool
     { key: 'app_secret', prompt: 'App secret (checks X-Hub-Signature-256)' },
     { key: 'verify_token', prompt: 'Verify token (for the webhook handshake)' },
   ],
-  discord: [{ key: 'bot_token', prompt: 'Bot token (Developer Portal → Bot; enable Message Content)' }],
+  discord: [
+    { key: 'bot_token', prompt: 'Bot token (Developer Portal → Bot; enable Message Content)' },
+  ],
   slack: [
     { key: 'bot_token', prompt: 'Bot token (xoxb-…)' },
     { key: 'app_token', prompt: 'App-level token for Socket Mode (xapp-…, connections:write)' },

@@ -10,7 +10,11 @@ runChannelConformance(
   'discord (discord.js against the fake gateway and REST API)',
   async () => {
     const fake = await startFakeDiscord(TOKEN);
-    const config = channelSchema.parse({ type: 'discord', bot_token: TOKEN, rest_api_url: fake.apiUrl });
+    const config = channelSchema.parse({
+      type: 'discord',
+      bot_token: TOKEN,
+      rest_api_url: fake.apiUrl,
+    });
     if (config.type !== 'discord') throw new Error('unreachable');
     const adapter = createDiscordAdapter(config, {
       fetch: globalThis.fetch,

@@ -63,7 +63,7 @@ const isSnowflake = (value: unknown) => typeof value === 'string' && /^\d{1,20}$
 export function malformedDispatch(packet: { t?: unknown; d?: unknown }): string | undefined {
   if (typeof packet.t !== 'string') return undefined; // not a dispatch (HELLO, ACK, …)
   if (!KNOWN_DISPATCHES.has(packet.t)) return `unknown dispatch ${packet.t.slice(0, 64)}`;
-  if (packet.t !== GatewayDispatchEvents.MessageCreate) return undefined;
+  if (packet.t !== 'MESSAGE_CREATE') return undefined;
   const d = packet.d as Record<string, unknown> | null;
   const author = d?.author as Record<string, unknown> | undefined;
   if (

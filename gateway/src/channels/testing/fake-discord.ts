@@ -61,7 +61,7 @@ export async function startFakeDiscord(token: string, options: { heartbeatMs?: n
   const sent: DiscordSent[] = [];
   const typing: string[] = [];
   const ops: number[] = [];
-  const throttled = new Map<string, number>();
+  const throttled = new Map<RegExp, number>();
   const sessions = new Map<string, Session>();
   const dmChannels = new Map<string, string>(); // user id → DM channel id
   const sockets = new Set<Socket>();
@@ -70,10 +70,15 @@ export async function startFakeDiscord(token: string, options: { heartbeatMs?: n
   let current: Session | undefined;
   let cursor = 0;
 
-  const reply = (res: ServerResponse, status: number, body?: unknown, headers: Json = {}) => {
-    if (body === undefined) return void res.writeHead(status, headers as never).end();
+  const reply = (
+    res: ServerResponse,
+    status: number,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
+    if (body === undefined) return void res.writeHead(status, headers).end();
     res
-      .writeHead(status, { 'content-type': 'application/json', ...(headers as never) })
+      .writeHead(status, { 'content-type': 'application/json', ...headers })
       .end(JSON.stringify(body));
   };
   const fail = (res: ServerResponse, status: number, code: number, message: string, extra?: Json) =>
@@ -103,8 +108,7 @@ export async function startFakeDiscord(token: string, options: { heartbeatMs?: n
     const path = (req.url ?? '').split('?')[0] ?? '';
     const match = /^\/api\/v10(\/.*)$/.exec(path);
     if (!match) return fail(res, 404, 0, '404: Not Found');
-    if (req.headers.authorization !== `Bot ${token}`)
-      return fail(res, 401, 0, '401: Unauthorized');
+    if (req.headers.authorization !== `Bot ${token}`) return fail(res, 401, 0, '401: Unauthorized');
     const route = `${req.method} ${match[1]}`;
     let body: Json;
     try {
@@ -112,7 +116,7 @@ export async function startFakeDiscord(token: string, options: { heartbeatMs?: n
     } catch {
       return fail(res, 400, 50109, 'The request body contains invalid JSON.');
     }
-    const retryAfter = [...throttled.keys()].find((prefix) => route.startsWith(prefix));
+    const retryAfter = [...throttled.keys()].find((pattern) => pattern.test(route));
     if (retryAfter !== undefined) {
       const seconds = throttled.get(retryAfter) ?? 1;
       throttled.delete(retryAfter);
@@ -269,11 +273,16 @@ export async function startFakeDiscord(token: string, options: { heartbeatMs?: n
       return;
     }
     let session: Session | undefined;
-    send(socket, { op: 10, s: null, t: null, d: { heartbeat_interval: options.heartbeatMs ?? 41_250 } });
+    send(socket, {
+      op: 10,
+      s: null,
+      t: null,
+      d: { heartbeat_interval: options.heartbeatMs ?? 41_250 },
+    });
     socket.on('message', (raw) => {
       let payload: Json;
       try {
-        payload = JSON.parse(String(raw)) as Json;
+        payload = JSON.parse(Buffer.from(raw as Buffer).toString('utf8')) as Json;
       } catch {
         socket.close(4002, 'Error while decoding payload.');
         return;
@@ -368,7 +377,7 @@ export async function startFakeDiscord(token: string, options: { heartbeatMs?: n
       const channelId = options.guild
         ? GUILD_CHANNEL_ID
         : (dmChannels.get(options.from) ??
-          (dmChannels.set(options.from, nextId()).get(options.from) as string));
+          dmChannels.set(options.from, nextId()).get(options.from));
       const content =
         current && (current.intents & INTENTS.messageContent) === 0 ? '' : options.text;
       messageCreate({
@@ -409,9 +418,9 @@ export async function startFakeDiscord(token: string, options: { heartbeatMs?: n
       if (current) sessions.delete(current.id);
       send(current?.socket, { op: 9, s: null, t: null, d: false });
     },
-    /** The next call whose "METHOD /path" starts with `prefix` answers 429. */
-    throttle(prefix: string, retryAfterSeconds: number): void {
-      throttled.set(prefix, retryAfterSeconds);
+    /** The next call whose "METHOD /path" matches `route` answers 429. */
+    throttle(route: RegExp, retryAfterSeconds: number): void {
+      throttled.set(route, retryAfterSeconds);
     },
     async nextSent(n = 1, timeoutMs = 15_000): Promise<DiscordSent[]> {
       const from = cursor;
