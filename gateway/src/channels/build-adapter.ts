@@ -23,5 +23,13 @@ export async function buildChannelAdapter(
       const { createWhatsAppAdapter } = await import('./whatsapp/whatsapp-adapter.ts');
       return createWhatsAppAdapter(config, io);
     }
+    case 'discord': {
+      const { createDiscordAdapter } = await import('./discord/discord-adapter.ts');
+      return createDiscordAdapter(config, io);
+    }
+    case 'slack': {
+      const { createSlackAdapter } = await import('./slack/slack-adapter.ts');
+      return createSlackAdapter(config, io);
+    }
   }
 }
