@@ -47,6 +47,7 @@ export async function startFakeSlack(tokens: { bot: string; app: string }) {
   let connections = 0;
   let cursor = 0;
   let ts = 1_700_000_000;
+  let lastStamp = '';
 
   const reply = (res: ServerResponse, status: number, body: Json, headers: Json = {}) => {
     res
@@ -254,6 +255,7 @@ export async function startFakeSlack(tokens: { bot: string; app: string }) {
       subtype?: string;
     }): string {
       const stamp = `${(ts += 1)}.000200`;
+      lastStamp = stamp;
       return event({
         type: 'message',
         ...(options.subtype ? { subtype: options.subtype } : {}),
@@ -267,9 +269,12 @@ export async function startFakeSlack(tokens: { bot: string; app: string }) {
         team: TEAM_ID,
       });
     },
-    /** An `app_mention` event in the public channel (Slack sends it beside the message event). */
-    mention(options: { from: string; text: string }): string {
-      const stamp = `${(ts += 1)}.000300`;
+    /**
+     * An `app_mention` event in the public channel. Slack sends one beside the `message` event
+     * of the same post (same `ts`): `sameAsLast` makes it that of the last message.
+     */
+    mention(options: { from: string; text: string; sameAsLast?: boolean }): string {
+      const stamp = options.sameAsLast ? lastStamp : `${(ts += 1)}.000300`;
       return event({
         type: 'app_mention',
         user: options.from,
