@@ -1,8 +1,9 @@
+import { describe, expect, it } from 'vitest';
 import { channelSchema } from '../../config/schema.ts';
 import { silentLogger } from '../../observability/logger.ts';
-import { runChannelConformance } from '../conformance.ts';
+import { recordingLink, runChannelConformance } from '../conformance.ts';
 import { startFakeDiscord } from '../testing/fake-discord.ts';
-import { createDiscordAdapter } from './discord-adapter.ts';
+import { createDiscordAdapter, malformedDispatch } from './discord-adapter.ts';
 
 const TOKEN = 'conformance.discord.token';
 
@@ -48,3 +49,47 @@ runChannelConformance(
   },
   { timeoutMs: 20_000 },
 );
+
+describe('discord adapter: hostile input and bad credentials', () => {
+  it('a wrong bot token fails connect (401 from GET /gateway/bot), and nothing stays open', async () => {
+    const fake = await startFakeDiscord(TOKEN);
+    try {
+      const config = channelSchema.parse({
+        type: 'discord',
+        bot_token: 'forged.token',
+        rest_api_url: fake.apiUrl,
+      });
+      if (config.type !== 'discord') throw new Error('unreachable');
+      const adapter = createDiscordAdapter(config, {
+        fetch: globalThis.fetch,
+        now: Date.now,
+        logger: silentLogger(),
+      });
+      await expect(adapter.connect(recordingLink().link)).rejects.toThrow(/token/i);
+      await adapter.disconnect();
+      expect(fake.connected()).toBe(false);
+      expect(fake.sessionCount()).toBe(0);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('refuses unknown dispatch types and MESSAGE_CREATEs missing the fields every message has', () => {
+    expect(malformedDispatch({ t: 'NOT_A_DISCORD_EVENT', d: {} })).toMatch(/unknown dispatch/);
+    expect(malformedDispatch({ t: 'X'.repeat(1_000) })?.length).toBeLessThan(100);
+    const good = { id: '1', channel_id: '2', content: 'hi', author: { id: '3' } };
+    expect(malformedDispatch({ t: 'MESSAGE_CREATE', d: good })).toBeUndefined();
+    for (const bad of [
+      null,
+      'junk',
+      { ...good, id: 'x' },
+      { ...good, channel_id: 5 },
+      { ...good, content: 5 },
+      { ...good, author: undefined },
+      { ...good, author: { id: '../../etc' } },
+    ])
+      expect(malformedDispatch({ t: 'MESSAGE_CREATE', d: bad })).toMatch(/malformed/);
+    expect(malformedDispatch({ t: 'GUILD_CREATE', d: {} })).toBeUndefined();
+    expect(malformedDispatch({ d: {} })).toBeUndefined();
+  });
+});

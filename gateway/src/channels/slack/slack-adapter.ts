@@ -122,7 +122,15 @@ export function createSlackAdapter(config: SlackConfig, io: AdapterIo): ChannelA
       autoReconnectEnabled: false,
       installerOptions: { clientOptions },
     });
-    const made = new App({ token: config.bot_token, receiver, logger, clientOptions });
+    // Deferred: `init()` runs auth.test where its failure (a bad bot token) can be caught; Bolt
+    // would otherwise start it in the constructor and leave its rejection unhandled.
+    const made = new App({
+      token: config.bot_token,
+      receiver,
+      logger,
+      clientOptions,
+      deferInitialization: true,
+    });
     const onMessage = async ({
       event,
       context,
@@ -196,7 +204,8 @@ export function createSlackAdapter(config: SlackConfig, io: AdapterIo): ChannelA
       stopping = false;
       const made = makeApp(next);
       try {
-        await made.app.start(); // auth.test, apps.connections.open, then `hello`
+        await made.app.init(); // auth.test with the bot token
+        await made.app.start(); // apps.connections.open with the app token, then `hello`
       } catch (error) {
         stopping = true;
         await made.app.stop().catch(() => undefined);
