@@ -54,13 +54,9 @@ async function ask(ctx: CommandContext, prompt: string, secret: boolean): Promis
   ctx.deps.promptOutput.write(`${prompt}: `);
   const raw = secret && input.isTTY === true && typeof input.setRawMode === 'function';
   if (raw) input.setRawMode(true);
-  let text = '';
+  let text: string;
   try {
-    for await (const chunk of input) {
-      text += String(chunk);
-      if (text.includes('\r') || text.includes('\n') || text.includes(CTRL_C) || text.length > 4096)
-        break;
-    }
+    text = await readLine(input);
   } finally {
     if (raw) {
       input.setRawMode(false);
@@ -71,11 +67,44 @@ async function ask(ctx: CommandContext, prompt: string, secret: boolean): Promis
   return text.split(/[\r\n]/)[0]?.trim() ?? '';
 }
 
+/**
+ * Reads up to the end of one line (or Ctrl-C, or 4096 characters) and leaves the stream open
+ * with whatever followed unread, so the next field's answer can be read from it too.
+ */
+function readLine(input: NodeJS.ReadStream): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let text = '';
+    const finish = (error?: unknown) => {
+      input.off('data', onData);
+      input.off('end', onEnd);
+      input.off('error', finish);
+      input.pause();
+      if (error) reject(error instanceof Error ? error : new Error(String(error)));
+      else resolve(text);
+    };
+    const onData = (chunk: unknown) => {
+      text += String(chunk);
+      const end = text.search(/[\r\n]/);
+      if (end >= 0) {
+        const rest = text.slice(end + 1);
+        text = text.slice(0, end + 1);
+        if (rest !== '') input.unshift(Buffer.from(rest));
+        finish();
+      } else if (text.includes(CTRL_C) || text.length > 4096) finish();
+    };
+    const onEnd = () => finish();
+    input.on('data', onData);
+    input.on('end', onEnd);
+    input.on('error', finish);
+    input.resume();
+  });
+}
+
 /** `hearth channels list|add|remove|pair`. */
 export function registerChannels(program: Command, ctx: CommandContext): void {
   const channels = program
     .command('channels')
-    .description('messaging channels (Telegram, WhatsApp, webhooks)');
+    .description('messaging channels (Telegram, WhatsApp, Discord, Slack, webhooks)');
   const out = (text: string) => ctx.deps.output.out(text);
 
   channels
