@@ -79,7 +79,7 @@ function readLine(input: NodeJS.ReadStream): Promise<string> {
       input.off('end', onEnd);
       input.off('error', finish);
       input.pause();
-      if (error) reject(error instanceof Error ? error : new Error(String(error)));
+      if (error) reject(error instanceof Error ? error : new Error('input failed'));
       else resolve(text);
     };
     const onData = (chunk: unknown) => {
