@@ -22,8 +22,13 @@ describe('Discord, through a real gateway, discord.js and the fake Discord', () 
   let bed: ChatTestBed;
   let discord: FakeDiscord;
 
-  const call = async (method: string, path: string) => {
-    const res = await fetch(`${bed.gw.url}/api/v1${path}`, { method });
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${bed.gw.url}/api/v1${path}`, {
+      method,
+      ...(body === undefined
+        ? {}
+        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
     return { status: res.status, body: (await res.json()) as Json };
   };
   const counter = async (name: string) =>
@@ -179,6 +184,29 @@ describe('Discord, through a real gateway, discord.js and the fake Discord', () 
     // frame is dropped by discord.js's gateway client before anything sees it.
     expect((await counter('messages_errors_total'))['channel=discord']).toBe(errors + 3);
     expect(await channelStatus()).toBe('connected');
+  });
+
+  it('sends on request to a guild channel or a user (its DM); an unknown target is a clear 502', async () => {
+    expect(
+      await call('POST', '/channels/dc/send', {
+        target: discord.guildChannelId,
+        text: 'deploy done',
+      }),
+    ).toEqual({ status: 200, body: { sent: true, parts: 1 } });
+    expect(await call('POST', '/channels/dc/send', { target: OWNER, text: 'just you' })).toEqual({
+      status: 200,
+      body: { sent: true, parts: 1 },
+    });
+    expect(await nextSent(2)).toEqual([
+      { chat: discord.guildChannelId, text: 'deploy done' },
+      { chat: OWNER, text: 'just you' },
+    ]);
+    const unknown = await call('POST', '/channels/dc/send', {
+      target: 'not-a-snowflake',
+      text: 'x',
+    });
+    expect(unknown.status).toBe(502);
+    expect(String(unknown.body.detail)).toContain("Channel 'dc' could not send");
   });
 
   it('the server’s RECONNECT (op 7) is answered with a RESUME, and nothing is lost', async () => {

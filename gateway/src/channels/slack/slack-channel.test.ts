@@ -21,8 +21,13 @@ describe('Slack, through a real gateway, Bolt in Socket Mode and the fake Slack'
   let bed: ChatTestBed;
   let slack: FakeSlack;
 
-  const call = async (method: string, path: string) => {
-    const res = await fetch(`${bed.gw.url}/api/v1${path}`, { method });
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${bed.gw.url}/api/v1${path}`, {
+      method,
+      ...(body === undefined
+        ? {}
+        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
     return { status: res.status, body: (await res.json()) as Json };
   };
   const counter = async (name: string) =>
@@ -182,6 +187,16 @@ describe('Slack, through a real gateway, Bolt in Socket Mode and the fake Slack'
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(bed.fake.requests).toHaveLength(1);
     expect(JSON.stringify(bed.fake.requests[0]?.body)).toContain('are you there?');
+  });
+
+  it('sends on request to a channel or a user (its DM); Slack’s refusal is a clear 502', async () => {
+    expect(
+      await call('POST', '/channels/sl/send', { target: slack.channelId, text: 'deploy done' }),
+    ).toEqual({ status: 200, body: { sent: true, parts: 1 } });
+    expect(await slack.nextSent()).toEqual([{ channel: slack.channelId, text: 'deploy done' }]);
+    const refused = await call('POST', '/channels/sl/send', { target: '#nowhere', text: 'x' });
+    expect(refused.status).toBe(502);
+    expect(String(refused.body.detail)).toContain('channel_not_found');
   });
 
   it('a disconnect (refresh_requested) is followed by a new connection, and nothing is lost', async () => {
