@@ -74,6 +74,31 @@ describe('discord adapter: hostile input and bad credentials', () => {
     }
   });
 
+  it('still sends after disconnect (replies of turns running while the channel winds down)', async () => {
+    const fake = await startFakeDiscord(TOKEN);
+    try {
+      const config = channelSchema.parse({
+        type: 'discord',
+        bot_token: TOKEN,
+        rest_api_url: fake.apiUrl,
+      });
+      if (config.type !== 'discord') throw new Error('unreachable');
+      const adapter = createDiscordAdapter(config, {
+        fetch: globalThis.fetch,
+        now: Date.now,
+        logger: silentLogger(),
+      });
+      await adapter.connect(recordingLink().link);
+      await adapter.disconnect();
+      expect(fake.connected()).toBe(false);
+      await adapter.sendText(fake.guildChannelId, 'late reply');
+      await adapter.sendText('4242', 'late DM');
+      expect(fake.sent.map((m) => m.content)).toEqual(['late reply', 'late DM']);
+    } finally {
+      await fake.close();
+    }
+  });
+
   it('refuses unknown dispatch types and MESSAGE_CREATEs missing the fields every message has', () => {
     expect(malformedDispatch({ t: 'NOT_A_DISCORD_EVENT', d: {} })).toMatch(/unknown dispatch/);
     expect(malformedDispatch({ t: 'X'.repeat(1_000) })?.length).toBeLessThan(100);

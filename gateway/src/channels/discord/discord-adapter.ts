@@ -4,7 +4,9 @@ import {
   GatewayDispatchEvents,
   GatewayIntentBits,
   Partials,
+  REST,
   Routes,
+  type APIChannel,
   type Message,
   type RESTPostAPIChannelMessageJSONBody,
 } from 'discord.js';
@@ -95,6 +97,8 @@ export function createDiscordAdapter(
   io: AdapterIo,
   options: DiscordOptions = {},
 ): ChannelAdapter {
+  /** The connected client; `client` is the last one built (its cache outlives it). */
+  let live: Client | undefined;
   let client: Client | undefined;
   /** User id → its DM channel's id (replies to a DM go to the sender's user id). */
   const dmChannels = new Map<string, string>();
@@ -137,19 +141,25 @@ export function createDiscordAdapter(
     });
     // A close discord.js will not recover from (bad token, disallowed intents).
     made.on(Events.ShardDisconnect, (event) => {
-      if (client === made) next.lost(new Error(`Discord gateway closed for good (${event.code})`));
+      if (live === made) next.lost(new Error(`Discord gateway closed for good (${event.code})`));
     });
     made.on(Events.Error, (error) => next.rejected(`discord.js: ${error.message}`));
     return made;
   }
 
+  // Sending needs no gateway connection: its own REST client keeps working after `disconnect`,
+  // so replies to turns still running while a channel winds down go out.
+  const rest = new REST({ api: config.rest_api_url }).setToken(config.bot_token);
+
   async function channelFor(chatId: string): Promise<string> {
-    if (!client) throw new Error('discord is not connected');
-    if (client.channels.cache.has(chatId)) return chatId;
+    // The last client's cache outlives its connection (guild channels from GUILD_CREATE).
+    if (client?.channels.cache.has(chatId)) return chatId;
     const known = dmChannels.get(chatId);
     if (known) return known;
     // Not a channel we know: a user id, whose DM channel is opened (or found) now.
-    const dm = await client.users.createDM(chatId);
+    const dm = (await rest.post(Routes.userChannels(), {
+      body: { recipient_id: chatId },
+    })) as APIChannel;
     dmChannels.set(chatId, dm.id);
     return dm.id;
   }
@@ -162,42 +172,42 @@ export function createDiscordAdapter(
     async connect(next) {
       const made = makeClient(next);
       client = made;
+      live = made;
+      let timer: NodeJS.Timeout | undefined;
       const ready = new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(
+        timer = setTimeout(
           () => reject(new Error('Discord gateway: no READY in time')),
           options.readyTimeoutMs ?? 30_000,
         );
-        made.once(Events.ClientReady, () => {
-          clearTimeout(timer);
-          resolve();
-        });
+        made.once(Events.ClientReady, () => resolve());
       });
+      ready.catch(() => undefined); // awaited below unless login fails first
       try {
         await made.login(config.bot_token);
         await ready;
       } catch (error) {
-        client = undefined;
+        live = undefined;
         await made.destroy();
         throw error;
+      } finally {
+        clearTimeout(timer);
       }
       io.logger.info({ bot: made.user?.username }, 'discord gateway ready');
     },
     async disconnect() {
-      const current = client;
-      client = undefined;
+      const current = live;
+      live = undefined;
       await current?.destroy();
     },
     async sendText(chatId, text) {
-      if (!client) throw new Error('discord is not connected');
       const body: RESTPostAPIChannelMessageJSONBody = {
         content: text,
         allowed_mentions: { parse: [] },
       };
-      await client.rest.post(Routes.channelMessages(await channelFor(chatId)), { body });
+      await rest.post(Routes.channelMessages(await channelFor(chatId)), { body });
     },
     async typing(chatId) {
-      if (!client) return;
-      await client.rest.post(Routes.channelTyping(await channelFor(chatId)));
+      await rest.post(Routes.channelTyping(await channelFor(chatId)));
     },
   };
 }

@@ -84,6 +84,20 @@ describe('slack adapter: hostile input and bad credentials', () => {
     }
   });
 
+  it('still sends after disconnect (replies of turns running while the channel winds down)', async () => {
+    const fake = await startFakeSlack(TOKENS);
+    try {
+      const adapter = createSlackAdapter(configFor(fake.apiUrl, TOKENS), io);
+      await adapter.connect(recordingLink().link);
+      await adapter.disconnect();
+      await expect.poll(() => fake.connected()).toBe(false);
+      await adapter.sendText('U0000LATE01', 'late reply');
+      expect(fake.sent).toEqual([{ channel: 'U0000LATE01', text: 'late reply' }]);
+    } finally {
+      await fake.close();
+    }
+  });
+
   it('refuses frames the Socket Mode client would choke on, naming why', () => {
     expect(malformedFrame('{"type":')?.reason).toMatch(/not JSON/);
     expect(malformedFrame('[1,2]')?.reason).toMatch(/unknown Socket Mode frame type/);

@@ -216,13 +216,14 @@ export function createSlackAdapter(config: SlackConfig, io: AdapterIo): ChannelA
       io.logger.info('slack socket mode connected');
     },
     async disconnect() {
+      if (stopping) return;
       stopping = true;
-      const current = app;
-      app = undefined;
-      await current?.stop();
+      await app?.stop();
     },
+    // The Web API needs no Socket Mode connection: replies to turns still running while the
+    // channel winds down go out after `disconnect` too.
     async sendText(chatId, text) {
-      if (!app) throw new Error('slack is not connected');
+      if (!app) throw new Error('slack has not connected yet');
       await app.client.chat.postMessage({ channel: chatId, text, unfurl_links: false });
     },
   };
