@@ -74,6 +74,30 @@ describe('discord adapter: hostile input and bad credentials', () => {
     }
   });
 
+  it('without the Message Content intent enabled, connect fails (close code 4014: disallowed intents)', async () => {
+    const fake = await startFakeDiscord(TOKEN, { messageContentDisallowed: true });
+    try {
+      const config = channelSchema.parse({
+        type: 'discord',
+        bot_token: TOKEN,
+        rest_api_url: fake.apiUrl,
+      });
+      if (config.type !== 'discord') throw new Error('unreachable');
+      const adapter = createDiscordAdapter(config, {
+        fetch: globalThis.fetch,
+        now: Date.now,
+        logger: silentLogger(),
+      });
+      const recorder = recordingLink();
+      await expect(adapter.connect(recorder.link)).rejects.toThrow(/disallowed intents/i);
+      await adapter.disconnect();
+      expect(recorder.lost).toEqual([]);
+      expect(fake.sessionCount()).toBe(0);
+    } finally {
+      await fake.close();
+    }
+  });
+
   it('still sends after disconnect (replies of turns running while the channel winds down)', async () => {
     const fake = await startFakeDiscord(TOKEN);
     try {

@@ -141,7 +141,8 @@ export function createDiscordAdapter(
     });
     // A close discord.js will not recover from (bad token, disallowed intents).
     made.on(Events.ShardDisconnect, (event) => {
-      if (live === made) next.lost(new Error(`Discord gateway closed for good (${event.code})`));
+      if (live === made && made.isReady())
+        next.lost(new Error(`Discord gateway closed for good (${event.code})`));
     });
     made.on(Events.Error, (error) => next.rejected(`discord.js: ${error.message}`));
     return made;
@@ -180,6 +181,10 @@ export function createDiscordAdapter(
           options.readyTimeoutMs ?? 30_000,
         );
         made.once(Events.ClientReady, () => resolve());
+        // Before READY: a refusal (4004 bad token, 4014 Message Content not enabled) fails connect.
+        made.once(Events.ShardDisconnect, (event) =>
+          reject(new Error(`Discord gateway refused the connection (close code ${event.code})`)),
+        );
       });
       ready.catch(() => undefined); // awaited below unless login fails first
       try {

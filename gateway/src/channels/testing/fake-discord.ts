@@ -57,7 +57,13 @@ interface Session {
  * own RECONNECT (op 7) and INVALID SESSION (op 9). `drop()` closes everything (the far end going
  * away), `restore()` listens again on the same port.
  */
-export async function startFakeDiscord(token: string, options: { heartbeatMs?: number } = {}) {
+export async function startFakeDiscord(
+  token: string,
+  options: {
+    heartbeatMs?: number;
+    /** The app may not use the Message Content intent. */ messageContentDisallowed?: boolean;
+  } = {},
+) {
   const sent: DiscordSent[] = [];
   const typing: string[] = [];
   const ops: number[] = [];
@@ -296,6 +302,8 @@ export async function startFakeDiscord(token: string, options: { heartbeatMs?: n
         case 2: {
           if (d.token !== token) return void socket.close(4004, 'Authentication failed.');
           if (typeof d.intents !== 'number') return void socket.close(4013, 'Invalid intent(s).');
+          if (options.messageContentDisallowed && (d.intents & INTENTS.messageContent) !== 0)
+            return void socket.close(4014, 'Disallowed intent(s).');
           session = { id: randomUUID(), events: [], socket, identified: true, intents: d.intents };
           sessions.set(session.id, session);
           current = session;
@@ -312,6 +320,8 @@ export async function startFakeDiscord(token: string, options: { heartbeatMs?: n
           return;
         }
         case 6: {
+          if (typeof d.seq !== 'number')
+            return void socket.close(4002, 'Error while decoding payload.');
           const known = sessions.get(String(d.session_id));
           if (d.token !== token) return void socket.close(4004, 'Authentication failed.');
           if (!known) return send(socket, { op: 9, s: null, t: null, d: false });
