@@ -54,6 +54,30 @@ describe('hearth channels add|remove|list without a gateway', () => {
     );
   });
 
+  it('add --type slack asks for both tokens and --type discord for its bot token, echoing neither', async () => {
+    const slack = await h.run(['channels', 'add', 'work', '--type', 'slack'], {}, [
+      'xoxb-secret-bot\n',
+      'xapp-secret-app\n',
+    ]);
+    expect(slack.code).toBe(0);
+    const discord = await h.run(['channels', 'add', 'guild', '--type', 'discord'], {}, [
+      'discord.secret.token\n',
+    ]);
+    expect(discord.code).toBe(0);
+    const output = slack.stdout + slack.stderr + discord.stdout + discord.stderr;
+    for (const secret of ['xoxb-secret-bot', 'xapp-secret-app', 'discord.secret.token'])
+      expect(output).not.toContain(secret);
+    const written = TOML.parse(await readFile(join(h.home, 'config.toml'), 'utf8')) as {
+      channels: Record<string, unknown>;
+    };
+    expect(written.channels.work).toEqual({
+      type: 'slack',
+      bot_token: 'xoxb-secret-bot',
+      app_token: 'xapp-secret-app',
+    });
+    expect(written.channels.guild).toEqual({ type: 'discord', bot_token: 'discord.secret.token' });
+  });
+
   it('non-interactive flags, and clear errors (exit 1) for bad names, types and fields', async () => {
     const ok = await h.run([
       'channels',

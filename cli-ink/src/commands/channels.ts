@@ -38,6 +38,13 @@ const FIELDS: Record<ChannelType, { key: string; prompt: string; optional?: bool
       optional: true,
     },
   ],
+  discord: [
+    { key: 'bot_token', prompt: 'Bot token (Developer Portal → Bot; enable Message Content)' },
+  ],
+  slack: [
+    { key: 'bot_token', prompt: 'Bot token (xoxb-…)' },
+    { key: 'app_token', prompt: 'App-level token for Socket Mode (xapp-…, connections:write)' },
+  ],
   webhook: [
     { key: 'signing_secret', prompt: 'Signing secret (HMAC-SHA256)' },
     { key: 'callback_url', prompt: 'Callback URL for replies (empty: none)', optional: true },
@@ -110,7 +117,9 @@ function createPrompter(ctx: CommandContext) {
 export function registerChannels(program: Command, ctx: CommandContext): void {
   const channels = program
     .command('channels')
-    .description('messaging channels (Telegram, WhatsApp, Matrix, Signal, webhooks)');
+    .description(
+      'messaging channels (Telegram, WhatsApp, Discord, Slack, Matrix, Signal, webhooks)',
+    );
   const out = (text: string) => ctx.deps.output.out(text);
 
   channels

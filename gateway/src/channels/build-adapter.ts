@@ -31,5 +31,13 @@ export async function buildChannelAdapter(
       const { createSignalAdapter } = await import('./signal/signal-adapter.ts');
       return createSignalAdapter(config, io);
     }
+    case 'discord': {
+      const { createDiscordAdapter } = await import('./discord/discord-adapter.ts');
+      return createDiscordAdapter(config, io);
+    }
+    case 'slack': {
+      const { createSlackAdapter } = await import('./slack/slack-adapter.ts');
+      return createSlackAdapter(config, io);
+    }
   }
 }

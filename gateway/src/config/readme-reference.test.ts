@@ -9,6 +9,8 @@ const MINIMAL_CHANNELS = [
   { type: 'whatsapp', access_token: 'x', app_secret: 'x', verify_token: 'x', phone_number_id: '1' },
   { type: 'matrix', homeserver_url: 'http://x', access_token: 'x', user_id: '@x:y' },
   { type: 'signal', account: '+15551234567' },
+  { type: 'discord', bot_token: 'x' },
+  { type: 'slack', bot_token: 'x', app_token: 'x' },
 ];
 
 /** The README's configuration reference must list exactly the schema's keys and defaults. */

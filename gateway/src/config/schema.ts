@@ -209,11 +209,9 @@ export const matrixChannel = z.strictObject({
   ...channelCommon,
   homeserver_url: httpUrl,
   access_token: z.string().min(1),
-  user_id: z
-    .string()
-    .regex(/^@[^:\s]+:\S+$/, {
-      message: "must be the bot account's Matrix id, like @hearth:example.org",
-    }),
+  user_id: z.string().regex(/^@[^:\s]+:\S+$/, {
+    message: "must be the bot account's Matrix id, like @hearth:example.org",
+  }),
 });
 
 /** Signal through a signal-cli daemon the user runs (`--http`: JSON-RPC and SSE events). */
@@ -226,12 +224,34 @@ export const signalChannel = z.strictObject({
     .regex(/^\+[1-9]\d{5,14}$/, { message: 'must be the registered number, like +15551234567' }),
 });
 
+/** Discord through its gateway WebSocket (Message Content intent) and REST API. */
+export const discordChannel = z.strictObject({
+  type: z.literal('discord'),
+  ...channelCommon,
+  bot_token: z.string().min(1),
+  /** The REST API base; the gateway WebSocket URL comes from its `GET /gateway/bot`. */
+  rest_api_url: httpUrl.default('https://discord.com/api'),
+});
+
+/** Slack in Socket Mode: events over a WebSocket opened with the app-level token. */
+export const slackChannel = z.strictObject({
+  type: z.literal('slack'),
+  ...channelCommon,
+  /** The bot token (`xoxb-…`) that posts messages. */
+  bot_token: z.string().min(1),
+  /** The app-level token (`xapp-…`, scope `connections:write`) that opens Socket Mode. */
+  app_token: z.string().min(1),
+  web_api_url: httpUrl.default('https://slack.com/api/'),
+});
+
 export const channelSchema = z.discriminatedUnion('type', [
   webhookChannel,
   telegramChannel,
   whatsappChannel,
   matrixChannel,
   signalChannel,
+  discordChannel,
+  slackChannel,
 ]);
 export type ChannelConfig = z.infer<typeof channelSchema>;
 export type ChannelType = ChannelConfig['type'];
@@ -241,6 +261,8 @@ export const CHANNEL_TYPES = [
   'whatsapp',
   'matrix',
   'signal',
+  'discord',
+  'slack',
 ] as const satisfies readonly ChannelType[];
 
 /** A channel's name: the `<name>` of `[channels.<name>]`, also a URL path segment. */
