@@ -25,6 +25,13 @@ const FIELDS: Record<ChannelType, { key: string; prompt: string; optional?: bool
     { key: 'app_secret', prompt: 'App secret (checks X-Hub-Signature-256)' },
     { key: 'verify_token', prompt: 'Verify token (for the webhook handshake)' },
   ],
+  email: [
+    { key: 'address', prompt: 'The agent\'s email address (From of replies)' },
+    { key: 'imap_host', prompt: 'IMAP server (port 993, TLS)' },
+    { key: 'smtp_host', prompt: 'SMTP server (port 465, TLS)' },
+    { key: 'username', prompt: 'Login name' },
+    { key: 'password_secret', prompt: 'Password (or ENV:NAME / op://…)' },
+  ],
   webhook: [
     { key: 'signing_secret', prompt: 'Signing secret (HMAC-SHA256)' },
     { key: 'callback_url', prompt: 'Callback URL for replies (empty: none)', optional: true },

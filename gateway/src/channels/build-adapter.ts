@@ -23,5 +23,9 @@ export async function buildChannelAdapter(
       const { createWhatsAppAdapter } = await import('./whatsapp/whatsapp-adapter.ts');
       return createWhatsAppAdapter(config, io);
     }
+    case 'email': {
+      const { createEmailAdapter } = await import('./email/email-adapter.ts');
+      return createEmailAdapter(config, io);
+    }
   }
 }

@@ -197,10 +197,34 @@ export const whatsappChannel = z.strictObject({
   graph_api_url: httpUrl.default('https://graph.facebook.com/v21.0'),
 });
 
+/** How a mail connection is secured: TLS from the start, upgraded by STARTTLS, or none. */
+export const MAIL_TLS_MODES = ['tls', 'starttls', 'none'] as const;
+
+/** Email: IMAP in (IDLE, polling where the server has no IDLE), SMTP out. */
+export const emailChannel = z.strictObject({
+  type: z.literal('email'),
+  ...channelCommon,
+  imap_host: z.string().min(1),
+  imap_port: z.number().int().min(1).max(65_535).default(993),
+  imap_tls: z.enum(MAIL_TLS_MODES).default('tls'),
+  smtp_host: z.string().min(1),
+  smtp_port: z.number().int().min(1).max(65_535).default(465),
+  smtp_tls: z.enum(MAIL_TLS_MODES).default('tls'),
+  /** The IMAP (and SMTP, where the server asks) login. */
+  username: z.string().min(1),
+  password_secret: z.string().min(1),
+  /** The agent's own address: the From of every reply. */
+  address: z.email(),
+  mailbox: z.string().min(1).max(200).default('INBOX'),
+  /** Larger mails are refused unread (marked seen, counted). */
+  max_message_bytes: z.number().int().min(1_024).max(52_428_800).default(1_048_576),
+});
+
 export const channelSchema = z.discriminatedUnion('type', [
   webhookChannel,
   telegramChannel,
   whatsappChannel,
+  emailChannel,
 ]);
 export type ChannelConfig = z.infer<typeof channelSchema>;
 export type ChannelType = ChannelConfig['type'];
@@ -208,6 +232,7 @@ export const CHANNEL_TYPES = [
   'webhook',
   'telegram',
   'whatsapp',
+  'email',
 ] as const satisfies readonly ChannelType[];
 
 /** A channel's name: the `<name>` of `[channels.<name>]`, also a URL path segment. */
