@@ -48,7 +48,11 @@ const imapSecurity = (mode: EmailConfig['imap_tls']) =>
 /** The subject of a mail that starts a thread: its first line, shortened. */
 const newSubject = (text: string) => {
   const line = text.trim().split('\n')[0]?.trim() ?? '';
-  return line === '' ? 'A message from your agent' : line.length > 70 ? `${line.slice(0, 69)}…` : line;
+  return line === ''
+    ? 'A message from your agent'
+    : line.length > 70
+      ? `${line.slice(0, 69)}…`
+      : line;
 };
 
 /**
@@ -87,7 +91,9 @@ export function createEmailAdapter(
     if (!meta) return;
     const size = meta.size ?? 0;
     if (size > config.max_message_bytes) {
-      link?.rejected(`mail of ${size} bytes is over max_message_bytes (${config.max_message_bytes})`);
+      link?.rejected(
+        `mail of ${size} bytes is over max_message_bytes (${config.max_message_bytes})`,
+      );
       await markSeen(imap, uid);
       return;
     }
@@ -220,7 +226,10 @@ export function createEmailAdapter(
       const every = options.sweepEveryMs ?? 60_000;
       sweepTimer = setInterval(() => void sweep(), every);
       sweepTimer.unref();
-      io.logger.info({ mailbox: config.mailbox, idle: client.capabilities.has('IDLE') }, 'email connected');
+      io.logger.info(
+        { mailbox: config.mailbox, idle: client.capabilities.has('IDLE') },
+        'email connected',
+      );
       void sweep();
     },
     async disconnect() {

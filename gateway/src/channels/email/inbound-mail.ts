@@ -12,8 +12,7 @@ export interface ReplyThread {
 }
 
 export type MailVerdict =
-  | { ok: true; message: InboundMessage; thread?: ReplyThread }
-  | { ok: false; reason: string };
+  { ok: true; message: InboundMessage; thread?: ReplyThread } | { ok: false; reason: string };
 
 /** Ids kept in a reply's `References`: the root and the latest ones (RFC 5322 allows trimming). */
 export const MAX_REFERENCES = 20;
@@ -53,7 +52,8 @@ export async function readMail(source: Buffer, ownAddress: string): Promise<Mail
   }
   const froms = mail.from?.value ?? [];
   const from = froms.length === 1 ? froms[0]?.address?.toLowerCase() : undefined;
-  if (!from || !isMailAddress(from)) return { ok: false, reason: 'mail without one valid From address' };
+  if (!from || !isMailAddress(from))
+    return { ok: false, reason: 'mail without one valid From address' };
   if (from === ownAddress.toLowerCase()) return { ok: false, reason: 'mail from our own address' };
   const auto = headerText(mail, 'auto-submitted');
   if ((auto !== '' && auto !== 'no') || headerText(mail, 'return-path') === '<>')
@@ -81,7 +81,9 @@ export async function readMail(source: Buffer, ownAddress: string): Promise<Mail
   if (!ownId) return { ok: true, message };
   const chain = [...references, ownId].filter((id, i, all) => all.indexOf(id) === i);
   const trimmed =
-    chain.length <= MAX_REFERENCES ? chain : [chain[0] ?? ownId, ...chain.slice(-(MAX_REFERENCES - 1))];
+    chain.length <= MAX_REFERENCES
+      ? chain
+      : [chain[0] ?? ownId, ...chain.slice(-(MAX_REFERENCES - 1))];
   return {
     ok: true,
     message,
