@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ImapFlow } from 'imapflow';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { ChannelConfig } from '../../config/schema.ts';
@@ -14,7 +15,7 @@ type EmailConfig = Extract<ChannelConfig, { type: 'email' }>;
  */
 export const EMAIL_TEXT_LIMIT = 100_000;
 
-/** Threads remembered for replies (the oldest are forgotten first; a reply then roots at the chat's id). */
+/** Threads (and sent Message-IDs) remembered, the oldest forgotten first: a reply then roots at the chat's id. */
 const MAX_THREADS = 10_000;
 
 export interface EmailOptions {
@@ -79,6 +80,14 @@ export function createEmailAdapter(
   let attempt = 0;
   /** How to thread a reply in each chat: the latest mail that came in there. */
   const threads = new Map<string, ReplyThread>();
+  /** The thread root of each mail we sent, so a reply to it lands in its thread. */
+  const sentRoots = new Map<string, string>();
+  const domain = config.address.slice(config.address.lastIndexOf('@') + 1);
+  const remember = <V>(map: Map<string, V>, key: string, value: V) => {
+    map.delete(key);
+    map.set(key, value);
+    if (map.size > MAX_THREADS) map.delete(map.keys().next().value ?? '');
+  };
   const log = io.logger.child({ channel: 'email' });
 
   async function markSeen(imap: ImapFlow, uid: number): Promise<void> {
@@ -99,17 +108,13 @@ export function createEmailAdapter(
     }
     const full = await imap.fetchOne(String(uid), { source: true }, { uid: true });
     if (!full || !full.source) return;
-    const verdict = await readMail(full.source, config.address);
+    const verdict = await readMail(full.source, config.address, (id) => sentRoots.get(id));
     if (!verdict.ok) {
       link?.rejected(verdict.reason);
       await markSeen(imap, uid);
       return;
     }
-    if (verdict.thread) {
-      threads.delete(verdict.message.chatId);
-      threads.set(verdict.message.chatId, verdict.thread);
-      if (threads.size > MAX_THREADS) threads.delete(threads.keys().next().value ?? '');
-    }
+    if (verdict.thread) remember(threads, verdict.message.chatId, verdict.thread);
     await link?.receive(verdict.message);
     await markSeen(imap, uid);
   }
@@ -251,7 +256,10 @@ export function createEmailAdapter(
       if (!smtp) throw new HearthError('unavailable', 'The email channel is not connected');
       const thread = threads.get(chatId);
       const rootId = chat.rootId;
+      const messageId = `<${randomUUID()}@${domain}>`;
+      remember(sentRoots, messageId, rootId ?? messageId);
       await smtp.sendMail({
+        messageId,
         from: config.address,
         to: chat.address,
         subject: thread?.subject ?? (rootId ? 'Re: your message' : newSubject(text)),

@@ -41,9 +41,15 @@ function ownText(mail: ParsedMail): string {
  * or says why it is refused: no usable From, our own address (a loop), an automatic mail (a
  * bounce or an auto-reply, answering it could loop forever), or no text at all. The sender is
  * the From address; the chat is the thread with that sender, rooted at the first id of
- * `References` (else `In-Reply-To`, else the mail itself), so a reply thread stays one session.
+ * `References` (else `In-Reply-To`, else the mail itself; a reply to a mail of ours joins that
+ * mail's thread), so a reply thread stays one session.
  */
-export async function readMail(source: Buffer, ownAddress: string): Promise<MailVerdict> {
+export async function readMail(
+  source: Buffer,
+  ownAddress: string,
+  /** The thread root of a mail we sent (its Message-ID), when we remember it. */
+  rootOfSent: (messageId: string) => string | undefined = () => undefined,
+): Promise<MailVerdict> {
   let mail: ParsedMail;
   try {
     mail = await simpleParser(source, { skipImageLinks: true, skipTextLinks: true });
@@ -65,8 +71,13 @@ export async function readMail(source: Buffer, ownAddress: string): Promise<Mail
   const ownId = messageId && isMessageId(messageId) ? messageId : undefined;
   const references = referencesOf(mail);
   const inReplyTo = mail.inReplyTo ? bracketId(mail.inReplyTo.split(/\s+/)[0] ?? '') : undefined;
-  const rootId =
-    references[0] ?? (inReplyTo && isMessageId(inReplyTo) ? inReplyTo : undefined) ?? ownId;
+  const parent = inReplyTo && isMessageId(inReplyTo) ? inReplyTo : undefined;
+  // A reply to one of our mails belongs to that mail's thread, even when the client trimmed
+  // `References` (or sent none); otherwise the thread's root is the first reference.
+  const known = [parent, ...[...references].reverse()]
+    .map((id) => (id ? rootOfSent(id) : undefined))
+    .find((root) => root !== undefined);
+  const rootId = known ?? references[0] ?? parent ?? ownId;
   const chatId = chatIdOf(rootId ? { address: from, rootId } : { address: from });
   const name = froms[0]?.name?.trim();
   const message: InboundMessage = {
