@@ -7,6 +7,14 @@ const MINIMAL_CHANNELS = [
   { type: 'webhook', signing_secret: 'x' },
   { type: 'telegram', bot_token: 'x' },
   { type: 'whatsapp', access_token: 'x', app_secret: 'x', verify_token: 'x', phone_number_id: '1' },
+  {
+    type: 'email',
+    imap_host: 'x',
+    smtp_host: 'x',
+    username: 'x',
+    password_secret: 'x',
+    address: 'a@b.example',
+  },
 ];
 
 /** The README's configuration reference must list exactly the schema's keys and defaults. */

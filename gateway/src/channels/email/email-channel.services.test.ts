@@ -32,6 +32,8 @@ const textOf = (mail: DeliveredMail | undefined) => (mail?.parsed.text ?? '').re
 
 describe.skipIf(missing !== undefined)(
   `Email, through a real gateway, imapflow and nodemailer, real Dovecot and Postfix${missing ? ` (skipped: ${missing})` : ''}`,
+  // Several mail round trips per test on a loaded machine.
+  { timeout: 120_000 },
   () => {
     let bed: ChatTestBed;
     let mail: MailServers;
