@@ -18,9 +18,10 @@ const shell = (command: string): ReplyScript => ({
   toolCalls: [{ name: 'shell', arguments: { command } }],
 });
 
+/** A header as written in the delivered mail. */
 const header = (mail: DeliveredMail | undefined, name: string) => {
-  const value = mail?.parsed.headers.get(name);
-  return typeof value === 'string' ? value : Array.isArray(value) ? value.join(' ') : undefined;
+  const line = mail?.parsed.headerLines.find((h) => h.key === name)?.line;
+  return line?.slice(line.indexOf(':') + 1).trim();
 };
 /** A mail client's quote of an earlier mail: every line behind `> `. */
 const quoted = (text: string) =>

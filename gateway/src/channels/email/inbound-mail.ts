@@ -23,9 +23,10 @@ const referencesOf = (mail: ParsedMail): string[] => {
   return list.map(bracketId).filter(isMessageId);
 };
 
+/** A header's value as written (lower-cased), before mailparser made it structured. */
 const headerText = (mail: ParsedMail, name: string): string => {
-  const value = mail.headers.get(name);
-  return typeof value === 'string' ? value.trim().toLowerCase() : '';
+  const line = mail.headerLines.find((h) => h.key === name)?.line ?? '';
+  return line.slice(line.indexOf(':') + 1).trim().toLowerCase();
 };
 
 /** The mail's own words: quoted earlier mails and signatures are cut off. */
