@@ -176,13 +176,25 @@ export const webhookChannel = z.strictObject({
   replay_window_seconds: z.number().int().min(1).max(3_600).default(300),
 });
 
-/** Telegram over the Bot API (long polling). */
-export const telegramChannel = z.strictObject({
-  type: z.literal('telegram'),
-  ...channelCommon,
-  bot_token: z.string().min(1),
-  api_root: httpUrl.default('https://api.telegram.org'),
-});
+/** How a Telegram channel receives: long polling, or the Bot API POSTing to our webhook route. */
+export const TELEGRAM_MODES = ['polling', 'webhook'] as const;
+
+/** Telegram over the Bot API (long polling, or a webhook the Bot API calls). */
+export const telegramChannel = z
+  .strictObject({
+    type: z.literal('telegram'),
+    ...channelCommon,
+    bot_token: z.string().min(1),
+    api_root: httpUrl.default('https://api.telegram.org'),
+    mode: z.enum(TELEGRAM_MODES).default('polling'),
+    /** webhook mode: the public URL of `/api/v1/channels/webhook/<name>`. */
+    webhook_url: z.union([z.url({ protocol: /^https$/ }), z.literal('')]).default(''),
+    /** webhook mode: sent back by Telegram in `X-Telegram-Bot-Api-Secret-Token` (1-256 of A-Z a-z 0-9 _ -). */
+    secret_token: z.string().max(300).default(''),
+  })
+  .refine((c) => c.mode !== 'webhook' || (c.webhook_url !== '' && c.secret_token !== ''), {
+    message: 'mode "webhook" needs webhook_url (https) and secret_token',
+  });
 
 /** WhatsApp Cloud API: signed webhooks in, Graph API out. */
 export const whatsappChannel = z.strictObject({
