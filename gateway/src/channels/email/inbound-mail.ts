@@ -26,7 +26,10 @@ const referencesOf = (mail: ParsedMail): string[] => {
 /** A header's value as written (lower-cased), before mailparser made it structured. */
 const headerText = (mail: ParsedMail, name: string): string => {
   const line = mail.headerLines.find((h) => h.key === name)?.line ?? '';
-  return line.slice(line.indexOf(':') + 1).trim().toLowerCase();
+  return line
+    .slice(line.indexOf(':') + 1)
+    .trim()
+    .toLowerCase();
 };
 
 /** The mail's own words: quoted earlier mails and signatures are cut off. */

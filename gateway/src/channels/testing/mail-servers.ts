@@ -94,8 +94,12 @@ export interface MailServers {
   close(): Promise<void>;
 }
 
-function dovecotConf(dir: string, imapPort: number): string {
-  return `base_dir = ${dir}/dovecot/run
+function dovecotConf(dir: string, imapPort: number, withoutIdle: boolean): string {
+  // Without IDLE: the capability list after login leaves it out (clients must poll).
+  const capability = withoutIdle
+    ? 'imap_capability = IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE LITERAL+ UIDPLUS\n'
+    : '';
+  return `${capability}base_dir = ${dir}/dovecot/run
 state_dir = ${dir}/dovecot/state
 log_path = ${dir}/dovecot/dovecot.log
 instance_name = hearth-test-${imapPort}
@@ -215,7 +219,10 @@ async function readMaildir(dir: string): Promise<DeliveredMail[]> {
  * Starts Postfix and Dovecot for `users` (local parts at example.test; each may log in over
  * IMAP with the password `<user>-pw`). Call `mailServersMissing()` first.
  */
-export async function startMailServers(users: string[]): Promise<MailServers> {
+export async function startMailServers(
+  users: string[],
+  options: { withoutIdle?: boolean } = {},
+): Promise<MailServers> {
   const dir = await mkdtemp(join(tmpdir(), 'hearth-mail-'));
   await chmod(dir, 0o755);
   for (const sub of [
@@ -245,7 +252,10 @@ export async function startMailServers(users: string[]): Promise<MailServers> {
       )
       .join(''),
   );
-  await writeFile(join(dir, 'dovecot/dovecot.conf'), dovecotConf(dir, imapPort));
+  await writeFile(
+    join(dir, 'dovecot/dovecot.conf'),
+    dovecotConf(dir, imapPort, options.withoutIdle === true),
+  );
   await writeFile(join(dir, 'postfix/etc/main.cf'), postfixMain(dir));
   await writeFile(join(dir, 'postfix/etc/master.cf'), postfixMaster(smtpPort));
   await writeFile(
