@@ -5,7 +5,7 @@ import type { ChannelConfig } from '../../config/schema.ts';
 import { HearthError } from '../../errors.ts';
 import type { AdapterIo, ChannelAdapter, ChannelLink } from '../ports.ts';
 import { readMail, type ReplyThread } from './inbound-mail.ts';
-import { parseChatId } from './mail-chat.ts';
+import { ownMessageId, parseChatId, rootOfOwnId } from './mail-chat.ts';
 
 type EmailConfig = Extract<ChannelConfig, { type: 'email' }>;
 
@@ -15,7 +15,7 @@ type EmailConfig = Extract<ChannelConfig, { type: 'email' }>;
  */
 export const EMAIL_TEXT_LIMIT = 100_000;
 
-/** Threads (and sent Message-IDs) remembered, the oldest forgotten first: a reply then roots at the chat's id. */
+/** Threads remembered for replies, the oldest forgotten first (a reply then roots at the chat's id). */
 const MAX_THREADS = 10_000;
 
 export interface EmailOptions {
@@ -80,8 +80,6 @@ export function createEmailAdapter(
   let attempt = 0;
   /** How to thread a reply in each chat: the latest mail that came in there. */
   const threads = new Map<string, ReplyThread>();
-  /** The thread root of each mail we sent, so a reply to it lands in its thread. */
-  const sentRoots = new Map<string, string>();
   const domain = config.address.slice(config.address.lastIndexOf('@') + 1);
   const remember = <V>(map: Map<string, V>, key: string, value: V) => {
     map.delete(key);
@@ -108,7 +106,7 @@ export function createEmailAdapter(
     }
     const full = await imap.fetchOne(String(uid), { source: true }, { uid: true });
     if (!full || !full.source) return;
-    const verdict = await readMail(full.source, config.address, (id) => sentRoots.get(id));
+    const verdict = await readMail(full.source, config.address, rootOfOwnId);
     if (!verdict.ok) {
       link?.rejected(verdict.reason);
       await markSeen(imap, uid);
@@ -256,8 +254,7 @@ export function createEmailAdapter(
       if (!smtp) throw new HearthError('unavailable', 'The email channel is not connected');
       const thread = threads.get(chatId);
       const rootId = chat.rootId;
-      const messageId = `<${randomUUID()}@${domain}>`;
-      remember(sentRoots, messageId, rootId ?? messageId);
+      const messageId = ownMessageId(rootId, domain, randomUUID());
       await smtp.sendMail({
         messageId,
         from: config.address,

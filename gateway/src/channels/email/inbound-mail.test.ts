@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readMail, MAX_REFERENCES } from './inbound-mail.ts';
-import { chatIdOf, parseChatId, replySubject } from './mail-chat.ts';
+import { randomUUID } from 'node:crypto';
+import { chatIdOf, ownMessageId, parseChatId, replySubject, rootOfOwnId } from './mail-chat.ts';
 
 const BOT = 'bot@example.test';
 const mail = (headers: string[], body: string) =>
@@ -124,6 +125,25 @@ describe('email chat ids', () => {
       'a'.repeat(65) + '@x.org',
     ])
       expect(parseChatId(forged), forged).toBeUndefined();
+  });
+
+  it('our Message-IDs carry their thread root, so a reply finds it after a restart', async () => {
+    const ours = ownMessageId('<root.1@client.example>', 'example.test', randomUUID());
+    expect(rootOfOwnId(ours)).toBe('<root.1@client.example>');
+    expect(rootOfOwnId(ownMessageId(undefined, 'example.test', randomUUID()))).toBeUndefined();
+    const reply = await readMail(
+      mail(['From: a@x.org', 'Message-ID: <r9@x>', `In-Reply-To: ${ours}`], 'approve 1a2b3c4d'),
+      BOT,
+      rootOfOwnId,
+    );
+    expect(reply.ok && reply.message.chatId).toBe('a@x.org <root.1@client.example>');
+    // Forged or foreign ids carry nothing.
+    for (const forged of [
+      '<hearth.not-a-uuid.PHJAeD4@example.test>',
+      `<hearth.${randomUUID()}.${Buffer.from('no brackets').toString('base64url')}@example.test>`,
+      `<other.${randomUUID()}.PHJAeD4@example.test>`,
+    ])
+      expect(rootOfOwnId(forged), forged).toBeUndefined();
   });
 
   it('replies with one Re:, however many the subject had', () => {

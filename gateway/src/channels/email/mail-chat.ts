@@ -50,3 +50,26 @@ export function replySubject(subject: string | undefined): string {
   const bare = (subject ?? '').replace(/^(\s*(re|aw|sv|fwd?)\s*:\s*)+/i, '').trim();
   return bare === '' ? 'Re: your message' : `Re: ${bare}`;
 }
+
+/** Thread roots longer than this are not carried in our Message-IDs (the reply then starts afresh). */
+const MAX_CARRIED_ROOT = 300;
+
+/**
+ * The Message-ID of a mail we send in the thread rooted at `rootId`: it carries the root
+ * (base64url), so a reply to it finds its thread from `In-Reply-To` alone, even after a restart.
+ */
+export function ownMessageId(rootId: string | undefined, domain: string, unique: string): string {
+  const carried =
+    rootId && rootId.length <= MAX_CARRIED_ROOT
+      ? `.${Buffer.from(rootId).toString('base64url')}`
+      : '';
+  return `<hearth.${unique}${carried}@${domain}>`;
+}
+
+/** The thread root one of our Message-IDs carries, if it is one of ours and carries one. */
+export function rootOfOwnId(messageId: string): string | undefined {
+  const match = /^<hearth\.[0-9a-f-]{36}\.([A-Za-z0-9_-]{4,400})@[^\s<>@]+>$/.exec(messageId);
+  if (!match?.[1]) return undefined;
+  const root = Buffer.from(match[1], 'base64url').toString('utf8');
+  return isMessageId(root) ? root : undefined;
+}
