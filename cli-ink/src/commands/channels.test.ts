@@ -78,6 +78,51 @@ describe('hearth channels add|remove|list without a gateway', () => {
     expect(written.channels.guild).toEqual({ type: 'discord', bot_token: 'discord.secret.token' });
   });
 
+  it('add --type email takes the address, servers and login, and asks for the password (never echoed)', async () => {
+    const result = await h.run(
+      [
+        'channels',
+        'add',
+        'mail',
+        '--type',
+        'email',
+        '--allow-from',
+        'me@example.org',
+        '--set',
+        'address=agent@example.org',
+        '--set',
+        'imap_host=imap.example.org',
+        '--set',
+        'smtp_host=smtp.example.org',
+        '--set',
+        'username=agent@example.org',
+      ],
+      {},
+      ['mail-password-very-secret\n'],
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Added channel mail (email)');
+    expect(result.stdout + result.stderr).not.toContain('mail-password-very-secret');
+    const written = TOML.parse(await readFile(join(h.home, 'config.toml'), 'utf8')) as {
+      channels: Record<string, unknown>;
+    };
+    expect(written.channels.mail).toEqual({
+      type: 'email',
+      address: 'agent@example.org',
+      imap_host: 'imap.example.org',
+      smtp_host: 'smtp.example.org',
+      username: 'agent@example.org',
+      password_secret: 'mail-password-very-secret',
+      allow_from: ['me@example.org'],
+    });
+    expect(channelSchema.parse(written.channels.mail)).toMatchObject({
+      imap_port: 993,
+      smtp_port: 465,
+      mailbox: 'INBOX',
+    });
+  });
+
   it('non-interactive flags, and clear errors (exit 1) for bad names, types and fields', async () => {
     const ok = await h.run([
       'channels',

@@ -45,6 +45,13 @@ const FIELDS: Record<ChannelType, { key: string; prompt: string; optional?: bool
     { key: 'bot_token', prompt: 'Bot token (xoxb-…)' },
     { key: 'app_token', prompt: 'App-level token for Socket Mode (xapp-…, connections:write)' },
   ],
+  email: [
+    { key: 'address', prompt: "The agent's email address (From of replies)" },
+    { key: 'imap_host', prompt: 'IMAP server (port 993, TLS)' },
+    { key: 'smtp_host', prompt: 'SMTP server (port 465, TLS)' },
+    { key: 'username', prompt: 'Login name' },
+    { key: 'password_secret', prompt: 'Password (or ENV:NAME / op://…)' },
+  ],
   webhook: [
     { key: 'signing_secret', prompt: 'Signing secret (HMAC-SHA256)' },
     { key: 'callback_url', prompt: 'Callback URL for replies (empty: none)', optional: true },

@@ -39,5 +39,9 @@ export async function buildChannelAdapter(
       const { createSlackAdapter } = await import('./slack/slack-adapter.ts');
       return createSlackAdapter(config, io);
     }
+    case 'email': {
+      const { createEmailAdapter } = await import('./email/email-adapter.ts');
+      return createEmailAdapter(config, io);
+    }
   }
 }

@@ -11,6 +11,14 @@ const MINIMAL_CHANNELS = [
   { type: 'signal', account: '+15551234567' },
   { type: 'discord', bot_token: 'x' },
   { type: 'slack', bot_token: 'x', app_token: 'x' },
+  {
+    type: 'email',
+    imap_host: 'x',
+    smtp_host: 'x',
+    username: 'x',
+    password_secret: 'x',
+    address: 'a@b.example',
+  },
 ];
 
 /** The README's configuration reference must list exactly the schema's keys and defaults. */

@@ -182,13 +182,25 @@ export const webhookChannel = z.strictObject({
   replay_window_seconds: z.number().int().min(1).max(3_600).default(300),
 });
 
-/** Telegram over the Bot API (long polling). */
-export const telegramChannel = z.strictObject({
-  type: z.literal('telegram'),
-  ...channelCommon,
-  bot_token: z.string().min(1),
-  api_root: httpUrl.default('https://api.telegram.org'),
-});
+/** How a Telegram channel receives: long polling, or the Bot API POSTing to our webhook route. */
+export const TELEGRAM_MODES = ['polling', 'webhook'] as const;
+
+/** Telegram over the Bot API (long polling, or a webhook the Bot API calls). */
+export const telegramChannel = z
+  .strictObject({
+    type: z.literal('telegram'),
+    ...channelCommon,
+    bot_token: z.string().min(1),
+    api_root: httpUrl.default('https://api.telegram.org'),
+    mode: z.enum(TELEGRAM_MODES).default('polling'),
+    /** webhook mode: the public URL of `/api/v1/channels/webhook/<name>`. */
+    webhook_url: z.union([z.url({ protocol: /^https$/ }), z.literal('')]).default(''),
+    /** webhook mode: sent back by Telegram in `X-Telegram-Bot-Api-Secret-Token` (1-256 of A-Z a-z 0-9 _ -). */
+    secret_token: z.string().max(300).default(''),
+  })
+  .refine((c) => c.mode !== 'webhook' || (c.webhook_url !== '' && c.secret_token !== ''), {
+    message: 'mode "webhook" needs webhook_url (https) and secret_token',
+  });
 
 /** WhatsApp Cloud API: signed webhooks in, Graph API out. */
 export const whatsappChannel = z.strictObject({
@@ -244,6 +256,29 @@ export const slackChannel = z.strictObject({
   web_api_url: httpUrl.default('https://slack.com/api/'),
 });
 
+/** How a mail connection is secured: TLS from the start, upgraded by STARTTLS, or none. */
+export const MAIL_TLS_MODES = ['tls', 'starttls', 'none'] as const;
+
+/** Email: IMAP in (IDLE, polling where the server has no IDLE), SMTP out. */
+export const emailChannel = z.strictObject({
+  type: z.literal('email'),
+  ...channelCommon,
+  imap_host: z.string().min(1),
+  imap_port: z.number().int().min(1).max(65_535).default(993),
+  imap_tls: z.enum(MAIL_TLS_MODES).default('tls'),
+  smtp_host: z.string().min(1),
+  smtp_port: z.number().int().min(1).max(65_535).default(465),
+  smtp_tls: z.enum(MAIL_TLS_MODES).default('tls'),
+  /** The IMAP (and SMTP, where the server asks) login. */
+  username: z.string().min(1),
+  password_secret: z.string().min(1),
+  /** The agent's own address: the From of every reply. */
+  address: z.email(),
+  mailbox: z.string().min(1).max(200).default('INBOX'),
+  /** Larger mails are refused unread (marked seen, counted). */
+  max_message_bytes: z.number().int().min(1_024).max(52_428_800).default(1_048_576),
+});
+
 export const channelSchema = z.discriminatedUnion('type', [
   webhookChannel,
   telegramChannel,
@@ -252,6 +287,7 @@ export const channelSchema = z.discriminatedUnion('type', [
   signalChannel,
   discordChannel,
   slackChannel,
+  emailChannel,
 ]);
 export type ChannelConfig = z.infer<typeof channelSchema>;
 export type ChannelType = ChannelConfig['type'];
@@ -263,6 +299,7 @@ export const CHANNEL_TYPES = [
   'signal',
   'discord',
   'slack',
+  'email',
 ] as const satisfies readonly ChannelType[];
 
 /** A channel's name: the `<name>` of `[channels.<name>]`, also a URL path segment. */

@@ -33,6 +33,8 @@ export async function startFakeTelegram(token: string) {
   let pollers: (() => void)[] = [];
   const sockets = new Set<Socket>();
   const sentWaiters: { count: number; resolve: () => void }[] = [];
+  /** The webhook setWebhook registered (getUpdates answers 409 while one is set). */
+  let webhook: { url: string; secret_token?: string; allowed_updates?: unknown } | undefined;
 
   const wake = () => {
     const waiting = pollers;
@@ -117,13 +119,45 @@ export async function startFakeTelegram(token: string) {
               supports_inline_queries: false,
             },
           });
-        case 'deleteWebhook':
+        case 'deleteWebhook': {
+          const had = webhook !== undefined;
+          webhook = undefined;
           return reply(res, 200, {
             ok: true,
             result: true,
-            description: 'Webhook is already deleted',
+            description: had ? 'Webhook was deleted' : 'Webhook is already deleted',
           });
+        }
+        case 'setWebhook': {
+          const url = typeof body.url === 'string' ? body.url : '';
+          const secret = body.secret_token;
+          if (!/^https:\/\//.test(url))
+            return fail(
+              res,
+              400,
+              'Bad Request: bad webhook: An HTTPS URL must be provided for webhook',
+            );
+          if (
+            secret !== undefined &&
+            (typeof secret !== 'string' || !/^[A-Za-z0-9_-]{1,256}$/.test(secret))
+          )
+            return fail(res, 400, 'Bad Request: secret token contains unallowed characters');
+          webhook = {
+            url,
+            ...(typeof secret === 'string' ? { secret_token: secret } : {}),
+            ...(body.allowed_updates !== undefined
+              ? { allowed_updates: body.allowed_updates }
+              : {}),
+          };
+          return reply(res, 200, { ok: true, result: true, description: 'Webhook was set' });
+        }
         case 'getUpdates':
+          if (webhook)
+            return fail(
+              res,
+              409,
+              "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+            );
           return getUpdates(body, res, req);
         case 'sendChatAction':
           actions.push({ chat_id: idOf(body.chat_id), action: idOf(body.action) });
@@ -169,6 +203,27 @@ export async function startFakeTelegram(token: string) {
     wake();
   }
 
+  interface MessageOptions {
+    from: number;
+    text: string;
+    chat?: { id: number; type: 'private' | 'group' | 'supergroup' };
+    entities?: { type: string; offset: number; length: number }[];
+  }
+  const messageOf = (options: MessageOptions) => ({
+    message: {
+      message_id: nextMessageId++,
+      date: Math.floor(Date.now() / 1000),
+      chat: options.chat ?? {
+        id: options.from,
+        type: 'private',
+        first_name: `user${options.from}`,
+      },
+      from: { id: options.from, is_bot: false, first_name: `user${options.from}` },
+      text: options.text,
+      ...(options.entities ? { entities: options.entities } : {}),
+    },
+  });
+
   return {
     apiRoot: `http://127.0.0.1:${port}`,
     bot: BOT,
@@ -176,26 +231,14 @@ export async function startFakeTelegram(token: string) {
     actions,
     calls,
     /** A text message from `from` in `chat` (a private chat with the sender by default). */
-    message(options: {
-      from: number;
-      text: string;
-      chat?: { id: number; type: 'private' | 'group' | 'supergroup' };
-      entities?: { type: string; offset: number; length: number }[];
-    }): void {
-      push({
-        message: {
-          message_id: nextMessageId++,
-          date: Math.floor(Date.now() / 1000),
-          chat: options.chat ?? {
-            id: options.from,
-            type: 'private',
-            first_name: `user${options.from}`,
-          },
-          from: { id: options.from, is_bot: false, first_name: `user${options.from}` },
-          text: options.text,
-          ...(options.entities ? { entities: options.entities } : {}),
-        },
-      });
+    message(options: MessageOptions): void {
+      push(messageOf(options));
+    },
+    /** The webhook setWebhook registered, if any. */
+    webhook: () => webhook,
+    /** The update Telegram would POST to the webhook for a message (nothing is queued). */
+    webhookUpdate(options: MessageOptions): Update {
+      return { update_id: nextUpdateId++, ...messageOf(options) };
     },
     /** Any update as is (malformed ones included). */
     rawUpdate: push,

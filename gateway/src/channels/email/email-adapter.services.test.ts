@@ -1,0 +1,107 @@
+import { afterAll, expect } from 'vitest';
+import { channelSchema } from '../../config/schema.ts';
+import { silentLogger } from '../../observability/logger.ts';
+import { runChannelConformance } from '../conformance.ts';
+import { mailServersMissing, startMailServers, type MailServers } from '../testing/mail-servers.ts';
+import { createEmailAdapter } from './email-adapter.ts';
+
+const missing = mailServersMissing();
+const USERS = ['bot', '4242', '77', '99', '5'];
+let shared: Promise<MailServers> | undefined;
+/** One Postfix and one Dovecot for the whole suite (each check starts from what they hold). */
+const servers = () => (shared ??= startMailServers(USERS));
+
+afterAll(async () => {
+  if (shared) await (await shared).close();
+});
+
+runChannelConformance(
+  'email (imapflow and nodemailer against real Dovecot and Postfix)',
+  async () => {
+    const mail = await servers();
+    const config = channelSchema.parse({
+      type: 'email',
+      imap_host: '127.0.0.1',
+      imap_port: mail.imapPort,
+      imap_tls: 'none',
+      smtp_host: '127.0.0.1',
+      smtp_port: mail.smtpPort,
+      smtp_tls: 'none',
+      username: mail.address('bot'),
+      password_secret: mail.password('bot'),
+      address: mail.address('bot'),
+      max_message_bytes: 65_536,
+    });
+    if (config.type !== 'email') throw new Error('unreachable');
+    const adapter = createEmailAdapter(
+      config,
+      { fetch: globalThis.fetch, now: Date.now, logger: silentLogger() },
+      { reconnectBaseMs: 200, idleAfterMs: 200, sweepEveryMs: 5_000 },
+    );
+    const baseline = (await mail.mailbox('4242')).length;
+    let sent: { chatId: string; text: string }[] = [];
+    let refreshing = false;
+    const bot = mail.address('bot');
+    return {
+      adapter,
+      inbound: ({ senderId, text }) =>
+        mail.send({ from: mail.address(senderId), to: bot, subject: 'conformance', text }),
+      malformed: async () => {
+        const envelope = { from: mail.address('77'), to: bot };
+        // No From header at all.
+        await mail.send({ envelope, raw: `To: ${bot}\r\nSubject: who?\r\n\r\nanonymous\r\n` });
+        // Our own address as the sender (a loop).
+        await mail.send({ from: bot, to: bot, subject: 'me', text: 'talking to myself' });
+        // An auto-reply.
+        await mail.send({
+          from: mail.address('77'),
+          to: bot,
+          subject: 'Out of office',
+          text: 'I am away',
+          headers: { 'Auto-Submitted': 'auto-replied' },
+        });
+        // Far over max_message_bytes.
+        await mail.send({ from: mail.address('77'), to: bot, text: 'y'.repeat(200_000) });
+        // A multipart without its boundary, and bytes that are no mail at all.
+        await mail.send({
+          envelope,
+          raw: `From: ${mail.address('77')}\r\nContent-Type: multipart/mixed\r\n\r\n--\r\n\r\n`,
+        });
+        await mail.send({ envelope, raw: Buffer.from([0, 255, 254, 10, 13, 0, 1, 2]) });
+      },
+      sent: () => {
+        if (!refreshing) {
+          refreshing = true;
+          void mail
+            .mailbox('4242')
+            .then((mails) => {
+              sent = mails.slice(baseline).map(({ parsed }) => ({
+                chatId:
+                  parsed.to && !Array.isArray(parsed.to) ? (parsed.to.value[0]?.address ?? '') : '',
+                text: (parsed.text ?? '').replace(/\n$/, ''),
+              }));
+            })
+            .finally(() => {
+              refreshing = false;
+            });
+        }
+        return sent;
+      },
+      drop: () => mail.stopDovecot(),
+      restore: () => mail.startDovecot(),
+      close: () => Promise.resolve(),
+      identity: {
+        received: (senderId) => ({
+          senderId: mail.address(senderId),
+          chatId: expect.stringMatching(new RegExp(`^${senderId}@example\\.test <[^ ]+>$`)),
+        }),
+        chatFor: (senderId) => mail.address(senderId),
+      },
+    };
+  },
+  {
+    timeoutMs: 30_000,
+    unavailable: missing,
+    skip: [{ check: 'typing', reason: 'email has no typing indicator' }],
+  },
+);

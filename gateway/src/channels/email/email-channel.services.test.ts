@@ -1,0 +1,236 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { channelSchema } from '../../config/schema.ts';
+import type { ReplyScript } from '../../testing/fake-llm/script.ts';
+import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
+import {
+  mailServersMissing,
+  startMailServers,
+  type DeliveredMail,
+  type MailServers,
+} from '../testing/mail-servers.ts';
+
+type Json = Record<string, unknown>;
+
+const missing = mailServersMissing();
+const MAX_BYTES = 65_536;
+
+const shell = (command: string): ReplyScript => ({
+  toolCalls: [{ name: 'shell', arguments: { command } }],
+});
+
+/** A header as written in the delivered mail. */
+const header = (mail: DeliveredMail | undefined, name: string) => {
+  const line = mail?.parsed.headerLines.find((h) => h.key === name)?.line;
+  return line?.slice(line.indexOf(':') + 1).trim();
+};
+/** A mail client's quote of an earlier mail: every line behind `> `. */
+const quoted = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
+const textOf = (mail: DeliveredMail | undefined) => (mail?.parsed.text ?? '').replace(/\n$/, '');
+
+describe.skipIf(missing !== undefined)(
+  `Email, through a real gateway, imapflow and nodemailer, real Dovecot and Postfix${missing ? ` (skipped: ${missing})` : ''}`,
+  // Several mail round trips per test on a loaded machine.
+  { timeout: 120_000 },
+  () => {
+    let bed: ChatTestBed;
+    let mail: MailServers;
+    let owner = 'owner@example.test';
+    let bot = 'bot@example.test';
+    /** How many mails each user had when the test started. */
+    const seen = new Map<string, number>();
+
+    const call = async (method: string, path: string) => {
+      const res = await fetch(`${bed.gw.url}/api/v1${path}`, { method });
+      return { status: res.status, body: (await res.json()) as Json };
+    };
+    const channel = async () => (await call('GET', '/channels/mail')).body;
+    const next = async (user: string, count = 1) => {
+      const got = await mail.nextMail(user, seen.get(user) ?? 0, 40_000);
+      seen.set(user, (seen.get(user) ?? 0) + got.length);
+      if (got.length < count) {
+        const more = await mail.nextMail(user, seen.get(user) ?? 0, 40_000);
+        seen.set(user, (seen.get(user) ?? 0) + more.length);
+        got.push(...more);
+      }
+      return got;
+    };
+
+    beforeAll(async () => {
+      mail = await startMailServers(['bot', 'owner', 'stranger']);
+      owner = mail.address('owner');
+      bot = mail.address('bot');
+      bed = await startChatTestBed(undefined, {
+        config: {
+          channels: {
+            mail: channelSchema.parse({
+              type: 'email',
+              imap_host: '127.0.0.1',
+              imap_port: mail.imapPort,
+              imap_tls: 'none',
+              smtp_host: '127.0.0.1',
+              smtp_port: mail.smtpPort,
+              smtp_tls: 'none',
+              username: bot,
+              password_secret: mail.password('bot'),
+              address: bot,
+              allow_from: [owner],
+              max_message_bytes: MAX_BYTES,
+            }),
+          },
+        },
+      });
+    }, 60_000);
+    afterAll(async () => {
+      await bed?.close();
+      await mail?.close();
+    });
+    afterEach(async () => {
+      bed.fake.reset();
+      for (const user of ['owner', 'stranger']) seen.set(user, (await mail.mailbox(user)).length);
+    });
+
+    it('connects over IMAP, and /ready waits for it', async () => {
+      await expect
+        .poll(async () => (await channel()).status, { timeout: 30_000 })
+        .toBe('connected');
+      expect(await (await fetch(`${bed.gw.url}/ready`)).json()).toMatchObject({
+        ready: true,
+        checks: { channel_connected: true },
+      });
+    });
+
+    it('mail in → model → a reply mail threaded under it; a reply to that stays one session', async () => {
+      bed.fake.reply({ text: 'Hi from Hearth by mail.' });
+      await mail.send({
+        from: `Owner <${owner}>`,
+        to: bot,
+        subject: 'Dinner plans',
+        text: 'What should I cook tonight?',
+        messageId: '<first.1@example.test>',
+      });
+      const [reply] = await next('owner');
+      expect(textOf(reply)).toBe('Hi from Hearth by mail.');
+      expect(reply?.parsed.subject).toBe('Re: Dinner plans');
+      expect(reply?.parsed.from?.value[0]?.address).toBe(bot);
+      expect(reply?.parsed.inReplyTo).toBe('<first.1@example.test>');
+      expect(header(reply, 'references')).toContain('<first.1@example.test>');
+      expect(JSON.stringify(bed.fake.requests[0]?.body)).toContain('What should I cook tonight?');
+
+      // The owner answers the reply, quoting it: the quote is cut, and the thread is one session.
+      bed.fake.reply({ text: 'Then pasta it is.' });
+      await mail.send({
+        from: owner,
+        to: bot,
+        subject: 'Re: Dinner plans',
+        text: `Something with pasta.\n\nOn Thu, 26 Nov 2026 at 08:00, Hearth <${bot}> wrote:\n> Hi from Hearth by mail.\n`,
+        inReplyTo: reply?.parsed.messageId,
+        references: ['<first.1@example.test>', reply?.parsed.messageId ?? ''],
+      });
+      const [second] = await next('owner');
+      expect(textOf(second)).toBe('Then pasta it is.');
+      expect(second?.parsed.inReplyTo).not.toBe('<first.1@example.test>');
+      expect(header(second, 'references')).toContain('<first.1@example.test>');
+      const asked = JSON.stringify(bed.fake.requests[1]?.body);
+      expect(asked).toContain('Something with pasta.');
+      expect(asked).not.toContain('> Hi from Hearth by mail.');
+      // The earlier turn is in the same session's history.
+      expect(asked).toContain('What should I cook tonight?');
+      const messages = (await call('GET', '/channels/mail/messages?limit=10')).body
+        .messages as Json[];
+      const chats = new Set(messages.map((m) => m.chat_id));
+      expect(chats).toEqual(new Set([`${owner} <first.1@example.test>`]));
+    });
+
+    it('a long reply is one mail (maxTextLength is 100,000 characters: nothing split below it)', async () => {
+      const long = Array.from({ length: 3_000 }, (_, i) => `line ${i} of a long answer`).join('\n');
+      bed.fake.reply({ text: long });
+      await mail.send({ from: owner, to: bot, subject: 'Long one', text: 'a long one please' });
+      const got = await next('owner');
+      expect(got).toHaveLength(1);
+      expect(textOf(got[0])).toBe(long);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(await mail.mailbox('owner')).toHaveLength(seen.get('owner') ?? 0);
+    });
+
+    it('the approval notice arrives by mail; a stranger’s approve is ignored, the owner’s reply decides', async () => {
+      bed.fake.reply(shell('echo from-email'), { text: 'It printed from-email.' });
+      await mail.send({ from: owner, to: bot, subject: 'Run it', text: 'run the echo' });
+      const [notice] = await next('owner');
+      const short = /Approval needed \[([0-9a-f]{8})\] shell: echo from-email/.exec(
+        textOf(notice),
+      )?.[1];
+      expect(short).toBeDefined();
+
+      await mail.send({ from: mail.address('stranger'), to: bot, text: `approve ${short}` });
+      const [toStranger] = await next('stranger');
+      expect(textOf(toStranger)).toContain('pairing code');
+      const pending = (await call('GET', '/approvals/pending')).body.pending as { id: string }[];
+      expect(pending.map((p) => p.id.slice(0, 8))).toContain(short);
+
+      await mail.send({
+        from: owner,
+        to: bot,
+        subject: 'Re: Run it',
+        text: `approve ${short}\n\nOn Thu, 26 Nov 2026, Hearth wrote:\n${quoted(textOf(notice))}\n`,
+        inReplyTo: notice?.parsed.messageId,
+        references: [notice?.parsed.messageId ?? ''],
+      });
+      const replies = await next('owner', 2);
+      expect(replies.map(textOf).sort()).toEqual(
+        [`Approved ${short}.`, 'It printed from-email.'].sort(),
+      );
+      expect((await call('GET', '/approvals/pending')).body.pending).toEqual([]);
+      expect(bed.fake.requests).toHaveLength(2);
+    });
+
+    it('pairing by mail: the stranger’s code approved by the owner lets it talk to the model', async () => {
+      const pairings = (await call('GET', '/channels/mail/pairings')).body.pairings as Json[];
+      const code = pairings.find((p) => p.sender_id === mail.address('stranger'))?.code as string;
+      expect(code).toMatch(/^[A-Z0-9]{8}$/);
+      expect((await call('POST', `/channels/mail/pairings/${code}/approve`)).status).toBe(200);
+      bed.fake.reply({ text: 'Nice to meet you.' });
+      await mail.send({ from: mail.address('stranger'), to: bot, text: 'hello, now paired' });
+      expect(textOf((await next('stranger'))[0])).toBe('Nice to meet you.');
+    });
+
+    it('malformed MIME, a missing From and a huge mail are refused and counted; none reaches the model', async () => {
+      const before = (await channel()).stats as Json;
+      const envelope = { from: owner, to: bot };
+      await mail.send({ envelope, raw: `To: ${bot}\r\nSubject: no sender\r\n\r\nwho am I\r\n` });
+      await mail.send({ from: owner, to: bot, subject: 'huge', text: 'z'.repeat(MAX_BYTES * 3) });
+      await mail.send({
+        envelope,
+        raw: `From: ${owner}\r\nContent-Type: multipart/alternative\r\n\r\n--\r\n--\r\n`,
+      });
+      await expect
+        .poll(async () => ((await channel()).stats as Json).errors_total, { timeout: 30_000 })
+        .toBe((before.errors_total as number) + 3);
+      // A good mail after the junk still gets its answer, and only it reached the model.
+      bed.fake.reply({ text: 'still here' });
+      await mail.send({ from: owner, to: bot, subject: 'after', text: 'are you fine?' });
+      expect(textOf((await next('owner'))[0])).toBe('still here');
+      expect(bed.fake.requests).toHaveLength(1);
+    });
+
+    it('reconnects after Dovecot restarts: status shows it, then mail flows again', async () => {
+      await mail.stopDovecot();
+      await expect
+        .poll(async () => (await channel()).status, { timeout: 30_000 })
+        .toBe('disconnected');
+      expect((await fetch(`${bed.gw.url}/ready`)).status).toBe(503);
+      // Mail sent while IMAP is down waits in the Maildir and is read after the reconnect.
+      bed.fake.reply({ text: 'back online' });
+      await mail.send({ from: owner, to: bot, subject: 'you there?', text: 'are you back?' });
+      await mail.startDovecot();
+      expect(textOf((await next('owner'))[0])).toBe('back online');
+      await expect
+        .poll(async () => (await channel()).status, { timeout: 30_000 })
+        .toBe('connected');
+      expect((await fetch(`${bed.gw.url}/ready`)).status).toBe(200);
+    });
+  },
+);
