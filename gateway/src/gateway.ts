@@ -166,6 +166,8 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
         env: deps.processEnv,
         // No configured secret reaches a skill, by name or by value.
         secretValues: configuredSecrets(config),
+        // An idle host is stopped (its memory returned) and restarted by the next call.
+        limits: { idleMs: config.skills.host_idle_seconds * 1000 },
         // Skills granted network access report their requests to the privacy audit.
         onRequest: (_skill, request) => privacy.recordRequest(request.method, request.url),
       }),

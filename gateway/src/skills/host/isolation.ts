@@ -210,7 +210,9 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
   }
 
   const walls = bwrapPath ? 'bubblewrap+permission' : 'permission';
+  let live = 0;
   return {
+    running: () => live,
     // A fallback is visible in /status: the sidecar was asked for and cannot host skills.
     description:
       options.executor === 'sandbox' ? `${walls} (executor sandbox cannot host skills)` : walls,
@@ -228,6 +230,7 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
         limits,
         logger: logger.child({ skill: host.name }),
         onRequest: options.onRequest ? (event) => options.onRequest!(host.name, event) : undefined,
+        onRunning: (running) => (live += running ? 1 : -1),
       });
     },
   };

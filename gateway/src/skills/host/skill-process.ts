@@ -7,6 +7,11 @@
  * (`{"request":n,"method":"shell","params":{…}}`): the call's `hostTools` answers it
  * (`{"reply":n,"result":…}` or an error), one request at a time, and the call's timeout does not
  * run while the gateway works on it (an approval may wait for the user).
+ *
+ * A child unused for `idleMs` is stopped (its memory returned) and the next call starts a fresh
+ * one, as after a crash: the caller never sees it, but a Plugin instance's in-memory state
+ * starts afresh. Calls are counted from the moment they are made, so a call made while the
+ * idle stop runs waits for it and gets the new child.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
@@ -33,6 +38,8 @@ export interface SkillProcessLimits {
   maxOutputBytes: number;
   /** The tail of the child's stderr kept for error messages (bytes). */
   maxStderrBytes: number;
+  /** A child unused this long is stopped, and started again by the next call; 0: never. */
+  idleMs: number;
 }
 
 export const DEFAULT_LIMITS: SkillProcessLimits = {
@@ -40,6 +47,7 @@ export const DEFAULT_LIMITS: SkillProcessLimits = {
   startTimeoutMs: 10_000,
   maxOutputBytes: 256 * 1024,
   maxStderrBytes: 8 * 1024,
+  idleMs: 300_000,
 };
 
 /** An outbound request the child reported (skills granted network access only). */
@@ -75,6 +83,8 @@ export interface SkillProcessOptions {
   limits: SkillProcessLimits;
   logger: Logger;
   onRequest?: (event: SkillRequestEvent) => void;
+  /** Told when a child starts (true) and when it is gone (false): the isolation counts them. */
+  onRunning?: (running: boolean) => void;
 }
 
 /** Starts the child, reads its tool list, and returns the host (rejects if it does not load). */
@@ -84,12 +94,18 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
   let nextId = 1;
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;
+  /** Calls made and not yet settled (queued ones included). */
+  let active = 0;
+  let idleTimer: NodeJS.Timeout | undefined;
 
   const fail = (reason: SkillCallFailure, message: string): SkillCallError =>
     new SkillCallError(reason, `skill ${skill}: ${message}`);
 
   function stop(state: Running, error: SkillCallError): void {
-    if (running === state) running = null;
+    if (running === state) {
+      running = null;
+      options.onRunning?.(false);
+    }
     const pending = state.pending;
     state.pending = null;
     pending?.reject(error);
@@ -239,7 +255,11 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
     hostTools?: HostToolCall,
   ): Promise<unknown> {
     if (closed) return Promise.reject(fail('closed', 'the skill host is closed'));
-    const state = running ?? (running = spawnChild());
+    if (!running) {
+      running = spawnChild();
+      options.onRunning?.(true);
+    }
+    const state = running;
     const id = nextId++;
     return new Promise<unknown>((resolve, reject) => {
       const onTimeout = (): void =>
@@ -281,7 +301,34 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
     return result;
   }
 
-  const listed = await serial(() => request('tools', undefined, limits.startTimeoutMs));
+  /** After the last call settles: stop the child if nothing calls within idleMs. */
+  function armIdle(): void {
+    clearTimeout(idleTimer);
+    if (limits.idleMs <= 0 || closed || active > 0 || !running) return;
+    idleTimer = setTimeout(() => {
+      const state = running;
+      if (!state || active > 0 || state.pending) return;
+      logger.debug({ skill, idleMs: limits.idleMs }, 'skill host stopped after being idle');
+      stop(state, fail('closed', 'the skill host was idle and stopped'));
+    }, limits.idleMs);
+    idleTimer.unref();
+  }
+
+  /** Counts a call from the moment it is made until it settles. */
+  async function counted<T>(work: () => Promise<T>): Promise<T> {
+    active += 1;
+    clearTimeout(idleTimer);
+    try {
+      return await work();
+    } finally {
+      active -= 1;
+      armIdle();
+    }
+  }
+
+  const listed = await counted(() =>
+    serial(() => request('tools', undefined, limits.startTimeoutMs)),
+  );
   const tools = Array.isArray(listed) ? (listed as SkillToolSpec[]) : [];
 
   return {
@@ -290,20 +337,23 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
       if (callOptions?.signal?.aborted) {
         return Promise.reject(fail('aborted', 'the call was cancelled'));
       }
-      return serial(async () => {
-        const timeoutMs = callOptions?.timeoutMs ?? limits.callTimeoutMs;
-        const result = await request(
-          'call',
-          { tool, args },
-          timeoutMs,
-          callOptions?.signal,
-          callOptions?.hostTools,
-        );
-        return typeof result === 'string' ? result : JSON.stringify(result ?? '');
-      });
+      return counted(() =>
+        serial(async () => {
+          const timeoutMs = callOptions?.timeoutMs ?? limits.callTimeoutMs;
+          const result = await request(
+            'call',
+            { tool, args },
+            timeoutMs,
+            callOptions?.signal,
+            callOptions?.hostTools,
+          );
+          return typeof result === 'string' ? result : JSON.stringify(result ?? '');
+        }),
+      );
     },
     async close() {
       closed = true;
+      clearTimeout(idleTimer);
       const state = running;
       if (!state) return;
       const exited = new Promise<void>((resolve) => {
