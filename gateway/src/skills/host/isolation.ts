@@ -20,6 +20,7 @@ import type { Logger } from '../../observability/logger.ts';
 import { sanitiseEnv } from '../../tools/executors/sanitise-env.ts';
 import type { SkillHost, SkillHostOptions, SkillIsolation } from '../ports.ts';
 import { wrapInBubblewrap } from './bubblewrap.ts';
+import { childLink } from './child-link.ts';
 import { nodeSkillCommand } from './node-permission.ts';
 import { pythonSkillCommand } from './python-command.ts';
 import { noNewProcessesFilter } from './seccomp.ts';
@@ -226,7 +227,7 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
       const built = command(host, dir, dataDir, file);
       return startSkillProcess({
         skill: host.name,
-        command: () => built,
+        connect: childLink(() => built),
         limits,
         logger: logger.child({ skill: host.name }),
         onRequest: options.onRequest ? (event) => options.onRequest!(host.name, event) : undefined,

@@ -13,21 +13,12 @@
  * starts afresh. Calls are counted from the moment they are made, so a call made while the
  * idle stop runs waits for it and gets the new child.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import type { Writable } from 'node:stream';
 import type { Logger } from '../../observability/logger.ts';
 import type { HostToolCall, SkillHost, SkillToolSpec } from '../ports.ts';
 import { SkillCallError, type SkillCallFailure } from './errors.ts';
+import type { ConnectHost, HostLink, HostLinkEvents } from './host-link.ts';
 
-/** A program to start, already wrapped in its walls. */
-export interface ChildCommand {
-  file: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd: string;
-  /** Bytes the child reads on fd 3 at start (bubblewrap's seccomp filter). */
-  fd3?: Buffer;
-}
+export type { ChildCommand } from './child-link.ts';
 
 export interface SkillProcessLimits {
   /** Default per-call timeout; a call may ask for less or more. */
@@ -69,7 +60,7 @@ interface Pending {
 }
 
 interface Running {
-  child: ChildProcess;
+  link: HostLink;
   pending: Pending | null;
   stdout: Buffer[];
   stdoutBytes: number;
@@ -79,7 +70,8 @@ interface Running {
 
 export interface SkillProcessOptions {
   skill: string;
-  command: () => ChildCommand;
+  /** Starts one host process behind its walls (here: a child; or in the sandbox sidecar). */
+  connect: ConnectHost;
   limits: SkillProcessLimits;
   logger: Logger;
   onRequest?: (event: SkillRequestEvent) => void;
@@ -109,7 +101,7 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
     const pending = state.pending;
     state.pending = null;
     pending?.reject(error);
-    if (!state.exited) state.child.kill('SIGKILL');
+    if (!state.exited) state.link.kill();
   }
 
   function reply(state: Running, request: number, body: { result: string } | { error: string }) {
@@ -118,7 +110,7 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
       'result' in body
         ? { reply: request, result: body.result }
         : { reply: request, error: { message: body.error } };
-    state.child.stdin!.write(`${JSON.stringify(message)}\n`);
+    state.link.send(`${JSON.stringify(message)}\n`);
   }
 
   /** A request of the child for one of the gateway's tools, answered by the running call. */
@@ -189,61 +181,51 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
   }
 
   function spawnChild(): Running {
-    const command = options.command();
-    const child = spawn(command.file, command.args, {
-      cwd: command.cwd,
-      env: command.env,
-      stdio: command.fd3 ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
-    });
-    if (command.fd3) {
-      const fd3 = child.stdio[3] as Writable;
-      fd3.on('error', () => {}); // the child exiting early is reported by 'exit'
-      fd3.end(command.fd3);
-    }
     const state: Running = {
-      child,
+      link: undefined as unknown as HostLink,
       pending: null,
       stdout: [],
       stdoutBytes: 0,
       stderr: '',
       exited: false,
     };
-    child.stdout.on('data', (chunk: Buffer) => {
-      let start = 0;
-      for (let index = chunk.indexOf(10); index !== -1; index = chunk.indexOf(10, start)) {
-        state.stdout.push(chunk.subarray(start, index));
-        const line = Buffer.concat(state.stdout);
-        state.stdout = [];
-        state.stdoutBytes = 0;
-        start = index + 1;
-        if (line.length > limits.maxOutputBytes) {
-          stop(state, fail('output', `the answer exceeds ${limits.maxOutputBytes} bytes`));
-          return;
+    const events: HostLinkEvents = {
+      stdout(chunk) {
+        let start = 0;
+        for (let index = chunk.indexOf(10); index !== -1; index = chunk.indexOf(10, start)) {
+          state.stdout.push(chunk.subarray(start, index));
+          const line = Buffer.concat(state.stdout);
+          state.stdout = [];
+          state.stdoutBytes = 0;
+          start = index + 1;
+          if (line.length > limits.maxOutputBytes) {
+            stop(state, fail('output', `the answer exceeds ${limits.maxOutputBytes} bytes`));
+            return;
+          }
+          onLine(state, line.toString('utf8'));
+          if (running !== state) return;
         }
-        onLine(state, line.toString('utf8'));
-        if (running !== state) return;
-      }
-      state.stdout.push(chunk.subarray(start));
-      state.stdoutBytes += chunk.length - start;
-      if (state.stdoutBytes > limits.maxOutputBytes) {
-        stop(state, fail('output', `the answer exceeds ${limits.maxOutputBytes} bytes`));
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      state.stderr = (state.stderr + chunk.toString('utf8')).slice(-limits.maxStderrBytes);
-    });
-    child.stdin.on('error', () => {}); // EPIPE after a crash: reported by 'exit'
-    child.on('error', (error) => {
-      state.exited = true;
-      stop(state, fail('crashed', `the skill host could not start: ${error.message}`));
-    });
-    child.on('exit', (code, signal) => {
-      state.exited = true;
-      const tail = state.stderr.trim().split('\n').slice(-5).join('\n');
-      const how = signal ? `signal ${signal}` : `exit code ${code}`;
-      stop(state, fail('crashed', `the skill host stopped (${how})${tail ? `: ${tail}` : ''}`));
-      logger.debug({ skill, code, signal }, 'skill host exited');
-    });
+        state.stdout.push(chunk.subarray(start));
+        state.stdoutBytes += chunk.length - start;
+        if (state.stdoutBytes > limits.maxOutputBytes) {
+          stop(state, fail('output', `the answer exceeds ${limits.maxOutputBytes} bytes`));
+        }
+      },
+      stderr(text) {
+        state.stderr = (state.stderr + text).slice(-limits.maxStderrBytes);
+      },
+      failed(message) {
+        state.exited = true;
+        stop(state, fail('crashed', message));
+      },
+      exit(how) {
+        state.exited = true;
+        const tail = state.stderr.trim().split('\n').slice(-5).join('\n');
+        stop(state, fail('crashed', `the skill host stopped (${how})${tail ? `: ${tail}` : ''}`));
+        logger.debug({ skill, how }, 'skill host exited');
+      },
+    };
+    state.link = options.connect(events);
     return state;
   }
 
@@ -290,7 +272,7 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
         },
       };
       if (signal?.aborted) onAbort();
-      else state.child.stdin!.write(`${JSON.stringify({ id, method, params })}\n`);
+      else state.link.send(`${JSON.stringify({ id, method, params })}\n`);
     });
   }
 
@@ -358,7 +340,7 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
       if (!state) return;
       const exited = new Promise<void>((resolve) => {
         if (state.exited) resolve();
-        else state.child.once('exit', () => resolve());
+        else state.link.exited.then(resolve, resolve);
       });
       stop(state, fail('closed', 'the skill host is closed'));
       await exited;
