@@ -7,9 +7,8 @@
  *                          refused with a message saying to install bubblewrap
  * The skill's environment is built from nothing (PATH, HOME = its data folder, the locale) and
  * still passed through the shared sanitiser: no variable of the gateway's and nothing from
- * config.toml reaches it. The sandbox-executor sidecar runs one-shot shell commands in images
- * without Node or Python, so it cannot host skills: with `executor = "sandbox"` the local walls
- * are used and a warning says so.
+ * config.toml reaches it. With `executor = "sandbox"` skills run in the sidecar instead
+ * (sidecar-isolation.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdirSync, realpathSync } from 'node:fs';
@@ -33,8 +32,8 @@ import {
 } from './skill-process.ts';
 
 export interface SkillIsolationOptions {
-  /** `[security] executor`. */
-  executor: 'local' | 'sandbox';
+  /** These walls are the local ones; `executor = "sandbox"` uses sidecar-isolation.ts. */
+  executor?: 'local';
   logger: Logger;
   /** The bwrap binary; `undefined` looks in the usual places, `null` disables the wall. */
   bwrapPath?: string | null;
@@ -158,11 +157,6 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
   const maxOldSpaceMb = options.maxOldSpaceMb ?? 128;
   const seccomp = noNewProcessesFilter();
   let python: { executable: string; prefix: string } | undefined;
-  if (options.executor === 'sandbox') {
-    logger.warn(
-      'the sandbox-executor sidecar runs shell commands only and cannot host skills: skills run behind the local walls',
-    );
-  }
 
   function command(
     host: SkillHostOptions,
@@ -214,9 +208,7 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
   let live = 0;
   return {
     running: () => live,
-    // A fallback is visible in /status: the sidecar was asked for and cannot host skills.
-    description:
-      options.executor === 'sandbox' ? `${walls} (executor sandbox cannot host skills)` : walls,
+    description: walls,
     async start(host: SkillHostOptions): Promise<SkillHost> {
       if (host.kind === 'py' && !bwrapPath)
         throw new HearthError('unavailable', PYTHON_NEEDS_BUBBLEWRAP);
