@@ -153,7 +153,11 @@ export function createSidecarSkillIsolation(options: SidecarIsolationOptions): S
           onRequest: options.onRequest
             ? (event) => options.onRequest!(host.name, event)
             : undefined,
-          onRunning: (running) => (live += running ? 1 : -1),
+          onRunning: (running) => {
+            live += running ? 1 : -1;
+            // A host gone (idle, crashed, or the sidecar down): /status follows the sidecar.
+            if (!running) void probe();
+          },
         });
       } finally {
         void probe(); // /status follows the sidecar's state
