@@ -68,10 +68,8 @@ export function sidecarLink(options: SidecarLinkOptions): ConnectHost {
       response.on('end', () => {
         let detail = '';
         try {
-          detail = String(
-            (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { detail?: unknown }).detail ??
-              '',
-          );
+          const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { detail?: unknown };
+          if (typeof parsed.detail === 'string') detail = parsed.detail;
         } catch {
           // not our JSON: the status says enough
         }

@@ -32,7 +32,7 @@ export async function startSidecarProcess(
   const child = spawn(process.execPath, ['src/main.ts'], {
     cwd: SIDECAR_DIR,
     env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      PATH: '/usr/local/bin:/usr/bin:/bin',
       SANDBOX_TOKEN: token,
       SANDBOX_PORT: '0',
       SANDBOX_BACKEND: 'process',
@@ -48,7 +48,7 @@ export async function startSidecarProcess(
       () => reject(new Error(`the sidecar did not start:\n${output}`)),
       30_000,
     );
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString('utf8');
       const line = output.split('\n').find((text) => text.includes('sandbox-executor listening'));
       if (line) {
@@ -56,7 +56,7 @@ export async function startSidecarProcess(
         resolvePort(Number((JSON.parse(line) as { port: number }).port));
       }
     });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`the sidecar exited (${code}):\n${output}`));
