@@ -10,6 +10,7 @@ import { ConfigError, loadConfig } from './config/env.ts';
 import { createJsonLogger } from './logger.ts';
 import { selectBackend } from './select-backend.ts';
 import { createSandboxServer } from './server.ts';
+import { createDockerLauncher } from './skills/docker-launcher.ts';
 import { createProcessLauncher } from './skills/process-launcher.ts';
 import type { SkillLauncher } from './skills/launcher.ts';
 
@@ -52,10 +53,8 @@ if (backend.name === 'process') {
   );
   launcher = processLauncher;
 } else {
-  logger.warn(
-    { image: config.skillImage },
-    'skill hosts are not offered by the docker backend yet: GET /skills/host answers 404',
-  );
+  launcher = createDockerLauncher({ docker: new Docker(), image: config.skillImage, logger });
+  logger.info({ image: config.skillImage }, 'skill hosts: a throwaway container each');
 }
 
 const server = createSandboxServer({
