@@ -40,6 +40,7 @@ try {
 
 // Skill hosts (GET /skills/host) run where this backend runs commands.
 let launcher: SkillLauncher | undefined;
+let closeLauncher = (): Promise<void> => Promise.resolve();
 if (backend.name === 'process') {
   const processLauncher = createProcessLauncher({
     root: config.skillsDir ?? join(tmpdir(), 'hearth-sandbox-skills'),
@@ -53,7 +54,13 @@ if (backend.name === 'process') {
   );
   launcher = processLauncher;
 } else {
-  launcher = createDockerLauncher({ docker: new Docker(), image: config.skillImage, logger });
+  const dockerLauncher = createDockerLauncher({
+    docker: new Docker(),
+    image: config.skillImage,
+    logger,
+  });
+  closeLauncher = dockerLauncher.close;
+  launcher = dockerLauncher;
   logger.info({ image: config.skillImage }, 'skill hosts: a throwaway container each');
 }
 
@@ -78,7 +85,7 @@ const stop = (signal: string) => {
   stopping = true;
   logger.info({ signal }, 'stopping');
   server.close();
-  void backend.close().finally(() => {
+  void Promise.all([backend.close(), closeLauncher()]).finally(() => {
     server.closeAllConnections();
     process.exit(0);
   });

@@ -65,19 +65,21 @@ describe.skipIf(missing !== null)(
     let fixture: SkillFixture;
     let isolation: SkillIsolation;
     let workdir: string;
+    let launcher: ReturnType<typeof createDockerLauncher>;
 
     beforeAll(async () => {
       workdir = await mkdtemp(join(tmpdir(), 'hearth-docker-skills-'));
+      launcher = createDockerLauncher({
+        docker: new Docker(),
+        image: IMAGE,
+        logger: silentSidecarLogger(),
+      });
       server = createSandboxServer({
         backend: createProcessBackend({ defaultWorkdir: workdir, logger: silentSidecarLogger() }),
         token: TOKEN,
         logger: silentSidecarLogger(),
         skills: {
-          launcher: createDockerLauncher({
-            docker: new Docker(),
-            image: IMAGE,
-            logger: silentSidecarLogger(),
-          }),
+          launcher,
         },
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -92,6 +94,7 @@ describe.skipIf(missing !== null)(
     }, 60_000);
     afterAll(async () => {
       server?.closeAllConnections();
+      await launcher?.close(); // every container removed, none left behind
       await new Promise((resolve) => server?.close(resolve));
       await fixture?.remove();
       await rm(workdir, { recursive: true, force: true });
@@ -110,6 +113,14 @@ describe.skipIf(missing !== null)(
       } finally {
         await host.close();
       }
+      await launcher.close();
+      const left = execFileSync('docker', [
+        'ps',
+        '-aq',
+        '--filter',
+        'label=io.hearth.sandbox=skill',
+      ]);
+      expect(left.toString().trim()).toBe(''); // every container removed
     }, 120_000);
   },
 );

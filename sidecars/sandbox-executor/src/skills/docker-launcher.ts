@@ -60,12 +60,21 @@ process.stdin.on('data', (chunk) => {
 process.stdin.on('end', () => child ? child.stdin.end() : process.exit(0));
 `;
 
-export function createDockerLauncher(options: DockerLauncherOptions): SkillLauncher {
+export function createDockerLauncher(
+  options: DockerLauncherOptions,
+): SkillLauncher & { close(): Promise<void> } {
   const { docker, logger } = options;
   const memory = options.memoryBytes ?? 512 * 1024 * 1024;
   const tmpfs = 'rw,nosuid,nodev,size=64m,mode=1777';
+  /** Removals in flight, per container: close() waits for them. */
+  const removals = new Map<string, Promise<unknown>>();
+  const live = new Set<() => Promise<unknown>>();
   return {
     isolation: 'container',
+    async close() {
+      await Promise.all([...live].map((remove) => remove()));
+      await Promise.all(removals.values());
+    },
     async start(start: SkillStart, events: SkillProcessEvents): Promise<SkillProcess> {
       const container = await docker.createContainer({
         Image: options.image,
@@ -95,7 +104,17 @@ export function createDockerLauncher(options: DockerLauncherOptions): SkillLaunc
         },
       });
       let ended = false;
-      const remove = () => container.remove({ force: true }).catch(() => {});
+      // Force removal kills it too; one removal per container.
+      const remove = (): Promise<unknown> => {
+        live.delete(remove);
+        if (!removals.has(container.id)) {
+          const removal = container.remove({ force: true }).catch(() => {});
+          removals.set(container.id, removal);
+          void removal.finally(() => removals.delete(container.id));
+        }
+        return removals.get(container.id)!;
+      };
+      live.add(remove);
       const end = (how: string) => {
         if (ended) return;
         ended = true;
@@ -141,7 +160,7 @@ export function createDockerLauncher(options: DockerLauncherOptions): SkillLaunc
         },
         kill: () => {
           if (ended) return;
-          void container.kill({ signal: 'SIGKILL' }).catch(() => {});
+          void remove();
         },
       };
     },
