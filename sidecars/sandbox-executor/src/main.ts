@@ -59,7 +59,7 @@ if (backend.name === 'process') {
     image: config.skillImage,
     logger,
   });
-  closeLauncher = dockerLauncher.close;
+  closeLauncher = () => dockerLauncher.close();
   launcher = dockerLauncher;
   logger.info({ image: config.skillImage }, 'skill hosts: a throwaway container each');
 }
