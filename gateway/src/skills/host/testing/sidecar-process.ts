@@ -43,7 +43,7 @@ export async function startSidecarProcess(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const port = await new Promise<number>((resolvePort, reject) => {
+  const listening = new Promise<number>((resolvePort, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`the sidecar did not start:\n${output}`)),
       30_000,
@@ -62,6 +62,14 @@ export async function startSidecarProcess(
       reject(new Error(`the sidecar exited (${code}):\n${output}`));
     });
   });
+  let port: number;
+  try {
+    port = await listening;
+  } catch (error) {
+    child.kill('SIGKILL'); // a sidecar that did not come up is not left behind
+    await rm(skillsDir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     token,
