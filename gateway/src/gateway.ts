@@ -35,6 +35,7 @@ import { scaleOutArea } from './scale-out/area.ts';
 import { settingsArea } from './settings/area.ts';
 import { skillsArea } from './skills/area.ts';
 import { createSkillIsolation } from './skills/host/isolation.ts';
+import { createSidecarSkillIsolation } from './skills/host/sidecar-isolation.ts';
 import { scanPackage } from './skills/scanner/scan-package.ts';
 import { createSkillValidator } from './skills/validate/validator.ts';
 import { statusArea } from './status/area.ts';
@@ -173,15 +174,25 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     tools,
     validate: createSkillValidator(),
     isolation: () =>
-      createSkillIsolation({
-        executor: config.security.executor,
-        logger,
-        env: deps.processEnv,
-        // No configured secret reaches a skill, by name or by value.
-        secretValues: configuredSecrets(config),
-        // Skills granted network access report their requests to the privacy audit.
-        onRequest: (_skill, request) => privacy.recordRequest(request.method, request.url),
-      }),
+      config.security.executor === 'sandbox'
+        ? createSidecarSkillIsolation({
+            url: config.security.sandbox_url,
+            token: () => config.security.sandbox_token,
+            logger,
+            limits: { idleMs: config.skills.host_idle_seconds * 1000 },
+            onRequest: (_skill, request) => privacy.recordRequest(request.method, request.url),
+          })
+        : createSkillIsolation({
+            executor: config.security.executor,
+            logger,
+            env: deps.processEnv,
+            // No configured secret reaches a skill, by name or by value.
+            secretValues: configuredSecrets(config),
+            // An idle host is stopped (its memory returned) and restarted by the next call.
+            limits: { idleMs: config.skills.host_idle_seconds * 1000 },
+            // Skills granted network access report their requests to the privacy audit.
+            onRequest: (_skill, request) => privacy.recordRequest(request.method, request.url),
+          }),
     scan: scanPackage,
     logger,
     now,

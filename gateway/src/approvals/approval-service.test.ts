@@ -362,6 +362,27 @@ describe('approval gate: the pending state machine (manual clock)', () => {
     expect(await bed.db.allowlist.list()).toEqual([]);
   });
 
+  it('a request on a skill’s behalf names the skill in the notice and the pending record; the command stays exact', async () => {
+    const { decision } = await bed.gate({ command: 'rm -rf build', requester: 'skill weather' });
+    const [record] = await bed.service.pending();
+    expect(record).toMatchObject({
+      id: ID_A,
+      tool_name: 'shell (skill weather)',
+      command: 'rm -rf build',
+      arguments: { command: 'rm -rf build', timeout: 60, workdir: '/work' },
+    });
+    expect(bed.notices[0]?.text).toMatch(
+      /^Approval needed \[[0-9a-f-]{8}\] skill weather asks to run shell: rm -rf build\nin \/work\n/,
+    );
+    expect(bed.notices[0]?.approval.tool_name).toBe('shell (skill weather)');
+    await bed.service.approve(ID_A, true);
+    expect(await decision).toEqual({ allowed: true, outcome: 'approved' });
+    // `always` stores the exact command, unchanged by who asked.
+    expect(await bed.db.allowlist.list()).toEqual([
+      expect.objectContaining({ pattern: expect.stringContaining('rm') as unknown }),
+    ]);
+  });
+
   it('deny: the agent gets exactly the spec text and the id is gone', async () => {
     const { decision } = await bed.gate({ command: 'rm -rf build' });
     expect(await bed.service.deny(ID_A)).toEqual({ denied: true, id: ID_A });

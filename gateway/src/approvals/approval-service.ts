@@ -20,6 +20,11 @@ export interface GateRequest {
   command: string;
   arguments: PendingApproval['arguments'];
   sessionId: string;
+  /**
+   * Who asks on the model's behalf (`skill weather`), when not the model: named in the notice
+   * and in the pending record's `tool_name` (`shell (skill weather)`); `command` stays exact.
+   */
+  requester?: string;
 }
 
 export type GateDecision =
@@ -73,11 +78,18 @@ export const ALWAYS_SCOPE = 'always allows exactly this command in this director
  * The approval notice: the command exactly as it will run, the directory it runs in, and what
  * each reply does (`always` allows exactly this command line in this directory, nothing wider).
  */
-function noticeText(approval: PendingApproval, expirySeconds: number): string {
+function noticeText(
+  approval: PendingApproval,
+  request: GateRequest,
+  expirySeconds: number,
+): string {
   const short = shortId(approval.id);
   const where = workdirOf(approval);
+  const what = request.requester
+    ? `${showControls(request.requester)} asks to run ${request.toolName}`
+    : approval.tool_name;
   return (
-    `Approval needed [${short}] ${approval.tool_name}: ${showControls(approval.command)}\n` +
+    `Approval needed [${short}] ${what}: ${showControls(approval.command)}\n` +
     (where === null ? '' : `in ${showControls(where)}\n`) +
     `Reply "approve ${short}" or "deny ${short}" within ${expirySeconds} s; ` +
     `"approve ${short} always" ${ALWAYS_SCOPE}.`
@@ -239,7 +251,9 @@ export function createApprovalService(deps: ApprovalServiceDeps) {
       deps.metrics.approvalDecisionsTotal.inc({ decision: 'prompted' });
       const approval: PendingApproval = {
         id: deps.randomId(),
-        tool_name: request.toolName,
+        tool_name: request.requester
+          ? `${request.toolName} (${request.requester})`
+          : request.toolName,
         command: request.command,
         arguments: request.arguments,
         session_id: request.sessionId,
@@ -266,7 +280,7 @@ export function createApprovalService(deps: ApprovalServiceDeps) {
         );
         return decision;
       }
-      const text = noticeText(approval, Math.round(expiryMs / 1000));
+      const text = noticeText(approval, request, Math.round(expiryMs / 1000));
       const sent = await deps.notify(request.sessionId, text, approval).catch(() => false);
       deps.metrics.approvalNotificationsTotal.inc({ outcome: sent ? 'sent' : 'failed' });
       return decision;

@@ -157,6 +157,14 @@ export const canvasSection = z.strictObject({
   max_blocks: z.number().int().positive().default(200),
 });
 
+export const skillsSection = z.strictObject({
+  /**
+   * Seconds a skill host may sit unused before it is stopped (restarted on the next call;
+   * a Plugin instance's in-memory state is lost); 0 keeps hosts running.
+   */
+  host_idle_seconds: z.number().int().min(0).max(86_400).default(300),
+});
+
 /** How a channel answers in group chats: every message, only when mentioned, or never. */
 export const REPLY_MODES = ['all', 'mention', 'dm_only'] as const;
 
@@ -320,6 +328,7 @@ export const configSchema = z.strictObject({
   voice: voiceSection.default(voiceSection.parse({})),
   mcp: mcpSection.default(mcpSection.parse({})),
   canvas: canvasSection.default(canvasSection.parse({})),
+  skills: skillsSection.default(skillsSection.parse({})),
   /** `[channels.<name>]`: one table per messaging channel, none by default. */
   channels: z.record(channelNameSchema, channelSchema).default({}),
 });

@@ -74,7 +74,16 @@ export function skillsArea(deps: SkillsAreaDeps): SkillsArea {
       );
       if (!deps.tools.get('write_skill')) deps.tools.register(writeSkillTool(review.get));
     },
-    status: (): Record<string, string> => (isolation ? { skills: isolation.description } : {}),
+    status: (): Record<string, string> => {
+      if (!isolation) return {};
+      const running = isolation.running?.();
+      return {
+        skills:
+          running === undefined
+            ? isolation.description
+            : `${isolation.description}; ${running} skill host${running === 1 ? '' : 's'} running`,
+      };
+    },
     catalog: store.get,
     store: store.get,
     close: () => store.peek()?.close(),

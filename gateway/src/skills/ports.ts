@@ -100,6 +100,8 @@ export interface SkillHost {
 export interface SkillIsolation {
   /** e.g. `bubblewrap+permission`, `permission`, `sidecar`: shown in `/status` backends. */
   readonly description: string;
+  /** Skill host processes running now (idle ones are stopped): shown in `/status`. */
+  running?(): number;
   start(options: SkillHostOptions): Promise<SkillHost>;
 }
 

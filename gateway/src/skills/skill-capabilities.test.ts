@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { DENIED_TEXT, type PendingApproval } from '../approvals/approval-service.ts';
 import { silentLogger } from '../observability/logger.ts';
 import { INSPECTORS } from '../testing/fake-llm/inspect.ts';
@@ -118,7 +119,12 @@ describe('a skill that declares the shell capability: usable, and gated like the
     bed.fake.reply(runs('ops_run', 'echo from-a-skill'), { text: 'done' });
     const turn = bed.post('/chat', { message: 'run it', session_id: 'skill-shell-ok' });
     const waiting = await waitForPending(bed, 'echo from-a-skill');
-    expect(waiting).toMatchObject({ tool_name: 'shell', session_id: 'skill-shell-ok' });
+    // The pending record names the skill that asks; `command` is exactly what runs.
+    expect(waiting).toMatchObject({
+      tool_name: 'shell (skill ops)',
+      command: 'echo from-a-skill',
+      session_id: 'skill-shell-ok',
+    });
     expect(bed.fake.requests).toHaveLength(1);
     expect((await request(bed, 'POST', `/approvals/${waiting.id}/approve`)).status).toBe(200);
     expect((await turn).status).toBe(200);
@@ -126,6 +132,34 @@ describe('a skill that declares the shell capability: usable, and gated like the
       `the skill saw: ${printed('from-a-skill')}`,
     ]);
     expect(await pending(bed)).toEqual([]);
+  });
+
+  it('the chat notice says which skill asks to run what', async () => {
+    await request(bed, 'POST', '/skills', { name: 'ops', code: OPS });
+    bed.fake.reply(runs('ops_run', 'echo via-socket'), { text: 'done' });
+    const socket = new WebSocket(`ws://127.0.0.1:${bed.gw.port}/ws`);
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    try {
+      let finished: () => void = () => {};
+      const done = new Promise<void>((resolve) => (finished = resolve));
+      const notice = new Promise<Json>((resolve) =>
+        socket.on('message', (data: Buffer) => {
+          const frame = JSON.parse(data.toString('utf8')) as Json;
+          if (frame.type === 'approval_request') resolve(frame);
+          if (frame.type === 'message_done') finished();
+        }),
+      );
+      socket.send(JSON.stringify({ type: 'chat', message: 'run it', session_id: 'skill-notice' }));
+      const frame = await notice;
+      expect(frame).toMatchObject({ tool_name: 'shell (skill ops)', command: 'echo via-socket' });
+      expect(String(frame.text)).toMatch(
+        /^Approval needed \[[0-9a-f]{8}\] skill ops asks to run shell: echo via-socket\n/,
+      );
+      await request(bed, 'POST', `/approvals/${String(frame.id)}/deny`);
+      await done; // the turn ends before the next test's replies are queued
+    } finally {
+      socket.close();
+    }
   });
 
   it('denied: nothing runs and the skill gets the gate’s answer', async () => {

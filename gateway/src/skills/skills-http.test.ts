@@ -72,9 +72,12 @@ describe('skills over HTTP and through a chat turn', () => {
     for (const p of pending) await call('POST', `/skills/review/${p.id as string}/reject`);
   });
 
-  it('/status backends name the skill isolation', async () => {
-    const status = (await call('GET', '/status')).body as { backends: Record<string, string> };
-    expect(status.backends.skills).toMatch(/permission/);
+  it('/status backends name the skill isolation and count the running skill hosts', async () => {
+    const status = async () =>
+      ((await call('GET', '/status')).body as { backends: Record<string, string> }).backends;
+    expect((await status()).skills).toMatch(/permission; 0 skill hosts running$/);
+    await call('POST', '/skills', { name: 'counted', code: 'export function one() { return 1; }' });
+    expect((await status()).skills).toMatch(/permission; 1 skill host running$/);
   });
 
   it('a trusted write validates, writes and hot-loads: the tool answers from the host', async () => {

@@ -43,8 +43,9 @@ describe('GET /api/v1/status', () => {
         events: 'in-process',
         executor: 'local',
         isolation: 'process-group',
-        // `bubblewrap+permission` where bwrap works, else the permission model alone.
-        skills: expect.stringMatching(/^(bubblewrap\+)?permission$/),
+        // `bubblewrap+permission` where bwrap works, else the permission model alone; and how
+        // many skill hosts run (idle ones are stopped).
+        skills: expect.stringMatching(/^(bubblewrap\+)?permission; 0 skill hosts running$/),
         orchestrator: 'router',
         voice_stt: 'none',
         voice_tts: espeak ? 'espeak-ng' : 'none',

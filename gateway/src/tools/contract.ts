@@ -9,6 +9,11 @@ export interface ToolContext {
   sessionId: string;
   channel: string;
   signal?: AbortSignal;
+  /**
+   * Who asks on the model's behalf, when not the model itself (`skill weather`): approval
+   * notices and the pending record name it.
+   */
+  requester?: string;
 }
 
 /** A tool as the model sees it: name, description and the JSON Schema of its arguments. */

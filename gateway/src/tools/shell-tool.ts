@@ -84,6 +84,7 @@ export function shellTool(deps: ShellToolDeps): Tool {
         command,
         arguments: { command, timeout, workdir },
         sessionId: context.sessionId,
+        requester: context.requester,
       });
       if (!decision.allowed) return decision.message;
       const result = await deps.executor().run({
@@ -126,6 +127,7 @@ export function gatedTool(
         command,
         arguments: { command, timeout: 0, workdir: '' },
         sessionId: context.sessionId,
+        requester: context.requester,
       });
       if (!decision.allowed) return decision.message;
       return tool.execute(context, args);

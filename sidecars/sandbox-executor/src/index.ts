@@ -14,3 +14,6 @@ export type { Logger } from './logger.ts';
 /** The dockerode client class, for callers that build their own engine client (e2e tests). */
 export { default as Docker } from 'dockerode';
 export type { DockerOptions } from 'dockerode';
+export { createProcessLauncher } from './skills/process-launcher.ts';
+export { createDockerLauncher } from './skills/docker-launcher.ts';
+export type { SkillLauncher } from './skills/launcher.ts';

@@ -2,11 +2,17 @@
  * Entry point: `node src/main.ts`. Reads the environment (config/env.ts), picks the backend,
  * listens, and on SIGTERM/SIGINT stops accepting calls, kills running commands and exits.
  */
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Docker from 'dockerode';
 import { ConfigError, loadConfig } from './config/env.ts';
 import { createJsonLogger } from './logger.ts';
 import { selectBackend } from './select-backend.ts';
 import { createSandboxServer } from './server.ts';
+import { createDockerLauncher } from './skills/docker-launcher.ts';
+import { createProcessLauncher } from './skills/process-launcher.ts';
+import type { SkillLauncher } from './skills/launcher.ts';
 
 let config;
 try {
@@ -32,10 +38,43 @@ try {
   process.exit(1);
 }
 
-const server = createSandboxServer({ backend, token: config.token, logger });
-server.listen(config.port, config.host, () => {
+// Skill hosts (GET /skills/host) run where this backend runs commands.
+let launcher: SkillLauncher | undefined;
+let closeLauncher = (): Promise<void> => Promise.resolve();
+if (backend.name === 'process') {
+  const processLauncher = createProcessLauncher({
+    root: config.skillsDir ?? join(tmpdir(), 'hearth-sandbox-skills'),
+    logger,
+  });
   logger.info(
-    { host: config.host, port: config.port, backend: backend.name, isolation: backend.isolation },
+    { bubblewrap: processLauncher.bubblewrap },
+    processLauncher.bubblewrap
+      ? 'skill hosts: node --permission inside bubblewrap'
+      : 'skill hosts: node --permission (bubblewrap does not work here; skill.py is refused)',
+  );
+  launcher = processLauncher;
+} else {
+  const dockerLauncher = createDockerLauncher({
+    docker: new Docker(),
+    image: config.skillImage,
+    logger,
+  });
+  closeLauncher = () => dockerLauncher.close();
+  launcher = dockerLauncher;
+  logger.info({ image: config.skillImage }, 'skill hosts: a throwaway container each');
+}
+
+const server = createSandboxServer({
+  backend,
+  token: config.token,
+  logger,
+  ...(launcher ? { skills: { launcher } } : {}),
+});
+server.listen(config.port, config.host, () => {
+  // The bound port (SANDBOX_PORT=0 picks a free one).
+  const { port } = server.address() as AddressInfo;
+  logger.info(
+    { host: config.host, port, backend: backend.name, isolation: backend.isolation },
     'sandbox-executor listening',
   );
 });
@@ -46,7 +85,7 @@ const stop = (signal: string) => {
   stopping = true;
   logger.info({ signal }, 'stopping');
   server.close();
-  void backend.close().finally(() => {
+  void Promise.all([backend.close(), closeLauncher()]).finally(() => {
     server.closeAllConnections();
     process.exit(0);
   });

@@ -67,6 +67,7 @@ describe('sandbox-executor HTTP server', () => {
       status: 'ok',
       backend: 'process',
       isolation: 'process-group',
+      skills: null, // no skill launcher given: GET /skills/host is 404
     });
     await new Promise((resolve) => server?.close(resolve));
 

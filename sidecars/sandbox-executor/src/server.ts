@@ -11,6 +11,9 @@
  * (undici's 300 s headers/body timeouts) gives up on a quiet connection; the result JSON comes
  * last (leading whitespace is valid JSON). A failure after that point is sent as
  * `{ "detail": … }` in the 200 body. A caller that goes away aborts the command.
+ *
+ *   GET  /skills/host   WebSocket, X-Sandbox-Token: one long-lived skill host (skills/skill-socket.ts)
+ *                       401 bad token · 404 when this sidecar hosts no skills · 503 too many hosts
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -20,6 +23,11 @@ import type { Backend } from './backends/ports.ts';
 import { DEFAULT_LIMITS, formatExecResult, parseExecBody } from './exec-body.ts';
 import type { ExecLimits } from './exec-body.ts';
 import type { Logger } from './logger.ts';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { SkillLauncher } from './skills/launcher.ts';
+import { serveSkillSocket } from './skills/skill-socket.ts';
+import type { SkillSocketOptions } from './skills/skill-socket.ts';
 
 export interface SandboxServerOptions {
   backend: Backend;
@@ -31,6 +39,12 @@ export interface SandboxServerOptions {
   limits?: Partial<ExecLimits>;
   /** When to send the response head of a long call, and the newline interval after it. */
   heartbeatMs?: number;
+  /** Hosts skills on `GET /skills/host` (absent: 404). */
+  skills?: Omit<SkillSocketOptions, 'logger'> & {
+    launcher: SkillLauncher;
+    /** Skill hosts at once (default 32); one more is refused with 503. */
+    maxHosts?: number;
+  };
 }
 
 export const TOKEN_HEADER = 'x-sandbox-token';
@@ -49,6 +63,7 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
   const limits: ExecLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const heartbeatMs = options.heartbeatMs ?? 10_000;
   const tokenDigest = digest(options.token);
+  const skills = options.skills;
 
   const tokenMatches = (given: string | string[] | undefined): boolean =>
     typeof given === 'string' && timingSafeEqual(digest(given), tokenDigest);
@@ -59,6 +74,7 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
       status: up ? 'ok' : 'unavailable',
       backend: backend.name,
       isolation: backend.isolation,
+      skills: skills ? skills.launcher.isolation : null,
     });
   }
 
@@ -130,6 +146,31 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
       sendJson(res, status, { detail: status === 500 ? `the sandbox failed: ${detail}` : detail });
       if (status === 401 || status === 413 || status === 415) req.resume();
     });
+  });
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 8 * 1024 * 1024 });
+  let hosts = 0;
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const refuse = (status: number, detail: string) => {
+      const body = JSON.stringify({ detail });
+      socket.end(
+        `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : 'Service Unavailable'}\r\n` +
+          `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
+    };
+    if (path !== '/skills/host' || !skills) return refuse(404, `no socket at ${path}`);
+    if (!tokenMatches(req.headers[TOKEN_HEADER]))
+      return refuse(401, `missing or wrong ${TOKEN_HEADER} header`);
+    if (hosts >= (skills.maxHosts ?? 32))
+      return refuse(503, 'too many skill hosts are running in the sandbox');
+    sockets.handleUpgrade(req, socket, head, (ws) => {
+      hosts += 1;
+      ws.once('close', () => (hosts -= 1));
+      serveSkillSocket(ws, { ...skills, logger });
+    });
+  });
+  server.on('close', () => {
+    for (const client of sockets.clients) client.terminate();
   });
   server.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');

@@ -7,9 +7,8 @@
  *                          refused with a message saying to install bubblewrap
  * The skill's environment is built from nothing (PATH, HOME = its data folder, the locale) and
  * still passed through the shared sanitiser: no variable of the gateway's and nothing from
- * config.toml reaches it. The sandbox-executor sidecar runs one-shot shell commands in images
- * without Node or Python, so it cannot host skills: with `executor = "sandbox"` the local walls
- * are used and a warning says so.
+ * config.toml reaches it. With `executor = "sandbox"` skills run in the sidecar instead
+ * (sidecar-isolation.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdirSync, realpathSync } from 'node:fs';
@@ -20,6 +19,7 @@ import type { Logger } from '../../observability/logger.ts';
 import { sanitiseEnv } from '../../tools/executors/sanitise-env.ts';
 import type { SkillHost, SkillHostOptions, SkillIsolation } from '../ports.ts';
 import { wrapInBubblewrap } from './bubblewrap.ts';
+import { childLink } from './child-link.ts';
 import { nodeSkillCommand } from './node-permission.ts';
 import { pythonSkillCommand } from './python-command.ts';
 import { noNewProcessesFilter } from './seccomp.ts';
@@ -32,8 +32,8 @@ import {
 } from './skill-process.ts';
 
 export interface SkillIsolationOptions {
-  /** `[security] executor`. */
-  executor: 'local' | 'sandbox';
+  /** These walls are the local ones; `executor = "sandbox"` uses sidecar-isolation.ts. */
+  executor?: 'local';
   logger: Logger;
   /** The bwrap binary; `undefined` looks in the usual places, `null` disables the wall. */
   bwrapPath?: string | null;
@@ -157,11 +157,6 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
   const maxOldSpaceMb = options.maxOldSpaceMb ?? 128;
   const seccomp = noNewProcessesFilter();
   let python: { executable: string; prefix: string } | undefined;
-  if (options.executor === 'sandbox') {
-    logger.warn(
-      'the sandbox-executor sidecar runs shell commands only and cannot host skills: skills run behind the local walls',
-    );
-  }
 
   function command(
     host: SkillHostOptions,
@@ -210,10 +205,10 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
   }
 
   const walls = bwrapPath ? 'bubblewrap+permission' : 'permission';
+  let live = 0;
   return {
-    // A fallback is visible in /status: the sidecar was asked for and cannot host skills.
-    description:
-      options.executor === 'sandbox' ? `${walls} (executor sandbox cannot host skills)` : walls,
+    running: () => live,
+    description: walls,
     async start(host: SkillHostOptions): Promise<SkillHost> {
       if (host.kind === 'py' && !bwrapPath)
         throw new HearthError('unavailable', PYTHON_NEEDS_BUBBLEWRAP);
@@ -224,10 +219,11 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
       const built = command(host, dir, dataDir, file);
       return startSkillProcess({
         skill: host.name,
-        command: () => built,
+        connect: childLink(() => built),
         limits,
         logger: logger.child({ skill: host.name }),
         onRequest: options.onRequest ? (event) => options.onRequest!(host.name, event) : undefined,
+        onRunning: (running) => (live += running ? 1 : -1),
       });
     },
   };

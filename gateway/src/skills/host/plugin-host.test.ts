@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../observability/logger.ts';
 import { validateJsSkill } from '../validate/validate-js.ts';
+import { createSkillValidator } from '../validate/validator.ts';
 import { createSkillIsolation } from './isolation.ts';
 import { createSkillFixture, type SkillFixture } from './testing/skill-fixture.ts';
 
@@ -169,6 +170,7 @@ describe.each(walls)('a default-exported Plugin subclass in skill.mjs ($label)',
 });
 
 describe('an explicit Plugin subclass in skill.py (spec rule 16)', () => {
+  const validateSkill = createSkillValidator();
   const isolation = createSkillIsolation({ executor: 'local', logger: silentLogger() });
   let fixture: SkillFixture;
   beforeAll(async () => {
@@ -207,6 +209,14 @@ describe('an explicit Plugin subclass in skill.py (spec rule 16)', () => {
         '    def helper():',
         '        return "not a tool"',
         '',
+        '    @classmethod',
+        '    def make(cls, city: str):',
+        '        return "a factory, not a tool"',
+        '',
+        '    @property',
+        '    def label(self):',
+        '        return "not a tool either"',
+        '',
         'class Seed(Plugin):',
         '    """Plugin predefined in the namespace, as the seed format wrote it."""',
         '    def ping(self):',
@@ -230,7 +240,10 @@ describe('an explicit Plugin subclass in skill.py (spec rule 16)', () => {
         expect(await host.call('forecast', { city: 'Rome' })).toBe('Rome: sunny in 0 days');
         expect(await host.call('count', {})).toBe('2');
         expect(await host.call('ping', {})).toBe('pong');
-        for (const hidden of ['_private', 'helper', 'Forecast'])
+        // The validator (proposal review, `skills validate`) lists exactly what is served.
+        const validated = await validateSkill(source, 'py');
+        expect(validated.tools).toEqual(host.tools);
+        for (const hidden of ['_private', 'helper', 'make', 'label', 'Forecast'])
           await expect(host.call(hidden, {})).rejects.toMatchObject({ reason: 'tool' });
       } finally {
         await host.close();

@@ -289,11 +289,3 @@ describe('skill.py', () => {
     },
   );
 });
-
-describe('with [security] executor = "sandbox"', () => {
-  it('skills keep the local walls, and the description shown in /status says the sidecar cannot host them', () => {
-    const local = createSkillIsolation({ executor: 'local', logger: silentLogger() });
-    const sandbox = createSkillIsolation({ executor: 'sandbox', logger: silentLogger() });
-    expect(sandbox.description).toBe(`${local.description} (executor sandbox cannot host skills)`);
-  });
-});

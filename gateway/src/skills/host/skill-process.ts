@@ -7,22 +7,18 @@
  * (`{"request":n,"method":"shell","params":{…}}`): the call's `hostTools` answers it
  * (`{"reply":n,"result":…}` or an error), one request at a time, and the call's timeout does not
  * run while the gateway works on it (an approval may wait for the user).
+ *
+ * A child unused for `idleMs` is stopped (its memory returned) and the next call starts a fresh
+ * one, as after a crash: the caller never sees it, but a Plugin instance's in-memory state
+ * starts afresh. Calls are counted from the moment they are made, so a call made while the
+ * idle stop runs waits for it and gets the new child.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import type { Writable } from 'node:stream';
 import type { Logger } from '../../observability/logger.ts';
 import type { HostToolCall, SkillHost, SkillToolSpec } from '../ports.ts';
 import { SkillCallError, type SkillCallFailure } from './errors.ts';
+import type { ConnectHost, HostLink, HostLinkEvents } from './host-link.ts';
 
-/** A program to start, already wrapped in its walls. */
-export interface ChildCommand {
-  file: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd: string;
-  /** Bytes the child reads on fd 3 at start (bubblewrap's seccomp filter). */
-  fd3?: Buffer;
-}
+export type { ChildCommand } from './child-link.ts';
 
 export interface SkillProcessLimits {
   /** Default per-call timeout; a call may ask for less or more. */
@@ -33,6 +29,8 @@ export interface SkillProcessLimits {
   maxOutputBytes: number;
   /** The tail of the child's stderr kept for error messages (bytes). */
   maxStderrBytes: number;
+  /** A child unused this long is stopped, and started again by the next call; 0: never. */
+  idleMs: number;
 }
 
 export const DEFAULT_LIMITS: SkillProcessLimits = {
@@ -40,6 +38,7 @@ export const DEFAULT_LIMITS: SkillProcessLimits = {
   startTimeoutMs: 10_000,
   maxOutputBytes: 256 * 1024,
   maxStderrBytes: 8 * 1024,
+  idleMs: 300_000,
 };
 
 /** An outbound request the child reported (skills granted network access only). */
@@ -61,7 +60,7 @@ interface Pending {
 }
 
 interface Running {
-  child: ChildProcess;
+  link: HostLink;
   pending: Pending | null;
   stdout: Buffer[];
   stdoutBytes: number;
@@ -71,10 +70,13 @@ interface Running {
 
 export interface SkillProcessOptions {
   skill: string;
-  command: () => ChildCommand;
+  /** Starts one host process behind its walls (here: a child; or in the sandbox sidecar). */
+  connect: ConnectHost;
   limits: SkillProcessLimits;
   logger: Logger;
   onRequest?: (event: SkillRequestEvent) => void;
+  /** Told when a child starts (true) and when it is gone (false): the isolation counts them. */
+  onRunning?: (running: boolean) => void;
 }
 
 /** Starts the child, reads its tool list, and returns the host (rejects if it does not load). */
@@ -84,16 +86,22 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
   let nextId = 1;
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;
+  /** Calls made and not yet settled (queued ones included). */
+  let active = 0;
+  let idleTimer: NodeJS.Timeout | undefined;
 
   const fail = (reason: SkillCallFailure, message: string): SkillCallError =>
     new SkillCallError(reason, `skill ${skill}: ${message}`);
 
   function stop(state: Running, error: SkillCallError): void {
-    if (running === state) running = null;
+    if (running === state) {
+      running = null;
+      options.onRunning?.(false);
+    }
     const pending = state.pending;
     state.pending = null;
     pending?.reject(error);
-    if (!state.exited) state.child.kill('SIGKILL');
+    if (!state.exited) state.link.kill();
   }
 
   function reply(state: Running, request: number, body: { result: string } | { error: string }) {
@@ -102,7 +110,7 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
       'result' in body
         ? { reply: request, result: body.result }
         : { reply: request, error: { message: body.error } };
-    state.child.stdin!.write(`${JSON.stringify(message)}\n`);
+    state.link.send(`${JSON.stringify(message)}\n`);
   }
 
   /** A request of the child for one of the gateway's tools, answered by the running call. */
@@ -173,61 +181,51 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
   }
 
   function spawnChild(): Running {
-    const command = options.command();
-    const child = spawn(command.file, command.args, {
-      cwd: command.cwd,
-      env: command.env,
-      stdio: command.fd3 ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
-    });
-    if (command.fd3) {
-      const fd3 = child.stdio[3] as Writable;
-      fd3.on('error', () => {}); // the child exiting early is reported by 'exit'
-      fd3.end(command.fd3);
-    }
     const state: Running = {
-      child,
+      link: undefined as unknown as HostLink,
       pending: null,
       stdout: [],
       stdoutBytes: 0,
       stderr: '',
       exited: false,
     };
-    child.stdout.on('data', (chunk: Buffer) => {
-      let start = 0;
-      for (let index = chunk.indexOf(10); index !== -1; index = chunk.indexOf(10, start)) {
-        state.stdout.push(chunk.subarray(start, index));
-        const line = Buffer.concat(state.stdout);
-        state.stdout = [];
-        state.stdoutBytes = 0;
-        start = index + 1;
-        if (line.length > limits.maxOutputBytes) {
-          stop(state, fail('output', `the answer exceeds ${limits.maxOutputBytes} bytes`));
-          return;
+    const events: HostLinkEvents = {
+      stdout(chunk) {
+        let start = 0;
+        for (let index = chunk.indexOf(10); index !== -1; index = chunk.indexOf(10, start)) {
+          state.stdout.push(chunk.subarray(start, index));
+          const line = Buffer.concat(state.stdout);
+          state.stdout = [];
+          state.stdoutBytes = 0;
+          start = index + 1;
+          if (line.length > limits.maxOutputBytes) {
+            stop(state, fail('output', `the answer exceeds ${limits.maxOutputBytes} bytes`));
+            return;
+          }
+          onLine(state, line.toString('utf8'));
+          if (running !== state) return;
         }
-        onLine(state, line.toString('utf8'));
-        if (running !== state) return;
-      }
-      state.stdout.push(chunk.subarray(start));
-      state.stdoutBytes += chunk.length - start;
-      if (state.stdoutBytes > limits.maxOutputBytes) {
-        stop(state, fail('output', `the answer exceeds ${limits.maxOutputBytes} bytes`));
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      state.stderr = (state.stderr + chunk.toString('utf8')).slice(-limits.maxStderrBytes);
-    });
-    child.stdin.on('error', () => {}); // EPIPE after a crash: reported by 'exit'
-    child.on('error', (error) => {
-      state.exited = true;
-      stop(state, fail('crashed', `the skill host could not start: ${error.message}`));
-    });
-    child.on('exit', (code, signal) => {
-      state.exited = true;
-      const tail = state.stderr.trim().split('\n').slice(-5).join('\n');
-      const how = signal ? `signal ${signal}` : `exit code ${code}`;
-      stop(state, fail('crashed', `the skill host stopped (${how})${tail ? `: ${tail}` : ''}`));
-      logger.debug({ skill, code, signal }, 'skill host exited');
-    });
+        state.stdout.push(chunk.subarray(start));
+        state.stdoutBytes += chunk.length - start;
+        if (state.stdoutBytes > limits.maxOutputBytes) {
+          stop(state, fail('output', `the answer exceeds ${limits.maxOutputBytes} bytes`));
+        }
+      },
+      stderr(text) {
+        state.stderr = (state.stderr + text).slice(-limits.maxStderrBytes);
+      },
+      failed(message) {
+        state.exited = true;
+        stop(state, fail('crashed', message));
+      },
+      exit(how) {
+        state.exited = true;
+        const tail = state.stderr.trim().split('\n').slice(-5).join('\n');
+        stop(state, fail('crashed', `the skill host stopped (${how})${tail ? `: ${tail}` : ''}`));
+        logger.debug({ skill, how }, 'skill host exited');
+      },
+    };
+    state.link = options.connect(events);
     return state;
   }
 
@@ -239,7 +237,11 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
     hostTools?: HostToolCall,
   ): Promise<unknown> {
     if (closed) return Promise.reject(fail('closed', 'the skill host is closed'));
-    const state = running ?? (running = spawnChild());
+    if (!running) {
+      running = spawnChild();
+      options.onRunning?.(true);
+    }
+    const state = running;
     const id = nextId++;
     return new Promise<unknown>((resolve, reject) => {
       const onTimeout = (): void =>
@@ -270,7 +272,7 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
         },
       };
       if (signal?.aborted) onAbort();
-      else state.child.stdin!.write(`${JSON.stringify({ id, method, params })}\n`);
+      else state.link.send(`${JSON.stringify({ id, method, params })}\n`);
     });
   }
 
@@ -281,7 +283,34 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
     return result;
   }
 
-  const listed = await serial(() => request('tools', undefined, limits.startTimeoutMs));
+  /** After the last call settles: stop the child if nothing calls within idleMs. */
+  function armIdle(): void {
+    clearTimeout(idleTimer);
+    if (limits.idleMs <= 0 || closed || active > 0 || !running) return;
+    idleTimer = setTimeout(() => {
+      const state = running;
+      if (!state || active > 0 || state.pending) return;
+      logger.debug({ skill, idleMs: limits.idleMs }, 'skill host stopped after being idle');
+      stop(state, fail('closed', 'the skill host was idle and stopped'));
+    }, limits.idleMs);
+    idleTimer.unref();
+  }
+
+  /** Counts a call from the moment it is made until it settles. */
+  async function counted<T>(work: () => Promise<T>): Promise<T> {
+    active += 1;
+    clearTimeout(idleTimer);
+    try {
+      return await work();
+    } finally {
+      active -= 1;
+      armIdle();
+    }
+  }
+
+  const listed = await counted(() =>
+    serial(() => request('tools', undefined, limits.startTimeoutMs)),
+  );
   const tools = Array.isArray(listed) ? (listed as SkillToolSpec[]) : [];
 
   return {
@@ -290,25 +319,28 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
       if (callOptions?.signal?.aborted) {
         return Promise.reject(fail('aborted', 'the call was cancelled'));
       }
-      return serial(async () => {
-        const timeoutMs = callOptions?.timeoutMs ?? limits.callTimeoutMs;
-        const result = await request(
-          'call',
-          { tool, args },
-          timeoutMs,
-          callOptions?.signal,
-          callOptions?.hostTools,
-        );
-        return typeof result === 'string' ? result : JSON.stringify(result ?? '');
-      });
+      return counted(() =>
+        serial(async () => {
+          const timeoutMs = callOptions?.timeoutMs ?? limits.callTimeoutMs;
+          const result = await request(
+            'call',
+            { tool, args },
+            timeoutMs,
+            callOptions?.signal,
+            callOptions?.hostTools,
+          );
+          return typeof result === 'string' ? result : JSON.stringify(result ?? '');
+        }),
+      );
     },
     async close() {
       closed = true;
+      clearTimeout(idleTimer);
       const state = running;
       if (!state) return;
       const exited = new Promise<void>((resolve) => {
         if (state.exited) resolve();
-        else state.child.once('exit', () => resolve());
+        else state.link.exited.then(resolve, resolve);
       });
       stop(state, fail('closed', 'the skill host is closed'));
       await exited;

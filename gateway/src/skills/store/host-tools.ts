@@ -34,6 +34,7 @@ export function hostToolsFor(input: HostToolsInput): HostToolCall {
     if (!tool || tool.source !== 'builtin')
       throw new Error(`the gateway has no ${declared} tool enabled`);
     logger.info({ skill, tool: declared, session: context.sessionId }, 'skill asked for a tool');
-    return tool.execute(context, params);
+    // The gate's notice and pending record say which skill asks.
+    return tool.execute({ ...context, requester: `skill ${skill}` }, params);
   };
 }

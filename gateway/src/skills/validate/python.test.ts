@@ -192,6 +192,29 @@ describe('skill.py tools: top-level callables not starting with _, docstrings as
     ]);
   });
 
+  it('lists only what the runtime serves: plain methods, not class/static methods or properties', async () => {
+    const source = [
+      'import functools',
+      'def shared(): pass',
+      'class Station(Plugin):',
+      '    def reading(self, sensor: str): pass',
+      '    @classmethod',
+      '    def build(cls, city: str): pass',
+      '    @staticmethod',
+      '    def util(): pass',
+      '    @property',
+      '    def name(self): pass',
+      '    @name.setter',
+      '    def name(self, value): pass',
+      '    @functools.cached_property',
+      '    def cache(self): pass',
+      '    def shared(self): pass',
+    ].join('\n');
+    const result = await validate(source, 'py');
+    expect(result.problems).toEqual([]);
+    expect(result.tools.map((tool) => tool.name)).toEqual(['shared', 'reading']);
+  });
+
   it('reads a byte-order mark and CRLF line ends as Python does', async () => {
     const result = await validate('\ufeffdef ok():\r\n    pass\r\nimport tty\r\n', 'py');
     expect(result.problems).toEqual([

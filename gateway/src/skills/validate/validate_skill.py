@@ -202,6 +202,19 @@ def extends_plugin(node):
     return any(callee_name(base) == "Plugin" for base in node.bases)
 
 
+# The runtime serves the plain methods of a Plugin subclass on its one instance; a method these
+# decorators turn into something else (a static or class helper, a property) is not a tool.
+NOT_SERVED = {"staticmethod", "classmethod", "property", "cached_property",
+              "setter", "getter", "deleter"}
+
+
+def not_served(decorator):
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    if isinstance(target, ast.Attribute):
+        return target.attr in NOT_SERVED
+    return isinstance(target, ast.Name) and target.id in NOT_SERVED
+
+
 def tools_of(tree):
     """Top-level def/async def not starting with _, then the methods of a Plugin subclass."""
     functions = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -211,9 +224,11 @@ def tools_of(tree):
         if isinstance(node, ast.ClassDef) and extends_plugin(node):
             for member in node.body:
                 if isinstance(member, functions) and not member.name.startswith("_") and not any(
-                        callee_name(d) == "staticmethod" for d in member.decorator_list):
+                        not_served(d) for d in member.decorator_list):
                     tools.append(tool_spec(member, skip_self=True))
-    return tools
+    # As the runtime serves them: the first of a name wins (a module function over a method).
+    seen = set()
+    return [tool for tool in tools if not (tool["name"] in seen or seen.add(tool["name"]))]
 
 
 def capabilities_of(tree):

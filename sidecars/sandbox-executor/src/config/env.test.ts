@@ -19,6 +19,8 @@ describe('sidecar configuration', () => {
       image: 'debian:bookworm-slim',
       workspaceVolume: undefined,
       logLevel: 'info',
+      skillImage: 'node:24-bookworm-slim',
+      skillsDir: undefined,
     });
   });
 
@@ -32,6 +34,8 @@ describe('sidecar configuration', () => {
         SANDBOX_IMAGE: 'alpine:3',
         SANDBOX_WORKSPACE_VOLUME: 'hearth_sandbox-work',
         SANDBOX_LOG_LEVEL: 'warn',
+        SANDBOX_SKILL_IMAGE: 'hearth/node:24.21.0-bookworm',
+        SANDBOX_SKILLS_DIR: '/var/lib/hearth-skills',
       }),
     ).toEqual({
       token: TOKEN,
@@ -41,6 +45,8 @@ describe('sidecar configuration', () => {
       image: 'alpine:3',
       workspaceVolume: 'hearth_sandbox-work',
       logLevel: 'warn',
+      skillImage: 'hearth/node:24.21.0-bookworm',
+      skillsDir: '/var/lib/hearth-skills',
     });
   });
 

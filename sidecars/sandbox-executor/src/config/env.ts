@@ -8,6 +8,11 @@
  *   SANDBOX_IMAGE             image of the throwaway containers, default debian:bookworm-slim
  *   SANDBOX_WORKSPACE_VOLUME  a Docker volume mounted at /work instead of a tmpfs (optional)
  *   SANDBOX_LOG_LEVEL         debug | info | warn | error, default info
+ *   SANDBOX_SKILL_IMAGE       image of skill-host containers (Node 24, and python3 for skill.py),
+ *                             default node:24-bookworm-slim (offline: hearth/node:<version>-bookworm
+ *                             from scripts/build-images.sh); not pulled
+ *   SANDBOX_SKILLS_DIR        process backend: where skill hosts and their data folders live,
+ *                             default <tmpdir>/hearth-sandbox-skills
  */
 import type { LogLevel } from '../logger.ts';
 
@@ -21,6 +26,8 @@ export interface SandboxConfig {
   image: string;
   workspaceVolume: string | undefined;
   logLevel: LogLevel;
+  skillImage: string;
+  skillsDir: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -64,5 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SandboxConfig 
     image: env.SANDBOX_IMAGE || 'debian:bookworm-slim',
     workspaceVolume: env.SANDBOX_WORKSPACE_VOLUME || undefined,
     logLevel: logLevel as LogLevel,
+    skillImage: env.SANDBOX_SKILL_IMAGE || 'node:24-bookworm-slim',
+    skillsDir: env.SANDBOX_SKILLS_DIR || undefined,
   };
 }

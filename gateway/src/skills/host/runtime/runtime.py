@@ -165,6 +165,8 @@ def load():
             if klass is Plugin or klass is object:
                 break
             for name, member in vars(klass).items():
+                # Plain methods only: a staticmethod, classmethod or property is a helper, not a
+                # tool (the validator lists the same).
                 if name.startswith("_") or not inspect.isfunction(member) or name in tools:
                     continue
                 tools[name] = getattr(instance, name)

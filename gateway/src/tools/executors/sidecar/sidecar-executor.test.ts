@@ -137,6 +137,7 @@ describe('sidecar executor', () => {
         status: 'ok',
         backend: 'process',
         isolation: 'process-group',
+        skills: null, // this server was started without a skill launcher
       });
     });
 

@@ -1,0 +1,126 @@
+/**
+ * Skill hosts in throwaway containers (the sidecar's docker backend) on a real engine. Skipped,
+ * with the reason in the title, when no engine answers or the Node image is not built here.
+ */
+import { execFileSync } from 'node:child_process';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createDockerLauncher,
+  createProcessBackend,
+  createSandboxServer,
+  Docker,
+  silentLogger as silentSidecarLogger,
+} from '../../../../sidecars/sandbox-executor/src/index.ts';
+import { silentLogger } from '../../observability/logger.ts';
+import type { SkillIsolation } from '../ports.ts';
+import { SkillCallError } from './errors.ts';
+import { createSidecarSkillIsolation } from './sidecar-isolation.ts';
+import { createSkillFixture, type SkillFixture } from './testing/skill-fixture.ts';
+
+const NODE_VERSION = execFileSync(process.execPath, ['-p', 'process.versions.node'])
+  .toString()
+  .trim();
+const IMAGE = `hearth/node:${NODE_VERSION}-bookworm`;
+const TOKEN = 'docker-skills-test-token-0123456789';
+
+function engineAndImage(): string | null {
+  try {
+    execFileSync('docker', ['image', 'inspect', IMAGE], { stdio: 'ignore', timeout: 20_000 });
+    return null;
+  } catch {
+    return `no Docker engine answers, or ${IMAGE} is not built (scripts/build-images.sh)`;
+  }
+}
+const missing = engineAndImage();
+
+const SKILL = `
+import { readFileSync } from 'node:fs';
+/**
+ * Adds.
+ * @param {number} a
+ * @param {number} b
+ */
+export function add(a, b) { return a + b; }
+/** Tries to start a process. */
+export function spawnShell() {
+  return String(process.getBuiltinModule('child_process').execFileSync('/bin/sh', ['-c', 'id']));
+}
+/** Reads outside its folders. */
+export function passwd() { return readFileSync('/etc/passwd', 'utf8'); }
+/** Where it runs. */
+export function whoami() { return process.getuid() + ' ' + process.env.HOME; }
+/** Ends its own process. */
+export function crash() { process.exit(4); }
+`;
+
+describe.skipIf(missing !== null)(
+  `skill hosts in containers (docker backend)${missing ? ` — skipped: ${missing}` : ''}`,
+  () => {
+    let server: Server;
+    let fixture: SkillFixture;
+    let isolation: SkillIsolation;
+    let workdir: string;
+    let launcher: ReturnType<typeof createDockerLauncher>;
+
+    beforeAll(async () => {
+      workdir = await mkdtemp(join(tmpdir(), 'hearth-docker-skills-'));
+      launcher = createDockerLauncher({
+        docker: new Docker(),
+        image: IMAGE,
+        logger: silentSidecarLogger(),
+      });
+      server = createSandboxServer({
+        backend: createProcessBackend({ defaultWorkdir: workdir, logger: silentSidecarLogger() }),
+        token: TOKEN,
+        logger: silentSidecarLogger(),
+        skills: {
+          launcher,
+        },
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      isolation = createSidecarSkillIsolation({
+        url: `http://127.0.0.1:${port}`,
+        token: () => TOKEN,
+        logger: silentLogger(),
+        limits: { startTimeoutMs: 60_000, callTimeoutMs: 30_000 },
+      });
+      fixture = await createSkillFixture();
+    }, 60_000);
+    afterAll(async () => {
+      server?.closeAllConnections();
+      await launcher?.close(); // every container removed, none left behind
+      await new Promise((resolve) => server?.close(resolve));
+      await fixture?.remove();
+      await rm(workdir, { recursive: true, force: true });
+    });
+
+    it('a skill answers from its container, as nobody, behind the permission model', async () => {
+      const host = await isolation.start(await fixture.write('boxed', 'mjs', SKILL));
+      try {
+        expect(await host.call('add', { a: 20, b: 22 })).toBe('42');
+        expect(await host.call('whoami', {})).toBe('65534 /skillhost/data');
+        for (const tool of ['spawnShell', 'passwd'])
+          await expect(host.call(tool, {})).rejects.toBeInstanceOf(SkillCallError);
+        await expect(host.call('crash', {})).rejects.toMatchObject({ reason: 'crashed' });
+        expect(await host.call('add', { a: 1, b: 1 })).toBe('2'); // a fresh container
+        expect(isolation.description).toBe('sandbox sidecar (container)');
+      } finally {
+        await host.close();
+      }
+      await launcher.close();
+      const left = execFileSync('docker', [
+        'ps',
+        '-aq',
+        '--filter',
+        'label=io.hearth.sandbox=skill',
+      ]);
+      expect(left.toString().trim()).toBe(''); // every container removed
+    }, 120_000);
+  },
+);

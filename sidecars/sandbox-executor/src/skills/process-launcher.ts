@@ -1,0 +1,280 @@
+/**
+ * The process backend's skill hosts: on this machine, in a fresh folder per host (the skill's
+ * files and the runtime, read-only for the skill) with a per-skill data folder that lasts
+ * across hosts. Node skills run under `node --permission` (reads: runtime, skill, data; writes:
+ * data; no processes, workers, addons, WASI, code from strings), inside bubblewrap as well when
+ * it works here (only the system libraries, the interpreter, runtime and skill bound read-only,
+ * the data folder writable, a private /tmp, new namespaces, no network unless the skill
+ * declares it, a seccomp filter refusing new processes). skill.py runs only inside bubblewrap.
+ * The environment is built from nothing: PATH, HOME and TMPDIR (the data folder).
+ * The walls mirror the gateway's local ones (gateway/src/skills/host/).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Writable } from 'node:stream';
+import type { Logger } from '../logger.ts';
+import type { SkillLauncher, SkillProcess, SkillProcessEvents } from './launcher.ts';
+import { SkillStartError } from './launcher.ts';
+import { noNewProcessesFilter } from './seccomp.ts';
+import { writeSkillFiles } from './skill-files.ts';
+import type { SkillStart } from './start-frame.ts';
+
+export interface ProcessLauncherOptions {
+  /** Where host folders and data folders live (created 0700). */
+  root: string;
+  logger: Logger;
+  /** The bwrap binary; undefined looks in the usual places, null disables the wall. */
+  bwrapPath?: string | null;
+  pythonPath?: string;
+}
+
+const SKILL_PATH = '/usr/local/bin:/usr/bin:/bin';
+const BWRAP_CANDIDATES = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'];
+const SYSTEM_DIRS = ['/usr', '/lib', '/lib64', '/lib32', '/libx32', '/bin', '/sbin'];
+const NETWORK_FILES = [
+  '/etc/resolv.conf',
+  '/etc/hosts',
+  '/etc/nsswitch.conf',
+  '/etc/ssl',
+  '/etc/ca-certificates',
+];
+
+interface Command {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  fd3?: Buffer;
+}
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether bwrap can build a sandbox here (user namespaces may be forbidden in containers). */
+export function findBubblewrap(option: string | null | undefined): string | null {
+  if (option === null) return null;
+  const path = option ?? BWRAP_CANDIDATES.find(executable);
+  if (!path) return null;
+  const probe = spawnSync(
+    path,
+    [
+      '--unshare-all',
+      '--die-with-parent',
+      '--ro-bind',
+      '/',
+      '/',
+      '--proc',
+      '/proc',
+      '--dev',
+      '/dev',
+      'true',
+    ],
+    { stdio: 'ignore', timeout: 5000 },
+  );
+  return probe.status === 0 ? path : null;
+}
+
+function systemBinds(): string[] {
+  const args: string[] = [];
+  for (const dir of SYSTEM_DIRS) {
+    if (!existsSync(dir)) continue;
+    if (lstatSync(dir).isSymbolicLink()) args.push('--symlink', readlinkSync(dir), dir);
+    else args.push('--ro-bind', dir, dir);
+  }
+  return args;
+}
+
+function inBubblewrap(
+  inner: Command,
+  bwrap: string,
+  readOnly: string[],
+  writable: string[],
+  network: boolean,
+): Command {
+  const seccomp = noNewProcessesFilter();
+  return {
+    file: bwrap,
+    args: [
+      '--unshare-all',
+      ...(network ? ['--share-net'] : []),
+      '--die-with-parent',
+      '--new-session',
+      '--cap-drop',
+      'ALL',
+      '--clearenv',
+      ...Object.entries(inner.env).flatMap(([name, value]) => ['--setenv', name, value]),
+      ...systemBinds(),
+      '--proc',
+      '/proc',
+      '--dev',
+      '/dev',
+      '--tmpfs',
+      '/tmp',
+      ...(network ? NETWORK_FILES.flatMap((path) => ['--ro-bind-try', path, path]) : []),
+      ...readOnly.flatMap((dir) => ['--ro-bind', dir, dir]),
+      ...writable.flatMap((dir) => ['--bind', dir, dir]),
+      '--chdir',
+      inner.cwd,
+      ...(seccomp ? ['--seccomp', '3'] : []),
+      '--',
+      inner.file,
+      ...inner.args,
+    ],
+    env: inner.env,
+    cwd: inner.cwd,
+    ...(seccomp ? { fd3: seccomp } : {}),
+  };
+}
+
+function resolvePython(pythonPath: string): { executable: string; prefix: string } {
+  const probe = spawnSync(
+    pythonPath,
+    ['-I', '-c', 'import sys; print(sys.executable); print(sys.base_prefix)'],
+    { encoding: 'utf8', timeout: 10_000, env: { PATH: SKILL_PATH } },
+  );
+  const [file, prefix] = (probe.stdout ?? '').trim().split('\n');
+  if (probe.status !== 0 || !file || !prefix)
+    throw new SkillStartError(`skill.py skills need python3 in the sandbox, which did not start`);
+  return { executable: realpathSync(file), prefix: realpathSync(prefix) };
+}
+
+export function createProcessLauncher(options: ProcessLauncherOptions): SkillLauncher & {
+  readonly bubblewrap: boolean;
+} {
+  const bwrap = findBubblewrap(options.bwrapPath);
+  const nodePath = realpathSync(process.execPath);
+  let python: { executable: string; prefix: string } | undefined;
+
+  function command(
+    start: SkillStart,
+    runtimeDir: string,
+    skillDir: string,
+    dataDir: string,
+  ): Command {
+    const env = { PATH: SKILL_PATH, HOME: dataDir, TMPDIR: dataDir };
+    const entry = start.files.find((file) => /^skill\.(mjs|js|py)$/.test(file.path))!.path;
+    const skillFile = join(skillDir, entry);
+    if (start.kind === 'py') {
+      if (!bwrap)
+        throw new SkillStartError(
+          'skill.py skills run only inside bubblewrap, which does not work in the sandbox (install bubblewrap there)',
+        );
+      python ??= resolvePython(options.pythonPath ?? 'python3');
+      const inner: Command = {
+        file: python.executable,
+        args: [
+          '-I',
+          '-B',
+          join(runtimeDir, 'runtime.py'),
+          skillFile,
+          dataDir,
+          ...(start.network ? ['--network'] : []),
+        ],
+        env,
+        cwd: dataDir,
+      };
+      return inBubblewrap(
+        inner,
+        bwrap,
+        [python.prefix, runtimeDir, skillDir],
+        [dataDir],
+        start.network,
+      );
+    }
+    const inner: Command = {
+      file: nodePath,
+      args: [
+        '--permission',
+        `--allow-fs-read=${runtimeDir}`,
+        `--allow-fs-read=${skillDir}`,
+        `--allow-fs-read=${dataDir}`,
+        `--allow-fs-write=${dataDir}`,
+        `--max-old-space-size=${start.maxOldSpaceMb}`,
+        '--disallow-code-generation-from-strings',
+        '--no-addons',
+        '--no-experimental-sqlite',
+        '--disable-warning=ExperimentalWarning',
+        join(runtimeDir, 'runtime.mjs'),
+        skillFile,
+        ...(start.network ? ['--report-requests'] : []),
+      ],
+      env,
+      cwd: dataDir,
+    };
+    if (!bwrap) return inner;
+    return inBubblewrap(
+      inner,
+      bwrap,
+      [dirname(nodePath), runtimeDir, skillDir],
+      [dataDir],
+      start.network,
+    );
+  }
+
+  return {
+    isolation: 'process',
+    bubblewrap: bwrap !== null,
+    async start(start: SkillStart, events: SkillProcessEvents): Promise<SkillProcess> {
+      await mkdir(join(options.root, 'hosts'), { recursive: true, mode: 0o700 });
+      const dataDir = join(options.root, 'data', start.name);
+      await mkdir(dataDir, { recursive: true, mode: 0o700 });
+      const hostDir = await mkdtemp(join(options.root, 'hosts', `${start.name}-`));
+      const removeHost = () => rm(hostDir, { recursive: true, force: true }).catch(() => {});
+      let built: Command;
+      try {
+        const runtimeDir = join(hostDir, 'runtime');
+        const skillDir = join(hostDir, 'skill');
+        await writeSkillFiles(runtimeDir, start.runtime);
+        await writeSkillFiles(skillDir, start.files);
+        built = command(
+          start,
+          realpathSync(runtimeDir),
+          realpathSync(skillDir),
+          realpathSync(dataDir),
+        );
+      } catch (error) {
+        await removeHost();
+        throw error;
+      }
+      const child = spawn(built.file, built.args, {
+        cwd: built.cwd,
+        env: built.env,
+        stdio: built.fd3 ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
+      });
+      if (built.fd3) {
+        const fd3 = child.stdio[3] as Writable;
+        fd3.on('error', () => {});
+        fd3.end(built.fd3);
+      }
+      let ended = false;
+      const end = (how: string) => {
+        if (ended) return;
+        ended = true;
+        void removeHost();
+        events.exit(how);
+      };
+      child.stdout.on('data', (chunk: Buffer) => events.stdout(chunk));
+      child.stderr.on('data', (chunk: Buffer) => events.stderr(chunk));
+      child.stdin.on('error', () => {});
+      child.on('error', (error) => end(`could not start: ${error.message}`));
+      child.on('exit', (code, signal) => end(signal ? `signal ${signal}` : `exit code ${code}`));
+      options.logger.debug({ skill: start.name, pid: child.pid }, 'skill host started');
+      return {
+        write: (bytes) => {
+          if (!ended) child.stdin.write(bytes);
+        },
+        kill: () => {
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        },
+      };
+    },
+  };
+}
