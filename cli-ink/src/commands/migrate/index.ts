@@ -5,6 +5,7 @@ import { parseConfig, resolveDbPath, statePaths } from '@hearth/gateway/config';
 import {
   localEmbedder,
   migrateNeuralcleave,
+  PUSH_SUBSCRIPTIONS_FILE,
   openDatabase,
   type Database,
   readOnlyTarget,
@@ -76,6 +77,7 @@ export function registerMigrate(program: Command, ctx: CommandContext): void {
               validate: createSkillValidator(),
               embedder,
               noEmbedder: unavailable,
+              pushStorePath: join(home, PUSH_SUBSCRIPTIONS_FILE),
             });
           const report: MigrationReport = dryRun
             ? await run(readOnlyTarget(join(home, 'skills')))

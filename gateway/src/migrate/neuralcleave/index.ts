@@ -3,6 +3,7 @@ export { migrateNeuralcleave, type MigrateOptions, type MigrationReport } from '
 export { withLocalSkillStore } from './local-skill-store.ts';
 export { readOnlyTarget, storeTarget } from './skills.ts';
 export { localEmbedder } from './embedder.ts';
+export { PUSH_SUBSCRIPTIONS_FILE } from '../../push/subscriptions.ts';
 /** The long-term store the migration writes into (so the CLI need not load the whole gateway). */
 export { openDatabase } from '../../db/open-database.ts';
 export type { Database } from '../../db/ports.ts';
