@@ -1,22 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { ensureStateDir, updateConfigFile } from '@hearth/gateway/config';
 import type { Command } from 'commander';
 import { CliError } from '../../cli-error.ts';
 import type { CommandContext } from '../../deps.ts';
+import { newGatewayKey, readFirstLine } from '../../secret-input.ts';
 import { printResult } from '../../print-result.ts';
 
 /** A key given on stdin: 16 to 512 visible characters (or an `ENV:`/`op://` reference). */
 const GIVEN_KEY = /^[\x21-\x7e]{16,512}$/;
-
-async function readLine(input: NodeJS.ReadableStream): Promise<string> {
-  let text = '';
-  for await (const chunk of input) {
-    text += String(chunk);
-    if (text.includes('\n') || text.length > 4096) break;
-  }
-  return text.split('\n')[0]?.trim() ?? '';
-}
 
 /**
  * `hearth config set-key [--stdin]`: sets `[gateway] api_key` in config.toml (atomically, with
@@ -33,13 +24,13 @@ export function registerConfigSetKey(config: Command, ctx: CommandContext): void
       const path = ctx.configPath();
       let key: string;
       if (options.stdin) {
-        key = await readLine(ctx.deps.input);
+        key = await readFirstLine(ctx.deps.input);
         if (!GIVEN_KEY.test(key))
           throw new CliError(
             'the key must be 16 to 512 visible characters without spaces (or an ENV:/op:// reference)',
           );
       } else {
-        key = randomBytes(32).toString('base64url');
+        key = newGatewayKey();
       }
       if (dirname(path) === ctx.deps.env.home) await ensureStateDir(ctx.deps.env.home);
       await updateConfigFile(path, 'gateway', { api_key: key });
