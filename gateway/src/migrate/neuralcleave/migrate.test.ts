@@ -7,7 +7,7 @@ import { openDatabase } from '../../db/open-database.ts';
 import type { Database } from '../../db/ports.ts';
 import { createHashEmbedder } from '../../memory/embedder/hash-embedder.ts';
 import { createSkillValidator } from '../../skills/validate/validator.ts';
-import { withLocalSkillStore } from './local-skill-store.ts';
+import { withLocalSkillStore } from '../../skills/store/local-skill-store.ts';
 import { migrateNeuralcleave, type MigrationReport } from './migrate.ts';
 import { PUSH_IMPORTED_NOTE } from './push-subscriptions.ts';
 import { openSubscriptionFile, subscriptionSchema } from '../../push/subscriptions.ts';
