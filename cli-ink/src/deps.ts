@@ -1,4 +1,5 @@
 import type { HearthEnvironment, RunningGateway, RunOptions, RuntimeReport } from '@hearth/gateway';
+import type { GatewayFetch } from './gateway-client.ts';
 import type { Output } from './output.ts';
 
 /** Everything the commands take from outside; main.ts passes the real ones, tests fakes. */
@@ -11,6 +12,11 @@ export interface CliDeps {
   execPath: string;
   binPath: string;
   fetch: typeof fetch;
+  /**
+   * The gateway client's HTTP (main.ts: node:http, which a short command loads much faster
+   * than fetch); `fetch` when absent.
+   */
+  gatewayFetch?: GatewayFetch;
   /** Where interactive commands read lines from, and write their prompts to. */
   input: NodeJS.ReadableStream;
   promptOutput: NodeJS.WritableStream;

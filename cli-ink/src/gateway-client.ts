@@ -1,11 +1,31 @@
 import { errorMessage } from './cli-error.ts';
 import { keyProtocol } from './socket-key.ts';
 
+/** What the client needs of a response: fetch's Response has it, and so has http-fetch.ts. */
+export interface GatewayResponse {
+  ok: boolean;
+  status: number;
+  statusText: string;
+  text(): Promise<string>;
+  body?: { cancel(): Promise<void> } | null;
+}
+
+/** The HTTP call the client makes: fetch, or http-fetch.ts (quicker to load). */
+export type GatewayFetch = (
+  url: string,
+  init: {
+    method: string;
+    headers: Record<string, string>;
+    body?: string;
+    signal?: AbortSignal;
+  },
+) => Promise<GatewayResponse>;
+
 export interface GatewayClientOptions {
   baseUrl: string;
   /** Read when a request is made; undefined or '' sends no X-API-Key header. */
   apiKey?: () => Promise<string | undefined>;
-  fetch?: typeof fetch;
+  fetch?: GatewayFetch;
   timeoutMs?: number;
 }
 
@@ -79,7 +99,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       body?: unknown;
       signal?: AbortSignal;
     },
-  ): Promise<Response> {
+  ): Promise<GatewayResponse> {
     const headers: Record<string, string> = { accept: 'application/json' };
     const key = init.withKey ? await options.apiKey?.() : undefined;
     if (key) headers['x-api-key'] = key;
@@ -100,7 +120,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     }
   }
 
-  async function probe(path: string): Promise<Response | undefined> {
+  async function probe(path: string): Promise<GatewayResponse | undefined> {
     try {
       const response = await request(path, { timeoutMs: PROBE_TIMEOUT_MS, withKey: false });
       await response.body?.cancel();
@@ -151,7 +171,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
 }
 
 /** The server's `{detail}` when the body has one, else the status text. */
-function detailOf(text: string, response: Response): string {
+function detailOf(text: string, response: GatewayResponse): string {
   try {
     const body = JSON.parse(text) as unknown;
     if (body && typeof body === 'object' && 'detail' in body && typeof body.detail === 'string') {

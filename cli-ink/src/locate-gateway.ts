@@ -30,7 +30,7 @@ export async function locateGateway(
   if (options.url !== undefined) {
     return createGatewayClient({
       baseUrl: parseGatewayUrl(options.url),
-      fetch: ctx.deps.fetch,
+      fetch: ctx.deps.gatewayFetch ?? ctx.deps.fetch,
       timeoutMs: options.timeoutMs,
       apiKey: () => Promise.resolve(options.apiKey || undefined),
     });
@@ -47,7 +47,7 @@ export async function locateGateway(
 
   return createGatewayClient({
     baseUrl,
-    fetch: ctx.deps.fetch,
+    fetch: ctx.deps.gatewayFetch ?? ctx.deps.fetch,
     timeoutMs: options.timeoutMs,
     apiKey: async () => {
       if (options.apiKey) return options.apiKey;

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { readEnvironment } from '@hearth/gateway/environment';
 import { tuneThisProcess } from '@hearth/gateway/runtime-tuning';
 import { installSignalHandlers } from '@hearth/gateway/signals';
+import { httpFetch } from './http-fetch.ts';
 import { processOutput } from './output.ts';
 import { runCli } from './run-cli.ts';
 import { runProgram } from './run-program.ts';
@@ -20,6 +21,7 @@ process.exitCode = await runCli(process.argv.slice(2), {
   // The script this process runs (bin/hearth.js, or this file run directly).
   binPath: process.argv[1] ?? fileURLToPath(import.meta.url),
   fetch: globalThis.fetch,
+  gatewayFetch: httpFetch,
   input: process.stdin,
   promptOutput: process.stdout,
   tuneRuntime: tuneThisProcess,

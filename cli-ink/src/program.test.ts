@@ -117,7 +117,7 @@ describe('hearth (whole invocations)', () => {
       for (const name of ALL) expect(help.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
 
       const typo = await harness.run(['stauts']);
-      expect(typo.code).toBe(1);
+      expect(typo.code).toBe(2);
       expect(typo.stderr).toContain("unknown command 'stauts'");
       expect(typo.stderr).toContain('status');
     } finally {

@@ -2,6 +2,8 @@ import { resolve } from 'node:path';
 import { VERSION } from '@hearth/gateway/version';
 import { Command } from 'commander';
 import type { CliDeps, CommandContext } from './deps.ts';
+import { wantsJson } from './json-mode.ts';
+import { usageExit } from './usage-exit.ts';
 
 type Register = (program: Command, ctx: CommandContext) => void;
 
@@ -46,7 +48,8 @@ const VALUE_OPTIONS = new Set(['-c', '--config']);
 /**
  * The `hearth` command tree for `argv` (without node and the script): the command `argv`
  * names, or all of them. Parse errors and --help/--version throw a CommanderError
- * (exitOverride) instead of exiting, so the caller decides the exit code.
+ * (exitOverride) instead of exiting: exit code 2 for every usage error anywhere in the tree,
+ * 0 for help and version (usage-exit.ts).
  */
 export async function buildProgram(deps: CliDeps, argv: readonly string[]): Promise<Command> {
   const program = new Command('hearth')
@@ -54,10 +57,11 @@ export async function buildProgram(deps: CliDeps, argv: readonly string[]): Prom
     .version(VERSION, '-V, --version', 'print the version')
     .option('-c, --config <path>', 'config.toml to use', deps.env.configPath)
     .showHelpAfterError('(run with --help for usage)')
-    .exitOverride()
+    .exitOverride(usageExit)
     .configureOutput({
       writeOut: (text) => deps.output.out(text),
-      writeErr: (text) => deps.output.err(text),
+      // With --json, run-cli.ts reports a usage error as {"detail": …} instead.
+      writeErr: wantsJson(argv) ? () => {} : (text) => deps.output.err(text),
     });
 
   const ctx: CommandContext = {

@@ -1,12 +1,30 @@
-import { CommanderError, type Command } from 'commander';
+import { CommanderError } from 'commander';
+
+/** The spec's exit codes: 0 ok, 1 failure, 2 usage error. */
+export const EXIT_USAGE = 2;
+
+/** A usage error commander has already reported (on stderr, unless in JSON mode). */
+export class ReportedUsageError extends CommanderError {
+  constructor(error: CommanderError) {
+    super(EXIT_USAGE, error.code, error.message);
+    this.name = 'ReportedUsageError';
+  }
+}
 
 /**
- * Makes `command` and the subcommands defined on it afterwards exit 2 on a usage error
- * (unknown option, missing argument or required option), as the spec's 0/1/2 rule says;
- * help stays 0. Commander itself exits 1 for both failures and usage errors.
+ * The exit callback for the root `hearth` command: every error commander reports while
+ * parsing (unknown option or command, missing argument or required option, an option value
+ * its parser rejects with InvalidArgumentError, excess arguments, a command group run without
+ * a subcommand) is a usage error and exits 2; `--help` and `--version` stay 0. Subcommands
+ * made with `.command()` copy the callback, so setting it once on the root covers the whole
+ * tree. Commander itself exits 1 for both failures and usage errors.
  */
-export function exitTwoOnUsageError(command: Command): Command {
-  return command.exitOverride((error) => {
-    throw error.exitCode === 0 ? error : new CommanderError(2, error.code, error.message);
-  });
+export function usageExit(error: CommanderError): never {
+  throw error.exitCode === 0 ? error : new ReportedUsageError(error);
+}
+
+/** The text of a usage error for `{"detail": …}`: commander's message without its prefix. */
+export function usageDetail(error: CommanderError): string {
+  if (error.code === 'commander.help') return 'a subcommand is needed (run with --help for usage)';
+  return error.message.replace(/^error: /, '');
 }

@@ -88,21 +88,21 @@ describe('hearth approvals without a running gateway', () => {
     });
   });
 
-  it('allowlist refuses what the gateway would refuse, before touching the database', async () => {
+  it('allowlist refuses what the gateway would refuse (usage, exit 2), before touching the database', async () => {
     expect(await h.run(['approvals', 'allowlist', 'add', '/usr/bin/ls'])).toEqual({
-      code: 1,
+      code: 2,
       stdout: '',
       stderr:
         'hearth: the pattern must be a program name or glob, without spaces or slashes ' +
         '(1 to 200 characters): /usr/bin/ls\n',
     });
     expect(await h.run(['approvals', 'allowlist', 'add', 'git', '--arg-pattern', '('])).toEqual({
-      code: 1,
+      code: 2,
       stdout: '',
       stderr: 'hearth: --arg-pattern is not a valid regular expression: (\n',
     });
     expect(await h.run(['approvals', 'allowlist', 'remove', 'abc'])).toEqual({
-      code: 1,
+      code: 2,
       stdout: '',
       stderr: 'hearth: not an entry id: abc\n',
     });

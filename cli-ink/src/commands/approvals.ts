@@ -4,7 +4,9 @@ import type { CommandContext } from '../deps.ts';
 import { GatewayHttpError, GatewayUnreachableError } from '../gateway-client.ts';
 import { locateGateway } from '../locate-gateway.ts';
 import { withLocalStore } from '../local-store.ts';
+import { printResult } from '../print-result.ts';
 import { showControls } from '@hearth/gateway/show-controls';
+import { EXIT_USAGE } from '../usage-exit.ts';
 
 interface Pending {
   id: string;
@@ -66,6 +68,8 @@ export function registerApprovals(program: Command, ctx: CommandContext): void {
     .command('approvals')
     .description('the approval gate for shell and browser tools');
   const out = (text: string) => ctx.deps.output.out(text);
+  const print = (options: { json?: boolean }, data: unknown, text: () => string) =>
+    printResult(ctx.deps.output, options, data, text);
 
   approvals
     .command('pending')
@@ -111,7 +115,8 @@ export function registerApprovals(program: Command, ctx: CommandContext): void {
     .command('approve <id>')
     .description('approve a pending command (an id prefix is enough)')
     .option('--always', 'also allow exactly this command in this directory from now on')
-    .action(async (prefix: string, options: { always?: boolean }) => {
+    .option('--json', 'print JSON')
+    .action(async (prefix: string, options: { always?: boolean; json?: boolean }) => {
       const result = await viaGateway(
         ctx,
         async (send) => {
@@ -123,15 +128,19 @@ export function registerApprovals(program: Command, ctx: CommandContext): void {
         decideLocally(prefix),
         NO_GATEWAY_NOTE,
       );
-      out(
-        `Approved ${result.id.slice(0, 8)}${result.always_allowed ? '; exactly this command in this directory now runs without asking' : ''}.`,
+      print(
+        options,
+        result,
+        () =>
+          `Approved ${result.id.slice(0, 8)}${result.always_allowed ? '; exactly this command in this directory now runs without asking' : ''}.`,
       );
     });
 
   approvals
     .command('deny <id>')
     .description('deny a pending command (an id prefix is enough)')
-    .action(async (prefix: string) => {
+    .option('--json', 'print JSON')
+    .action(async (prefix: string, options: { json?: boolean }) => {
       const result = await viaGateway(
         ctx,
         async (send) => {
@@ -141,7 +150,7 @@ export function registerApprovals(program: Command, ctx: CommandContext): void {
         decideLocally(prefix),
         NO_GATEWAY_NOTE,
       );
-      out(`Denied ${result.id.slice(0, 8)}.`);
+      print(options, result, () => `Denied ${result.id.slice(0, 8)}.`);
     });
 
   const allowlist = approvals.command('allowlist').description('programs that run without asking');
@@ -171,13 +180,15 @@ export function registerApprovals(program: Command, ctx: CommandContext): void {
     .command('add <pattern>')
     .description('allow a program (glob on its name), optionally only with matching arguments')
     .option('--arg-pattern <regex>', 'a regular expression the full command line must match')
-    .action(async (given: string, options: { argPattern?: string }) => {
+    .option('--json', 'print JSON')
+    .action(async (given: string, options: { argPattern?: string; json?: boolean }) => {
       // The gateway's own rule (POST /approvals/allowlist), enforced for the local store too:
       // an entry is a program name or glob, never a path.
       const pattern = given.trim();
       if (!PATTERN.test(pattern))
         throw new CliError(
           `the pattern must be a program name or glob, without spaces or slashes (1 to 200 characters): ${given}`,
+          EXIT_USAGE,
         );
       if (options.argPattern !== undefined) {
         try {
@@ -185,6 +196,7 @@ export function registerApprovals(program: Command, ctx: CommandContext): void {
         } catch {
           throw new CliError(
             `--arg-pattern is not a valid regular expression: ${options.argPattern}`,
+            EXIT_USAGE,
           );
         }
       }
@@ -201,21 +213,25 @@ export function registerApprovals(program: Command, ctx: CommandContext): void {
           ),
         localNote,
       );
-      out(`Added ${formatEntry(entry)}.`);
+      print(options, entry, () => `Added ${formatEntry(entry)}.`);
     });
 
-  allowlist.command('remove <entry-id>').action(async (idText: string) => {
-    const id = Number(idText);
-    if (!Number.isInteger(id) || id <= 0) throw new CliError(`not an entry id: ${idText}`);
-    await viaGateway(
-      ctx,
-      (send) => send('DELETE', `/api/v1/approvals/allowlist/${id}`),
-      async () => {
-        if (!(await withLocalStore(ctx, (db) => db.allowlist.remove(id))))
-          throw new CliError(`Allowlist entry ${id} not found`);
-      },
-      localNote,
-    );
-    out(`Removed entry #${id}.`);
-  });
+  allowlist
+    .command('remove <entry-id>')
+    .option('--json', 'print JSON')
+    .action(async (idText: string, options: { json?: boolean }) => {
+      const id = Number(idText);
+      if (!Number.isInteger(id) || id <= 0)
+        throw new CliError(`not an entry id: ${idText}`, EXIT_USAGE);
+      await viaGateway(
+        ctx,
+        (send) => send('DELETE', `/api/v1/approvals/allowlist/${id}`),
+        async () => {
+          if (!(await withLocalStore(ctx, (db) => db.allowlist.remove(id))))
+            throw new CliError(`Allowlist entry ${id} not found`);
+        },
+        localNote,
+      );
+      print(options, { id, removed: true }, () => `Removed entry #${id}.`);
+    });
 }

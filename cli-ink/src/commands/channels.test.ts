@@ -139,7 +139,8 @@ describe('hearth channels add|remove|list without a gateway', () => {
     expect((await h.run(['channels', 'add', 'hooks', '--type', 'webhook'])).stderr).toContain(
       "channel 'hooks' already exists",
     );
-    expect((await h.run(['channels', 'add', 'webhook', '--type', 'webhook'])).code).toBe(1);
+    // A bad name is a usage error (2); a table the schema refuses is a failure (1).
+    expect((await h.run(['channels', 'add', 'webhook', '--type', 'webhook'])).code).toBe(2);
     expect((await h.run(['channels', 'add', 'x', '--type', 'irc'])).stderr).toContain('--type');
     const bad = await h.run([
       'channels',

@@ -15,6 +15,8 @@ import { readRawConfig } from '../config-file.ts';
 import type { CommandContext } from '../deps.ts';
 import { GatewayHttpError, GatewayUnreachableError } from '../gateway-client.ts';
 import { locateGateway } from '../locate-gateway.ts';
+import { EXIT_USAGE } from '../usage-exit.ts';
+import { printResult } from '../print-result.ts';
 
 /** The fields `channels add` asks for, per network (secrets are read without echo). */
 const FIELDS: Record<ChannelType, { key: string; prompt: string; optional?: boolean }[]> = {
@@ -173,6 +175,7 @@ export function registerChannels(program: Command, ctx: CommandContext): void {
     .option('--reply-mode <mode>', 'all, mention or dm_only')
     .option('--rate-limit <n>', 'messages per minute per chat')
     .option('--disabled', 'write it with enabled = false')
+    .option('--json', 'print JSON')
     .action(
       async (
         name: string,
@@ -183,21 +186,24 @@ export function registerChannels(program: Command, ctx: CommandContext): void {
           replyMode?: string;
           rateLimit?: string;
           disabled?: boolean;
+          json?: boolean;
         },
       ) => {
         if (!channelNameSchema.safeParse(name).success)
           throw new CliError(
             `invalid channel name '${name}': 1 to 64 of a-z 0-9 _ - (not "webhook")`,
+            EXIT_USAGE,
           );
         const type = CHANNEL_TYPES.find((t) => t === options.type);
-        if (!type) throw new CliError(`--type must be one of ${CHANNEL_TYPES.join(', ')}`);
+        if (!type)
+          throw new CliError(`--type must be one of ${CHANNEL_TYPES.join(', ')}`, EXIT_USAGE);
         const path = ctx.configPath();
         const config = await readRawConfig(path);
         if (config.channels[name]) throw new CliError(`channel '${name}' already exists`);
         const table: Record<string, ConfigValue> = { type };
         for (const pair of options.set ?? []) {
           const at = pair.indexOf('=');
-          if (at <= 0) throw new CliError(`--set expects key=value, got '${pair}'`);
+          if (at <= 0) throw new CliError(`--set expects key=value, got '${pair}'`, EXIT_USAGE);
           table[pair.slice(0, at)] = pair.slice(at + 1);
         }
         const missing = FIELDS[type].filter((field) => table[field.key] === undefined);
@@ -224,26 +230,38 @@ export function registerChannels(program: Command, ctx: CommandContext): void {
           );
         if (dirname(path) === ctx.deps.env.home) await ensureStateDir(ctx.deps.env.home);
         await setConfigTable(path, 'channels', name, table);
-        out(`Added channel ${name} (${type}) to ${path}. Restart the gateway to connect it.`);
+        printResult(
+          ctx.deps.output,
+          options,
+          { name, type, config: path, restart_needed: true },
+          () => `Added channel ${name} (${type}) to ${path}. Restart the gateway to connect it.`,
+        );
       },
     );
 
   channels
     .command('remove <name>')
     .description('remove a [channels.<name>] table from config.toml')
-    .action(async (name: string) => {
+    .option('--json', 'print JSON')
+    .action(async (name: string, options: { json?: boolean }) => {
       const path = ctx.configPath();
       const config = await readRawConfig(path);
       if (!config.channels[name]) throw new CliError(`no channel named '${name}' in ${path}`);
       await setConfigTable(path, 'channels', name, null);
-      out(`Removed channel ${name} from ${path}. Restart the gateway to disconnect it.`);
+      printResult(
+        ctx.deps.output,
+        options,
+        { name, removed: true, config: path, restart_needed: true },
+        () => `Removed channel ${name} from ${path}. Restart the gateway to disconnect it.`,
+      );
     });
 
   channels
     .command('pair <code>')
     .description('approve a sender by the pairing code it was given')
     .option('--channel <name>', 'the channel (default: whichever has this code pending)')
-    .action(async (code: string, options: { channel?: string }) => {
+    .option('--json', 'print JSON')
+    .action(async (code: string, options: { channel?: string; json?: boolean }) => {
       const client = await locateGateway(ctx);
       try {
         let names = options.channel ? [options.channel] : [];
@@ -264,7 +282,12 @@ export function registerChannels(program: Command, ctx: CommandContext): void {
           'POST',
           `/api/v1/channels/${encodeURIComponent(channel)}/pairings/${encodeURIComponent(code)}/approve`,
         )) as { sender_id: string };
-        out(`Paired ${result.sender_id} on ${channel}.`);
+        printResult(
+          ctx.deps.output,
+          options,
+          { channel, sender_id: result.sender_id },
+          () => `Paired ${result.sender_id} on ${channel}.`,
+        );
       } catch (error) {
         if (error instanceof GatewayHttpError) throw new CliError(error.detail);
         if (error instanceof GatewayUnreachableError)

@@ -116,7 +116,7 @@ describe('hearth orchestrate without a running gateway', () => {
       'high',
     ]);
     expect(priority).toMatchObject({
-      code: 1,
+      code: 2,
       stderr: expect.stringMatching(/--priority must be an integer/),
     });
   });

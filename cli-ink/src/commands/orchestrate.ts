@@ -5,6 +5,8 @@ import { CliError } from '../cli-error.ts';
 import type { CommandContext } from '../deps.ts';
 import { withLocalStore } from '../local-store.ts';
 import { viaGatewayOrLocal } from '../rest-or-local.ts';
+import { EXIT_USAGE } from '../usage-exit.ts';
+import { printResult } from '../print-result.ts';
 
 /** A node as `GET /orchestrator/nodes` returns it. */
 interface OrchestratorNode {
@@ -152,7 +154,7 @@ export function registerOrchestrate(program: Command, ctx: CommandContext): void
       ) => {
         const priority = Number(options.priority);
         if (!Number.isInteger(priority))
-          throw new CliError(`--priority must be an integer: ${options.priority}`);
+          throw new CliError(`--priority must be an integer: ${options.priority}`, EXIT_USAGE);
         const body = {
           name,
           model_override: options.model,
@@ -177,7 +179,8 @@ export function registerOrchestrate(program: Command, ctx: CommandContext): void
   orchestrate
     .command('remove <name>')
     .description('remove a node and its memory namespace')
-    .action(async (name: string) => {
+    .option('--json', 'print JSON')
+    .action(async (name: string, options: { json?: boolean }) => {
       const { value } = await viaGatewayOrLocal(
         ctx,
         async (send) =>
@@ -187,7 +190,12 @@ export function registerOrchestrate(program: Command, ctx: CommandContext): void
         () => withLocal(ctx, (local) => local.remove(name)),
         NOTE,
       );
-      out(`Removed ${show(name)} (${value.memory_cleared} namespace memories cleared).`);
+      printResult(
+        ctx.deps.output,
+        options,
+        { name, removed: true, memory_cleared: value.memory_cleared },
+        () => `Removed ${show(name)} (${value.memory_cleared} namespace memories cleared).`,
+      );
     });
 
   orchestrate

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../deps.ts';
+import { readFirstLine } from '../secret-input.ts';
 
 interface Options {
   provider?: string;
@@ -14,15 +15,6 @@ interface Options {
   gatewayKey?: string;
   skipCheck?: boolean;
   json?: boolean;
-}
-
-async function readLine(input: NodeJS.ReadableStream): Promise<string> {
-  let text = '';
-  for await (const chunk of input) {
-    text += String(chunk);
-    if (text.includes('\n') || text.length > 4096) break;
-  }
-  return text.split('\n')[0]?.trim() ?? '';
 }
 
 /**
@@ -53,7 +45,7 @@ export function registerSetup(program: Command, ctx: CommandContext): void {
       const provider = options.provider;
       const fields: Record<string, string> = {};
       const spec = setup.CATALOG.find((p) => p.name === provider);
-      const key = options.keyStdin ? await readLine(ctx.deps.input) : options.key;
+      const key = options.keyStdin ? await readFirstLine(ctx.deps.input) : options.key;
       for (const field of spec?.settingsFields ?? []) {
         const value = field.endsWith('_api_key')
           ? key

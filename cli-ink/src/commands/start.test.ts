@@ -40,13 +40,13 @@ describe('hearth start (foreground)', () => {
     expect(off.stdout).toMatch(/^Hearth is ready at [^\n]*\n$/);
   });
 
-  it('rejects an unknown --voice-mode and a bad --port', async () => {
+  it('rejects an unknown --voice-mode and a bad --port as usage errors (exit 2)', async () => {
     const voice = await h.run(['start', '--voice-mode', 'shout']);
-    expect(voice.code).toBe(1);
+    expect(voice.code).toBe(2);
     expect(voice.stderr).toContain('Allowed choices are ptt, continuous, wake, off');
 
     const port = await h.run(['start', '--port', '70000']);
-    expect(port.code).toBe(1);
+    expect(port.code).toBe(2);
     expect(port.stderr).toContain('expected a port number from 0 to 65535');
     expect(h.gateways).toHaveLength(0);
   });

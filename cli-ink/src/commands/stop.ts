@@ -3,6 +3,7 @@ import { statePaths } from '@hearth/gateway/config';
 import { CliError, errorMessage } from '../cli-error.ts';
 import type { CommandContext } from '../deps.ts';
 import { readPidFile, removePidFile } from '../pid-file.ts';
+import { printResult } from '../print-result.ts';
 import { isProcessAlive, waitForExit } from '../process-alive.ts';
 
 const GRACE_MS = 10_000;
@@ -13,13 +14,14 @@ export function registerStop(program: Command, ctx: CommandContext): void {
   program
     .command('stop')
     .description('stop the gateway started with start --background')
-    .action(async () => {
+    .option('--json', 'print {running, pid, how} as JSON')
+    .action(async (options: { json?: boolean }) => {
       const { output, env } = ctx.deps;
       const { pidFile } = statePaths(env.home);
       const record = await readPidFile(pidFile);
       if (record === undefined || !isProcessAlive(record.pid)) {
         await removePidFile(pidFile);
-        output.out('Hearth is not running');
+        printResult(output, options, { running: false }, () => 'Hearth is not running');
         return;
       }
 
@@ -34,7 +36,12 @@ export function registerStop(program: Command, ctx: CommandContext): void {
         }
       }
       await removePidFile(pidFile);
-      output.out(`Hearth ${how} (pid ${pid})`);
+      printResult(
+        output,
+        options,
+        { running: false, pid, how },
+        () => `Hearth ${how} (pid ${pid})`,
+      );
     });
 }
 

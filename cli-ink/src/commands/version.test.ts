@@ -16,9 +16,9 @@ describe('hearth version', () => {
     expect(await h.run(['--version'])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
   });
 
-  it('exits non-zero on an unknown command', async () => {
+  it('exits 2 (usage) on an unknown command', async () => {
     const result = await h.run(['frobnicate']);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain("unknown command 'frobnicate'");
   });
 });

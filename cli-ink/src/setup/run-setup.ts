@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import {
   createOnePasswordReader,
@@ -21,6 +20,7 @@ import {
   type SetupAnswers,
   type SetupPlan,
 } from './setup-plan.ts';
+import { newGatewayKey } from '../secret-input.ts';
 
 /** The 19 providers as setup offers them (the gateway's catalog). */
 export const CATALOG: readonly ProviderChoice[] = PROVIDERS.map((p) => ({
@@ -90,8 +90,6 @@ async function write(ctx: CommandContext, plan: SetupPlan): Promise<void> {
   await updateConfigFile(path, 'models', plan.models);
   if (Object.keys(plan.gateway).length > 0) await updateConfigFile(path, 'gateway', plan.gateway);
 }
-
-const newGatewayKey = () => randomBytes(32).toString('base64url');
 
 /** `hearth setup --provider …`: no questions; exit 1 when the live check fails (nothing written). */
 export async function runSetupWithFlags(ctx: CommandContext, flags: SetupFlags): Promise<void> {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readEnvironment, runGateway, type RunningGateway } from '@hearth/gateway';
 import type { CliDeps, RunProgram } from '../deps.ts';
+import { httpFetch } from '../http-fetch.ts';
 import { bufferedOutput } from '../output.ts';
 import { runCli } from '../run-cli.ts';
 
@@ -60,6 +61,8 @@ export async function createHarness(): Promise<Harness> {
         execPath: process.execPath,
         binPath: CLI_SOURCE_PATH,
         fetch: options.fetch ?? globalThis.fetch,
+        // As the real CLI does, unless the test fakes the network.
+        gatewayFetch: options.fetch ? undefined : httpFetch,
         input: Array.isArray(input) || input === undefined ? Readable.from(input ?? []) : input,
         promptOutput: new PassThrough(),
         tuneRuntime: () => TEST_RUNTIME,

@@ -5,7 +5,7 @@ import { late } from '../lifecycle/late.ts';
 import type { Logger } from '../observability/logger.ts';
 import { createPushService, type PushMessage, type PushService } from './push-service.ts';
 import { pushRoutes } from './routes.ts';
-import { openSubscriptionFile } from './subscriptions.ts';
+import { openSubscriptionFile, PUSH_SUBSCRIPTIONS_FILE } from './subscriptions.ts';
 import { loadOrCreateVapidKeys } from './vapid-keys.ts';
 
 export interface PushAreaDeps {
@@ -33,7 +33,7 @@ export function pushArea(deps: PushAreaDeps): PushArea {
     async start() {
       const [keys, subscriptions] = await Promise.all([
         loadOrCreateVapidKeys(join(deps.home, 'vapid-keys.json')),
-        openSubscriptionFile(join(deps.home, 'push-subscriptions.json')),
+        openSubscriptionFile(join(deps.home, PUSH_SUBSCRIPTIONS_FILE)),
       ]);
       push.set(
         createPushService({ keys, subscriptions, logger, now: deps.now, agent: deps.agent }),

@@ -30,6 +30,9 @@ export const subscriptionSchema = z.object({
 
 export type PushSubscriptionRecord = z.output<typeof subscriptionSchema> & { created_at: string };
 
+/** The subscription store's file name in the state directory (`{data_dir}`). */
+export const PUSH_SUBSCRIPTIONS_FILE = 'push-subscriptions.json';
+
 /** The subscriptions, by endpoint, in a 0600 JSON file of the state directory. */
 export async function openSubscriptionFile(path: string) {
   const byEndpoint = new Map<string, PushSubscriptionRecord>();

@@ -11,7 +11,6 @@ import {
 import type { Command } from 'commander';
 import { CliError } from '../../cli-error.ts';
 import type { CommandContext } from '../../deps.ts';
-import { exitTwoOnUsageError } from '../../usage-exit.ts';
 import { formatCreated, formatList, formatRestored, formatVerified } from './format.ts';
 import { stateOutsideHome } from './state-outside-home.ts';
 
@@ -36,11 +35,9 @@ const inside = (home: string, path: string) => {
 
 /** `hearth backup create|list|verify <archive>|restore <archive> --target <path> [--force]`. */
 export function registerBackup(program: Command, ctx: CommandContext): void {
-  const backup = exitTwoOnUsageError(
-    program
-      .command('backup')
-      .description('archives of the state directory: create, list, verify, restore'),
-  );
+  const backup = program
+    .command('backup')
+    .description('archives of the state directory: create, list, verify, restore');
   const out = (text: string) => ctx.deps.output.out(text);
   const dirOf = (dir?: string) => (dir ? resolve(dir) : backupsDirFor(ctx.deps.env.home));
 

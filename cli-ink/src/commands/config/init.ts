@@ -4,6 +4,7 @@ import { DEFAULT_CONFIG_TOML, ensureStateDir, writeFileAtomic } from '@hearth/ga
 import type { Command } from 'commander';
 import { CliError } from '../../cli-error.ts';
 import type { CommandContext } from '../../deps.ts';
+import { printResult } from '../../print-result.ts';
 
 /** `hearth config init [--force]`: writes the commented default config.toml (mode 0600). */
 export function registerConfigInit(config: Command, ctx: CommandContext): void {
@@ -11,13 +12,14 @@ export function registerConfigInit(config: Command, ctx: CommandContext): void {
     .command('init')
     .description('write the default config.toml')
     .option('--force', 'overwrite an existing file')
-    .action(async (options: { force?: boolean }) => {
+    .option('--json', 'print JSON')
+    .action(async (options: { force?: boolean; json?: boolean }) => {
       const path = ctx.configPath();
       if (!options.force && (await exists(path))) {
         throw new CliError(`${path} already exists; use --force to overwrite it.`);
       }
       await writeDefaultConfig(ctx, path);
-      ctx.deps.output.out(`Wrote ${path}`);
+      printResult(ctx.deps.output, options, { path, written: true }, () => `Wrote ${path}`);
     });
 }
 

@@ -1,21 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { ensureStateDir, updateConfigFile } from '@hearth/gateway/config';
 import type { Command } from 'commander';
 import { CliError } from '../../cli-error.ts';
 import type { CommandContext } from '../../deps.ts';
+import { newGatewayKey, readFirstLine } from '../../secret-input.ts';
+import { printResult } from '../../print-result.ts';
 
 /** A key given on stdin: 16 to 512 visible characters (or an `ENV:`/`op://` reference). */
 const GIVEN_KEY = /^[\x21-\x7e]{16,512}$/;
-
-async function readLine(input: NodeJS.ReadableStream): Promise<string> {
-  let text = '';
-  for await (const chunk of input) {
-    text += String(chunk);
-    if (text.includes('\n') || text.length > 4096) break;
-  }
-  return text.split('\n')[0]?.trim() ?? '';
-}
 
 /**
  * `hearth config set-key [--stdin]`: sets `[gateway] api_key` in config.toml (atomically, with
@@ -27,26 +19,36 @@ export function registerConfigSetKey(config: Command, ctx: CommandContext): void
     .command('set-key')
     .description('set gateway.api_key: generate a random key (printed once) or read one from stdin')
     .option('--stdin', 'read the key from standard input instead of generating one')
-    .action(async (options: { stdin?: boolean }) => {
+    .option('--json', 'print JSON (a generated key is its `api_key`, shown once)')
+    .action(async (options: { stdin?: boolean; json?: boolean }) => {
       const path = ctx.configPath();
       let key: string;
       if (options.stdin) {
-        key = await readLine(ctx.deps.input);
+        key = await readFirstLine(ctx.deps.input);
         if (!GIVEN_KEY.test(key))
           throw new CliError(
             'the key must be 16 to 512 visible characters without spaces (or an ENV:/op:// reference)',
           );
       } else {
-        key = randomBytes(32).toString('base64url');
+        key = newGatewayKey();
       }
       if (dirname(path) === ctx.deps.env.home) await ensureStateDir(ctx.deps.env.home);
       await updateConfigFile(path, 'gateway', { api_key: key });
-      ctx.deps.output.out(`Set gateway.api_key in ${path}.`);
-      if (!options.stdin) ctx.deps.output.out(`API key (shown once): ${key}`);
-      ctx.deps.output.out(
+      const restart =
         'Restart the gateway (hearth stop; hearth start) to require it: REST clients send it as ' +
-          'X-API-Key, browsers as the WebSocket subprotocol hearth.key.<base64url(key)>; ' +
-          'the hearth CLI reads it from config.toml.',
+        'X-API-Key, browsers as the WebSocket subprotocol hearth.key.<base64url(key)>; ' +
+        'the hearth CLI reads it from config.toml.';
+      printResult(
+        ctx.deps.output,
+        options,
+        // A key read from stdin is never echoed, not even as JSON.
+        { config: path, ...(options.stdin ? {} : { api_key: key }), restart_needed: true },
+        () =>
+          [
+            `Set gateway.api_key in ${path}.`,
+            ...(options.stdin ? [] : [`API key (shown once): ${key}`]),
+            restart,
+          ].join('\n'),
       );
     });
 }

@@ -68,7 +68,7 @@ describe('hearth hub without a running gateway', () => {
     expect(http.stderr).toContain('url: only https: (or data:) URLs are accepted, not http:');
     const bad = await h.run(['hub', 'install', dataUrl(SKILL), '--checksum', 'abc']);
     expect(bad).toEqual({
-      code: 1,
+      code: 2,
       stdout: '',
       stderr: 'hearth: --checksum must be a SHA-256 digest: 64 hexadecimal digits\n',
     });

@@ -5,6 +5,8 @@ import { CliError } from '../../cli-error.ts';
 import type { CommandContext } from '../../deps.ts';
 import { GatewayHttpError, type GatewayClient } from '../../gateway-client.ts';
 import { locateGateway } from '../../locate-gateway.ts';
+import { EXIT_USAGE } from '../../usage-exit.ts';
+import { printResult } from '../../print-result.ts';
 
 /** What the gateway answers for a package (`GET /hub/{name}` and the lists). */
 export interface HubPackage {
@@ -130,7 +132,10 @@ export function registerHub(program: Command, ctx: CommandContext): void {
         options: { name?: string; force?: boolean; checksum?: string; json?: boolean },
       ) => {
         if (options.checksum !== undefined && !CHECKSUM.test(options.checksum))
-          throw new CliError('--checksum must be a SHA-256 digest: 64 hexadecimal digits');
+          throw new CliError(
+            '--checksum must be a SHA-256 digest: 64 hexadecimal digits',
+            EXIT_USAGE,
+          );
         const request: InstallRequest = {
           url,
           ...(options.name !== undefined ? { name: options.name } : {}),
@@ -156,7 +161,8 @@ export function registerHub(program: Command, ctx: CommandContext): void {
   hub
     .command('remove <name>')
     .description('uninstall a package')
-    .action(async (name: string) => {
+    .option('--json', 'print JSON')
+    .action(async (name: string, options: { json?: boolean }) => {
       const client = await liveGateway(ctx);
       if (client) {
         await rest(() => client.sendJson('DELETE', `/api/v1/hub/${encodeURIComponent(name)}`));
@@ -166,7 +172,12 @@ export function registerHub(program: Command, ctx: CommandContext): void {
           await localHub()
         )(ctx.deps.env.home, (local) => local.remove(name));
       }
-      out(`Removed ${show(name)}.`);
+      printResult(
+        ctx.deps.output,
+        options,
+        { name, removed: true },
+        () => `Removed ${show(name)}.`,
+      );
     });
 
   hub
@@ -206,7 +217,8 @@ export function registerHub(program: Command, ctx: CommandContext): void {
     .option('--json', 'print JSON')
     .action(async (file: string, options: { kind?: string; json?: boolean }) => {
       const kind = options.kind ?? (file.endsWith('.py') ? 'py' : 'mjs');
-      if (kind !== 'mjs' && kind !== 'py') throw new CliError('--kind must be mjs or py');
+      if (kind !== 'mjs' && kind !== 'py')
+        throw new CliError('--kind must be mjs or py', EXIT_USAGE);
       let code: string;
       try {
         code = await readFile(file, 'utf8');
@@ -233,12 +245,18 @@ export function registerHub(program: Command, ctx: CommandContext): void {
       .description(
         `${command} an installed package (its tools ${enabled ? 'come back' : 'go away'})`,
       )
-      .action(async (name: string) => {
+      .option('--json', 'print JSON')
+      .action(async (name: string, options: { json?: boolean }) => {
         const client = await requireGateway(ctx);
         const p = await rest<HubPackage>(() =>
           client.sendJson('PATCH', `/api/v1/hub/${encodeURIComponent(name)}`, { enabled }),
         );
-        out(`${enabled ? 'Enabled' : 'Disabled'} ${show(p.name)}.`);
+        printResult(
+          ctx.deps.output,
+          options,
+          p,
+          () => `${enabled ? 'Enabled' : 'Disabled'} ${show(p.name)}.`,
+        );
       });
   }
 }

@@ -97,7 +97,7 @@ describe('hearth mcp servers through a running gateway', { timeout: 120_000 }, (
     expect((await h.run(['mcp', 'servers', 'add', 'x', '--env', 'NOVALUE', '--', 'y'])).code).toBe(
       2,
     );
-    expect((await h.run(['mcp', 'servers', 'frobnicate'])).code).toBe(1);
+    expect((await h.run(['mcp', 'servers', 'frobnicate'])).code).toBe(2);
   });
 });
 

@@ -5,7 +5,7 @@ import {
   SUMMARY_PROMPT,
   type MemoryEntry,
 } from '@hearth/gateway';
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { CliError } from '../../cli-error.ts';
@@ -13,6 +13,8 @@ import type { CommandContext } from '../../deps.ts';
 import { GatewayHttpError, GatewayUnreachableError } from '../../gateway-client.ts';
 import { locateGateway } from '../../locate-gateway.ts';
 import { localRouter, withLocalStore } from '../../local-store.ts';
+import { EXIT_USAGE } from '../../usage-exit.ts';
+import { printResult } from '../../print-result.ts';
 
 /** Runs `rest` against a running gateway, or `local` on the store when none answers (with a note). */
 async function restOrStore<T>(
@@ -70,7 +72,7 @@ async function askLine(ctx: CommandContext, prompt: string): Promise<string> {
 
 const number = (name: string) => (value: string) => {
   const parsed = Number(value);
-  if (!Number.isFinite(parsed)) throw new CliError(`${name} must be a number`);
+  if (!Number.isFinite(parsed)) throw new InvalidArgumentError(`${name} must be a number`);
   return parsed;
 };
 
@@ -118,16 +120,22 @@ export function registerMemory(program: Command, ctx: CommandContext): void {
     .description('delete memories older than --days and/or less important than --threshold')
     .option('--days <n>', 'older than this many days', number('--days'))
     .option('--threshold <x>', 'importance below this (0 to 1)', number('--threshold'))
-    .action(async (options: { days?: number; threshold?: number }) => {
+    .option('--json', 'print JSON')
+    .action(async ({ json, ...options }: { days?: number; threshold?: number; json?: boolean }) => {
       if (options.days === undefined && options.threshold === undefined)
-        throw new CliError('give --days, --threshold or both');
+        throw new CliError('give --days, --threshold or both', EXIT_USAGE);
       const removed = await restOrStore(
         ctx,
         async (send) =>
           ((await send('POST', '/api/v1/memory/prune', options)) as { removed: number }).removed,
         () => withLocalStore(ctx, (db) => db.memory.prune({ ...options, now: Date.now() / 1000 })),
       );
-      out(`Removed ${removed} ${removed === 1 ? 'memory' : 'memories'}.`);
+      printResult(
+        ctx.deps.output,
+        { json },
+        { removed },
+        () => `Removed ${removed} ${removed === 1 ? 'memory' : 'memories'}.`,
+      );
     });
 
   memory
@@ -135,34 +143,42 @@ export function registerMemory(program: Command, ctx: CommandContext): void {
     .description('change a memory’s content and/or importance')
     .option('--content <text>', 'new content')
     .option('--importance <x>', 'new importance, 0 to 1', number('--importance'))
-    .action(async (idText: string, options: { content?: string; importance?: number }) => {
-      const id = Number(idText);
-      if (!Number.isInteger(id) || id <= 0) throw new CliError(`not a memory id: ${idText}`);
-      if (options.content === undefined && options.importance === undefined)
-        throw new CliError('give --content, --importance or both');
-      const entry = await restOrStore(
-        ctx,
-        async (send) =>
-          (await send('PATCH', `/api/v1/memory/entries/${id}`, options)) as MemoryEntry,
-        () =>
-          withLocalStore(ctx, async (db) => {
-            const updated = await db.memory.update(id, {
-              content: options.content,
-              importance_score: options.importance,
-            });
-            if (!updated) throw new CliError(`Memory entry ${id} not found`);
-            return updated;
-          }),
-      );
-      out(formatEntry(entry));
-    });
+    .option('--json', 'print JSON')
+    .action(
+      async (
+        idText: string,
+        { json, ...options }: { content?: string; importance?: number; json?: boolean },
+      ) => {
+        const id = Number(idText);
+        if (!Number.isInteger(id) || id <= 0)
+          throw new CliError(`not a memory id: ${idText}`, EXIT_USAGE);
+        if (options.content === undefined && options.importance === undefined)
+          throw new CliError('give --content, --importance or both', EXIT_USAGE);
+        const entry = await restOrStore(
+          ctx,
+          async (send) =>
+            (await send('PATCH', `/api/v1/memory/entries/${id}`, options)) as MemoryEntry,
+          () =>
+            withLocalStore(ctx, async (db) => {
+              const updated = await db.memory.update(id, {
+                content: options.content,
+                importance_score: options.importance,
+              });
+              if (!updated) throw new CliError(`Memory entry ${id} not found`);
+              return updated;
+            }),
+        );
+        printResult(ctx.deps.output, { json }, entry, () => formatEntry(entry));
+      },
+    );
 
   memory
     .command('clear')
     .description('delete every memory, or one session’s (asks first unless --yes)')
     .option('--session <id>', 'only this session')
     .option('--yes', 'do not ask for confirmation')
-    .action(async (options: { session?: string; yes?: boolean }) => {
+    .option('--json', 'print JSON')
+    .action(async (options: { session?: string; yes?: boolean; json?: boolean }) => {
       if (!options.yes) {
         const answer = await askLine(
           ctx,
@@ -171,7 +187,7 @@ export function registerMemory(program: Command, ctx: CommandContext): void {
             : 'Delete ALL memories? [y/N] ',
         );
         if (!/^y(es)?$/i.test(answer.trim())) {
-          out('Nothing deleted.');
+          printResult(ctx.deps.output, options, { deleted: 0 }, () => 'Nothing deleted.');
           return;
         }
       }
@@ -188,14 +204,20 @@ export function registerMemory(program: Command, ctx: CommandContext): void {
             () => withLocalStore(ctx, (db) => db.memory.removeSession(session)),
           )
         : await withLocalStore(ctx, (db) => db.memory.removeAll());
-      out(`Deleted ${removed} ${removed === 1 ? 'memory' : 'memories'}.`);
+      printResult(
+        ctx.deps.output,
+        options,
+        { deleted: removed },
+        () => `Deleted ${removed} ${removed === 1 ? 'memory' : 'memories'}.`,
+      );
     });
 
   memory
     .command('archive')
     .description('condense sessions inactive for --days (default 30) into one summary each')
     .option('--days <n>', 'inactive for at least this many days', number('--days'), 30)
-    .action(async (options: { days: number }) => {
+    .option('--json', 'print JSON')
+    .action(async (options: { days: number; json?: boolean }) => {
       const result = await withLocalStore(ctx, async (db, config) => {
         const router = localRouter(config);
         return archiveInactiveSessions(
@@ -217,8 +239,12 @@ export function registerMemory(program: Command, ctx: CommandContext): void {
           options.days,
         );
       });
-      out(
-        `Archived ${result.sessions} session(s): ${result.condensed} memories condensed${result.failed ? `, ${result.failed} failed (see the log)` : ''}.`,
+      printResult(
+        ctx.deps.output,
+        options,
+        result,
+        () =>
+          `Archived ${result.sessions} session(s): ${result.condensed} memories condensed${result.failed ? `, ${result.failed} failed (see the log)` : ''}.`,
       );
     });
 
@@ -228,14 +254,15 @@ export function registerMemory(program: Command, ctx: CommandContext): void {
     .command('pull')
     .description('download the sentence-embedding model into {data_dir}/models')
     .option('--model <id>', 'model id', 'Xenova/all-MiniLM-L6-v2')
-    .action(async (options: { model: string }) => {
+    .option('--json', 'print JSON (and no progress bar)')
+    .action(async (options: { model: string; json?: boolean }) => {
       let last = -1;
       const pulled = await pullEmbeddingModel({
         modelDir: join(ctx.deps.env.home, 'models'),
         modelId: options.model,
         logger: silentLogger(),
         onProgress: (progress) => {
-          if (progress.status !== 'total') return;
+          if (progress.status !== 'total' || options.json) return;
           const percent = Math.floor(progress.percent);
           if (percent === last) return;
           last = percent;
@@ -249,9 +276,13 @@ export function registerMemory(program: Command, ctx: CommandContext): void {
           `could not pull ${options.model}: ${error instanceof Error ? error.message : String(error)}`,
         );
       });
-      ctx.deps.output.write('\n');
-      out(
-        `Pulled ${pulled.modelId} (${pulled.dimensions} dimensions) into ${pulled.folder}. Restart the gateway to use it.`,
+      if (!options.json) ctx.deps.output.write('\n');
+      printResult(
+        ctx.deps.output,
+        options,
+        pulled,
+        () =>
+          `Pulled ${pulled.modelId} (${pulled.dimensions} dimensions) into ${pulled.folder}. Restart the gateway to use it.`,
       );
     });
 }

@@ -87,7 +87,7 @@ describe('hearth memory on the local store (no gateway answering)', () => {
 
     const missing = await h.run(['memory', 'prune']);
     expect(missing).toMatchObject({
-      code: 1,
+      code: 2,
       stderr: 'hearth: give --days, --threshold or both\n',
     });
   });
@@ -117,11 +117,11 @@ describe('hearth memory on the local store (no gateway answering)', () => {
 
   it('edit refuses a bad id, an unknown id, no changes and an out-of-range importance', async () => {
     expect(await h.run(['memory', 'edit', 'abc', '--importance', '0.5'])).toMatchObject({
-      code: 1,
+      code: 2,
       stderr: 'hearth: not a memory id: abc\n',
     });
     expect(await h.run(['memory', 'edit', '1'])).toMatchObject({
-      code: 1,
+      code: 2,
       stderr: 'hearth: give --content, --importance or both\n',
     });
     const unknown = await h.run(['memory', 'edit', '999', '--importance', '0.5']);

@@ -34,7 +34,10 @@ export function formatMigration(report: MigrationReport): string {
     `allowlist: ${allowlist.note}`,
     `push subscriptions: ${push.found} found${
       push.services.length ? ` (${push.services.join(', ')})` : ''
-    }; ${push.note}`,
+    }, ${push.imported} ${would}imported, ${push.duplicates} already present, ${
+      push.invalid.length
+    } invalid; ${push.note}`,
+    ...push.invalid.map((entry) => `  ${entry.id}: ${entry.reason}`),
   ];
   return lines.join('\n');
 }

@@ -5,6 +5,7 @@ import { parseConfig, resolveDbPath, statePaths } from '@hearth/gateway/config';
 import {
   localEmbedder,
   migrateNeuralcleave,
+  PUSH_SUBSCRIPTIONS_FILE,
   openDatabase,
   type Database,
   readOnlyTarget,
@@ -15,7 +16,6 @@ import {
 import { createSkillValidator } from '@hearth/gateway/skill-validator';
 import { type Command, InvalidArgumentError } from 'commander';
 import type { CommandContext } from '../../deps.ts';
-import { exitTwoOnUsageError } from '../../usage-exit.ts';
 import { formatMigration } from './format.ts';
 
 const PREDECESSORS = ['neuralcleave'] as const;
@@ -45,11 +45,9 @@ async function storeLocation(ctx: CommandContext): Promise<string> {
 
 /** `hearth migrate neuralcleave --source <dir> [--dry-run]`. */
 export function registerMigrate(program: Command, ctx: CommandContext): void {
-  exitTwoOnUsageError(
-    program
-      .command('migrate')
-      .description('bring over a predecessor’s state directory (neuralcleave)'),
-  )
+  program
+    .command('migrate')
+    .description('bring over a predecessor’s state directory (neuralcleave)')
     .argument('<predecessor>', 'the product to migrate from: neuralcleave', predecessor)
     .option('--source <dir>', 'its state directory', join(homedir(), '.neuralcleave'))
     .option('--dry-run', 'print the report and write nothing')
@@ -79,6 +77,7 @@ export function registerMigrate(program: Command, ctx: CommandContext): void {
               validate: createSkillValidator(),
               embedder,
               noEmbedder: unavailable,
+              pushStorePath: join(home, PUSH_SUBSCRIPTIONS_FILE),
             });
           const report: MigrationReport = dryRun
             ? await run(readOnlyTarget(join(home, 'skills')))

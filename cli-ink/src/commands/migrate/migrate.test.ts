@@ -3,7 +3,7 @@
  * test writes in the predecessor's own formats.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openDatabase } from '@hearth/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,7 +64,7 @@ describe('hearth migrate neuralcleave', () => {
       / {2}shell_out: rejected by the validator: line 1: import subprocess/,
     );
     expect(result.stdout).toContain(
-      'push subscriptions: 2 found (https://fcm.googleapis.com, https://updates.push.services.mozilla.com); Hearth has no push subscription store yet',
+      'push subscriptions: 2 found (https://fcm.googleapis.com, https://updates.push.services.mozilla.com), 2 would be imported, 0 already present, 0 invalid; dry run: nothing written',
     );
     expect(result.stdout).not.toContain('sk-ant-fixture-secret');
     expect(await hearthFiles()).toEqual(before);
@@ -90,6 +90,15 @@ describe('hearth migrate neuralcleave', () => {
       const config = await readFile(join(h.home, 'config.toml'), 'utf8');
       expect(config).toContain('google_api_key = "ENV:GEMINI_API_KEY"');
       expect(await readdir(join(h.home, 'skills'))).toEqual(['greet']);
+      // Push subscriptions land in the gateway's own store: by endpoint, 0600.
+      const pushStore = join(h.home, 'push-subscriptions.json');
+      expect((await stat(pushStore)).mode & 0o777).toBe(0o600);
+      const stored = JSON.parse(await readFile(pushStore, 'utf8')) as { endpoint: string }[];
+      expect(stored.map((s) => s.endpoint).sort()).toEqual([
+        'https://fcm.googleapis.com/fcm/send/abc',
+        'https://updates.push.services.mozilla.com/wpush/v2/xyz',
+      ]);
+      const pushAfterFirst = await readFile(pushStore, 'utf8');
 
       const filesAfterFirst = await hearthFiles();
       const second = await h.run(['migrate', 'neuralcleave', '--source', source]);
@@ -97,6 +106,10 @@ describe('hearth migrate neuralcleave', () => {
       expect(second.stdout).toContain('memory: 4 rows found, 0 imported, 4 already present');
       expect(second.stdout).toContain('skills: 0 imported, 1 already present, 1 rejected');
       expect(second.stdout).toContain('models.primary → models.primary: already set');
+      expect(second.stdout).toMatch(
+        /push subscriptions: 2 found \([^)]*\), 0 imported, 2 already present, 0 invalid/,
+      );
+      expect(await readFile(pushStore, 'utf8')).toBe(pushAfterFirst);
       expect(await memoryRows()).toBe(3);
       expect((await hearthFiles())[join(h.home, 'config.toml')]).toBe(
         filesAfterFirst[join(h.home, 'config.toml')],

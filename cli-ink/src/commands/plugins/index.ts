@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { showControls as show } from '@hearth/gateway/show-controls';
 import type { CommandContext } from '../../deps.ts';
+import { printResult } from '../../print-result.ts';
 import { readSkillFile } from '../skills/format.ts';
 import { kindOfFile, withGateway } from '../skills/rest.ts';
 
@@ -27,6 +28,8 @@ export function registerPlugins(program: Command, ctx: CommandContext): void {
     .command('plugins')
     .description('plugins: skills that export a Plugin class');
   const out = (text: string) => ctx.deps.output.out(text);
+  const print = (options: { json?: boolean }, data: unknown, text: () => string) =>
+    printResult(ctx.deps.output, options, data, text);
 
   plugins
     .command('list')
@@ -44,6 +47,7 @@ export function registerPlugins(program: Command, ctx: CommandContext): void {
   plugins
     .command('show <name>')
     .description('one plugin: metadata, tools, load status')
+    .option('--json', 'print JSON (the only form; accepted for scripts)')
     .action(async (name: string) => {
       const plugin = await withGateway(
         ctx,
@@ -58,29 +62,36 @@ export function registerPlugins(program: Command, ctx: CommandContext): void {
     .option('--name <name>', 'plugin name (default: the file name without extension)')
     .option('--kind <kind>', 'mjs or py (default: from the file name)')
     .option('--force', 'install despite a scanner flag, replacing a plugin of the same name')
-    .action(async (file: string, options: { name?: string; kind?: string; force?: boolean }) => {
-      const kind = kindOfFile(file, options.kind);
-      const code = await readSkillFile(file);
-      const name = options.name ?? basename(file).replace(/\.(mjs|js|py)$/, '');
-      const plugin = await withGateway(
-        ctx,
-        async (send) =>
-          (await send('POST', '/plugins', {
-            name,
-            code,
-            kind,
-            force: options.force === true,
-          })) as Plugin,
-      );
-      out(`Installed ${formatPlugin(plugin)}`);
-    });
+    .option('--json', 'print JSON')
+    .action(
+      async (
+        file: string,
+        options: { name?: string; kind?: string; force?: boolean; json?: boolean },
+      ) => {
+        const kind = kindOfFile(file, options.kind);
+        const code = await readSkillFile(file);
+        const name = options.name ?? basename(file).replace(/\.(mjs|js|py)$/, '');
+        const plugin = await withGateway(
+          ctx,
+          async (send) =>
+            (await send('POST', '/plugins', {
+              name,
+              code,
+              kind,
+              force: options.force === true,
+            })) as Plugin,
+        );
+        print(options, plugin, () => `Installed ${formatPlugin(plugin)}`);
+      },
+    );
 
   plugins
     .command('uninstall <name>')
     .description('unload and delete a plugin')
-    .action(async (name: string) => {
+    .option('--json', 'print JSON')
+    .action(async (name: string, options: { json?: boolean }) => {
       await withGateway(ctx, (send) => send('DELETE', path(name)));
-      out(`Uninstalled ${show(name)}.`);
+      print(options, { name, uninstalled: true }, () => `Uninstalled ${show(name)}.`);
     });
 
   for (const [command, enabled] of [
@@ -90,32 +101,37 @@ export function registerPlugins(program: Command, ctx: CommandContext): void {
     plugins
       .command(`${command} <name>`)
       .description(enabled ? 'load a disabled plugin' : 'unload a plugin and keep it disabled')
-      .action(async (name: string) => {
+      .option('--json', 'print JSON')
+      .action(async (name: string, options: { json?: boolean }) => {
         const plugin = await withGateway(
           ctx,
           async (send) => (await send('PATCH', path(name), { enabled })) as Plugin,
         );
-        out(formatPlugin(plugin));
+        print(options, plugin, () => formatPlugin(plugin));
       });
   }
 
   plugins
     .command('reload [name]')
     .description('re-read one plugin, or every skill and plugin, from disk')
-    .action(async (name?: string) => {
+    .option('--json', 'print JSON')
+    .action(async (name: string | undefined, options: { json?: boolean }) => {
       if (name === undefined) {
         const { plugins: list } = await withGateway(
           ctx,
           async (send) => (await send('POST', '/plugins/reload')) as { plugins: Plugin[] },
         );
-        out(`Reloaded ${list.length} plugin${list.length === 1 ? '' : 's'}.`);
-        for (const plugin of list) out(formatPlugin(plugin));
-        return;
+        return print(options, list, () =>
+          [
+            `Reloaded ${list.length} plugin${list.length === 1 ? '' : 's'}.`,
+            ...list.map(formatPlugin),
+          ].join('\n'),
+        );
       }
       const plugin = await withGateway(
         ctx,
         async (send) => (await send('POST', `${path(name)}/reload`)) as Plugin,
       );
-      out(`Reloaded ${formatPlugin(plugin)}`);
+      print(options, plugin, () => `Reloaded ${formatPlugin(plugin)}`);
     });
 }

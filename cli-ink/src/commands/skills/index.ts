@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { showControls as show } from '@hearth/gateway/show-controls';
 import { CliError } from '../../cli-error.ts';
 import type { CommandContext } from '../../deps.ts';
+import { printResult } from '../../print-result.ts';
 import { formatSkill, readSkillFile, type Skill } from './format.ts';
 import { registerReview } from './review.ts';
 import { kindOfFile, withGateway } from './rest.ts';
@@ -10,20 +11,23 @@ import { kindOfFile, withGateway } from './rest.ts';
 export function registerSkills(program: Command, ctx: CommandContext): void {
   const skills = program.command('skills').description('skills: write, review, quarantine, delete');
   const out = (text: string) => ctx.deps.output.out(text);
+  const print = (options: { json?: boolean }, data: unknown, text: () => string) =>
+    printResult(ctx.deps.output, options, data, text);
 
   skills
     .command('write <name>')
     .description('write a skill (trusted): validated, written and loaded at once')
     .requiredOption('--file <path>', 'the skill module (skill.mjs, or skill.py)')
     .option('--kind <kind>', 'mjs or py (default: from the file name)')
-    .action(async (name: string, options: { file: string; kind?: string }) => {
+    .option('--json', 'print JSON')
+    .action(async (name: string, options: { file: string; kind?: string; json?: boolean }) => {
       const kind = kindOfFile(options.file, options.kind);
       const code = await readSkillFile(options.file);
       const skill = await withGateway(
         ctx,
         async (send) => (await send('POST', '/skills', { name, code, kind })) as Skill,
       );
-      out(`Wrote ${formatSkill(skill)}`);
+      print(options, skill, () => `Wrote ${formatSkill(skill)}`);
       if (skill.state === 'error') throw new CliError(`${name} was written but did not load`);
     });
 
@@ -61,32 +65,36 @@ export function registerSkills(program: Command, ctx: CommandContext): void {
   skills
     .command('delete <name>')
     .description('unload and delete a skill')
-    .action(async (name: string) => {
+    .option('--json', 'print JSON')
+    .action(async (name: string, options: { json?: boolean }) => {
       await withGateway(ctx, (send) => send('DELETE', `/skills/${encodeURIComponent(name)}`));
-      out(`Deleted ${show(name)}.`);
+      print(options, { name, deleted: true }, () => `Deleted ${show(name)}.`);
     });
 
   skills
     .command('quarantine <name>')
     .description('unload a skill but keep its file (writing it again clears this)')
-    .action(async (name: string) => {
+    .option('--json', 'print JSON')
+    .action(async (name: string, options: { json?: boolean }) => {
       const skill = await withGateway(
         ctx,
         async (send) =>
           (await send('POST', `/skills/${encodeURIComponent(name)}/quarantine`)) as Skill,
       );
-      out(`Quarantined ${show(skill.name)}: unloaded, file kept.`);
+      print(options, skill, () => `Quarantined ${show(skill.name)}: unloaded, file kept.`);
     });
 
   skills
     .command('validate <file>')
     .description('check syntax and blocked imports without writing (no gateway needed)')
     .option('--kind <kind>', 'mjs or py (default: from the file name)')
-    .action(async (file: string, options: { kind?: string }) => {
+    .option('--json', 'print JSON (also when rejected, then exit 1)')
+    .action(async (file: string, options: { kind?: string; json?: boolean }) => {
       const kind = kindOfFile(file, options.kind);
       const code = await readSkillFile(file);
       const { createSkillValidator } = await import('@hearth/gateway/skill-validator');
       const result = await createSkillValidator()(code, kind);
+      if (options.json) out(JSON.stringify({ file, ...result }, null, 2));
       if (!result.ok) {
         throw new CliError(
           `${file} is rejected:\n${result.problems
@@ -94,9 +102,10 @@ export function registerSkills(program: Command, ctx: CommandContext): void {
             .join('\n')}`,
         );
       }
-      out(
-        `${file} is valid; tools: ${result.tools.map((t) => show(t.name)).join(', ') || '(none)'}`,
-      );
+      if (!options.json)
+        out(
+          `${file} is valid; tools: ${result.tools.map((t) => show(t.name)).join(', ') || '(none)'}`,
+        );
     });
 
   registerReview(skills, ctx);

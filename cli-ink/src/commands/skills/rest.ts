@@ -2,6 +2,7 @@ import { CliError } from '../../cli-error.ts';
 import type { CommandContext } from '../../deps.ts';
 import { GatewayHttpError, GatewayUnreachableError } from '../../gateway-client.ts';
 import { locateGateway } from '../../locate-gateway.ts';
+import { EXIT_USAGE } from '../../usage-exit.ts';
 
 export type Send = (
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
@@ -36,6 +37,6 @@ export async function withGateway<T>(
 /** `skill.py` files are the seed format; everything else is an ES module. */
 export const kindOfFile = (path: string, kind?: string): 'mjs' | 'py' => {
   if (kind === 'mjs' || kind === 'py') return kind;
-  if (kind !== undefined) throw new CliError(`--kind must be mjs or py, not ${kind}`);
+  if (kind !== undefined) throw new CliError(`--kind must be mjs or py, not ${kind}`, EXIT_USAGE);
   return path.endsWith('.py') ? 'py' : 'mjs';
 };

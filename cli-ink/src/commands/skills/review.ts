@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { showControls as show } from '@hearth/gateway/show-controls';
 import { CliError } from '../../cli-error.ts';
 import type { CommandContext } from '../../deps.ts';
+import { printResult } from '../../print-result.ts';
 import { formatSkill, type Skill } from './format.ts';
 import { withGateway, type Send } from './rest.ts';
 
@@ -72,7 +73,8 @@ export function registerReview(skills: Command, ctx: CommandContext): void {
   review
     .command('approve <id>')
     .description('approve: the skill is written and loaded (an id prefix is enough)')
-    .action(async (prefix: string) => {
+    .option('--json', 'print JSON')
+    .action(async (prefix: string, options: { json?: boolean }) => {
       const { skill } = await withGateway(
         ctx,
         async (send) =>
@@ -80,13 +82,14 @@ export function registerReview(skills: Command, ctx: CommandContext): void {
             skill: Skill;
           },
       );
-      out(`Approved: ${formatSkill(skill)}`);
+      printResult(ctx.deps.output, options, { skill }, () => `Approved: ${formatSkill(skill)}`);
     });
 
   review
     .command('reject <id>')
     .description('reject: the skill is never written (an id prefix is enough)')
-    .action(async (prefix: string) => {
+    .option('--json', 'print JSON')
+    .action(async (prefix: string, options: { json?: boolean }) => {
       const { name } = await withGateway(
         ctx,
         async (send) =>
@@ -94,6 +97,11 @@ export function registerReview(skills: Command, ctx: CommandContext): void {
             name: string;
           },
       );
-      out(`Rejected the proposal for ${show(name)}; nothing was written.`);
+      printResult(
+        ctx.deps.output,
+        options,
+        { name, rejected: true },
+        () => `Rejected the proposal for ${show(name)}; nothing was written.`,
+      );
     });
 }

@@ -8,6 +8,8 @@ import type { CommandContext } from '../../deps.ts';
 import { locateGateway } from '../../locate-gateway.ts';
 import { openMicrophone } from './microphone.ts';
 import { openVoiceConnection, type VoiceConnection, type VoiceFrame } from './voice-connection.ts';
+import { EXIT_USAGE } from '../../usage-exit.ts';
+import { printResult } from '../../print-result.ts';
 
 /** The WAV helpers and pulls, loaded only by the commands that use them. */
 const voiceSupport = () => import('@hearth/gateway/voice-cli');
@@ -188,15 +190,27 @@ export function registerVoice(program: Command, ctx: CommandContext): void {
       'continuous listening: after the wake word, the next utterance is a turn (Enter stops)',
     )
     .option('--file <wav>', 'listen to this WAV file instead of the microphone')
-    .action(async (options: { file?: string }) => {
+    .option('--json', 'print what was heard and answered as one JSON array at the end')
+    .action(async (options: { file?: string; json?: boolean }) => {
       const audio = options.file ? await readWav(options.file) : undefined;
       const connection = await connect(ctx);
+      /** With --json: the turns, printed once when listening stops. */
+      const heard: { type: 'transcript' | 'response'; text: string }[] = [];
+      const say = (type: 'transcript' | 'response', text: string) => {
+        if (options.json) heard.push({ type, text });
+        else out(type === 'transcript' ? `You said: ${text}` : text);
+      };
       try {
         connection.onFrame((frame) => {
           if (frame.type === 'transcript' && typeof frame.text === 'string' && frame.text)
-            out(`You said: ${frame.text}`);
-          else if (frame.type === 'response_done') out(String(frame.text));
-          else if (frame.type === 'error') ctx.deps.output.err(`hearth: ${String(frame.detail)}`);
+            say('transcript', frame.text);
+          else if (frame.type === 'response_done') say('response', String(frame.text));
+          else if (frame.type === 'error')
+            ctx.deps.output.err(
+              options.json
+                ? JSON.stringify({ detail: String(frame.detail) })
+                : `hearth: ${String(frame.detail)}`,
+            );
         });
         connection.send({ type: 'continuous_start', wake: true });
         await connection.next(
@@ -210,7 +224,7 @@ export function registerVoice(program: Command, ctx: CommandContext): void {
           connection.send({ type: 'continuous_stop' });
           await connection.next((frame) => frame.type === 'state' && frame.state === 'idle');
         } else {
-          out('Listening for the wake word… press Enter to stop.');
+          if (!options.json) out('Listening for the wake word… press Enter to stop.');
           const microphone = await openMicrophone();
           const pump = (async () => {
             for await (const chunk of microphone.chunks) connection.sendAudio(chunk);
@@ -220,6 +234,7 @@ export function registerVoice(program: Command, ctx: CommandContext): void {
           await pump;
           connection.send({ type: 'continuous_stop' });
         }
+        if (options.json) out(JSON.stringify(heard, null, 2));
       } finally {
         connection.close();
       }
@@ -228,9 +243,10 @@ export function registerVoice(program: Command, ctx: CommandContext): void {
   voice
     .command('clone <name> <files...>')
     .description('store reference voice samples (WAV) for an engine that can clone a voice')
-    .action(async (name: string, files: string[]) => {
+    .option('--json', 'print JSON')
+    .action(async (name: string, files: string[], options: { json?: boolean }) => {
       if (!/^[\w-]{1,64}$/.test(name))
-        throw new CliError('the voice name must be 1 to 64 letters, digits, _ or -');
+        throw new CliError('the voice name must be 1 to 64 letters, digits, _ or -', EXIT_USAGE);
       const { decodeWav } = await voiceSupport();
       for (const file of files) {
         try {
@@ -249,9 +265,14 @@ export function registerVoice(program: Command, ctx: CommandContext): void {
           file,
           join(folder, `sample-${existing + index + 1}-${basename(file).replace(/[^\w.-]/g, '_')}`),
         );
-      out(`Stored ${files.length} reference sample(s) for "${name}" in ${folder}.`);
-      out(
-        'note: the shipped engines (Piper and espeak-ng) cannot clone a voice; the samples are kept for an engine that can.',
+      const note =
+        'the shipped engines (Piper and espeak-ng) cannot clone a voice; the samples are kept for an engine that can.';
+      printResult(
+        ctx.deps.output,
+        options,
+        { name, stored: files.length, folder, note },
+        () =>
+          `Stored ${files.length} reference sample(s) for "${name}" in ${folder}.\nnote: ${note}`,
       );
     });
 
@@ -265,7 +286,8 @@ export function registerVoice(program: Command, ctx: CommandContext): void {
     .option('--tts', 'pull a Piper voice instead of Whisper')
     .option('--model <size>', 'Whisper size or org/name id', 'base')
     .option('--voice <name>', 'Piper voice', 'en_US-lessac-medium')
-    .action(async (options: { tts?: boolean; model: string; voice: string }) => {
+    .option('--json', 'print JSON')
+    .action(async (options: { tts?: boolean; model: string; voice: string; json?: boolean }) => {
       const { pullPiperVoice, pullWhisperModel } = await voiceSupport();
       const { silentLogger } = await import('@hearth/gateway');
       const modelDir = join(ctx.deps.env.home, 'models');
@@ -276,8 +298,12 @@ export function registerVoice(program: Command, ctx: CommandContext): void {
             voice: options.voice,
             logger: silentLogger(),
           });
-          out(
-            `Pulled Piper voice ${pulled.voice} into ${modelDir}/piper. Restart the gateway to use it.`,
+          printResult(
+            ctx.deps.output,
+            options,
+            { ...pulled, folder: join(modelDir, 'piper') },
+            () =>
+              `Pulled Piper voice ${pulled.voice} into ${modelDir}/piper. Restart the gateway to use it.`,
           );
         } else {
           const pulled = await pullWhisperModel({
@@ -285,7 +311,12 @@ export function registerVoice(program: Command, ctx: CommandContext): void {
             model: options.model,
             logger: silentLogger(),
           });
-          out(`Pulled ${pulled.modelId} into ${pulled.folder}. Restart the gateway to use it.`);
+          printResult(
+            ctx.deps.output,
+            options,
+            pulled,
+            () => `Pulled ${pulled.modelId} into ${pulled.folder}. Restart the gateway to use it.`,
+          );
         }
       } catch (error) {
         throw new CliError(errorMessage(error));

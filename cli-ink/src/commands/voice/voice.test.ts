@@ -136,7 +136,7 @@ describe('hearth voice clone and models', () => {
 
   it('clone refuses a name that would leave the voices folder, and a file that is not WAV', async () => {
     const traversal = await h.run(['voice', 'clone', '../evil', '/etc/hostname']);
-    expect(traversal.code).toBe(1);
+    expect(traversal.code).toBe(2);
     expect(traversal.stderr).toMatch(/voice name must be/);
     const text = await h.run(['voice', 'clone', 'me', '/etc/hostname']);
     expect(text.code).toBe(1);

@@ -28,15 +28,12 @@ export const memoryRowSchema = z.object({
 });
 export type PredecessorMemoryRow = z.infer<typeof memoryRowSchema>;
 
-/** `push_subscriptions.json`: subscription id → subscription. */
-export const pushSubscriptionsSchema = z.record(
-  z.string(),
-  z.object({
-    /** Push services are reached over https only. */
-    endpoint: z.url({ protocol: /^https$/ }),
-    p256dh: z.string(),
-    auth: z.string(),
-    user_agent: z.string().optional(),
-    created_at: z.string().optional(),
-  }),
-);
+/** One entry of `push_subscriptions.json` (the file maps subscription id → subscription). */
+export const predecessorPushSubscriptionSchema = z.object({
+  /** Push services are reached over https only. */
+  endpoint: z.url({ protocol: /^https$/ }),
+  p256dh: z.string(),
+  auth: z.string(),
+  user_agent: z.string().optional(),
+  created_at: z.string().optional(),
+});

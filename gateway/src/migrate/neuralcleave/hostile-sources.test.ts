@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -33,6 +33,7 @@ const migrate = (dryRun = false) =>
     dryRun,
     skills: readOnlyTarget(join(home, 'skills')),
     validate,
+    pushStorePath: join(home, 'push-subscriptions.json'),
   });
 
 describe('migrate neuralcleave refuses broken or hostile sources', () => {
@@ -101,10 +102,52 @@ describe('migrate neuralcleave refuses broken or hostile sources', () => {
       found: 0,
       note: expect.stringContaining('is not valid JSON'),
     });
+    await writeFile(join(source, 'push_subscriptions.json'), '[1, 2]');
+    expect((await migrate(true)).push_subscriptions).toMatchObject({
+      found: 0,
+      note: expect.stringContaining('expected an object of subscriptions by id'),
+    });
+    expect(await readdir(home)).toEqual([]);
+  });
+
+  it('invalid push subscriptions are reported by id and not copied; valid ones still are', async () => {
+    const valid = {
+      endpoint: 'https://push.example.org/s/1',
+      p256dh: `B${'A'.repeat(86)}`,
+      auth: 'tBHItJI5svbpez7KI4CCXg',
+    };
     await writeFile(
       join(source, 'push_subscriptions.json'),
-      JSON.stringify({ a: { endpoint: 'javascript:alert(1)', p256dh: 'x', auth: 'y' } }),
+      JSON.stringify({
+        script: { endpoint: 'javascript:alert(1)', p256dh: 'x', auth: 'y' },
+        plain_http: { ...valid, endpoint: 'http://push.example.org/s/2' },
+        short_key: { ...valid, endpoint: 'https://push.example.org/s/3', p256dh: 'BAAA' },
+        not_a_point: { ...valid, endpoint: 'https://push.example.org/s/4', p256dh: 'A'.repeat(87) },
+        short_auth: { ...valid, endpoint: 'https://push.example.org/s/5', auth: 'abc' },
+        not_an_object: 'https://push.example.org/s/6',
+        huge_endpoint: { ...valid, endpoint: `https://push.example.org/${'x'.repeat(3000)}` },
+        ok: valid,
+        same_endpoint_again: valid,
+      }),
     );
-    expect((await migrate(true)).push_subscriptions.found).toBe(0);
+    const dry = (await migrate(true)).push_subscriptions;
+    expect(dry).toMatchObject({ found: 9, imported: 1, duplicates: 1 });
+    expect(dry.invalid.map((entry) => entry.id)).toEqual([
+      'script',
+      'plain_http',
+      'short_key',
+      'not_a_point',
+      'short_auth',
+      'not_an_object',
+      'huge_endpoint',
+    ]);
+    expect(await readdir(home)).toEqual([]);
+
+    const real = (await migrate()).push_subscriptions;
+    expect(real).toMatchObject({ found: 9, imported: 1, duplicates: 1 });
+    const stored = JSON.parse(await readFile(join(home, 'push-subscriptions.json'), 'utf8')) as {
+      endpoint: string;
+    }[];
+    expect(stored.map((s) => s.endpoint)).toEqual([valid.endpoint]);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,8 +7,10 @@ import { openDatabase } from '../../db/open-database.ts';
 import type { Database } from '../../db/ports.ts';
 import { createHashEmbedder } from '../../memory/embedder/hash-embedder.ts';
 import { createSkillValidator } from '../../skills/validate/validator.ts';
-import { withLocalSkillStore } from './local-skill-store.ts';
+import { withLocalSkillStore } from '../../skills/store/local-skill-store.ts';
 import { migrateNeuralcleave, type MigrationReport } from './migrate.ts';
+import { PUSH_IMPORTED_NOTE } from './push-subscriptions.ts';
+import { openSubscriptionFile, subscriptionSchema } from '../../push/subscriptions.ts';
 import { storeTarget } from './skills.ts';
 import { writePredecessorFixture } from './testing/predecessor-fixture.ts';
 
@@ -44,6 +46,7 @@ const migrate = (embedder = createHashEmbedder()): Promise<MigrationReport> =>
       skills: storeTarget(store),
       validate: createSkillValidator(),
       embedder,
+      pushStorePath: join(home, 'push-subscriptions.json'),
     }),
   );
 
@@ -138,13 +141,36 @@ describe('migrate neuralcleave (library)', () => {
     ).toMatchObject({ kind: 'py', origin: 'migrate:neuralcleave', state: 'active' });
   });
 
-  it('reports push subscriptions (no push store yet) and the allowlist', () => {
+  it('imports push subscriptions into the push store, in its format, and reports the allowlist', async () => {
     expect(report.push_subscriptions).toEqual({
       found: 2,
-      imported: 0,
+      imported: 2,
+      duplicates: 0,
+      invalid: [],
       services: ['https://fcm.googleapis.com', 'https://updates.push.services.mozilla.com'],
-      note: expect.stringContaining('Hearth has no push subscription store yet'),
+      note: PUSH_IMPORTED_NOTE,
     });
+    const path = join(home, 'push-subscriptions.json');
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    // What the gateway's push area reads at start.
+    const store = await openSubscriptionFile(path);
+    const records = store.list().sort((a, b) => a.endpoint.localeCompare(b.endpoint));
+    expect(records).toEqual([
+      {
+        endpoint: 'https://fcm.googleapis.com/fcm/send/abc',
+        expirationTime: null,
+        keys: { p256dh: expect.stringMatching(/^BNcR/), auth: 'tBHItJI5svbpez7KI4CCXg' },
+        created_at: '2025-05-01T00:00:00.000Z',
+      },
+      {
+        endpoint: 'https://updates.push.services.mozilla.com/wpush/v2/xyz',
+        expirationTime: null,
+        keys: { p256dh: expect.stringMatching(/^BNcR/), auth: 'tBHItJI5svbpez7KI4CCXg' },
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
+    ]);
+    for (const record of records)
+      expect(subscriptionSchema.safeParse(record).success, record.endpoint).toBe(true);
     expect(report.allowlist).toMatchObject({ found: 0, imported: 0 });
   });
 
@@ -159,6 +185,10 @@ describe('migrate neuralcleave (library)', () => {
       rejected: expect.any(Array),
     });
     expect(second.config.set).toEqual([]);
+    expect(second.push_subscriptions).toMatchObject({ found: 2, imported: 0, duplicates: 2 });
+    expect(JSON.parse(await readFile(join(home, 'push-subscriptions.json'), 'utf8'))).toHaveLength(
+      2,
+    );
     expect(second.config.kept.every((key) => key.same)).toBe(true);
     expect(await readFile(join(home, 'config.toml'), 'utf8')).toBe(configAfterFirst);
   });

@@ -9,7 +9,7 @@ import { applyConfig, type ConfigReport } from './apply-config.ts';
 import { mapConfig } from './config-keys.ts';
 import { sourceLayout } from './formats.ts';
 import { importMemoryRows, readPredecessorMemory, type MemoryImport } from './memory-rows.ts';
-import { reportPushSubscriptions, type PushReport } from './push-subscriptions.ts';
+import { importPushSubscriptions, type PushReport } from './push-subscriptions.ts';
 import { importSkills, type SkillsImport, type SkillTarget } from './skills.ts';
 
 export const ALLOWLIST_NOTE =
@@ -39,6 +39,8 @@ export interface MigrateOptions {
   embedder?: Embedder;
   /** Why there is no embedder (reported). */
   noEmbedder?: string;
+  /** Hearth's push subscription store, `{data_dir}/push-subscriptions.json`. */
+  pushStorePath: string;
 }
 
 const exists = (path: string) =>
@@ -128,6 +130,10 @@ export async function migrateNeuralcleave(options: MigrateOptions): Promise<Migr
     memory,
     skills,
     allowlist: { found: 0, imported: 0, note: ALLOWLIST_NOTE },
-    push_subscriptions: await reportPushSubscriptions(layout.pushSubscriptions),
+    push_subscriptions: await importPushSubscriptions(
+      layout.pushSubscriptions,
+      options.pushStorePath,
+      dryRun,
+    ),
   };
 }

@@ -1,17 +1,24 @@
 import { join } from 'node:path';
 import { silentLogger } from '../../observability/logger.ts';
-import type { SkillIsolation } from '../../skills/ports.ts';
-import { createSkillStore, type SkillStore } from '../../skills/store/skill-store.ts';
-import { createSkillValidator } from '../../skills/validate/validator.ts';
 import { createToolRegistry } from '../../tools/registry.ts';
+import type { SkillIsolation } from '../ports.ts';
+import { createSkillValidator } from '../validate/validator.ts';
+import { createSkillStore, type SkillStore } from './skill-store.ts';
 
-/** The CLI writes skills but never runs them: a gateway loads them when it starts. */
+/**
+ * The CLI writes skills but never runs them: its stand-in isolation refuses to start a host, so
+ * a skill written here is listed in state `error` for this process only; the manifest on disk
+ * says `active` and a gateway loads it when it starts.
+ */
 const writeOnly: SkillIsolation = {
   description: 'none (written by the CLI, loaded by the gateway)',
   start: () => Promise.reject(new Error('the CLI does not run skills')),
 };
 
-/** This machine's skills folder (`{home}/skills`) through Hearth's skill store, for `work`. */
+/**
+ * This machine's skills folder (`{home}/skills`) through Hearth's skill store, for the length of
+ * `work`: what the CLI uses without a running gateway (`migrate`, `hub install|remove`).
+ */
 export async function withLocalSkillStore<T>(
   home: string,
   work: (store: SkillStore) => Promise<T>,
