@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as TOML from '@decimalturn/toml-patch';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { channelSchema } from '../../../gateway/src/config/schema.ts';
 import { signedHeaders } from '../../../gateway/src/channels/webhook/signature.ts';
 import { startTestGateway, type TestGateway } from '../../../gateway/src/testing/test-gateway.ts';
@@ -174,6 +174,14 @@ describe('hearth channels with a running gateway', () => {
       },
     });
     await t.gateway.whenReady();
+    // The channel connects after start-up (it never holds start-up up): wait for it.
+    await vi.waitFor(
+      async () => {
+        const res = await fetch(`${t.url}/api/v1/channels/hooks`);
+        expect(((await res.json()) as { status: string }).status).toBe('connected');
+      },
+      { timeout: 30_000, interval: 100 },
+    );
     h = await createHarness();
     await writeFile(join(h.home, 'config.toml'), `[gateway]\nport = ${t.port}\n`);
   }, 60_000);
