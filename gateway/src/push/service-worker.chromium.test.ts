@@ -41,7 +41,6 @@ describe.skipIf(!chromiumPath || !hasOpenssl())(
     let browser: Browser;
     let context: BrowserContext;
     let page: Page;
-    let worker: Worker;
     let cdp: CDPSession;
     let registrationId: string;
 
@@ -63,9 +62,29 @@ describe.skipIf(!chromiumPath || !hasOpenssl())(
       return { turn, payload: service.received.at(-1)!.payload as Json };
     }
 
+    /**
+     * The running worker. Chromium stops an idle worker (after ~30 s, sooner under load) and a
+     * push starts it again as a new worker, so the handle is looked up each time.
+     */
+    async function liveWorker(): Promise<Worker> {
+      let found: Worker | undefined;
+      await expect
+        .poll(
+          async () => {
+            found = context.serviceWorkers().findLast((w) => w.url() === `${bed.gw.url}/sw.js`);
+            return found ? await found.evaluate('1').catch(() => 0) : 0;
+          },
+          { timeout: 30_000 },
+        )
+        .toBe(1);
+      return found!;
+    }
+
     /** The push service's part: the decrypted payload, delivered to the worker as a push event. */
     async function deliver(payload: Json): Promise<ShownNotification> {
       const tag = `approval-${String(payload.approval_id)}`;
+      // As after an idle spell: the push must wake a stopped worker.
+      await cdp.send('ServiceWorker.stopAllWorkers');
       await cdp.send('ServiceWorker.deliverPushMessage', {
         origin: bed.gw.url,
         registrationId,
@@ -75,7 +94,9 @@ describe.skipIf(!chromiumPath || !hasOpenssl())(
       await expect
         .poll(
           async () => {
-            shown = await worker.evaluate<ShownNotification[]>(
+            shown = await (
+              await liveWorker()
+            ).evaluate<ShownNotification[]>(
               `self.registration.getNotifications({ tag: ${JSON.stringify(tag)} }).then((all) =>
                 all.map((n) => ({ title: n.title, body: n.body, tag: n.tag, actions: n.actions })))`,
             );
@@ -90,7 +111,9 @@ describe.skipIf(!chromiumPath || !hasOpenssl())(
     /** The user picks an action: the worker's notificationclick handler, run in the worker. */
     async function click(approvalId: string, action: string): Promise<void> {
       const tag = JSON.stringify(`approval-${approvalId}`);
-      await worker.evaluate(
+      await (
+        await liveWorker()
+      ).evaluate(
         `self.registration.getNotifications({ tag: ${tag} }).then(([notification]) =>
           handleNotificationClick(notification, ${JSON.stringify(action)}))`,
       );
@@ -126,7 +149,7 @@ describe.skipIf(!chromiumPath || !hasOpenssl())(
       // service is out of reach here, so the gateway gets the fake push service's subscription.
       const workerStarted = context.waitForEvent('serviceworker');
       await page.getByRole('button', { name: 'Notify me of approvals' }).click();
-      worker = await workerStarted;
+      await workerStarted;
       registrationId = await registered;
       // Headless Chromium refuses its own subscription ("Registration failed - permission
       // denied": no push service without Google's); the page says so rather than failing.
@@ -166,7 +189,9 @@ describe.skipIf(!chromiumPath || !hasOpenssl())(
       expect(outputs).toEqual(['exit code 0\nstdout:\nfrom-the-notification\n']);
       // The notification is gone; the worker kept no key anywhere it could read.
       expect(
-        await worker.evaluate('self.registration.getNotifications().then((n) => n.length)'),
+        await (
+          await liveWorker()
+        ).evaluate('self.registration.getNotifications().then((n) => n.length)'),
       ).toBe(0);
     });
 
