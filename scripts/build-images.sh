@@ -96,6 +96,7 @@ build() { # build TAG DOCKERFILE CONTEXT [ARGS...]
 
 build "hearth:$TAG" Dockerfile . --build-arg NODE_IMAGE="$NODE_IMAGE"
 build "hearth-sandbox-executor:$TAG" sidecars/sandbox-executor/Dockerfile . --build-arg NODE_IMAGE="$NODE_IMAGE"
+build "hearth-skillhost:$TAG" infra/images/skillhost/Dockerfile infra/images/skillhost --build-arg NODE_IMAGE="$NODE_IMAGE"
 build "hearth-fake-llm:$TAG" infra/images/fake-llm/Dockerfile . --build-arg NODE_IMAGE="$NODE_IMAGE"
 build "hearth-redis:$TAG" infra/images/redis/Dockerfile infra/images/redis --build-arg BASE_IMAGE="$DEBIAN_IMAGE"
 build "hearth-postgres:$TAG" infra/images/postgres/Dockerfile infra/images/postgres --build-arg BASE_IMAGE="$DEBIAN_IMAGE"

@@ -22,10 +22,8 @@ import { SkillCallError } from './errors.ts';
 import { createSidecarSkillIsolation } from './sidecar-isolation.ts';
 import { createSkillFixture, type SkillFixture } from './testing/skill-fixture.ts';
 
-const NODE_VERSION = execFileSync(process.execPath, ['-p', 'process.versions.node'])
-  .toString()
-  .trim();
-const IMAGE = `hearth/node:${NODE_VERSION}-bookworm`;
+/** Node 24 and python3: the skill-host image scripts/build-images.sh builds. */
+const IMAGE = 'hearth-skillhost:local';
 const TOKEN = 'docker-skills-test-token-0123456789';
 
 function engineAndImage(): string | null {
@@ -37,6 +35,36 @@ function engineAndImage(): string | null {
   }
 }
 const missing = engineAndImage();
+
+const PY_SKILL = `
+import os
+import socket
+
+def add(a: int, b: int) -> int:
+    \"\"\"Adds.\"\"\"
+    return a + b
+
+def whoami() -> str:
+    \"\"\"Who it runs as.\"\"\"
+    return str(os.getuid())
+
+def write_outside() -> str:
+    \"\"\"Tries to write outside its data folder.\"\"\"
+    try:
+        with open('/etc/planted', 'w') as f:
+            f.write('x')
+        return 'written'
+    except OSError as error:
+        return 'refused: ' + type(error).__name__
+
+def connect_out() -> str:
+    \"\"\"Tries the network.\"\"\"
+    try:
+        socket.create_connection(('1.1.1.1', 80), timeout=3)
+        return 'connected'
+    except OSError as error:
+        return 'refused: ' + type(error).__name__
+`;
 
 const SKILL = `
 import { readFileSync } from 'node:fs';
@@ -121,6 +149,18 @@ describe.skipIf(missing !== null)(
         'label=io.hearth.sandbox=skill',
       ]);
       expect(left.toString().trim()).toBe(''); // every container removed
+    }, 120_000);
+
+    it('a skill.py answers from its container too, as nobody, on a read-only root without network', async () => {
+      const host = await isolation.start(await fixture.write('boxed_py', 'py', PY_SKILL));
+      try {
+        expect(await host.call('add', { a: 40, b: 2 })).toBe('42');
+        expect(await host.call('whoami', {})).toBe('65534');
+        expect(await host.call('write_outside', {})).toMatch(/^refused: /);
+        expect(await host.call('connect_out', {})).toMatch(/^refused: /);
+      } finally {
+        await host.close();
+      }
     }, 120_000);
   },
 );
