@@ -41,15 +41,15 @@ import os
 import socket
 
 def add(a: int, b: int) -> int:
-    \"\"\"Adds.\"\"\"
+    """Adds."""
     return a + b
 
 def whoami() -> str:
-    \"\"\"Who it runs as.\"\"\"
+    """Who it runs as."""
     return str(os.getuid())
 
 def write_outside() -> str:
-    \"\"\"Tries to write outside its data folder.\"\"\"
+    """Tries to write outside its data folder."""
     try:
         with open('/etc/planted', 'w') as f:
             f.write('x')
@@ -58,7 +58,7 @@ def write_outside() -> str:
         return 'refused: ' + type(error).__name__
 
 def connect_out() -> str:
-    \"\"\"Tries the network.\"\"\"
+    """Tries the network."""
     try:
         socket.create_connection(('1.1.1.1', 80), timeout=3)
         return 'connected'
