@@ -1,8 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { channelSchema } from '../../config/schema.ts';
-import type { ReplyScript } from '../../testing/fake-llm/script.ts';
-import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
+import type { ChatTestBed } from '../../testing/chat-gateway.ts';
 import { startFakeDiscord, type FakeDiscord } from '../testing/fake-discord.ts';
+import {
+  approvalShortId,
+  gatewayApi,
+  shell,
+  startChannelTestBed,
+} from '../testing/channel-test-kit.ts';
 import { DISCORD_TEXT_LIMIT } from './discord-adapter.ts';
 
 const TOKEN = 'gateway.discord.test-token';
@@ -12,33 +16,13 @@ const BUSY = '930000000000000303';
 const OTHER_BOT = '930000000000000404';
 const RATE_LIMIT = 10;
 
-type Json = Record<string, unknown>;
-
-const shell = (command: string): ReplyScript => ({
-  toolCalls: [{ name: 'shell', arguments: { command } }],
-});
-
 describe('Discord, through a real gateway, discord.js and the fake Discord', () => {
   let bed: ChatTestBed;
   let discord: FakeDiscord;
 
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${bed.gw.url}/api/v1${path}`, {
-      method,
-      ...(body === undefined
-        ? {}
-        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-    });
-    return { status: res.status, body: (await res.json()) as Json };
-  };
-  const counter = async (name: string) =>
-    (
-      (await call('GET', '/metrics/snapshot')).body as Record<
-        string,
-        { values: Record<string, number> }
-      >
-    )[name]?.values ?? {};
-  const channelStatus = async () => (await call('GET', '/channels/dc')).body.status;
+  const api = gatewayApi(() => bed.gw.url);
+  const { call, counter } = api;
+  const channelStatus = () => api.channelStatus('dc');
   /** The chat a sent message went to: a DM channel stands for its user. */
   const chatOf = (channelId: string) => discord.userOfDm(channelId) ?? channelId;
   const nextSent = async (n = 1, timeoutMs?: number) =>
@@ -49,18 +33,12 @@ describe('Discord, through a real gateway, discord.js and the fake Discord', () 
 
   beforeAll(async () => {
     discord = await startFakeDiscord(TOKEN);
-    bed = await startChatTestBed(undefined, {
-      config: {
-        channels: {
-          dc: channelSchema.parse({
-            type: 'discord',
-            bot_token: TOKEN,
-            rest_api_url: discord.apiUrl,
-            allow_from: [OWNER, BUSY],
-            rate_limit_per_minute: RATE_LIMIT,
-          }),
-        },
-      },
+    bed = await startChannelTestBed('dc', {
+      type: 'discord',
+      bot_token: TOKEN,
+      rest_api_url: discord.apiUrl,
+      allow_from: [OWNER, BUSY],
+      rate_limit_per_minute: RATE_LIMIT,
     });
   });
   afterAll(async () => {
@@ -107,9 +85,7 @@ describe('Discord, through a real gateway, discord.js and the fake Discord', () 
     discord.message({ from: OWNER, text: 'run the echo' });
     const [notice] = await nextSent();
     expect(notice?.chat).toBe(OWNER);
-    const short = /Approval needed \[([0-9a-f]{8})\] shell: echo from-discord/.exec(
-      notice?.text ?? '',
-    )?.[1];
+    const short = approvalShortId(notice?.text, 'echo from-discord');
     expect(short).toBeDefined();
     expect((await counter('approval_notifications_total'))['outcome=sent']).toBe(
       (notices['outcome=sent'] ?? 0) + 1,
@@ -119,7 +95,7 @@ describe('Discord, through a real gateway, discord.js and the fake Discord', () 
     const [toStranger] = await nextSent();
     expect(toStranger?.chat).toBe(STRANGER);
     expect(toStranger?.text).toContain('pairing code');
-    const pending = (await call('GET', '/approvals/pending')).body.pending as { id: string }[];
+    const pending = await api.pendingApprovals();
     expect(pending.map((p) => p.id.slice(0, 8))).toContain(short);
 
     discord.message({ from: OWNER, text: `approve ${short}` });
@@ -127,13 +103,12 @@ describe('Discord, through a real gateway, discord.js and the fake Discord', () 
     expect(replies.map((r) => r.text).sort()).toEqual(
       [`Approved ${short}.`, 'It printed from-discord.'].sort(),
     );
-    expect((await call('GET', '/approvals/pending')).body.pending).toEqual([]);
+    expect(await api.pendingApprovals()).toEqual([]);
     expect(bed.fake.requests).toHaveLength(2);
   });
 
   it('pairing: the stranger’s code approved by the owner lets it talk to the model', async () => {
-    const pairings = (await call('GET', '/channels/dc/pairings')).body.pairings as Json[];
-    const code = pairings.find((p) => p.sender_id === STRANGER)?.code as string;
+    const code = (await api.pairingCode('dc', STRANGER)) as string;
     expect(code).toMatch(/^[A-Z0-9]{8}$/);
     expect((await call('POST', `/channels/dc/pairings/${code}/approve`)).status).toBe(200);
     bed.fake.reply({ text: 'Nice to meet you.' });

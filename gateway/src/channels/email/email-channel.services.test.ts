@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { channelSchema } from '../../config/schema.ts';
-import type { ReplyScript } from '../../testing/fake-llm/script.ts';
 import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
 import {
   mailServersMissing,
@@ -8,15 +7,12 @@ import {
   type DeliveredMail,
   type MailServers,
 } from '../testing/mail-servers.ts';
+import { approvalShortId, gatewayApi, shell } from '../testing/channel-test-kit.ts';
 
 type Json = Record<string, unknown>;
 
 const missing = mailServersMissing();
 const MAX_BYTES = 65_536;
-
-const shell = (command: string): ReplyScript => ({
-  toolCalls: [{ name: 'shell', arguments: { command } }],
-});
 
 /** A header as written in the delivered mail. */
 const header = (mail: DeliveredMail | undefined, name: string) => {
@@ -43,10 +39,8 @@ describe.skipIf(missing !== undefined)(
     /** How many mails each user had when the test started. */
     const seen = new Map<string, number>();
 
-    const call = async (method: string, path: string) => {
-      const res = await fetch(`${bed.gw.url}/api/v1${path}`, { method });
-      return { status: res.status, body: (await res.json()) as Json };
-    };
+    const api = gatewayApi(() => bed.gw.url);
+    const { call } = api;
     const channel = async () => (await call('GET', '/channels/mail')).body;
     const next = async (user: string, count = 1) => {
       const got = await mail.nextMail(user, seen.get(user) ?? 0, 40_000);
@@ -160,15 +154,13 @@ describe.skipIf(missing !== undefined)(
       bed.fake.reply(shell('echo from-email'), { text: 'It printed from-email.' });
       await mail.send({ from: owner, to: bot, subject: 'Run it', text: 'run the echo' });
       const [notice] = await next('owner');
-      const short = /Approval needed \[([0-9a-f]{8})\] shell: echo from-email/.exec(
-        textOf(notice),
-      )?.[1];
+      const short = approvalShortId(textOf(notice), 'echo from-email');
       expect(short).toBeDefined();
 
       await mail.send({ from: mail.address('stranger'), to: bot, text: `approve ${short}` });
       const [toStranger] = await next('stranger');
       expect(textOf(toStranger)).toContain('pairing code');
-      const pending = (await call('GET', '/approvals/pending')).body.pending as { id: string }[];
+      const pending = await api.pendingApprovals();
       expect(pending.map((p) => p.id.slice(0, 8))).toContain(short);
 
       await mail.send({
@@ -183,13 +175,12 @@ describe.skipIf(missing !== undefined)(
       expect(replies.map(textOf).sort()).toEqual(
         [`Approved ${short}.`, 'It printed from-email.'].sort(),
       );
-      expect((await call('GET', '/approvals/pending')).body.pending).toEqual([]);
+      expect(await api.pendingApprovals()).toEqual([]);
       expect(bed.fake.requests).toHaveLength(2);
     });
 
     it('pairing by mail: the stranger’s code approved by the owner lets it talk to the model', async () => {
-      const pairings = (await call('GET', '/channels/mail/pairings')).body.pairings as Json[];
-      const code = pairings.find((p) => p.sender_id === mail.address('stranger'))?.code as string;
+      const code = (await api.pairingCode('mail', mail.address('stranger'))) as string;
       expect(code).toMatch(/^[A-Z0-9]{8}$/);
       expect((await call('POST', `/channels/mail/pairings/${code}/approve`)).status).toBe(200);
       bed.fake.reply({ text: 'Nice to meet you.' });

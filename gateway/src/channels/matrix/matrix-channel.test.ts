@@ -1,8 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { channelSchema } from '../../config/schema.ts';
-import type { ReplyScript } from '../../testing/fake-llm/script.ts';
-import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
+import type { ChatTestBed } from '../../testing/chat-gateway.ts';
 import { startFakeMatrix, type FakeMatrix } from '../testing/fake-matrix.ts';
+import {
+  approvalShortId,
+  gatewayApi,
+  shell,
+  startChannelTestBed,
+} from '../testing/channel-test-kit.ts';
 import { MATRIX_TEXT_LIMIT } from './matrix-adapter.ts';
 
 const BOT = '@hearth:fake.test';
@@ -14,48 +18,27 @@ const OWNER_DM = '!owner-dm:fake.test';
 const STRANGER_DM = '!stranger-dm:fake.test';
 const RATE = 10;
 
-type Json = Record<string, unknown>;
-
-const shell = (command: string): ReplyScript => ({
-  toolCalls: [{ name: 'shell', arguments: { command } }],
-});
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('Matrix, through a real gateway, matrix-js-sdk and the fake homeserver', () => {
   let bed: ChatTestBed;
   let matrix: FakeMatrix;
 
-  const call = async (method: string, path: string) => {
-    const res = await fetch(`${bed.gw.url}/api/v1${path}`, { method });
-    return { status: res.status, body: (await res.json()) as Json };
-  };
-  const counter = async (name: string) =>
-    (
-      (await call('GET', '/metrics/snapshot')).body as Record<
-        string,
-        { values: Record<string, number> }
-      >
-    )[name]?.values ?? {};
-  const channelStatus = async () => (await call('GET', '/channels/mx')).body.status;
-  const errorsTotal = async () =>
-    ((await call('GET', '/channels/mx')).body.stats as { errors_total: number }).errors_total;
+  const api = gatewayApi(() => bed.gw.url);
+  const { call, counter } = api;
+  const channelStatus = () => api.channelStatus('mx');
+  const errorsTotal = () => api.errorsTotal('mx');
 
   beforeAll(async () => {
     matrix = await startFakeMatrix({ userId: BOT, token: TOKEN, displayName: 'Hearth' });
     matrix.directRoom(OWNER_DM, OWNER);
-    bed = await startChatTestBed(undefined, {
-      config: {
-        channels: {
-          mx: channelSchema.parse({
-            type: 'matrix',
-            homeserver_url: matrix.homeserverUrl,
-            access_token: TOKEN,
-            user_id: BOT,
-            allow_from: [OWNER, RUSHER],
-            rate_limit_per_minute: RATE,
-          }),
-        },
-      },
+    bed = await startChannelTestBed('mx', {
+      type: 'matrix',
+      homeserver_url: matrix.homeserverUrl,
+      access_token: TOKEN,
+      user_id: BOT,
+      allow_from: [OWNER, RUSHER],
+      rate_limit_per_minute: RATE,
     });
   });
   afterAll(async () => {
@@ -107,9 +90,7 @@ describe('Matrix, through a real gateway, matrix-js-sdk and the fake homeserver'
     matrix.message(OWNER_DM, OWNER, 'run the echo');
     const [notice] = await matrix.nextSent();
     expect(notice?.roomId).toBe(OWNER_DM);
-    const short = /Approval needed \[([0-9a-f]{8})\] shell: echo from-matrix/.exec(
-      notice?.body ?? '',
-    )?.[1];
+    const short = approvalShortId(notice?.body, 'echo from-matrix');
     expect(short).toBeDefined();
     expect((await counter('approval_notifications_total'))['outcome=sent']).toBe(
       (notices['outcome=sent'] ?? 0) + 1,
@@ -122,7 +103,7 @@ describe('Matrix, through a real gateway, matrix-js-sdk and the fake homeserver'
     const [toStranger] = await matrix.nextSent();
     expect(toStranger?.roomId).toBe(STRANGER_DM);
     expect(toStranger?.body).toContain('pairing code');
-    const pending = (await call('GET', '/approvals/pending')).body.pending as { id: string }[];
+    const pending = await api.pendingApprovals();
     expect(pending.map((p) => p.id.slice(0, 8))).toContain(short);
 
     matrix.message(OWNER_DM, OWNER, `approve ${short}`);
@@ -130,13 +111,12 @@ describe('Matrix, through a real gateway, matrix-js-sdk and the fake homeserver'
     expect(replies.map((r) => r.body).sort()).toEqual(
       [`Approved ${short}.`, 'It printed from-matrix.'].sort(),
     );
-    expect((await call('GET', '/approvals/pending')).body.pending).toEqual([]);
+    expect(await api.pendingApprovals()).toEqual([]);
     expect(bed.fake.requests).toHaveLength(2);
   });
 
   it('pairing: the stranger’s code approved by the owner lets it talk to the model', async () => {
-    const pairings = (await call('GET', '/channels/mx/pairings')).body.pairings as Json[];
-    const code = pairings.find((p) => p.sender_id === STRANGER)?.code as string;
+    const code = (await api.pairingCode('mx', STRANGER)) as string;
     expect(code).toMatch(/^[A-Z0-9]{8}$/);
     expect((await call('POST', `/channels/mx/pairings/${code}/approve`)).status).toBe(200);
     bed.fake.reply({ text: 'Nice to meet you.' });

@@ -1,8 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { channelSchema } from '../../config/schema.ts';
-import type { ReplyScript } from '../../testing/fake-llm/script.ts';
-import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
+import type { ChatTestBed } from '../../testing/chat-gateway.ts';
 import { RPC_ERRORS, startFakeSignalCli, type FakeSignalCli } from '../testing/fake-signal-cli.ts';
+import {
+  approvalShortId,
+  gatewayApi,
+  shell,
+  startChannelTestBed,
+} from '../testing/channel-test-kit.ts';
 import { SIGNAL_TEXT_LIMIT } from './signal-adapter.ts';
 
 const ACCOUNT = '+15550009999';
@@ -14,44 +18,24 @@ const RATE = 10;
 
 type Json = Record<string, unknown>;
 
-const shell = (command: string): ReplyScript => ({
-  toolCalls: [{ name: 'shell', arguments: { command } }],
-});
-
 describe('Signal, through a real gateway and the fake signal-cli daemon', () => {
   let bed: ChatTestBed;
   let signal: FakeSignalCli;
 
-  const call = async (method: string, path: string) => {
-    const res = await fetch(`${bed.gw.url}/api/v1${path}`, { method });
-    return { status: res.status, body: (await res.json()) as Json };
-  };
-  const counter = async (name: string) =>
-    (
-      (await call('GET', '/metrics/snapshot')).body as Record<
-        string,
-        { values: Record<string, number> }
-      >
-    )[name]?.values ?? {};
-  const channelStatus = async () => (await call('GET', '/channels/sig')).body.status;
-  const errorsTotal = async () =>
-    ((await call('GET', '/channels/sig')).body.stats as { errors_total: number }).errors_total;
+  const api = gatewayApi(() => bed.gw.url);
+  const { call, counter } = api;
+  const channelStatus = () => api.channelStatus('sig');
+  const errorsTotal = () => api.errorsTotal('sig');
 
   beforeAll(async () => {
     signal = await startFakeSignalCli(ACCOUNT);
     signal.addGroup(GROUP);
-    bed = await startChatTestBed(undefined, {
-      config: {
-        channels: {
-          sig: channelSchema.parse({
-            type: 'signal',
-            account: ACCOUNT,
-            rpc_url: signal.rpcUrl,
-            allow_from: [OWNER, RUSHER],
-            rate_limit_per_minute: RATE,
-          }),
-        },
-      },
+    bed = await startChannelTestBed('sig', {
+      type: 'signal',
+      account: ACCOUNT,
+      rpc_url: signal.rpcUrl,
+      allow_from: [OWNER, RUSHER],
+      rate_limit_per_minute: RATE,
     });
   });
   afterAll(async () => {
@@ -101,9 +85,7 @@ describe('Signal, through a real gateway and the fake signal-cli daemon', () => 
     signal.message({ from: OWNER, text: 'run the echo' });
     const [notice] = await signal.nextSent();
     expect(notice?.chatId).toBe(OWNER);
-    const short = /Approval needed \[([0-9a-f]{8})\] shell: echo from-signal/.exec(
-      notice?.text ?? '',
-    )?.[1];
+    const short = approvalShortId(notice?.text, 'echo from-signal');
     expect(short).toBeDefined();
     expect((await counter('approval_notifications_total'))['outcome=sent']).toBe(
       (notices['outcome=sent'] ?? 0) + 1,
@@ -122,7 +104,7 @@ describe('Signal, through a real gateway and the fake signal-cli daemon', () => 
       mentions: [{ number: ACCOUNT, start: 0, length: 1 }],
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const pending = (await call('GET', '/approvals/pending')).body.pending as { id: string }[];
+    const pending = await api.pendingApprovals();
     expect(pending.map((p) => p.id.slice(0, 8))).toContain(short);
 
     signal.message({ from: OWNER, text: `approve ${short}` });
@@ -131,13 +113,12 @@ describe('Signal, through a real gateway and the fake signal-cli daemon', () => 
       [`Approved ${short}.`, 'It printed from-signal.'].sort(),
     );
     expect(replies.every((r) => r.chatId === OWNER)).toBe(true);
-    expect((await call('GET', '/approvals/pending')).body.pending).toEqual([]);
+    expect(await api.pendingApprovals()).toEqual([]);
     expect(bed.fake.requests).toHaveLength(2);
   });
 
   it('pairing: the stranger’s code approved by the owner lets it talk to the model', async () => {
-    const pairings = (await call('GET', '/channels/sig/pairings')).body.pairings as Json[];
-    const code = pairings.find((p) => p.sender_id === STRANGER)?.code as string;
+    const code = (await api.pairingCode('sig', STRANGER)) as string;
     expect(code).toMatch(/^[A-Z0-9]{8}$/);
     expect((await call('POST', `/channels/sig/pairings/${code}/approve`)).status).toBe(200);
     bed.fake.reply({ text: 'Nice to meet you.' });

@@ -1,8 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { channelSchema } from '../../config/schema.ts';
-import type { ReplyScript } from '../../testing/fake-llm/script.ts';
-import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
+import type { ChatTestBed } from '../../testing/chat-gateway.ts';
 import { startFakeSlack, type FakeSlack } from '../testing/fake-slack.ts';
+import {
+  approvalShortId,
+  gatewayApi,
+  shell,
+  startChannelTestBed,
+} from '../testing/channel-test-kit.ts';
 import { SLACK_TEXT_LIMIT } from './slack-adapter.ts';
 
 const TOKENS = { bot: 'xoxb-gateway-test', app: 'xapp-gateway-test' };
@@ -11,49 +15,23 @@ const STRANGER = 'U0000STRANGR';
 const BUSY = 'U0000BUSY001';
 const RATE_LIMIT = 10;
 
-type Json = Record<string, unknown>;
-
-const shell = (command: string): ReplyScript => ({
-  toolCalls: [{ name: 'shell', arguments: { command } }],
-});
-
 describe('Slack, through a real gateway, Bolt in Socket Mode and the fake Slack', () => {
   let bed: ChatTestBed;
   let slack: FakeSlack;
 
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${bed.gw.url}/api/v1${path}`, {
-      method,
-      ...(body === undefined
-        ? {}
-        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-    });
-    return { status: res.status, body: (await res.json()) as Json };
-  };
-  const counter = async (name: string) =>
-    (
-      (await call('GET', '/metrics/snapshot')).body as Record<
-        string,
-        { values: Record<string, number> }
-      >
-    )[name]?.values ?? {};
-  const channelStatus = async () => (await call('GET', '/channels/sl')).body.status;
+  const api = gatewayApi(() => bed.gw.url);
+  const { call, counter } = api;
+  const channelStatus = () => api.channelStatus('sl');
 
   beforeAll(async () => {
     slack = await startFakeSlack(TOKENS);
-    bed = await startChatTestBed(undefined, {
-      config: {
-        channels: {
-          sl: channelSchema.parse({
-            type: 'slack',
-            bot_token: TOKENS.bot,
-            app_token: TOKENS.app,
-            web_api_url: slack.apiUrl,
-            allow_from: [OWNER, BUSY],
-            rate_limit_per_minute: RATE_LIMIT,
-          }),
-        },
-      },
+    bed = await startChannelTestBed('sl', {
+      type: 'slack',
+      bot_token: TOKENS.bot,
+      app_token: TOKENS.app,
+      web_api_url: slack.apiUrl,
+      allow_from: [OWNER, BUSY],
+      rate_limit_per_minute: RATE_LIMIT,
     });
   });
   afterAll(async () => {
@@ -99,9 +77,7 @@ describe('Slack, through a real gateway, Bolt in Socket Mode and the fake Slack'
     slack.message({ from: OWNER, text: 'run the echo' });
     const [notice] = await slack.nextSent();
     expect(notice?.channel).toBe(OWNER);
-    const short = /Approval needed \[([0-9a-f]{8})\] shell: echo from-slack/.exec(
-      notice?.text ?? '',
-    )?.[1];
+    const short = approvalShortId(notice?.text, 'echo from-slack');
     expect(short).toBeDefined();
     expect((await counter('approval_notifications_total'))['outcome=sent']).toBe(
       (notices['outcome=sent'] ?? 0) + 1,
@@ -111,7 +87,7 @@ describe('Slack, through a real gateway, Bolt in Socket Mode and the fake Slack'
     const [toStranger] = await slack.nextSent();
     expect(toStranger?.channel).toBe(STRANGER);
     expect(toStranger?.text).toContain('pairing code');
-    const pending = (await call('GET', '/approvals/pending')).body.pending as { id: string }[];
+    const pending = await api.pendingApprovals();
     expect(pending.map((p) => p.id.slice(0, 8))).toContain(short);
 
     slack.message({ from: OWNER, text: `approve ${short}` });
@@ -119,13 +95,12 @@ describe('Slack, through a real gateway, Bolt in Socket Mode and the fake Slack'
     expect(replies.map((r) => r.text).sort()).toEqual(
       [`Approved ${short}.`, 'It printed from-slack.'].sort(),
     );
-    expect((await call('GET', '/approvals/pending')).body.pending).toEqual([]);
+    expect(await api.pendingApprovals()).toEqual([]);
     expect(bed.fake.requests).toHaveLength(2);
   });
 
   it('pairing: the stranger’s code approved by the owner lets it talk to the model', async () => {
-    const pairings = (await call('GET', '/channels/sl/pairings')).body.pairings as Json[];
-    const code = pairings.find((p) => p.sender_id === STRANGER)?.code as string;
+    const code = (await api.pairingCode('sl', STRANGER)) as string;
     expect(code).toMatch(/^[A-Z0-9]{8}$/);
     expect((await call('POST', `/channels/sl/pairings/${code}/approve`)).status).toBe(200);
     bed.fake.reply({ text: 'Nice to meet you.' });

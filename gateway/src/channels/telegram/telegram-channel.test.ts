@@ -1,50 +1,33 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { channelSchema } from '../../config/schema.ts';
-import type { ReplyScript } from '../../testing/fake-llm/script.ts';
-import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
+import type { ChatTestBed } from '../../testing/chat-gateway.ts';
 import { startFakeTelegram, type FakeTelegram } from '../testing/fake-telegram.ts';
+import {
+  approvalShortId,
+  gatewayApi,
+  shell,
+  startChannelTestBed,
+} from '../testing/channel-test-kit.ts';
 import { TELEGRAM_TEXT_LIMIT } from './telegram-adapter.ts';
 
 const TOKEN = '987654:gateway-test-token';
 const OWNER = 1001;
 const STRANGER = 2002;
 
-type Json = Record<string, unknown>;
-
-const shell = (command: string): ReplyScript => ({
-  toolCalls: [{ name: 'shell', arguments: { command } }],
-});
-
 describe('Telegram, through a real gateway, grammY and the fake Bot API', () => {
   let bed: ChatTestBed;
   let telegram: FakeTelegram;
 
-  const call = async (method: string, path: string) => {
-    const res = await fetch(`${bed.gw.url}/api/v1${path}`, { method });
-    return { status: res.status, body: (await res.json()) as Json };
-  };
-  const counter = async (name: string) =>
-    (
-      (await call('GET', '/metrics/snapshot')).body as Record<
-        string,
-        { values: Record<string, number> }
-      >
-    )[name]?.values ?? {};
-  const channelStatus = async () => (await call('GET', '/channels/tg')).body.status;
+  const api = gatewayApi(() => bed.gw.url);
+  const { call, counter } = api;
+  const channelStatus = () => api.channelStatus('tg');
 
   beforeAll(async () => {
     telegram = await startFakeTelegram(TOKEN);
-    bed = await startChatTestBed(undefined, {
-      config: {
-        channels: {
-          tg: channelSchema.parse({
-            type: 'telegram',
-            bot_token: TOKEN,
-            api_root: telegram.apiRoot,
-            allow_from: [String(OWNER)],
-          }),
-        },
-      },
+    bed = await startChannelTestBed('tg', {
+      type: 'telegram',
+      bot_token: TOKEN,
+      api_root: telegram.apiRoot,
+      allow_from: [String(OWNER)],
     });
   });
   afterAll(async () => {
@@ -92,9 +75,7 @@ describe('Telegram, through a real gateway, grammY and the fake Bot API', () => 
     telegram.message({ from: OWNER, text: 'run the echo' });
     const [notice] = await telegram.nextSent();
     expect(notice?.chat_id).toBe(String(OWNER));
-    const short = /Approval needed \[([0-9a-f]{8})\] shell: echo from-telegram/.exec(
-      notice?.text ?? '',
-    )?.[1];
+    const short = approvalShortId(notice?.text, 'echo from-telegram');
     expect(short).toBeDefined();
     expect((await counter('approval_notifications_total'))['outcome=sent']).toBe(
       (notices['outcome=sent'] ?? 0) + 1,
@@ -105,7 +86,7 @@ describe('Telegram, through a real gateway, grammY and the fake Bot API', () => 
     const [toStranger] = await telegram.nextSent();
     expect(toStranger?.chat_id).toBe(String(STRANGER));
     expect(toStranger?.text).toContain('pairing code');
-    const pending = (await call('GET', '/approvals/pending')).body.pending as { id: string }[];
+    const pending = await api.pendingApprovals();
     expect(pending.map((p) => p.id.slice(0, 8))).toContain(short);
 
     telegram.message({ from: OWNER, text: `approve ${short}` });
@@ -113,13 +94,12 @@ describe('Telegram, through a real gateway, grammY and the fake Bot API', () => 
     expect(replies.map((r) => r.text).sort()).toEqual(
       [`Approved ${short}.`, 'It printed from-telegram.'].sort(),
     );
-    expect((await call('GET', '/approvals/pending')).body.pending).toEqual([]);
+    expect(await api.pendingApprovals()).toEqual([]);
     expect(bed.fake.requests).toHaveLength(2);
   });
 
   it('pairing: the stranger’s code approved by the owner lets it talk to the model', async () => {
-    const pairings = (await call('GET', '/channels/tg/pairings')).body.pairings as Json[];
-    const code = pairings.find((p) => p.sender_id === String(STRANGER))?.code as string;
+    const code = (await api.pairingCode('tg', String(STRANGER))) as string;
     expect(code).toMatch(/^[A-Z0-9]{8}$/);
     expect((await call('POST', `/channels/tg/pairings/${code}/approve`)).status).toBe(200);
     bed.fake.reply({ text: 'Nice to meet you.' });

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { verifyWebhook } from '../webhook/signature.ts';
+import { listenRestartable } from './restartable-server.ts';
+import { createSentLog } from './sent-log.ts';
 
 export interface CallbackMessage {
   chat: string;
@@ -14,10 +15,8 @@ export interface CallbackMessage {
  * signed `{chat, text}` POST and lets a test wait for the next ones.
  */
 export async function startCallbackServer(secret: string) {
-  const received: CallbackMessage[] = [];
-  const waiters: { count: number; resolve: () => void }[] = [];
+  const log = createSentLog<CallbackMessage>('callback messages');
   let failNext = 0;
-  let cursor = 0;
   const read = async (req: IncomingMessage) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -38,60 +37,25 @@ export async function startCallbackServer(secret: string) {
         windowSeconds: 300,
       });
       const { chat, text } = JSON.parse(body.toString()) as { chat: string; text: string };
-      received.push({ chat, text, signed: verdict.ok });
+      log.push({ chat, text, signed: verdict.ok });
       res.writeHead(204).end();
-      for (const waiter of [...waiters]) {
-        if (received.length >= waiter.count) {
-          waiters.splice(waiters.indexOf(waiter), 1);
-          waiter.resolve();
-        }
-      }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenRestartable(server);
   return {
     url: `http://127.0.0.1:${port}/hook`,
-    received,
+    received: log.items,
     /** The next `n` messages after those already taken with `next` (or skipped). */
-    async next(n = 1, timeoutMs = 10_000): Promise<CallbackMessage[]> {
-      const from = cursor;
-      cursor += n;
-      await waitFor(from + n, timeoutMs);
-      return received.slice(from, from + n);
-    },
+    next: (n = 1, timeoutMs = 10_000): Promise<CallbackMessage[]> => log.next(n, timeoutMs),
     /** Skips every message received so far (a test's leftovers). */
-    skip() {
-      cursor = received.length;
-    },
+    skip: () => log.skip(),
     /** Resolves when at least `count` messages arrived in all. */
-    waitFor: (count: number, timeoutMs = 10_000) => waitFor(count, timeoutMs),
+    waitFor: (count: number, timeoutMs = 10_000) => log.waitFor(count, timeoutMs),
     failNext(n: number) {
       failNext = n;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
-
-  function waitFor(count: number, timeoutMs: number): Promise<void> {
-    if (received.length >= count) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`expected ${count} callback messages, got ${received.length}`)),
-        timeoutMs,
-      );
-      waiters.push({
-        count,
-        resolve: () => {
-          clearTimeout(timer);
-          resolve();
-        },
-      });
-    });
-  }
 }
 
 export type CallbackServer = Awaited<ReturnType<typeof startCallbackServer>>;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { listenRestartable } from './restartable-server.ts';
+import { createSentLog } from './sent-log.ts';
 
 /** What the fake recorded of one `POST /channels/{id}/messages`. */
 export interface DiscordSent {
@@ -64,17 +65,15 @@ export async function startFakeDiscord(
     /** The app may not use the Message Content intent. */ messageContentDisallowed?: boolean;
   } = {},
 ) {
-  const sent: DiscordSent[] = [];
+  const sentLog = createSentLog<DiscordSent>();
+  const sent = sentLog.items;
   const typing: string[] = [];
   const ops: number[] = [];
   const throttled = new Map<RegExp, number>();
   const sessions = new Map<string, Session>();
   const dmChannels = new Map<string, string>(); // user id → DM channel id
-  const sockets = new Set<Socket>();
-  const sentWaiters: { count: number; resolve: () => void }[] = [];
   let seq = 0;
   let current: Session | undefined;
-  let cursor = 0;
 
   const reply = (
     res: ServerResponse,
@@ -98,13 +97,7 @@ export async function startFakeDiscord(
   }
 
   function recordSent(entry: DiscordSent): void {
-    sent.push(entry);
-    for (const waiter of [...sentWaiters]) {
-      if (sent.length >= waiter.count) {
-        sentWaiters.splice(sentWaiters.indexOf(waiter), 1);
-        waiter.resolve();
-      }
-    }
+    sentLog.push(entry);
   }
 
   const knownChannel = (id: string) =>
@@ -223,10 +216,6 @@ export async function startFakeDiscord(
   });
 
   const server = createServer((req, res) => void route(req, res));
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
   const wss = new WebSocketServer({ server, maxPayload: 64 * 1024 });
 
   const send = (socket: WebSocket | undefined, payload: Json) => {
@@ -344,8 +333,11 @@ export async function startFakeDiscord(
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const terminateClients = () => {
+    for (const client of wss.clients) client.terminate();
+  };
+  const lifecycle = await listenRestartable(server, terminateClients);
+  const { port } = lifecycle;
 
   function messageCreate(d: Json): void {
     if (!current) throw new Error('no gateway session: the client has not identified');
@@ -432,52 +424,20 @@ export async function startFakeDiscord(
     throttle(route: RegExp, retryAfterSeconds: number): void {
       throttled.set(route, retryAfterSeconds);
     },
-    async nextSent(n = 1, timeoutMs = 15_000): Promise<DiscordSent[]> {
-      const from = cursor;
-      cursor += n;
-      if (sent.length < from + n) {
-        await new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(
-            () => reject(new Error(`expected ${from + n} sent messages, got ${sent.length}`)),
-            timeoutMs,
-          );
-          sentWaiters.push({
-            count: from + n,
-            resolve: () => {
-              clearTimeout(timer);
-              resolve();
-            },
-          });
-        });
-      }
-      return sent.slice(from, from + n);
-    },
-    skipSent() {
-      cursor = sent.length;
-    },
+    nextSent: (n = 1, timeoutMs = 15_000): Promise<DiscordSent[]> => sentLog.next(n, timeoutMs),
+    skipSent: () => sentLog.skip(),
     /** The far end goes away: the server stops and every connection is cut. */
-    drop: () =>
-      new Promise<void>((resolve) => {
-        for (const client of wss.clients) client.terminate();
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      }),
+    drop: lifecycle.drop,
     /** The far end is back on the same port (sessions forgotten: the client must IDENTIFY). */
-    restore: () =>
-      new Promise<void>((resolve, reject) => {
-        sessions.clear();
-        current = undefined;
-        server.once('error', reject);
-        server.listen(port, '127.0.0.1', () => resolve());
-      }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const client of wss.clients) client.terminate();
-        wss.close();
-        for (const socket of sockets) socket.destroy();
-        if (!server.listening) resolve();
-        else server.close(() => resolve());
-      }),
+    restore: () => {
+      sessions.clear();
+      current = undefined;
+      return lifecycle.restore();
+    },
+    close: () => {
+      wss.close();
+      return lifecycle.close();
+    },
   };
 }
 

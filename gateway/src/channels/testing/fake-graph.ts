@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenRestartable } from './restartable-server.ts';
 
 /**
  * A fake of the WhatsApp Cloud API's Graph endpoints on 127.0.0.1: `GET /{phone_number_id}`
@@ -60,8 +60,7 @@ export async function startFakeGraph(options: {
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenRestartable(server);
   let message = 1;
   return {
     url: `http://127.0.0.1:${port}/v21.0`,
@@ -101,11 +100,7 @@ export async function startFakeGraph(options: {
       'content-type': 'application/json',
       'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
     }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenRestartable } from './restartable-server.ts';
+import { createSentLog } from './sent-log.ts';
 
 /** What the fake homeserver recorded of one `m.room.message` the bot sent. */
 export interface MatrixSent {
@@ -57,13 +58,12 @@ export async function startFakeMatrix(options: {
   const botName = options.displayName ?? 'Hearth';
   const rooms = new Map<string, Room>();
   const items: SyncItem[] = [];
-  const sent: MatrixSent[] = [];
+  const sentLog = createSentLog<MatrixSent>();
+  const sent = sentLog.items;
   const typing: { roomId: string; typing: boolean }[] = [];
   const calls: string[] = [];
   const transactions = new Map<string, string>();
   const throttled = new Map<string, number>();
-  const sockets = new Set<Socket>();
-  const sentWaiters: { count: number; resolve: () => void }[] = [];
   let pollers: (() => void)[] = [];
   let position = 0;
   let nextEvent = 1;
@@ -389,13 +389,7 @@ export async function startFakeMatrix(options: {
           transactions.set(key, event.event_id);
           append(room, event);
           if (route[3] === 'm.room.message') {
-            sent.push({ roomId: room.id, txnId: route[4], body: body.body as string });
-            for (const waiter of [...sentWaiters]) {
-              if (sent.length >= waiter.count) {
-                sentWaiters.splice(sentWaiters.indexOf(waiter), 1);
-                waiter.resolve();
-              }
-            }
+            sentLog.push({ roomId: room.id, txnId: route[4], body: body.body as string });
           }
           return answer(res, 200, { event_id: event.event_id });
         }
@@ -403,18 +397,8 @@ export async function startFakeMatrix(options: {
       return fail(res, 404, 'M_UNRECOGNIZED', 'Unrecognized request');
     })();
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  let cursor = 0;
-
-  const cut = () => {
-    wake();
-    for (const socket of sockets) socket.destroy();
-  };
+  const lifecycle = await listenRestartable(server, wake);
+  const { port } = lifecycle;
 
   return {
     homeserverUrl: `http://127.0.0.1:${port}`,
@@ -494,45 +478,11 @@ export async function startFakeMatrix(options: {
       revoked = true;
       wake();
     },
-    async nextSent(n = 1, timeoutMs = 15_000): Promise<MatrixSent[]> {
-      const from = cursor;
-      cursor += n;
-      if (sent.length < from + n) {
-        await new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(
-            () => reject(new Error(`expected ${from + n} sent messages, got ${sent.length}`)),
-            timeoutMs,
-          );
-          sentWaiters.push({
-            count: from + n,
-            resolve: () => {
-              clearTimeout(timer);
-              resolve();
-            },
-          });
-        });
-      }
-      return sent.slice(from, from + n);
-    },
-    skipSent() {
-      cursor = sent.length;
-    },
-    drop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        cut();
-      }),
-    restore: () =>
-      new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, '127.0.0.1', () => resolve());
-      }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        cut();
-        if (!server.listening) resolve();
-        else server.close(() => resolve());
-      }),
+    nextSent: (n = 1, timeoutMs = 15_000): Promise<MatrixSent[]> => sentLog.next(n, timeoutMs),
+    skipSent: () => sentLog.skip(),
+    drop: lifecycle.drop,
+    restore: lifecycle.restore,
+    close: lifecycle.close,
   };
 }
 

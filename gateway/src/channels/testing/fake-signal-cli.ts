@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenRestartable } from './restartable-server.ts';
+import { createSentLog } from './sent-log.ts';
 
 /** What the fake daemon recorded of one `send`: a number, or `group:<id>` for a group. */
 export interface SignalSent {
@@ -45,13 +46,12 @@ export async function startFakeSignalCli(account: string) {
   const idPrefix = `${randomBytes(4).toString('hex')}-`;
   const events: StoredEvent[] = [];
   const streams = new Set<ServerResponse>();
-  const sent: SignalSent[] = [];
+  const sentLog = createSentLog<SignalSent>();
+  const sent = sentLog.items;
   const typing: string[] = [];
   const calls: string[] = [];
   const groups = new Set<string>();
   const failures = new Map<string, { code: number; message: string }>();
-  const sockets = new Set<Socket>();
-  const sentWaiters: { count: number; resolve: () => void }[] = [];
   let sequence = 0;
   let clock = 0;
   /** Signal timestamps: epoch milliseconds, strictly increasing. */
@@ -73,13 +73,7 @@ export async function startFakeSignalCli(account: string) {
   }
 
   function recordSent(chatId: string, text: string) {
-    sent.push({ chatId, text });
-    for (const waiter of [...sentWaiters]) {
-      if (sent.length >= waiter.count) {
-        sentWaiters.splice(sentWaiters.indexOf(waiter), 1);
-        waiter.resolve();
-      }
-    }
+    sentLog.push({ chatId, text });
   }
 
   const rpcError = (id: unknown, code: number, message: string) => ({
@@ -181,19 +175,12 @@ export async function startFakeSignalCli(account: string) {
     }
     res.writeHead(404).end();
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  let cursor = 0;
-
-  const cut = () => {
+  const cutStreams = () => {
     for (const res of streams) res.destroy();
     streams.clear();
-    for (const socket of sockets) socket.destroy();
   };
+  const lifecycle = await listenRestartable(server, cutStreams);
+  const { port } = lifecycle;
 
   return {
     rpcUrl: `http://127.0.0.1:${port}`,
@@ -253,47 +240,13 @@ export async function startFakeSignalCli(account: string) {
     failNext(method: string, code: number, message: string): void {
       failures.set(method, { code, message });
     },
-    async nextSent(n = 1, timeoutMs = 15_000): Promise<SignalSent[]> {
-      const from = cursor;
-      cursor += n;
-      if (sent.length < from + n) {
-        await new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(
-            () => reject(new Error(`expected ${from + n} sent messages, got ${sent.length}`)),
-            timeoutMs,
-          );
-          sentWaiters.push({
-            count: from + n,
-            resolve: () => {
-              clearTimeout(timer);
-              resolve();
-            },
-          });
-        });
-      }
-      return sent.slice(from, from + n);
-    },
-    skipSent() {
-      cursor = sent.length;
-    },
+    nextSent: (n = 1, timeoutMs = 15_000): Promise<SignalSent[]> => sentLog.next(n, timeoutMs),
+    skipSent: () => sentLog.skip(),
     /** The daemon goes away: every connection is cut and nothing listens. */
-    drop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        cut();
-      }),
+    drop: lifecycle.drop,
     /** The daemon is back on the same port. */
-    restore: () =>
-      new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, '127.0.0.1', () => resolve());
-      }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        cut();
-        if (!server.listening) resolve();
-        else server.close(() => resolve());
-      }),
+    restore: lifecycle.restore,
+    close: lifecycle.close,
   };
 }
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { listenRestartable } from './restartable-server.ts';
+import { createSentLog } from './sent-log.ts';
 
 /** What the fake recorded of one `chat.postMessage` (a DM posted to a user id shows that id). */
 export interface SlackSent {
@@ -35,17 +36,15 @@ interface Envelope {
  * `refresh_requested`, and WebSocket pings. `drop()` cuts everything, `restore()` listens again.
  */
 export async function startFakeSlack(tokens: { bot: string; app: string }) {
-  const sent: SlackSent[] = [];
+  const sentLog = createSentLog<SlackSent>();
+  const sent = sentLog.items;
   const calls: string[] = [];
   const acked: string[] = [];
   const pending = new Map<string, Envelope>();
   const tickets = new Set<string>();
   const throttled = new Map<string, number>();
-  const sockets = new Set<Socket>();
-  const sentWaiters: { count: number; resolve: () => void }[] = [];
   let live: WebSocket | undefined;
   let connections = 0;
-  let cursor = 0;
   let ts = 1_700_000_000;
   let lastStamp = '';
 
@@ -70,13 +69,7 @@ export async function startFakeSlack(tokens: { bot: string; app: string }) {
   }
 
   function recordSent(entry: SlackSent): void {
-    sent.push(entry);
-    for (const waiter of [...sentWaiters]) {
-      if (sent.length >= waiter.count) {
-        sentWaiters.splice(sentWaiters.indexOf(waiter), 1);
-        waiter.resolve();
-      }
-    }
+    sentLog.push(entry);
   }
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -146,10 +139,6 @@ export async function startFakeSlack(tokens: { bot: string; app: string }) {
   }
 
   const server = createServer((req, res) => void route(req, res));
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
   const wss = new WebSocketServer({ server, path: '/link/' });
   const pinger = setInterval(() => {
     for (const client of wss.clients) client.ping();
@@ -202,8 +191,11 @@ export async function startFakeSlack(tokens: { bot: string; app: string }) {
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const terminateClients = () => {
+    for (const client of wss.clients) client.terminate();
+  };
+  const lifecycle = await listenRestartable(server, terminateClients);
+  const { port } = lifecycle;
 
   function event(event: Json): string {
     const envelope: Envelope = {
@@ -305,51 +297,19 @@ export async function startFakeSlack(tokens: { bot: string; app: string }) {
     throttle(method: string, retryAfterSeconds: number): void {
       throttled.set(method, retryAfterSeconds);
     },
-    async nextSent(n = 1, timeoutMs = 15_000): Promise<SlackSent[]> {
-      const from = cursor;
-      cursor += n;
-      if (sent.length < from + n) {
-        await new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(
-            () => reject(new Error(`expected ${from + n} sent messages, got ${sent.length}`)),
-            timeoutMs,
-          );
-          sentWaiters.push({
-            count: from + n,
-            resolve: () => {
-              clearTimeout(timer);
-              resolve();
-            },
-          });
-        });
-      }
-      return sent.slice(from, from + n);
-    },
-    skipSent() {
-      cursor = sent.length;
-    },
+    nextSent: (n = 1, timeoutMs = 15_000): Promise<SlackSent[]> => sentLog.next(n, timeoutMs),
+    skipSent: () => sentLog.skip(),
     /** The far end goes away: the server stops and every connection is cut. */
-    drop: () =>
-      new Promise<void>((resolve) => {
-        for (const client of wss.clients) client.terminate();
-        live = undefined;
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      }),
-    restore: () =>
-      new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, '127.0.0.1', () => resolve());
-      }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        clearInterval(pinger);
-        for (const client of wss.clients) client.terminate();
-        wss.close();
-        for (const socket of sockets) socket.destroy();
-        if (!server.listening) resolve();
-        else server.close(() => resolve());
-      }),
+    drop: () => {
+      live = undefined;
+      return lifecycle.drop();
+    },
+    restore: lifecycle.restore,
+    close: () => {
+      clearInterval(pinger);
+      wss.close();
+      return lifecycle.close();
+    },
   };
 }
 

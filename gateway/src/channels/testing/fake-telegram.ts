@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenRestartable } from './restartable-server.ts';
+import { createSentLog } from './sent-log.ts';
 
 /** What the fake Bot API recorded of one sendMessage. */
 export interface SentMessage {
@@ -24,15 +25,14 @@ const BOT = { id: 7_000_001, is_bot: true, first_name: 'Hearth', username: 'hear
  */
 export async function startFakeTelegram(token: string) {
   const updates: Update[] = [];
-  const sent: SentMessage[] = [];
+  const sentLog = createSentLog<SentMessage>();
+  const sent = sentLog.items;
   const actions: { chat_id: string; action: string }[] = [];
   const calls: string[] = [];
   const throttled = new Map<string, number>();
   let nextUpdateId = 1;
   let nextMessageId = 1;
   let pollers: (() => void)[] = [];
-  const sockets = new Set<Socket>();
-  const sentWaiters: { count: number; resolve: () => void }[] = [];
   /** The webhook setWebhook registered (getUpdates answers 409 while one is set). */
   let webhook: { url: string; secret_token?: string; allowed_updates?: unknown } | undefined;
 
@@ -167,13 +167,7 @@ export async function startFakeTelegram(token: string) {
           if (body.chat_id === undefined) return fail(res, 400, 'Bad Request: chat_id is empty');
           if (text.trim() === '') return fail(res, 400, 'Bad Request: message text is empty');
           if (text.length > 4096) return fail(res, 400, 'Bad Request: message is too long');
-          sent.push({ chat_id: idOf(body.chat_id), text });
-          for (const waiter of [...sentWaiters]) {
-            if (sent.length >= waiter.count) {
-              sentWaiters.splice(sentWaiters.indexOf(waiter), 1);
-              waiter.resolve();
-            }
-          }
+          sentLog.push({ chat_id: idOf(body.chat_id), text });
           return reply(res, 200, {
             ok: true,
             result: {
@@ -190,13 +184,8 @@ export async function startFakeTelegram(token: string) {
       }
     })();
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  let cursor = 0;
+  const lifecycle = await listenRestartable(server, wake);
+  const { port } = lifecycle;
 
   function push(update: Record<string, unknown>): void {
     updates.push({ update_id: nextUpdateId++, ...update });
@@ -247,50 +236,14 @@ export async function startFakeTelegram(token: string) {
       throttled.set(method, retryAfter);
     },
     /** The next `n` sent messages after those already taken. */
-    async nextSent(n = 1, timeoutMs = 15_000): Promise<SentMessage[]> {
-      const from = cursor;
-      cursor += n;
-      if (sent.length < from + n) {
-        await new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(
-            () => reject(new Error(`expected ${from + n} sent messages, got ${sent.length}`)),
-            timeoutMs,
-          );
-          sentWaiters.push({
-            count: from + n,
-            resolve: () => {
-              clearTimeout(timer);
-              resolve();
-            },
-          });
-        });
-      }
-      return sent.slice(from, from + n);
-    },
-    skipSent() {
-      cursor = sent.length;
-    },
+    nextSent: (n = 1, timeoutMs = 15_000): Promise<SentMessage[]> => sentLog.next(n, timeoutMs),
+    skipSent: () => sentLog.skip(),
     pendingUpdates: () => updates.length,
     /** The far end goes away: the server stops and every connection is cut. */
-    drop: () =>
-      new Promise<void>((resolve) => {
-        wake();
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      }),
+    drop: lifecycle.drop,
     /** The far end is back on the same port. */
-    restore: () =>
-      new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, '127.0.0.1', () => resolve());
-      }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        wake();
-        for (const socket of sockets) socket.destroy();
-        if (!server.listening) resolve();
-        else server.close(() => resolve());
-      }),
+    restore: lifecycle.restore,
+    close: lifecycle.close,
   };
 }
 

@@ -7,6 +7,7 @@ import { sessionIdFor } from '../../memory/session-id.ts';
 import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
 import { rawRequest } from '../../testing/raw-request.ts';
 import { startCallbackServer, type CallbackServer } from '../testing/callback-server.ts';
+import { gatewayApi } from '../testing/channel-test-kit.ts';
 import { signedHeaders, signWebhook } from './signature.ts';
 import { WEBHOOK_TEXT_LIMIT } from './webhook-adapter.ts';
 
@@ -35,22 +36,7 @@ describe('the webhook channel, through a real gateway and the fake LLM', () => {
     return { status: res.status, body: (await res.json()) as Json };
   }
 
-  async function call(method: string, path: string, body?: unknown) {
-    const res = await fetch(`${bed.gw.url}/api/v1${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as Json };
-  }
-
-  async function counter(name: string): Promise<Record<string, number>> {
-    const snapshot = (await call('GET', '/metrics/snapshot')).body as Record<
-      string,
-      { values: Record<string, number> }
-    >;
-    return snapshot[name]?.values ?? {};
-  }
+  const { call, counter } = gatewayApi(() => bed.gw.url);
 
   let configPath: string;
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelSchema } from '../../config/schema.ts';
 import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
 import { rawRequest } from '../../testing/raw-request.ts';
+import { gatewayApi } from '../testing/channel-test-kit.ts';
 import { startFakeGraph, type FakeGraph } from '../testing/fake-graph.ts';
 
 const KEY = 'gateway-api-key';
@@ -16,13 +17,7 @@ describe('WhatsApp Cloud API, through a real gateway with an API key', () => {
   let bed: ChatTestBed;
   let graph: FakeGraph;
 
-  const api = async (method: string, path: string, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${bed.gw.url}/api/v1${path}`, {
-      method,
-      headers: { 'x-api-key': KEY, ...headers },
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  };
+  const api = gatewayApi(() => bed.gw.url, { 'x-api-key': KEY });
   const hook = (body: string, headers: Record<string, string>) =>
     rawRequest(bed.gw.port, '/api/v1/channels/webhook/wa', { method: 'POST', headers, body });
 
@@ -51,7 +46,7 @@ describe('WhatsApp Cloud API, through a real gateway with an API key', () => {
   });
 
   it('answers the verify-token handshake with the challenge, and refuses a wrong token', async () => {
-    await expect.poll(async () => (await api('GET', '/channels/wa')).body.status).toBe('connected');
+    await expect.poll(() => api.channelStatus('wa')).toBe('connected');
     const ok = await rawRequest(
       bed.gw.port,
       '/api/v1/channels/webhook/wa?hub.mode=subscribe&hub.verify_token=my-verify-token&hub.challenge=1158201444',
@@ -82,8 +77,7 @@ describe('WhatsApp Cloud API, through a real gateway with an API key', () => {
   });
 
   it('forged, unsigned and malformed notifications are 401/400/422, counted, and run nothing', async () => {
-    const errors = async () =>
-      ((await api('GET', '/channels/wa')).body.stats as { errors_total: number }).errors_total;
+    const errors = () => api.errorsTotal('wa');
     const before = await errors();
     const { body } = graph.notification(OWNER, 'forged');
     expect((await hook(body, graph.sign(body, 'wrong-secret'))).status).toBe(401);
@@ -99,7 +93,7 @@ describe('WhatsApp Cloud API, through a real gateway with an API key', () => {
     const noKey = await rawRequest(bed.gw.port, '/api/v1/channels/wa/messages');
     expect(noKey.status).toBe(401);
     expect((await rawRequest(bed.gw.port, '/api/v1/channels')).status).toBe(401);
-    expect((await api('GET', '/channels/wa/messages')).status).toBe(200);
+    expect((await api.call('GET', '/channels/wa/messages')).status).toBe(200);
     // The Host check still applies to the webhook (DNS rebinding).
     const { body, headers } = graph.notification(OWNER, 'via a rebinding name');
     const foreign = await rawRequest(bed.gw.port, '/api/v1/channels/webhook/wa', {
