@@ -5,8 +5,9 @@
  * network unless asked, read-only root, non-root user, no capabilities, pids and memory limits,
  * a fresh work area per call, nothing left behind.
  *
- * Needs a Docker engine (found with `docker info`) and the image (default debian:bookworm-slim,
- * pulled when missing; override with SANDBOX_E2E_IMAGE). Without an engine the whole file is
+ * Needs a Docker engine (found with `docker info`) and the image (default hearth-sandbox:local,
+ * which scripts/build-images.sh makes without pulling; pulled when missing; override with
+ * SANDBOX_E2E_IMAGE, e.g. debian:bookworm-slim where Docker Hub is reachable). Without an engine the whole file is
  * skipped and the title says why.
  */
 import { execFile } from 'node:child_process';
@@ -33,7 +34,7 @@ import {
 import type { Backend, DockerOptions } from '../sidecars/sandbox-executor/src/index.ts';
 
 const run = promisify(execFile);
-const IMAGE = process.env.SANDBOX_E2E_IMAGE || 'debian:bookworm-slim';
+const IMAGE = process.env.SANDBOX_E2E_IMAGE || 'hearth-sandbox:local';
 const TOKEN = `e2e-${randomBytes(16).toString('hex')}`;
 const PIDS_LIMIT = 64;
 const MEMORY_BYTES = 256 * 1024 * 1024;
