@@ -61,7 +61,7 @@ const required = (node: Node) =>
  * interactive conversation or edit a file in $EDITOR, or speak MCP on stdio. Everything else
  * that prints takes --json.
  */
-const WITHOUT_JSON = ['start', 'dashboard', 'chat', 'config edit', 'mcp'];
+const WITHOUT_JSON = ['start', 'dashboard', 'config edit', 'mcp'];
 
 /** Leaves with a required argument: run without it, they must say which one is missing. */
 const needArguments = leaves.filter((node) =>

@@ -51,6 +51,21 @@ describe('hearth chat', () => {
     expect((bed.fake.requests[0]?.body as { stream?: boolean }).stream).toBe(true);
   });
 
+  it('-m with --json prints one JSON document once the reply is complete', async () => {
+    bed.fake.reply({ chunks: ['Hello', ' in', ' JSON.'] });
+
+    const result = await h.run(['chat', '-m', 'hi', '--session', 'cli-json', '--json']);
+
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(result.stdout)).toEqual({ reply: 'Hello in JSON.', sources: [] });
+    // The interactive chat has no JSON form: a usage error.
+    const interactive = await h.run(['chat', '--json']);
+    expect(interactive.code).toBe(2);
+    expect(JSON.parse(interactive.stderr)).toEqual({
+      detail: '--json needs -m <text> (the interactive chat has no JSON form)',
+    });
+  });
+
   it('without --session uses the CLI’s own durable session', async () => {
     bed.fake.reply({ text: 'first' }, { text: 'second' });
 

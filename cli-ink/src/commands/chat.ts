@@ -57,18 +57,26 @@ export function registerChat(program: Command, ctx: CommandContext): void {
     .description('chat with the agent (interactive, or one message with -m)')
     .option('-m, --message <text>', 'send one message, print the reply, exit')
     .option('--session <id>', 'session id (default: this CLI’s own durable session)')
-    .action(async (options: { message?: string; session?: string }) => {
+    .option('--json', 'with -m: print {reply, sources} once the reply is complete')
+    .action(async (options: { message?: string; session?: string; json?: boolean }) => {
       const { output } = ctx.deps;
+      if (options.json && options.message === undefined)
+        throw new CliError('--json needs -m <text> (the interactive chat has no JSON form)', 2);
       const connection = await connect(ctx, options.session);
       const write = (text: string) => output.write(text);
       try {
         if (options.message !== undefined) {
-          const reply = await connection.send(options.message, write, (notice) =>
-            output.err(
-              `${formatNotice(notice)}\n(decide from another terminal: hearth approvals approve|deny ${showControls(notice.short_id)})`,
-            ),
+          const reply = await connection.send(
+            options.message,
+            options.json ? () => undefined : write,
+            (notice) =>
+              output.err(
+                `${formatNotice(notice)}\n(decide from another terminal: hearth approvals approve|deny ${showControls(notice.short_id)})`,
+              ),
           );
-          write(`\n${formatSources(reply.sources)}`);
+          if (options.json)
+            write(`${JSON.stringify({ reply: reply.text, sources: reply.sources })}\n`);
+          else write(`\n${formatSources(reply.sources)}`);
           return;
         }
         await interactive(ctx, connection, write);
