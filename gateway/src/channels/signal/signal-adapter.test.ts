@@ -82,4 +82,30 @@ describe('signal adapter beyond the conformance suite', () => {
     await fake.close();
     await expect(adapter.connect(recordingLink().link)).rejects.toThrow();
   });
+
+  it('a daemon that hangs with the stream open is noticed by its health check; the stream reopens and replays', async () => {
+    const fake = await startFakeSignalCli(ACCOUNT);
+    const config = channelSchema.parse({ type: 'signal', account: ACCOUNT, rpc_url: fake.rpcUrl });
+    if (config.type !== 'signal') throw new Error('unreachable');
+    const io = { fetch: globalThis.fetch, now: Date.now, logger: silentLogger() };
+    const adapter = createSignalAdapter(config, io, { retryMs: 100, idleCheckMs: 200 });
+    const recorder = recordingLink();
+    await adapter.connect(recorder.link);
+    fake.message({ from: '+15550003333', text: 'before' });
+    await expect
+      .poll(() => recorder.received.map((m) => m.text), { timeout: 10_000 })
+      .toEqual(['before']);
+    fake.freeze();
+    fake.message({ from: '+15550003333', text: 'while hung' });
+    // Silent and unreachable: the stream is given up (health down), not waited on forever.
+    await expect.poll(() => recorder.health.at(-1), { timeout: 10_000 }).toBe(false);
+    fake.thaw();
+    await expect
+      .poll(() => recorder.received.map((m) => m.text), { timeout: 10_000 })
+      .toEqual(['before', 'while hung']);
+    expect(recorder.health.at(-1)).toBe(true);
+    expect(recorder.lost).toEqual([]);
+    await adapter.disconnect();
+    await fake.close();
+  });
 });

@@ -16,6 +16,11 @@ export interface SignalOptions {
   /** First wait before reopening a dropped event stream (doubles up to `maxRetryMs`). */
   retryMs?: number;
   maxRetryMs?: number;
+  /**
+   * A stream silent this long is checked (`GET /api/v1/check`); a daemon that does not answer
+   * then is taken as gone and the stream reopened (a half-open connection never ends by itself).
+   */
+  idleCheckMs?: number;
 }
 
 /** Recipient or group of a send, from a chat id (`group:<base64 id>` or a number/uuid). */
@@ -54,6 +59,7 @@ export function createSignalAdapter(
   const checkUrl = new URL('/api/v1/check', config.rpc_url).toString();
   const retryMs = options.retryMs ?? 500;
   const maxRetryMs = options.maxRetryMs ?? 30_000;
+  const idleCheckMs = options.idleCheckMs ?? 120_000;
   let lastEventId: string | undefined;
   /** When the adapter first listened: replayed messages older than this were never ours. */
   let listeningSince = 0;
@@ -96,13 +102,66 @@ export function createSignalAdapter(
     return res.body;
   }
 
+  /** Whether the daemon answers its health check within 10 s. */
+  async function daemonAnswers(): Promise<boolean> {
+    try {
+      const res = await io.fetch(checkUrl, { signal: AbortSignal.timeout(10_000) });
+      await res.body?.cancel();
+      return res.ok;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Reads one stream to its end. Every `idleCheckMs` without a byte, the daemon is asked whether
+   * it is still there; when it does not answer, the stream is given up (read fails) so `run`
+   * reopens it.
+   */
   async function consume(link: ChannelLink, body: ReadableStream<Uint8Array>, replayed: boolean) {
-    const events = body
-      .pipeThrough(new TextDecoderStream())
-      .pipeThrough(new EventSourceParserStream());
-    for await (const event of events) {
-      if (event.id) lastEventId = event.id;
-      await handle(link, event, replayed);
+    let lastByteAt = io.now();
+    const reader = body.getReader();
+    let checking = false;
+    const watchdog = setInterval(
+      () => {
+        if (checking || io.now() - lastByteAt < idleCheckMs) return;
+        checking = true;
+        void daemonAnswers().then((alive) => {
+          checking = false;
+          if (alive) lastByteAt = io.now();
+          else {
+            io.logger.warn(
+              { account: config.account },
+              'signal-cli silent and unreachable: reopening',
+            );
+            void reader.cancel(new Error('signal-cli stopped answering'));
+          }
+        });
+      },
+      Math.min(idleCheckMs, 30_000),
+    );
+    watchdog.unref();
+    const bytes = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await reader.read();
+        if (next.done) controller.close();
+        else {
+          lastByteAt = io.now();
+          controller.enqueue(next.value);
+        }
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    try {
+      const events = bytes
+        .pipeThrough(new TextDecoderStream())
+        .pipeThrough(new EventSourceParserStream());
+      for await (const event of events) {
+        if (event.id) lastEventId = event.id;
+        await handle(link, event, replayed);
+      }
+    } finally {
+      clearInterval(watchdog);
     }
   }
 

@@ -54,6 +54,8 @@ export async function startFakeSignalCli(account: string) {
   const failures = new Map<string, { code: number; message: string }>();
   let sequence = 0;
   let clock = 0;
+  /** A hung daemon: connections stay open but nothing is written, and nothing answers. */
+  let frozen = false;
   /** Signal timestamps: epoch milliseconds, strictly increasing. */
   const tick = () => (clock = Math.max(Date.now(), clock + 1));
 
@@ -69,7 +71,7 @@ export async function startFakeSignalCli(account: string) {
     const stored = { id: `${idPrefix}${sequence++}`, event, data };
     events.push(stored);
     if (events.length > KEPT_EVENTS) events.shift();
-    for (const res of streams) writeEvent(res, stored);
+    if (!frozen) for (const res of streams) writeEvent(res, stored);
   }
 
   function recordSent(chatId: string, text: string) {
@@ -166,6 +168,7 @@ export async function startFakeSignalCli(account: string) {
 
   const server = createServer((req, res) => {
     const path = req.url?.split('?')[0];
+    if (frozen) return res.writeHead(503).end();
     if (path === '/api/v1/check' && req.method === 'GET') return res.writeHead(200).end();
     if (path === '/api/v1/events' && req.method === 'GET') return subscribe(req, res);
     if (path === '/api/v1/rpc') {
@@ -242,6 +245,16 @@ export async function startFakeSignalCli(account: string) {
     },
     nextSent: (n = 1, timeoutMs = 15_000): Promise<SignalSent[]> => sentLog.next(n, timeoutMs),
     skipSent: () => sentLog.skip(),
+    /**
+     * The daemon hangs: open event streams stay open but silent (a half-open connection), new
+     * requests get 503; events keep being stored, to be replayed after `thaw`.
+     */
+    freeze(): void {
+      frozen = true;
+    },
+    thaw(): void {
+      frozen = false;
+    },
     /** The daemon goes away: every connection is cut and nothing listens. */
     drop: lifecycle.drop,
     /** The daemon is back on the same port. */
