@@ -107,7 +107,7 @@ export function createEmailAdapter(
   /** The TLS options both connections share: the private CA, when configured, besides the system's. */
   let tls: { ca?: string[]; rejectUnauthorized: true } = { rejectUnauthorized: true };
   async function loadTls(): Promise<void> {
-    if (config.tls_ca_file === undefined) {
+    if (config.tls_ca_file === '') {
       tls = { rejectUnauthorized: true };
       return;
     }

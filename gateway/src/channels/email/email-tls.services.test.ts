@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { channelSchema, type ChannelConfig } from '../../config/schema.ts';
 import { silentLogger } from '../../observability/logger.ts';
@@ -74,7 +75,7 @@ describe.skipIf(missing !== undefined)(
             // The right servers, the wrong password.
             badpass: secured({ password_secret: WRONG_PASSWORD }),
             // The right servers and password, but their certificate's CA is not trusted.
-            untrusted: secured({ tls_ca_file: undefined }),
+            untrusted: secured({ tls_ca_file: '' }),
           },
         },
       });
@@ -149,7 +150,7 @@ describe.skipIf(missing !== undefined)(
       }
     });
 
-    it('smtp_tls = "tls" (SMTPS) with AUTH delivers; an unreadable tls_ca_file is a clear error', async () => {
+    it('smtp_tls = "tls" (SMTPS) with AUTH delivers; an unreadable or non-PEM tls_ca_file is a clear error', async () => {
       const adapter = adapterFor(secured({ smtp_port: tls.smtpsPort, smtp_tls: 'tls' }));
       await adapter.connect(link());
       try {
@@ -165,6 +166,9 @@ describe.skipIf(missing !== undefined)(
       await expect(missingCa.connect(link())).rejects.toThrow(
         /tls_ca_file could not be read: ENOENT/,
       );
+      // A file that holds no certificate (this test's own source) is refused as such.
+      const notPem = adapterFor(secured({ tls_ca_file: fileURLToPath(import.meta.url) }));
+      await expect(notPem.connect(link())).rejects.toThrow(/tls_ca_file holds no PEM certificate/);
     });
   },
 );

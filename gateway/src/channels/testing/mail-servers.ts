@@ -130,7 +130,7 @@ interface TlsPorts {
 }
 
 /** Dovecot's TLS settings and its auth socket for Postfix's SASL. */
-function dovecotTls(dir: string, ports: TlsPorts): string {
+function dovecotTls(dir: string): string {
   return `ssl = required
 ssl_cert = <${dir}/tls/cert.pem
 ssl_key = <${dir}/tls/key.pem
@@ -179,7 +179,7 @@ service imap-login {
     ${tls ? `address = 127.0.0.1\n    port = ${tls.imapsPort}\n    ssl = yes` : 'port = 0'}
   }
 }
-${tls ? dovecotTls(dir, tls) : ''}service stats {
+${tls ? dovecotTls(dir) : ''}service stats {
   unix_listener stats-writer {
     mode = 0666
   }
