@@ -150,6 +150,20 @@ describe.skipIf(missing !== undefined)(
       }
     });
 
+    it('imap_tls = "starttls" upgrades on the plain IMAP port; against a server without STARTTLS it is refused', async () => {
+      const upgraded = adapterFor(secured({ imap_port: mail.imapPort, imap_tls: 'starttls' }));
+      await upgraded.connect(link());
+      await upgraded.disconnect();
+      // A Dovecot without TLS offers no STARTTLS: the required upgrade fails, no plain login.
+      const plain = await startMailServers(['bot']);
+      try {
+        const refused = adapterFor(secured({ imap_port: plain.imapPort, imap_tls: 'starttls' }));
+        await expect(refused.connect(link())).rejects.toThrow(/STARTTLS/);
+      } finally {
+        await plain.close();
+      }
+    });
+
     it('smtp_tls = "tls" (SMTPS) with AUTH delivers; an unreadable or non-PEM tls_ca_file is a clear error', async () => {
       const adapter = adapterFor(secured({ smtp_port: tls.smtpsPort, smtp_tls: 'tls' }));
       await adapter.connect(link());
