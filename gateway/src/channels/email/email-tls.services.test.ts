@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import nodemailer from 'nodemailer';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { channelSchema, type ChannelConfig } from '../../config/schema.ts';
 import { silentLogger } from '../../observability/logger.ts';
@@ -148,6 +150,36 @@ describe.skipIf(missing !== undefined)(
       } finally {
         await adapter.disconnect();
       }
+    });
+
+    it('the submission port refuses mail without a login, and a plain login before STARTTLS', async () => {
+      const ca = await readFile(tls.caFile, 'utf8');
+      const anonymous = nodemailer.createTransport({
+        host: '127.0.0.1',
+        port: tls.submissionPort,
+        secure: false,
+        requireTLS: true,
+        tls: { ca: [ca] },
+      });
+      const before = (await mail.mailbox('owner')).length;
+      await expect(
+        anonymous.sendMail({ from: mail.address('bot'), to: mail.address('owner'), text: 'anon' }),
+      ).rejects.toThrow(/5\d\d/);
+      anonymous.close();
+      // Without STARTTLS the server offers no AUTH at all: a password never travels in plain.
+      const plainLogin = nodemailer.createTransport({
+        host: '127.0.0.1',
+        port: tls.submissionPort,
+        secure: false,
+        ignoreTLS: true,
+        auth: { user: mail.address('bot'), pass: mail.password('bot') },
+      });
+      await expect(
+        plainLogin.sendMail({ from: mail.address('bot'), to: mail.address('owner'), text: 'x' }),
+      ).rejects.toThrow();
+      plainLogin.close();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect((await mail.mailbox('owner')).length).toBe(before);
     });
 
     it('imap_tls = "starttls" upgrades on the plain IMAP port; against a server without STARTTLS it is refused', async () => {
