@@ -277,6 +277,12 @@ export const emailChannel = z.strictObject({
   smtp_host: z.string().min(1),
   smtp_port: z.number().int().min(1).max(65_535).default(465),
   smtp_tls: z.enum(MAIL_TLS_MODES).default('tls'),
+  /**
+   * A PEM file of the CA(s) that sign the mail servers' certificates (a private CA), read at
+   * connect and trusted besides the system's; certificates are always checked. Empty: the
+   * system's trust store only.
+   */
+  tls_ca_file: z.string().max(4_096).default(''),
   /** The IMAP (and SMTP, where the server asks) login. */
   username: z.string().min(1),
   password_secret: z.string().min(1),

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { rootCertificates } from 'node:tls';
 import { ImapFlow } from 'imapflow';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { ChannelConfig } from '../../config/schema.ts';
@@ -46,6 +48,21 @@ const imapSecurity = (mode: EmailConfig['imap_tls']) =>
       ? { secure: false, doSTARTTLS: true }
       : { secure: false, doSTARTTLS: false };
 
+/**
+ * Why the IMAP login failed, in words an owner can act on: imapflow's own message for a refused
+ * login is only "Command failed". The server's answer is included; the password never is.
+ */
+const imapConnectError = (error: unknown): Error => {
+  const failure = error as { authenticationFailed?: boolean; responseText?: string };
+  if (failure.authenticationFailed !== true)
+    return error instanceof Error ? error : new Error(describe(error));
+  const answer = (failure.responseText ?? '').slice(0, 200);
+  return new HearthError(
+    'unavailable',
+    `IMAP login refused (check username and password_secret)${answer ? `: ${answer}` : ''}`,
+  );
+};
+
 /** The subject of a mail that starts a thread: its first line, shortened. */
 const newSubject = (text: string) => {
   const line = text.trim().split('\n')[0]?.trim() ?? '';
@@ -87,6 +104,27 @@ export function createEmailAdapter(
     if (map.size > MAX_THREADS) map.delete(map.keys().next().value ?? '');
   };
   const log = io.logger.child({ channel: 'email' });
+  /** The TLS options both connections share: the private CA, when configured, besides the system's. */
+  let tls: { ca?: string[]; rejectUnauthorized: true } = { rejectUnauthorized: true };
+  async function loadTls(): Promise<void> {
+    if (config.tls_ca_file === '') {
+      tls = { rejectUnauthorized: true };
+      return;
+    }
+    let pem: string;
+    try {
+      pem = await readFile(config.tls_ca_file, 'utf8');
+    } catch (error) {
+      throw new HearthError(
+        'validation',
+        `tls_ca_file could not be read: ${(error as NodeJS.ErrnoException).code ?? describe(error)}`,
+      );
+    }
+    if (!pem.includes('-----BEGIN CERTIFICATE-----'))
+      throw new HearthError('validation', 'tls_ca_file holds no PEM certificate');
+    // A `ca` replaces Node's trust store: the system's roots stay trusted next to the private CA.
+    tls = { ca: [...rootCertificates, pem], rejectUnauthorized: true };
+  }
 
   async function markSeen(imap: ImapFlow, uid: number): Promise<void> {
     await imap.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
@@ -152,6 +190,7 @@ export function createEmailAdapter(
       host: config.imap_host,
       port: config.imap_port,
       ...imapSecurity(config.imap_tls),
+      tls,
       auth: { user: config.username, pass: config.password_secret },
       logger: false,
       maxIdleTime: options.maxIdleMs ?? 240_000,
@@ -164,7 +203,11 @@ export function createEmailAdapter(
       maxResponseSize: config.max_message_bytes * 8 + 131_072,
     });
     imap.on('error', (error: unknown) => log.warn({ err: describe(error) }, 'imap error'));
-    await imap.connect();
+    try {
+      await imap.connect();
+    } catch (error) {
+      throw imapConnectError(error);
+    }
     try {
       await imap.mailboxOpen(config.mailbox);
     } catch (error) {
@@ -217,10 +260,12 @@ export function createEmailAdapter(
       link = next;
       stopping = false;
       attempt = 0;
+      await loadTls();
       smtp = nodemailer.createTransport({
         host: config.smtp_host,
         port: config.smtp_port,
         ...smtpSecurity(config.smtp_tls),
+        tls,
         auth: { user: config.username, pass: config.password_secret },
         connectionTimeout: 30_000,
         greetingTimeout: 16_000,

@@ -4,6 +4,12 @@
  * Maildirs in a temporary directory. Postfix delivers every `@example.test` recipient into the
  * recipient's Maildir (its `virtual` agent); Dovecot serves those Maildirs over IMAP with
  * plaintext logins from a passwd-file. Nothing of the machine's own mail setup is used.
+ *
+ * With `tls`, a throwaway self-signed certificate (openssl, into the temporary directory)
+ * secures them as users run them: Dovecot with `ssl = required` (IMAPS from the start, STARTTLS
+ * on the plain IMAP port), Postfix with a submission listener that demands STARTTLS and SASL AUTH
+ * through Dovecot's auth socket, and an SMTPS (TLS from the start) listener with the same AUTH.
+ * The plain SMTP port stays as it is (no STARTTLS offered): the tests' own way to inject mail.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -28,6 +34,7 @@ export const MAIL_DOMAIN = 'example.test';
 const DOVECOT = '/usr/sbin/dovecot';
 const POSTFIX = '/usr/sbin/postfix';
 const POSTFIX_MASTER = '/usr/lib/postfix/sbin/master';
+const OPENSSL = '/usr/bin/openssl';
 /** Maildirs belong to `nobody`: Postfix's virtual agent refuses root. */
 const MAIL_UID = 65_534;
 
@@ -41,6 +48,14 @@ export function mailServersMissing(): string | undefined {
     spawnSync('id', ['postfix']).status === 0 && spawnSync('id', ['dovenull']).status === 0;
   if (!users) return 'the postfix and dovenull users are missing';
   return undefined;
+}
+
+/** Why the TLS-secured mail servers cannot run here, or undefined when they can. */
+export function tlsMailServersMissing(): string | undefined {
+  return (
+    mailServersMissing() ??
+    (existsSync(OPENSSL) ? undefined : 'openssl is not installed (apt-get install openssl)')
+  );
 }
 
 async function freePort(): Promise<number> {
@@ -77,9 +92,23 @@ export interface DeliveredMail {
   source: Buffer;
 }
 
+/** The TLS side of the servers (`startMailServers(…, { tls: true })`). */
+export interface MailTls {
+  /** The self-signed certificate (PEM) both servers present: the CA a client must trust. */
+  caFile: string;
+  /** Dovecot's IMAPS: TLS from the start. (`imapPort` then offers STARTTLS and requires it.) */
+  imapsPort: number;
+  /** Postfix's submission: STARTTLS required, then AUTH required to send anything. */
+  submissionPort: number;
+  /** Postfix's SMTPS: TLS from the start, then AUTH required. */
+  smtpsPort: number;
+}
+
 export interface MailServers {
   imapPort: number;
   smtpPort: number;
+  /** Present when started with `tls: true`. */
+  tls?: MailTls;
   /** `user@example.test` */
   address(user: string): string;
   password(user: string): string;
@@ -94,7 +123,32 @@ export interface MailServers {
   close(): Promise<void>;
 }
 
-function dovecotConf(dir: string, imapPort: number, withoutIdle: boolean): string {
+interface TlsPorts {
+  imapsPort: number;
+  submissionPort: number;
+  smtpsPort: number;
+}
+
+/** Dovecot's TLS settings and its auth socket for Postfix's SASL. */
+function dovecotTls(dir: string): string {
+  return `ssl = required
+ssl_cert = <${dir}/tls/cert.pem
+ssl_key = <${dir}/tls/key.pem
+disable_plaintext_auth = yes
+service auth {
+  unix_listener auth-postfix {
+    mode = 0666
+  }
+}
+`;
+}
+
+function dovecotConf(
+  dir: string,
+  imapPort: number,
+  withoutIdle: boolean,
+  tls: TlsPorts | undefined,
+): string {
   // Without IDLE: the capability list after login leaves it out (clients must poll).
   const capability = withoutIdle
     ? 'imap_capability = IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE LITERAL+ UIDPLUS\n'
@@ -105,9 +159,7 @@ log_path = ${dir}/dovecot/dovecot.log
 instance_name = hearth-test-${imapPort}
 protocols = imap
 listen = 127.0.0.1
-ssl = no
-disable_plaintext_auth = no
-auth_mechanisms = plain login
+${tls ? '' : 'ssl = no\ndisable_plaintext_auth = no\n'}auth_mechanisms = plain login
 first_valid_uid = 1
 mail_location = maildir:~/Maildir
 passdb {
@@ -124,10 +176,10 @@ service imap-login {
     port = ${imapPort}
   }
   inet_listener imaps {
-    port = 0
+    ${tls ? `address = 127.0.0.1\n    port = ${tls.imapsPort}\n    ssl = yes` : 'port = 0'}
   }
 }
-service stats {
+${tls ? dovecotTls(dir) : ''}service stats {
   unix_listener stats-writer {
     mode = 0666
   }
@@ -167,7 +219,29 @@ biff = no
 `;
 }
 
-function postfixMaster(smtpPort: number): string {
+/** Postfix's secured listeners: every one demands TLS, then SASL AUTH (Dovecot's) to send. */
+function postfixTlsListeners(dir: string, ports: TlsPorts): string[] {
+  const secured = [
+    `-o smtpd_tls_cert_file=${dir}/tls/cert.pem`,
+    `-o smtpd_tls_key_file=${dir}/tls/key.pem`,
+    '-o smtpd_sasl_auth_enable=yes',
+    '-o smtpd_sasl_type=dovecot',
+    `-o smtpd_sasl_path=${dir}/dovecot/run/auth-postfix`,
+    '-o smtpd_tls_auth_only=yes',
+    // The Received header records the TLS session, so a test can see the mail came in over it.
+    '-o smtpd_tls_received_header=yes',
+    // Loopback is in mynetworks: here only a login may send, wherever it comes from.
+    '-o smtpd_client_restrictions=permit_sasl_authenticated,reject',
+    '-o smtpd_relay_restrictions=permit_sasl_authenticated,reject',
+  ].join(' ');
+  return [
+    `127.0.0.1:${ports.submissionPort} inet n - n - - smtpd -o smtpd_tls_security_level=encrypt ${secured}`,
+    `127.0.0.1:${ports.smtpsPort} inet n - n - - smtpd -o smtpd_tls_wrappermode=yes ${secured}`,
+    'tlsmgr    unix - - n 1000? 1 tlsmgr',
+  ];
+}
+
+function postfixMaster(smtpPort: number, tlsListeners: string[] = []): string {
   const unix = [
     'cleanup   unix n - n - 0 cleanup',
     'qmgr      unix n - n 300 1 qmgr',
@@ -187,7 +261,7 @@ function postfixMaster(smtpPort: number): string {
     'scache    unix - - n - 1 scache',
     'postlog   unix-dgram n - n - 1 postlogd',
   ];
-  return [`127.0.0.1:${smtpPort} inet n - n - - smtpd`, ...unix, ''].join('\n');
+  return [`127.0.0.1:${smtpPort} inet n - n - - smtpd`, ...tlsListeners, ...unix, ''].join('\n');
 }
 
 async function readMaildir(dir: string): Promise<DeliveredMail[]> {
@@ -221,7 +295,7 @@ async function readMaildir(dir: string): Promise<DeliveredMail[]> {
  */
 export async function startMailServers(
   users: string[],
-  options: { withoutIdle?: boolean } = {},
+  options: { withoutIdle?: boolean; tls?: boolean } = {},
 ): Promise<MailServers> {
   const dir = await mkdtemp(join(tmpdir(), 'hearth-mail-'));
   await chmod(dir, 0o755);
@@ -239,6 +313,34 @@ export async function startMailServers(
   await chown(join(dir, 'postfix/data'), postfixUid, 0);
 
   const [imapPort, smtpPort] = [await freePort(), await freePort()];
+  const tlsPorts: TlsPorts | undefined = options.tls
+    ? { imapsPort: await freePort(), submissionPort: await freePort(), smtpsPort: await freePort() }
+    : undefined;
+  if (tlsPorts) {
+    await mkdir(join(dir, 'tls'));
+    const made = spawnSync(
+      OPENSSL,
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '2',
+        '-keyout',
+        join(dir, 'tls/key.pem'),
+        '-out',
+        join(dir, 'tls/cert.pem'),
+        '-subj',
+        `/CN=mail.${MAIL_DOMAIN}`,
+        '-addext',
+        `subjectAltName=IP:127.0.0.1,DNS:mail.${MAIL_DOMAIN}`,
+      ],
+      { encoding: 'utf8' },
+    );
+    if (made.status !== 0) throw new Error(`openssl could not make a certificate: ${made.stderr}`);
+  }
   const address = (user: string) => `${user}@${MAIL_DOMAIN}`;
   const password = (user: string) => `${user}-pw`;
   const maildir = (user: string) => join(dir, 'mail', address(user), 'Maildir');
@@ -254,10 +356,13 @@ export async function startMailServers(
   );
   await writeFile(
     join(dir, 'dovecot/dovecot.conf'),
-    dovecotConf(dir, imapPort, options.withoutIdle === true),
+    dovecotConf(dir, imapPort, options.withoutIdle === true, tlsPorts),
   );
   await writeFile(join(dir, 'postfix/etc/main.cf'), postfixMain(dir));
-  await writeFile(join(dir, 'postfix/etc/master.cf'), postfixMaster(smtpPort));
+  await writeFile(
+    join(dir, 'postfix/etc/master.cf'),
+    postfixMaster(smtpPort, tlsPorts && postfixTlsListeners(dir, tlsPorts)),
+  );
   await writeFile(
     join(dir, 'postfix/etc/mailboxes'),
     users.map((u) => `${address(u)} ${address(u)}/Maildir/\n`).join(''),
@@ -305,7 +410,13 @@ export async function startMailServers(
   };
   try {
     await startDovecot();
-    await waitForPort(smtpPort, 'postfix', join(dir, 'postfix/postfix.log'));
+    const postfixLog = join(dir, 'postfix/postfix.log');
+    await waitForPort(smtpPort, 'postfix', postfixLog);
+    if (tlsPorts) {
+      await waitForPort(tlsPorts.imapsPort, 'dovecot imaps', join(dir, 'dovecot/dovecot.log'));
+      await waitForPort(tlsPorts.submissionPort, 'postfix submission', postfixLog);
+      await waitForPort(tlsPorts.smtpsPort, 'postfix smtps', postfixLog);
+    }
   } catch (error) {
     for (const child of children) await stopChild(child);
     throw error;
@@ -321,6 +432,7 @@ export async function startMailServers(
   const servers: MailServers = {
     imapPort,
     smtpPort,
+    ...(tlsPorts ? { tls: { caFile: join(dir, 'tls/cert.pem'), ...tlsPorts } } : {}),
     address,
     password,
     async send(mail) {
