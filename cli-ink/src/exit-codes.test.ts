@@ -6,35 +6,10 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { readEnvironment } from '@hearth/gateway/environment';
-import type { CliDeps } from './deps.ts';
-import { bufferedOutput } from './output.ts';
 import { buildProgram } from './program.ts';
-import { CLI_SOURCE_PATH, createHarness, freePort, type Harness } from './testing/cli-harness.ts';
-
-function treeDeps(): CliDeps {
-  const unused = () => {
-    throw new Error('not used when only building the command tree');
-  };
-  return {
-    env: readEnvironment({ HEARTH_HOME: '/nonexistent/hearth-home' }),
-    output: bufferedOutput(),
-    isTTY: false,
-    execPath: process.execPath,
-    binPath: CLI_SOURCE_PATH,
-    fetch: unused,
-    input: new PassThrough(),
-    promptOutput: new PassThrough(),
-    tuneRuntime: unused,
-    runGateway: unused,
-    installSignalHandlers: unused,
-    platform: 'linux',
-    runProgram: unused,
-  };
-}
+import { createHarness, freePort, treeOnlyDeps, type Harness } from './testing/cli-harness.ts';
 
 interface Node {
   path: string[];
@@ -48,7 +23,7 @@ function walk(command: Command, path: string[] = []): Node[] {
   });
 }
 
-const program = await buildProgram(treeDeps(), []);
+const program = await buildProgram(treeOnlyDeps(), []);
 const nodes = walk(program);
 const leaves = nodes.filter((node) => node.command.commands.length === 0);
 const groups = nodes.filter((node) => node.command.commands.length > 0);

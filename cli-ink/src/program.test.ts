@@ -2,13 +2,9 @@
  * The command tree loads only the command that runs, so `hearth status` does not load the
  * gateway or the chat client; help and unknown commands still see every command.
  */
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildProgram, commandName, withDefaultCommand } from './program.ts';
-import { CLI_SOURCE_PATH, createHarness } from './testing/cli-harness.ts';
-import type { CliDeps } from './deps.ts';
-import { bufferedOutput } from './output.ts';
-import { readEnvironment } from '@hearth/gateway/environment';
+import { createHarness, treeOnlyDeps } from './testing/cli-harness.ts';
 
 const ALL = [
   'start',
@@ -40,29 +36,8 @@ const ALL = [
   'autostart',
 ];
 
-function deps(): CliDeps {
-  const unused = () => {
-    throw new Error('not used when only building the command tree');
-  };
-  return {
-    env: readEnvironment({ HEARTH_HOME: '/nonexistent/hearth-home' }),
-    output: bufferedOutput(),
-    isTTY: false,
-    execPath: process.execPath,
-    binPath: CLI_SOURCE_PATH,
-    fetch: unused,
-    input: new PassThrough(),
-    promptOutput: new PassThrough(),
-    tuneRuntime: unused,
-    runGateway: unused,
-    installSignalHandlers: unused,
-    platform: 'linux',
-    runProgram: unused,
-  };
-}
-
 async function registered(argv: readonly string[]): Promise<string[]> {
-  return (await buildProgram(deps(), argv)).commands.map((command) => command.name());
+  return (await buildProgram(treeOnlyDeps(), argv)).commands.map((command) => command.name());
 }
 
 describe('commandName', () => {

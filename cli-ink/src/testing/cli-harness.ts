@@ -95,3 +95,25 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** Dependencies for building the command tree only (`buildProgram`): nothing runs. */
+export function treeOnlyDeps(): CliDeps {
+  const unused = () => {
+    throw new Error('not used when only building the command tree');
+  };
+  return {
+    env: readEnvironment({ HEARTH_HOME: '/nonexistent/hearth-home' }),
+    output: bufferedOutput(),
+    isTTY: false,
+    execPath: process.execPath,
+    binPath: CLI_SOURCE_PATH,
+    fetch: unused,
+    input: new PassThrough(),
+    promptOutput: new PassThrough(),
+    tuneRuntime: unused,
+    runGateway: unused,
+    installSignalHandlers: unused,
+    platform: 'linux',
+    runProgram: unused,
+  };
+}
