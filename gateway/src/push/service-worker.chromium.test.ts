@@ -43,6 +43,8 @@ describe.skipIf(!chromiumPath || !hasOpenssl())(
     let page: Page;
     let cdp: CDPSession;
     let registrationId: string;
+    /** The worker's running status as Chromium last reported it (CDP workerVersionUpdated). */
+    let runningStatus = 'stopped';
 
     const call = async (method: string, path: string, body?: unknown) => {
       const response = await fetch(`${bed.gw.url}/api/v1${path}`, {
@@ -80,32 +82,44 @@ describe.skipIf(!chromiumPath || !hasOpenssl())(
       return found!;
     }
 
-    /** The push service's part: the decrypted payload, delivered to the worker as a push event. */
+    /** The notifications the worker has on show under a tag. */
+    async function notificationsTagged(tag: string): Promise<ShownNotification[]> {
+      return (await liveWorker()).evaluate<ShownNotification[]>(
+        `self.registration.getNotifications({ tag: ${JSON.stringify(tag)} }).then((all) =>
+          all.map((n) => ({ title: n.title, body: n.body, tag: n.tag, actions: n.actions })))`,
+      );
+    }
+
+    /**
+     * The push service's part: the decrypted payload, delivered to the worker as a push event.
+     * Headless Chromium now and then loses a notification right after the worker's
+     * showNotification() resolved (no close event, getNotifications() empty; seen in about one
+     * run in eight, with the worker's own log showing the push handled), so a push that shows
+     * nothing within 5 s is delivered again, at most three times in all.
+     */
     async function deliver(payload: Json): Promise<ShownNotification> {
       const tag = `approval-${String(payload.approval_id)}`;
-      // As after an idle spell: the push must wake a stopped worker.
-      await cdp.send('ServiceWorker.stopAllWorkers');
-      await cdp.send('ServiceWorker.deliverPushMessage', {
-        origin: bed.gw.url,
-        registrationId,
-        data: JSON.stringify(payload),
-      });
-      let shown: ShownNotification[] = [];
-      await expect
-        .poll(
-          async () => {
-            shown = await (
-              await liveWorker()
-            ).evaluate<ShownNotification[]>(
-              `self.registration.getNotifications({ tag: ${JSON.stringify(tag)} }).then((all) =>
-                all.map((n) => ({ title: n.title, body: n.body, tag: n.tag, actions: n.actions })))`,
-            );
-            return shown.length;
-          },
-          { timeout: 15_000 },
-        )
-        .toBe(1);
-      return shown[0]!;
+      for (let attempt = 1; ; attempt += 1) {
+        // As after an idle spell: the push must wake a stopped worker. The stop is
+        // asynchronous, so wait until Chromium reports the worker stopped.
+        await cdp.send('ServiceWorker.stopAllWorkers');
+        await expect.poll(() => runningStatus, { timeout: 15_000 }).toBe('stopped');
+        await cdp.send('ServiceWorker.deliverPushMessage', {
+          origin: bed.gw.url,
+          registrationId,
+          data: JSON.stringify(payload),
+        });
+        const deadline = Date.now() + 5_000;
+        while (Date.now() < deadline) {
+          const shown = await notificationsTagged(tag);
+          if (shown.length > 0) {
+            expect(shown).toHaveLength(1);
+            return shown[0]!;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        if (attempt === 3) throw new Error(`three pushes of ${tag} showed no notification`);
+      }
     }
 
     /** The user picks an action: the worker's notificationclick handler, run in the worker. */
@@ -137,6 +151,7 @@ describe.skipIf(!chromiumPath || !hasOpenssl())(
       const registered = new Promise<string>((resolve) => {
         cdp.on('ServiceWorker.workerVersionUpdated', (event) => {
           const version = event.versions.find((v) => v.scriptURL === `${bed.gw.url}/sw.js`);
+          if (version !== undefined) runningStatus = version.runningStatus;
           if (version?.status === 'activated') resolve(version.registrationId);
         });
       });
