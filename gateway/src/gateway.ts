@@ -284,6 +284,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
   const channels = channelsArea({
     channels: config.channels,
     store: () => database.database().channels,
+    cursors: () => database.database().settings,
     runTurn: (input) => agent.pipeline().runTurn(input),
     // Among gateways sharing Redis, one holds each long-polling channel at a time.
     lease: () => (name) => scaleOut.peek()?.lease(`channel:${name}`),

@@ -6,7 +6,7 @@ import { late } from '../lifecycle/late.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { buildChannelAdapter } from './build-adapter.ts';
 import type { Backoff, ConnectionLease } from './channel-runner.ts';
-import { createChannelService, type ChannelService } from './channel-service.ts';
+import { createChannelService, type ChannelService, type CursorStore } from './channel-service.ts';
 import type { RunTurn } from './inbound.ts';
 import type { ChannelAdapter } from './ports.ts';
 import { channelRoutes } from './routes.ts';
@@ -14,6 +14,8 @@ import { channelRoutes } from './routes.ts';
 export interface ChannelsAreaDeps {
   channels: Readonly<Record<string, ChannelConfig>>;
   store: () => ChannelRepository;
+  /** Where channel cursors are kept (the settings table). */
+  cursors?: () => CursorStore;
   /** The chat pipeline's turn, the same REST and WebSocket use. */
   runTurn: RunTurn;
   /** One holder per channel among gateways sharing Redis; absent: this gateway holds all. */
@@ -59,6 +61,7 @@ export function channelsArea(deps: ChannelsAreaDeps): ChannelsArea {
               logger: logger.child({ channel: name }),
             })),
         store: deps.store,
+        cursors: deps.cursors,
         runTurn: deps.runTurn,
         lease: deps.lease?.(),
         metrics: deps.metrics,

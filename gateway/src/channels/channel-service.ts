@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ChannelConfig } from '../config/schema.ts';
-import type { ChannelRepository } from '../db/ports.ts';
+import type { ChannelRepository, SettingsRepository } from '../db/ports.ts';
 import { HearthError, notFound } from '../errors.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { channelLabel } from '../observability/labels.ts';
@@ -13,13 +13,15 @@ import {
 } from './channel-runner.ts';
 import { createInbound, type ChannelContext, type RunTurn } from './inbound.ts';
 import { createPairings } from './pairing.ts';
-import type { ChannelAdapter, WebhookAnswer, WebhookRequest } from './ports.ts';
+import type { ChannelAdapter, ChannelCursor, WebhookAnswer, WebhookRequest } from './ports.ts';
 import { createTokenBuckets } from './token-bucket.ts';
 
 export interface ChannelServiceDeps {
   channels: Readonly<Record<string, ChannelConfig>>;
   createAdapter: (name: string, config: ChannelConfig) => Promise<ChannelAdapter>;
   store: () => ChannelRepository;
+  /** Where each channel's cursor is kept (the settings table), by key. */
+  cursors?: () => CursorStore;
   runTurn: RunTurn;
   /** A connection lease per channel when several gateways share Redis; none: always held. */
   lease?: (name: string) => ConnectionLease | undefined;
@@ -35,6 +37,12 @@ export interface ChannelServiceDeps {
   random?: () => number;
   typingEveryMs?: number;
 }
+
+/** The part of the settings repository that holds channel cursors. */
+export type CursorStore = Pick<SettingsRepository, 'get' | 'set' | 'delete'>;
+
+/** The settings key of a channel's cursor. */
+export const cursorKey = (name: string) => `channels.${name}.cursor`;
 
 const defaultSchedule = (fn: () => void, ms: number) => {
   const timer = setTimeout(fn, ms);
@@ -62,6 +70,22 @@ export function createChannelService(deps: ChannelServiceDeps) {
   });
   const entries = new Map<string, { ctx: ChannelContext; runner: ChannelRunner }>();
 
+  function channelCursor(name: string, log: Logger): ChannelCursor {
+    return {
+      async read() {
+        const value = await deps.cursors?.().get(cursorKey(name));
+        return typeof value === 'string' ? value : undefined;
+      },
+      async write(position) {
+        try {
+          await deps.cursors?.().set(cursorKey(name), position);
+        } catch (error) {
+          log.warn({ err: String(error) }, 'channel cursor not saved');
+        }
+      },
+    };
+  }
+
   for (const [name, config] of Object.entries(deps.channels)) {
     const log = deps.logger.child({ channel: name });
     const ctx: ChannelContext = {
@@ -79,6 +103,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
       link: (events) => ({
         ...events,
         receive: (message) => inbound.receive(ctx, message),
+        cursor: channelCursor(name, log),
         rejected(reason) {
           ctx.errors.count += 1;
           deps.metrics.messagesErrorsTotal.inc({ channel: channelLabel(config.type) });

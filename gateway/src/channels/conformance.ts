@@ -42,12 +42,13 @@ export interface ConformanceOptions {
   unavailable?: string;
 }
 
-/** A link that records what the adapter hands back. */
-export function recordingLink() {
+/** A link that records what the adapter hands back; its cursor starts at `cursor`. */
+export function recordingLink(cursor?: string) {
   const received: InboundMessage[] = [];
   const rejected: string[] = [];
   const health: boolean[] = [];
   const lost: unknown[] = [];
+  let position = cursor;
   const link: ChannelLink = {
     receive: (message) => {
       received.push(message);
@@ -56,9 +57,16 @@ export function recordingLink() {
     health: (up) => health.push(up),
     lost: (error) => lost.push(error),
     rejected: (reason) => rejected.push(reason),
+    cursor: {
+      read: () => Promise.resolve(position),
+      write: (value) => {
+        position = value;
+        return Promise.resolve();
+      },
+    },
     logger: silentLogger(),
   };
-  return { link, received, rejected, health, lost };
+  return { link, received, rejected, health, lost, cursor: () => position };
 }
 
 export function runChannelConformance(

@@ -39,7 +39,21 @@ export interface ChannelLink {
   lost(error: unknown): void;
   /** Something from the network was refused (malformed, forged, replayed): counted and logged. */
   rejected(reason: string): void;
+  /** Where the adapter got to in the network's stream, kept in the database across restarts. */
+  readonly cursor: ChannelCursor;
   readonly logger: Logger;
+}
+
+/**
+ * A channel's position in its network's stream, for networks that replay recent history on
+ * connect (Matrix's initial sync): what came after it arrived while no gateway was connected.
+ * Kept in the database, so it survives a restart and is shared by gateways on one database.
+ */
+export interface ChannelCursor {
+  /** The position last written, if any (an opaque string to Hearth). */
+  read(): Promise<string | undefined>;
+  /** Records the position; a failed write is logged by the service, never thrown. */
+  write(position: string): Promise<void>;
 }
 
 /** An HTTP request to `/api/v1/channels/webhook/{name}`, before anything parsed its body. */

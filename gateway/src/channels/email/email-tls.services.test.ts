@@ -6,6 +6,7 @@ import { channelSchema, type ChannelConfig } from '../../config/schema.ts';
 import { silentLogger } from '../../observability/logger.ts';
 import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
 import type { ChannelLink } from '../ports.ts';
+import { recordingLink } from '../conformance.ts';
 import { gatewayApi } from '../testing/channel-test-kit.ts';
 import {
   startMailServers,
@@ -58,13 +59,7 @@ describe.skipIf(missing !== undefined)(
         logger: silentLogger(),
       });
     /** A link for the adapter-level checks, which hand nothing over. */
-    const link = (): ChannelLink => ({
-      receive: () => Promise.resolve(),
-      rejected: () => undefined,
-      health: () => undefined,
-      lost: () => undefined,
-      logger: silentLogger(),
-    });
+    const link = (): ChannelLink => recordingLink().link;
 
     beforeAll(async () => {
       mail = await startMailServers(['bot', 'owner'], { tls: true });

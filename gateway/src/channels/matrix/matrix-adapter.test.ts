@@ -85,4 +85,42 @@ describe('matrix adapter beyond the conformance suite', () => {
     await expect(other.connect(recordingLink().link)).rejects.toThrow(/belongs to @hearth/);
     await fake.close();
   });
+
+  it('after a restart, hands over what arrived while it was down, and nothing handed over before (the cursor)', async () => {
+    const { fake, config } = await setup();
+    const io = { fetch: globalThis.fetch, now: Date.now, logger: silentLogger() };
+    const start = async (cursor?: string) => {
+      const recorded = recordingLink(cursor);
+      const adapter = createMatrixAdapter(config, io, { pollTimeoutMs: 1_000 });
+      await adapter.connect(recorded.link);
+      return { ...recorded, adapter };
+    };
+    const texts = (link: { received: { text: string }[] }) => link.received.map((m) => m.text);
+    fake.directRoom('!dm:fake.test', '@ann:fake.test');
+    fake.message('!dm:fake.test', '@ann:fake.test', 'history before the channel existed');
+
+    const first = await start();
+    fake.message('!dm:fake.test', '@ann:fake.test', 'while connected');
+    await expect.poll(() => texts(first)).toEqual(['while connected']);
+    await expect.poll(first.cursor).toMatch(/^@hearth:fake\.test \d+$/);
+    await first.adapter.disconnect();
+
+    fake.message('!dm:fake.test', '@ann:fake.test', 'while the gateway was down');
+    const restarted = await start(first.cursor());
+    await expect.poll(() => texts(restarted)).toEqual(['while the gateway was down']);
+    fake.message('!dm:fake.test', '@ann:fake.test', 'after the restart');
+    await expect
+      .poll(() => texts(restarted))
+      .toEqual(['while the gateway was down', 'after the restart']);
+    await restarted.adapter.disconnect();
+
+    // No cursor, or another account's (the channel pointed elsewhere): history is not answered.
+    for (const cursor of [undefined, `@someone-else:fake.test ${Date.now() - 60_000}`]) {
+      const fresh = await start(cursor);
+      fake.message('!dm:fake.test', '@ann:fake.test', `new ${String(cursor)}`);
+      await expect.poll(() => texts(fresh)).toEqual([`new ${String(cursor)}`]);
+      await fresh.adapter.disconnect();
+    }
+    await fake.close();
+  });
 });

@@ -23,6 +23,22 @@ type MatrixConfig = Extract<ChannelConfig, { type: 'matrix' }>;
  */
 export const MATRIX_TEXT_LIMIT = 16_000;
 
+/**
+ * Events per room the initial sync brings: what arrived while no gateway was connected is
+ * answered after a restart up to this many per room.
+ */
+const INITIAL_SYNC_LIMIT = 50;
+
+/** The channel cursor: the account and the time of the latest event handed over. */
+const cursorValue = (userId: string, ts: number) => `${userId} ${ts}`;
+
+function readCursor(value: string | undefined, userId: string): number | undefined {
+  const [account, ts] = (value ?? '').split(' ');
+  const parsed = Number(ts);
+  // Another account's position (the channel was pointed elsewhere) means nothing here.
+  return account === userId && Number.isSafeInteger(parsed) && parsed > 0 ? parsed : undefined;
+}
+
 export interface MatrixOptions {
   /** How long the homeserver holds a `/sync` open (milliseconds). */
   pollTimeoutMs?: number;
@@ -37,7 +53,9 @@ export interface MatrixOptions {
  * stranger can ask for a pairing code), are joined; other group invites are left pending.
  * Connectivity loss is the SDK's to retry (reported as health); a revoked token
  * (`M_UNKNOWN_TOKEN`) is a lost connection the service reconnects with backoff. One sync loop
- * per account (`exclusive`), or each gateway would answer every message.
+ * per account (`exclusive`), or each gateway would answer every message. The time of the latest
+ * event handed over is the channel's cursor (kept in the database): the initial sync after a
+ * restart, or on a peer taking over, hands over what came after it.
  */
 export function createMatrixAdapter(
   config: MatrixConfig,
@@ -102,8 +120,10 @@ export function createMatrixAdapter(
         watermark = Math.max(watermark ?? 0, event.getTs());
         // The SDK emits synchronously: hand messages over one at a time, in timeline order.
         const message = classified.message;
+        const handedOver = watermark;
         receiving = receiving
           .then(() => link.receive(message))
+          .then(() => link.cursor.write(cursorValue(config.user_id, handedOver)))
           .catch((error: unknown) => {
             link.rejected(`${room.roomId}: not stored: ${String(error)}`);
           });
@@ -138,7 +158,9 @@ export function createMatrixAdapter(
       const who = await made.whoami();
       if (who.user_id !== config.user_id)
         throw new Error(`the access token belongs to ${who.user_id}, not ${config.user_id}`);
-      watermark ??= io.now();
+      // The first connect of this process starts where the last holder of the channel (this
+      // gateway before a restart, or a peer that died) left off; the very first one, now.
+      watermark ??= readCursor(await link.cursor.read(), config.user_id) ?? io.now();
       const ready = new Promise<void>((resolve, reject) => {
         const onSync = (
           state: SyncState,
@@ -157,7 +179,7 @@ export function createMatrixAdapter(
       });
       client = made;
       await made.startClient({
-        initialSyncLimit: 20,
+        initialSyncLimit: INITIAL_SYNC_LIMIT,
         pollTimeout: options.pollTimeoutMs ?? 30_000,
         disablePresence: true,
         lazyLoadMembers: false,

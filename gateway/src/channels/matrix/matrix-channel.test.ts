@@ -237,3 +237,45 @@ describe('Matrix, through a real gateway, matrix-js-sdk and the fake homeserver'
     expect((await call('GET', '/channels')).status).toBe(200);
   });
 });
+
+describe('Matrix across a gateway restart (the cursor in the database)', () => {
+  it('answers what was sent while the gateway was down, once, and never the history before the channel', async () => {
+    const matrix = await startFakeMatrix({ userId: BOT, token: TOKEN, displayName: 'Hearth' });
+    matrix.directRoom(OWNER_DM, OWNER);
+    matrix.message(OWNER_DM, OWNER, 'history from before the channel existed');
+    const channel = {
+      type: 'matrix',
+      homeserver_url: matrix.homeserverUrl,
+      access_token: TOKEN,
+      user_id: BOT,
+      allow_from: [OWNER],
+    };
+    const first = await startChannelTestBed('mx', channel);
+    const connected = (bed: ChatTestBed) => () => gatewayApi(() => bed.gw.url).channelStatus('mx');
+    try {
+      await expect.poll(connected(first), { timeout: 20_000 }).toBe('connected');
+      first.fake.reply({ text: 'First answer.' });
+      matrix.message(OWNER_DM, OWNER, 'hello before the restart');
+      expect(await matrix.nextSent()).toMatchObject([{ body: 'First answer.' }]);
+      expect(first.fake.requests).toHaveLength(1);
+      expect(JSON.stringify(first.fake.requests[0]?.body)).not.toContain('history from before');
+    } finally {
+      await first.gw.gateway.close(); // stopped, its home kept for the restart
+      await first.fake.close();
+    }
+
+    matrix.message(OWNER_DM, OWNER, 'sent while the gateway was down');
+    const second = await startChannelTestBed('mx', channel, { home: first.gw.home });
+    try {
+      second.fake.reply({ text: 'Caught up.' });
+      expect(await matrix.nextSent()).toMatchObject([{ body: 'Caught up.' }]);
+      const asked = JSON.stringify(second.fake.requests.at(-1)?.body);
+      expect(asked).toContain('sent while the gateway was down');
+      await pause(500);
+      expect(second.fake.requests).toHaveLength(1); // nothing answered twice
+    } finally {
+      await second.close();
+      await matrix.close();
+    }
+  });
+});

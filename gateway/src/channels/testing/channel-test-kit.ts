@@ -9,9 +9,17 @@ export const shell = (command: string): ReplyScript => ({
   toolCalls: [{ name: 'shell', arguments: { command } }],
 });
 
-/** The chat test bed (a real gateway and the fake LLM) with one channel `name` configured. */
-export function startChannelTestBed(name: string, channel: Json): Promise<ChatTestBed> {
+/**
+ * The chat test bed (a real gateway and the fake LLM) with one channel `name` configured; in
+ * `home` when given (a restarted gateway: stop the first with `gw.gateway.close()`, which keeps it).
+ */
+export function startChannelTestBed(
+  name: string,
+  channel: Json,
+  options: { home?: string } = {},
+): Promise<ChatTestBed> {
   return startChatTestBed(undefined, {
+    home: options.home,
     config: { channels: { [name]: channelSchema.parse(channel) } },
   });
 }
