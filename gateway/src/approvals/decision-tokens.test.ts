@@ -34,6 +34,26 @@ describe('approval decision tokens', () => {
     expect(tokens.redeem('a4', 'approve', token)).toBe(true);
   });
 
+  it('takes only the canonical spelling: a token spent, or any, cannot pass spelt another way', () => {
+    const base64url = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    // 43 characters carry 258 bits for 256: the last one's two low bits are not part of the MAC.
+    const respellings = (token: string) => {
+      const last = base64url.indexOf(token.at(-1)!);
+      return [0, 1, 2, 3]
+        .map((low) => `${token.slice(0, -1)}${base64url[(last & ~3) | low]!}`)
+        .filter((spelt) => spelt !== token);
+    };
+    for (let i = 0; i < 32; i += 1) {
+      const token = tokens.mint(`c${i}`, 'approve', expiry());
+      expect(respellings(token)).toHaveLength(3);
+      for (const spelt of respellings(token))
+        expect(tokens.redeem(`c${i}`, 'approve', spelt)).toBe(false);
+      expect(tokens.redeem(`c${i}`, 'approve', token)).toBe(true);
+      for (const spelt of respellings(token))
+        expect(tokens.redeem(`c${i}`, 'approve', spelt)).toBe(false);
+    }
+  });
+
   it('derives the same key from the same API key (gateways sharing it accept each other’s tokens), a random one without', () => {
     expect(decisionTokenSecret('k').equals(decisionTokenSecret('k'))).toBe(true);
     expect(decisionTokenSecret('k').equals(decisionTokenSecret('k2'))).toBe(false);

@@ -58,6 +58,10 @@ export function createDecisionTokens(deps: DecisionTokensDeps): DecisionTokens {
       forget(now);
       if (expiresAt <= now || redeemed.has(token)) return false;
       const given = Buffer.from(match[2]!, 'base64url');
+      // 43 base64url characters carry 258 bits for the MAC's 256: four spellings of the last
+      // character decode alike. Only the canonical one counts, so a spent token cannot come back
+      // spelt another way.
+      if (given.toString('base64url') !== match[2]) return false;
       if (!timingSafeEqual(given, mac(approvalId, decision, expiresAt))) return false;
       redeemed.set(token, expiresAt);
       return true;
