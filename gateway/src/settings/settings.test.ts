@@ -25,7 +25,10 @@ describe('settings', () => {
     return gw;
   };
   afterEach(async () => {
-    for (const gw of open.splice(0)) await gw.gateway.close();
+    const closing = open.splice(0);
+    for (const gw of closing) await gw.gateway.close();
+    // Restarts share a home: every gateway is stopped before any home goes.
+    for (const gw of closing) await rm(gw.home, { recursive: true, force: true });
   });
 
   describe('POST /settings/llm', () => {
