@@ -114,8 +114,10 @@ describe('matrix adapter beyond the conformance suite', () => {
       .toEqual(['while the gateway was down', 'after the restart']);
     await restarted.adapter.disconnect();
 
-    // No cursor, or another account's (the channel pointed elsewhere): history is not answered.
-    for (const cursor of [undefined, `@someone-else:fake.test ${Date.now() - 60_000}`]) {
+    // No cursor, another account's (the channel pointed elsewhere), or a broken one: history is
+    // not answered.
+    const broken = ['garbage', `${BOT} -5`, `${BOT} 1e400`, `${BOT}`, ''];
+    for (const cursor of [undefined, `@someone-else:fake.test ${Date.now() - 60_000}`, ...broken]) {
       const fresh = await start(cursor);
       fake.message('!dm:fake.test', '@ann:fake.test', `new ${String(cursor)}`);
       await expect.poll(() => texts(fresh)).toEqual([`new ${String(cursor)}`]);
