@@ -4,14 +4,16 @@
  * gateway B, its approval_request notice reaches B's sockets of the session, and of two racing
  * decisions exactly one wins. A throw-away redis-server keeps other runs' keys out of the lists.
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
   redisServerProcess,
   type RedisServerProcess,
 } from '../memory/short-term/testing/redis-server.ts';
+import {
+  createScratchDatabase,
+  type ScratchDatabase,
+} from '../db/postgres/testing/scratch-database.ts';
 import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
 import { startTcpProxy } from '../testing/tcp-proxy.ts';
 import { INSPECTORS } from '../testing/fake-llm/inspect.ts';
@@ -21,29 +23,6 @@ import { DENIED_TEXT, type PendingApproval } from './approval-service.ts';
 
 type Json = Record<string, unknown>;
 type Frame = Json & { type: string };
-
-const adminUrl = process.env.HEARTH_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const databaseName = `hearth_scale_${randomBytes(6).toString('hex')}`;
-const databaseUrl = (() => {
-  const parsed = new URL(adminUrl);
-  parsed.pathname = `/${databaseName}`;
-  return parsed.toString();
-})();
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
-  await client.connect().catch((error: unknown) => {
-    throw new Error(
-      `PostgreSQL is not reachable (${String(error)}); the services tests need it, or HEARTH_TEST_PG_URL`,
-      { cause: error },
-    );
-  });
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 const shell = (command: string): ReplyScript => ({
   toolCalls: [{ name: 'shell', arguments: { command } }],
@@ -106,20 +85,20 @@ async function client(url: string) {
 let redis: RedisServerProcess;
 let a: ChatTestBed;
 let b: ChatTestBed;
-let dbCreated = false;
+let database: ScratchDatabase | undefined;
+const databaseUrl = () => database!.url;
 
 /** A gateway on the shared Redis and PostgreSQL, its models on its own fake LLM. */
 const gateway = (approvalExpiryMs?: number) =>
   startChatTestBed(undefined, {
     approvalExpiryMs,
-    config: { memory: { cache_url: redis.url, db_path: databaseUrl } },
+    config: { memory: { cache_url: redis.url, db_path: databaseUrl() } },
   });
 
 beforeAll(async () => {
   redis = await redisServerProcess();
   await redis.start();
-  await admin(`create database "${databaseName}"`);
-  dbCreated = true;
+  database = await createScratchDatabase('hearth_scale', process.env);
   a = await gateway();
   b = await gateway();
 });
@@ -128,7 +107,7 @@ afterAll(async () => {
   await a?.close();
   await b?.close();
   await redis?.kill();
-  if (dbCreated) await admin(`drop database if exists "${databaseName}" with (force)`);
+  await database?.drop();
 });
 
 afterEach(async () => {
@@ -330,7 +309,7 @@ describe('an approval whose gateway crashed', () => {
     // peers see it (no clean close, its presence key lapses), while PostgreSQL stays up.
     const proxy = await startTcpProxy(redis.port);
     const doomed = await startChatTestBed(undefined, {
-      config: { memory: { cache_url: `redis://127.0.0.1:${proxy.port}`, db_path: databaseUrl } },
+      config: { memory: { cache_url: `redis://127.0.0.1:${proxy.port}`, db_path: databaseUrl() } },
       presenceTiming: { ttlMs: 600, refreshMs: 200 },
     });
     let orphanTurn: ReturnType<ChatTestBed['post']> | undefined;

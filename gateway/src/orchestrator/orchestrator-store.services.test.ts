@@ -1,41 +1,25 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { openPostgresDatabase } from '../db/postgres/open-postgres.ts';
+import {
+  createScratchDatabase,
+  type ScratchDatabase,
+} from '../db/postgres/testing/scratch-database.ts';
 import { runNamespaceConformance } from './namespace-conformance.ts';
 import { runNodeStoreConformance } from './node-store-conformance.ts';
 
 // A real PostgreSQL on 127.0.0.1:5432, a database of this file's own (dropped afterwards).
-const adminUrl = process.env.HEARTH_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const databaseName = `hearth_test_nodes_${randomBytes(6).toString('hex')}`;
-const testUrl = (() => {
-  const parsed = new URL(adminUrl);
-  parsed.pathname = `/${databaseName}`;
-  return parsed.toString();
-})();
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-let created = false;
+let database: ScratchDatabase | undefined;
 beforeAll(async () => {
-  await admin(`create database "${databaseName}"`);
-  created = true;
+  database = await createScratchDatabase('hearth_test_nodes', process.env);
 });
 afterAll(async () => {
-  if (created) await admin(`drop database if exists "${databaseName}" with (force)`);
+  await database?.drop();
 });
+const testUrl = () => database!.url;
 
 runNodeStoreConformance('PostgreSQL', async () => {
-  const db = await openPostgresDatabase(testUrl);
+  const db = await openPostgresDatabase(testUrl());
   return { store: db.orchestratorNodes, close: () => db.close() };
 });
 
-runNamespaceConformance('PostgreSQL', () => openPostgresDatabase(testUrl));
+runNamespaceConformance('PostgreSQL', () => openPostgresDatabase(testUrl()));
