@@ -30,7 +30,8 @@ describe('README configuration reference', () => {
         .split('<!-- config-reference:start -->')[1]
         ?.split('<!-- config-reference:end -->')[0] ?? '';
     const documented = new Map<string, string>();
-    for (const match of table.matchAll(/^\| `([a-z_.<>]+)` \| `([^`]*)` \|/gm)) {
+    // Prettier pads the table's cells to its column widths.
+    for (const match of table.matchAll(/^\| +`([a-z_.<>]+)` +\| +`([^`]*)` +\|/gm)) {
       const [, key = '', value = ''] = match;
       if (key === 'models.<provider>_api_key') {
         for (const provider of KEY_PROVIDERS) documented.set(`models.${provider}_api_key`, value);
