@@ -1,5 +1,6 @@
 import type { Agent as HttpsAgent } from 'node:https';
 import type { Backoff } from './channels/channel-runner.ts';
+import type { TxtResolver } from './channels/ports.ts';
 import type { LeaseTiming } from './scale-out/connection-lease.ts';
 import type { Server } from 'node:http';
 import type { Express } from 'express';
@@ -62,6 +63,11 @@ export interface GatewayDeps {
   approvalExpiryMs?: number;
   /** How soon a failed channel connection is retried (doubling up to `maxMs`). */
   channelBackoff?: Backoff;
+  /**
+   * DNS TXT lookups of the channels: the DKIM keys that verify an email's sender (the system's
+   * resolver by default; tests serve their own keys).
+   */
+  resolveTxt?: TxtResolver;
   /** How long a channel's connection lease outlives a gateway that died holding it. */
   leaseTiming?: LeaseTiming;
   /** Scale-out liveness: how long this gateway's presence key lives, how often it is refreshed. */

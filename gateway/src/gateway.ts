@@ -291,6 +291,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     // A push network's delivery reaching several gateways is answered by one.
     claim: () => scaleOut.peek()?.claim,
     fetch,
+    resolveTxt: deps.resolveTxt,
     metrics,
     logger,
     now,

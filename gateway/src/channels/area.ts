@@ -8,7 +8,8 @@ import { buildChannelAdapter } from './build-adapter.ts';
 import type { Backoff, ConnectionLease } from './channel-runner.ts';
 import { createChannelService, type ChannelService, type CursorStore } from './channel-service.ts';
 import type { RunTurn } from './inbound.ts';
-import type { ChannelAdapter } from './ports.ts';
+import type { ChannelAdapter, TxtResolver } from './ports.ts';
+import { systemTxtResolver } from './system-dns.ts';
 import { channelRoutes } from './routes.ts';
 
 export interface ChannelsAreaDeps {
@@ -21,6 +22,8 @@ export interface ChannelsAreaDeps {
   /** One holder per channel among gateways sharing Redis; absent: this gateway holds all. */
   lease?: () => ((name: string) => ConnectionLease | undefined) | undefined;
   fetch: typeof globalThis.fetch;
+  /** DNS TXT lookups (the email channel's DKIM keys); the system's resolver when absent. */
+  resolveTxt?: TxtResolver;
   metrics: Metrics;
   logger: Logger;
   now: () => number;
@@ -50,16 +53,18 @@ export function channelsArea(deps: ChannelsAreaDeps): ChannelsArea {
     name: 'channels',
     routes: channelRoutes(service.get),
     async start() {
+      const network = { resolveTxt: deps.resolveTxt ?? systemTxtResolver() };
       const built = createChannelService({
         channels: deps.channels,
         createAdapter:
           deps.createAdapter ??
           ((name, config) =>
-            buildChannelAdapter(name, config, {
-              fetch: deps.fetch,
-              now: deps.now,
-              logger: logger.child({ channel: name }),
-            })),
+            buildChannelAdapter(
+              name,
+              config,
+              { fetch: deps.fetch, now: deps.now, logger: logger.child({ channel: name }) },
+              network,
+            )),
         store: deps.store,
         cursors: deps.cursors,
         runTurn: deps.runTurn,

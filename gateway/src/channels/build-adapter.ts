@@ -1,5 +1,10 @@
 import type { ChannelConfig } from '../config/schema.ts';
-import type { AdapterIo, ChannelAdapter } from './ports.ts';
+import type { AdapterIo, ChannelAdapter, TxtResolver } from './ports.ts';
+
+/** What an adapter may need besides `AdapterIo`: DNS, for the email channel's DKIM keys. */
+export interface AdapterNetwork {
+  resolveTxt: TxtResolver;
+}
 
 /**
  * Builds the adapter of one configured channel. Each network's module (and its library) is
@@ -9,6 +14,7 @@ export async function buildChannelAdapter(
   name: string,
   config: ChannelConfig,
   io: AdapterIo,
+  network: AdapterNetwork,
 ): Promise<ChannelAdapter> {
   switch (config.type) {
     case 'webhook': {
@@ -41,7 +47,7 @@ export async function buildChannelAdapter(
     }
     case 'email': {
       const { createEmailAdapter } = await import('./email/email-adapter.ts');
-      return createEmailAdapter(config, io);
+      return createEmailAdapter(config, io, { resolveTxt: network.resolveTxt });
     }
   }
 }

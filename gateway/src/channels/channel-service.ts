@@ -11,6 +11,7 @@ import {
   type ChannelRunner,
   type ConnectionLease,
 } from './channel-runner.ts';
+import { channelCaveat } from './caveats.ts';
 import { createInbound, type ChannelContext, type RunTurn } from './inbound.ts';
 import { createPairings } from './pairing.ts';
 import type { ChannelAdapter, ChannelCursor, WebhookAnswer, WebhookRequest } from './ports.ts';
@@ -293,13 +294,19 @@ export function createChannelService(deps: ChannelServiceDeps) {
       return enabled.some(({ runner }) => ['connected', 'standby'].includes(runner.status()));
     },
 
-    /** `/status` backends: each channel's network and state, so a failure is visible. */
+    /**
+     * `/status` backends: each channel's network and state, so a failure is visible, and what
+     * its configuration leaves open (caveats.ts).
+     */
     backends(): Record<string, string> {
       return Object.fromEntries(
-        [...entries.values()].map(({ ctx, runner }) => [
-          `channel.${ctx.name}`,
-          `${ctx.config.type}: ${runner.status()}${runner.lastError() ? ` (${runner.lastError()})` : ''}`,
-        ]),
+        [...entries.values()].map(({ ctx, runner }) => {
+          const caveat = channelCaveat(ctx.config);
+          return [
+            `channel.${ctx.name}`,
+            `${ctx.config.type}: ${runner.status()}${runner.lastError() ? ` (${runner.lastError()})` : ''}${caveat ? `; ${caveat}` : ''}`,
+          ];
+        }),
       );
     },
 

@@ -92,6 +92,12 @@ export interface ChannelAdapter {
   webhook?(request: WebhookRequest): Promise<WebhookAnswer>;
 }
 
+/**
+ * A DNS TXT lookup, shaped as node's `dns.promises.resolveTxt`: each record as its strings.
+ * Rejects with the resolver's error code (`ENOTFOUND`, `ENODATA` when there is no record).
+ */
+export type TxtResolver = (name: string) => Promise<string[][]>;
+
 /** The I/O an adapter may use, passed in (never imported in the middle of adapter code). */
 export interface AdapterIo {
   fetch: typeof globalThis.fetch;

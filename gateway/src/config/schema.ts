@@ -267,6 +267,12 @@ export const slackChannel = z.strictObject({
 /** How a mail connection is secured: TLS from the start, upgraded by STARTTLS, or none. */
 export const MAIL_TLS_MODES = ['tls', 'starttls', 'none'] as const;
 
+/**
+ * How an email channel knows a mail's From is true: `dkim` needs a passing DKIM signature of the
+ * From's domain (relaxed alignment, as DMARC); `off` trusts the From header as written.
+ */
+export const SENDER_VERIFICATIONS = ['dkim', 'off'] as const;
+
 /** Email: IMAP in (IDLE, polling where the server has no IDLE), SMTP out. */
 export const emailChannel = z.strictObject({
   type: z.literal('email'),
@@ -291,6 +297,8 @@ export const emailChannel = z.strictObject({
   mailbox: z.string().min(1).max(200).default('INBOX'),
   /** Larger mails are refused unread (marked seen, counted). */
   max_message_bytes: z.number().int().min(1_024).max(52_428_800).default(1_048_576),
+  /** Mail whose sender this cannot verify is refused (flagged seen, counted, never answered). */
+  verify_sender: z.enum(SENDER_VERIFICATIONS).default('dkim'),
 });
 
 export const channelSchema = z.discriminatedUnion('type', [

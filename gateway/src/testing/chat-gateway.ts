@@ -32,6 +32,8 @@ export interface ChatTestBedOptions {
   webAssetsDir?: string;
   /** An https agent for web push services. */
   pushAgent?: HttpsAgent;
+  /** The channels' DNS TXT lookups (an email channel's DKIM keys): a resolver of test records. */
+  resolveTxt?: NonNullable<Parameters<typeof startTestGateway>[0]>['resolveTxt'];
 }
 
 export interface ChatTestBed {
@@ -69,6 +71,7 @@ export async function startChatTestBed(
     voiceEngines: options.voiceEngines,
     webAssetsDir: options.webAssetsDir,
     pushAgent: options.pushAgent,
+    resolveTxt: options.resolveTxt,
     config: {
       ...options.config,
       models: {

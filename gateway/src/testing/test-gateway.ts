@@ -60,6 +60,8 @@ export async function startTestGateway(
     fetch?: typeof globalThis.fetch;
     /** Hub downloads: a pinned fetch trusting a test certificate, a resolver of test names. */
     hubNetwork?: GatewayDeps['hubNetwork'];
+    /** The channels' DNS TXT lookups (an email channel's DKIM keys): a resolver of test records. */
+    resolveTxt?: GatewayDeps['resolveTxt'];
     mcpServerCommand?: GatewayDeps['mcpServerCommand'];
     mcpTiming?: GatewayDeps['mcpTiming'];
     /** Voice engines instead of the configured ones (an STT double, a file as microphone). */
@@ -92,6 +94,7 @@ export async function startTestGateway(
     socketFrameLimits: options.socketFrameLimits,
     fetch: options.fetch,
     hubNetwork: options.hubNetwork,
+    resolveTxt: options.resolveTxt,
     mcpServerCommand: options.mcpServerCommand,
     mcpTiming: options.mcpTiming,
     voiceEngines: options.voiceEngines,

@@ -5,9 +5,10 @@ import { ImapFlow } from 'imapflow';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { ChannelConfig } from '../../config/schema.ts';
 import { HearthError } from '../../errors.ts';
-import type { AdapterIo, ChannelAdapter, ChannelLink } from '../ports.ts';
+import type { AdapterIo, ChannelAdapter, ChannelLink, TxtResolver } from '../ports.ts';
 import { readMail, type ReplyThread } from './inbound-mail.ts';
 import { ownMessageId, parseChatId, rootOfOwnId } from './mail-chat.ts';
+import { createDkimCheck } from './sender-auth.ts';
 
 type EmailConfig = Extract<ChannelConfig, { type: 'email' }>;
 
@@ -20,7 +21,15 @@ export const EMAIL_TEXT_LIMIT = 100_000;
 /** Threads remembered for replies, the oldest forgotten first (a reply then roots at the chat's id). */
 const MAX_THREADS = 10_000;
 
+/**
+ * How long a mail whose sender could not be checked for want of DNS stays unseen, read again at
+ * each sweep, before it is refused like any unverified mail.
+ */
+export const SENDER_RETRY_MS = 15 * 60_000;
+
 export interface EmailOptions {
+  /** DNS TXT lookups: the signers' DKIM keys, for `verify_sender = "dkim"`. */
+  resolveTxt: TxtResolver;
   /** How often the mailbox is also searched for unseen mail, besides IDLE's push (ms). */
   sweepEveryMs?: number;
   /** IDLE is renewed this often; on a server without IDLE, how often it is polled (ms). */
@@ -76,15 +85,17 @@ const newSubject = (text: string) => {
 /**
  * Email: IMAP in through imapflow (IDLE pushes new mail; a server without IDLE is polled), SMTP
  * out through nodemailer. Each unseen mail of `mailbox` is read (larger than
- * `max_message_bytes`: refused unread), handed over, then flagged `\Seen`; refused mail is
- * flagged too and counted, so nothing is read twice. Replies carry `In-Reply-To`, `References`
+ * `max_message_bytes`: refused unread), its sender verified (`verify_sender`, sender-auth.ts),
+ * handed over, then flagged `\Seen`; refused mail is flagged too and counted, so nothing is read
+ * twice, and never answered (its From may be forged). A mail whose sender check failed on DNS
+ * stays unseen for another try, up to `SENDER_RETRY_MS`. Replies carry `In-Reply-To`, `References`
  * and a `Re:` subject, so they land in the sender's thread. The IMAP connection is re-opened
  * with backoff when it drops (health reports it); one connection per mailbox, so `exclusive`.
  */
 export function createEmailAdapter(
   config: EmailConfig,
   io: AdapterIo,
-  options: EmailOptions = {},
+  options: EmailOptions,
 ): ChannelAdapter {
   let link: ChannelLink | undefined;
   let client: ImapFlow | undefined;
@@ -97,11 +108,18 @@ export function createEmailAdapter(
   let attempt = 0;
   /** How to thread a reply in each chat: the latest mail that came in there. */
   const threads = new Map<string, ReplyThread>();
+  /** Mails whose sender check waits for DNS: uid → when it first failed. */
+  const deferred = new Map<number, number>();
+  const checkSender =
+    config.verify_sender === 'dkim'
+      ? createDkimCheck({ resolveTxt: options.resolveTxt, now: io.now })
+      : undefined;
   const domain = config.address.slice(config.address.lastIndexOf('@') + 1);
-  const remember = <V>(map: Map<string, V>, key: string, value: V) => {
+  const remember = <K, V>(map: Map<K, V>, key: K, value: V) => {
     map.delete(key);
     map.set(key, value);
-    if (map.size > MAX_THREADS) map.delete(map.keys().next().value ?? '');
+    const oldest = map.keys().next();
+    if (map.size > MAX_THREADS && !oldest.done) map.delete(oldest.value);
   };
   const log = io.logger.child({ channel: 'email' });
   /** The TLS options both connections share: the private CA, when configured, besides the system's. */
@@ -130,6 +148,17 @@ export function createEmailAdapter(
     await imap.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
   }
 
+  /** Whether a mail whose sender could not be checked yet is left for another try. */
+  function tryAgainLater(uid: number): boolean {
+    const first = deferred.get(uid) ?? io.now();
+    if (io.now() - first >= SENDER_RETRY_MS) {
+      deferred.delete(uid);
+      return false;
+    }
+    remember(deferred, uid, first);
+    return true;
+  }
+
   /** Reads one unseen mail and hands it over (or refuses it); flags it seen either way. */
   async function take(imap: ImapFlow, uid: number): Promise<void> {
     const meta = await imap.fetchOne(String(uid), { size: true }, { uid: true });
@@ -144,7 +173,12 @@ export function createEmailAdapter(
     }
     const full = await imap.fetchOne(String(uid), { source: true }, { uid: true });
     if (!full || !full.source) return;
-    const verdict = await readMail(full.source, config.address, rootOfOwnId);
+    const verdict = await readMail(full.source, config.address, rootOfOwnId, checkSender);
+    if (!verdict.ok && verdict.retry && tryAgainLater(uid)) {
+      log.warn({ uid, reason: verdict.reason }, 'sender not verifiable for now; mail left unseen');
+      return;
+    }
+    deferred.delete(uid);
     if (!verdict.ok) {
       link?.rejected(verdict.reason);
       await markSeen(imap, uid);
@@ -278,6 +312,11 @@ export function createEmailAdapter(
         { mailbox: config.mailbox, idle: client.capabilities.has('IDLE') },
         'email connected',
       );
+      if (!checkSender)
+        log.warn(
+          { verify_sender: config.verify_sender },
+          'email senders are not verified (verify_sender = "off"): anyone can write as the owner by forging From',
+        );
       void sweep();
     },
     async disconnect() {

@@ -4,7 +4,13 @@ import { channelSchema } from '../../config/schema.ts';
 import { silentLogger } from '../../observability/logger.ts';
 import { recordingLink } from '../conformance.ts';
 import type { ChannelAdapter } from '../ports.ts';
-import { mailServersMissing, startMailServers, type MailServers } from '../testing/mail-servers.ts';
+import {
+  MAIL_DOMAIN,
+  mailServersMissing,
+  startMailServers,
+  type MailServers,
+} from '../testing/mail-servers.ts';
+import { createTestDkim } from '../testing/test-dkim.ts';
 import { createEmailAdapter } from './email-adapter.ts';
 
 const missing = mailServersMissing();
@@ -16,6 +22,7 @@ describe.skipIf(missing !== undefined)(
     let mail: MailServers;
     let adapter: ChannelAdapter;
     const recorder = recordingLink();
+    const dkim = createTestDkim();
 
     beforeAll(async () => {
       mail = await startMailServers(['bot', 'alice'], { withoutIdle: true });
@@ -37,7 +44,7 @@ describe.skipIf(missing !== undefined)(
       adapter = createEmailAdapter(
         config,
         { fetch: globalThis.fetch, now: Date.now, logger: silentLogger() },
-        { sweepEveryMs: 600_000, maxIdleMs: 1_000, idleAfterMs: 200 },
+        { resolveTxt: dkim.resolveTxt, sweepEveryMs: 600_000, maxIdleMs: 1_000, idleAfterMs: 200 },
       );
       await adapter.connect(recorder.link);
     }, 60_000);
@@ -62,7 +69,10 @@ describe.skipIf(missing !== undefined)(
 
     it('receives a mail sent after connecting', async () => {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
-      await mail.send({ from: mail.address('alice'), to: mail.address('bot'), text: 'polled in' });
+      const signed = await dkim
+        .signer(MAIL_DOMAIN)
+        .compose({ from: mail.address('alice'), to: mail.address('bot'), text: 'polled in' });
+      await mail.send(signed);
       await expect
         .poll(() => recorder.received.map((m) => m.text), { timeout: 30_000, interval: 100 })
         .toEqual(['polled in']);

@@ -8,7 +8,9 @@ import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.t
 import type { ChannelLink } from '../ports.ts';
 import { recordingLink } from '../conformance.ts';
 import { gatewayApi } from '../testing/channel-test-kit.ts';
+import { createTestDkim, type DkimSigner } from '../testing/test-dkim.ts';
 import {
+  MAIL_DOMAIN,
   startMailServers,
   tlsMailServersMissing,
   type MailServers,
@@ -29,6 +31,8 @@ describe.skipIf(missing !== undefined)(
     let mail: MailServers;
     let tls: MailTls;
     let seenByOwner = 0;
+    const dkim = createTestDkim();
+    let signer: DkimSigner;
     const api = gatewayApi(() => bed.gw.url);
     const channel = async (name: string) => (await api.call('GET', `/channels/${name}`)).body;
 
@@ -53,19 +57,21 @@ describe.skipIf(missing !== undefined)(
       return config;
     };
     const adapterFor = (config: EmailConfig) =>
-      createEmailAdapter(config, {
-        fetch: globalThis.fetch,
-        now: Date.now,
-        logger: silentLogger(),
-      });
+      createEmailAdapter(
+        config,
+        { fetch: globalThis.fetch, now: Date.now, logger: silentLogger() },
+        { resolveTxt: dkim.resolveTxt },
+      );
     /** A link for the adapter-level checks, which hand nothing over. */
     const link = (): ChannelLink => recordingLink().link;
 
     beforeAll(async () => {
+      signer = dkim.signer(MAIL_DOMAIN);
       mail = await startMailServers(['bot', 'owner'], { tls: true });
       if (!mail.tls) throw new Error('the mail servers started without TLS');
       tls = mail.tls;
       bed = await startChatTestBed(undefined, {
+        resolveTxt: dkim.resolveTxt,
         config: {
           channels: {
             mail: secured(),
@@ -90,13 +96,15 @@ describe.skipIf(missing !== undefined)(
         .poll(async () => (await channel('mail')).status, { timeout: 30_000 })
         .toBe('connected');
       bed.fake.reply({ text: 'Hello over TLS.' });
-      await mail.send({
-        from: mail.address('owner'),
-        to: mail.address('bot'),
-        subject: 'Secure hello',
-        text: 'Are we encrypted?',
-        messageId: '<tls.1@example.test>',
-      });
+      await mail.send(
+        await signer.compose({
+          from: mail.address('owner'),
+          to: mail.address('bot'),
+          subject: 'Secure hello',
+          text: 'Are we encrypted?',
+          messageId: '<tls.1@example.test>',
+        }),
+      );
       const [reply] = await mail.nextMail('owner', seenByOwner, 40_000);
       seenByOwner += 1;
       expect((reply?.parsed.text ?? '').trim()).toBe('Hello over TLS.');

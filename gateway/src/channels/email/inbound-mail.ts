@@ -2,6 +2,7 @@ import EmailReplyParser from 'email-reply-parser';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { InboundMessage } from '../ports.ts';
 import { bracketId, chatIdOf, isMailAddress, isMessageId, replySubject } from './mail-chat.ts';
+import type { SenderCheck } from './sender-auth.ts';
 
 /** How a reply to a mail is threaded: what its `In-Reply-To`, `References` and subject say. */
 export interface ReplyThread {
@@ -12,7 +13,13 @@ export interface ReplyThread {
 }
 
 export type MailVerdict =
-  { ok: true; message: InboundMessage; thread?: ReplyThread } | { ok: false; reason: string };
+  | { ok: true; message: InboundMessage; thread?: ReplyThread }
+  | {
+      ok: false;
+      reason: string;
+      /** The sender could not be checked for now (DNS): the mail may be read again later. */
+      retry?: boolean;
+    };
 
 /** Ids kept in a reply's `References`: the root and the latest ones (RFC 5322 allows trimming). */
 export const MAX_REFERENCES = 20;
@@ -42,9 +49,10 @@ function ownText(mail: ParsedMail): string {
 
 /**
  * Reads one mail as received (the raw RFC 5322 source) into the message the channel hands over,
- * or says why it is refused: no usable From, our own address (a loop), an automatic mail (a
- * bounce or an auto-reply, answering it could loop forever), or no text at all. The sender is
- * the From address; the chat is the thread with that sender, rooted at the first id of
+ * or says why it is refused: no usable From, a sender `checkSender` cannot verify (checked
+ * first, before anything else of the mail is looked at), our own address (a loop), an automatic
+ * mail (a bounce or an auto-reply, answering it could loop forever), or no text at all. The
+ * sender is the From address; the chat is the thread with that sender, rooted at the first id of
  * `References` (else `In-Reply-To`, else the mail itself; a reply to a mail of ours joins that
  * mail's thread), so a reply thread stays one session.
  */
@@ -53,6 +61,8 @@ export async function readMail(
   ownAddress: string,
   /** The thread root of a mail we sent (its Message-ID), when we remember it. */
   rootOfSent: (messageId: string) => string | undefined = () => undefined,
+  /** Proves the From (`verify_sender`); without it the From header is trusted as written. */
+  checkSender?: SenderCheck,
 ): Promise<MailVerdict> {
   let mail: ParsedMail;
   try {
@@ -64,6 +74,11 @@ export async function readMail(
   const from = froms.length === 1 ? froms[0]?.address?.toLowerCase() : undefined;
   if (!from || !isMailAddress(from))
     return { ok: false, reason: 'mail without one valid From address' };
+  if (checkSender) {
+    const sender = await checkSender(source, from);
+    if (!sender.ok)
+      return { ok: false, reason: sender.reason, ...(sender.temporary ? { retry: true } : {}) };
+  }
   if (from === ownAddress.toLowerCase()) return { ok: false, reason: 'mail from our own address' };
   const auto = headerText(mail, 'auto-submitted');
   if ((auto !== '' && auto !== 'no') || headerText(mail, 'return-path') === '<>')
