@@ -304,6 +304,18 @@ export function createEmailAdapter(
         connectionTimeout: 30_000,
         greetingTimeout: 16_000,
       });
+      // The SMTP side is checked now (connect, STARTTLS, login), not at the first reply: a
+      // channel that could read mail but never answer it is down, and says why.
+      try {
+        await smtp.verify();
+      } catch (error) {
+        smtp.close();
+        smtp = undefined;
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new Error(`SMTP ${config.smtp_host}:${config.smtp_port}: ${reason}`, {
+          cause: error,
+        });
+      }
       client = await openImap();
       const every = options.sweepEveryMs ?? 60_000;
       sweepTimer = setInterval(() => void sweep(), every);

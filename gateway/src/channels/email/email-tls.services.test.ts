@@ -10,6 +10,7 @@ import { recordingLink } from '../conformance.ts';
 import { gatewayApi } from '../testing/channel-test-kit.ts';
 import { createTestDkim, type DkimSigner } from '../testing/test-dkim.ts';
 import {
+  freePort,
   MAIL_DOMAIN,
   startMailServers,
   tlsMailServersMissing,
@@ -135,24 +136,26 @@ describe.skipIf(missing !== undefined)(
       expect((await channel('untrusted')).status).not.toBe('connected');
     });
 
-    it('smtp_tls = "starttls" against a server that offers no STARTTLS: refused, never sent in plain', async () => {
-      // Postfix's plain port offers no STARTTLS (and no AUTH): a required upgrade must fail.
+    it('smtp_tls = "starttls" against a server that offers no STARTTLS: the connect fails, nothing sent in plain', async () => {
+      // Postfix's plain port offers no STARTTLS (and no AUTH): a required upgrade must fail, and
+      // the channel says so when it connects rather than at its first reply.
       const adapter = adapterFor(secured({ smtp_port: mail.smtpPort }));
-      await adapter.connect(link());
-      try {
-        const before = (await mail.mailbox('owner')).length;
-        const error = await adapter
-          .sendText(mail.address('owner'), 'must not travel in plain')
-          .then(
-            () => undefined,
-            (caught: unknown) => caught,
-          );
-        expect(String(error)).toMatch(/STARTTLS/i);
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-        expect((await mail.mailbox('owner')).length).toBe(before);
-      } finally {
-        await adapter.disconnect();
-      }
+      const before = (await mail.mailbox('owner')).length;
+      await expect(adapter.connect(link())).rejects.toThrow(
+        new RegExp(`^SMTP 127\\.0\\.0\\.1:${mail.smtpPort}: .*STARTTLS`, 'i'),
+      );
+      await expect(adapter.sendText(mail.address('owner'), 'never')).rejects.toThrow(
+        /not connected/,
+      );
+      expect((await mail.mailbox('owner')).length).toBe(before);
+    });
+
+    it('an SMTP server that is not there fails the connect, naming SMTP', async () => {
+      const closed = await freePort();
+      const adapter = adapterFor(secured({ smtp_port: closed }));
+      await expect(adapter.connect(link())).rejects.toThrow(
+        new RegExp(`^SMTP 127\\.0\\.0\\.1:${closed}: .*ECONNREFUSED`),
+      );
     });
 
     it('the submission port refuses mail without a login, and a plain login before STARTTLS', async () => {
