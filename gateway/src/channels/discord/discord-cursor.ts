@@ -4,6 +4,7 @@
  * a restart, or on a peer taking the channel over, what came after those ids was missed.
  */
 import { z } from 'zod';
+import { compareSnowflakes, isSnowflake } from './snowflake.ts';
 
 /** Channel id → the id of the last message handed over in it. */
 export type ChannelPositions = Map<string, string>;
@@ -13,21 +14,6 @@ export const CURSOR_CHANNELS = 100;
 
 /** Longest cursor read: 100 channels of two 20-digit ids take under 5 KB. */
 const CURSOR_MAX_LENGTH = 8_192;
-
-const MAX_SNOWFLAKE = 2n ** 64n - 1n;
-
-/** A Discord id: a decimal 64-bit integer above zero. */
-export const isSnowflake = (value: unknown): value is string =>
-  typeof value === 'string' &&
-  /^\d{1,20}$/.test(value) &&
-  BigInt(value) > 0n &&
-  BigInt(value) <= MAX_SNOWFLAKE;
-
-/** Orders snowflakes by their value (ids grow with time). */
-export const compareSnowflakes = (a: string, b: string): number => {
-  const [x, y] = [BigInt(a), BigInt(b)];
-  return x < y ? -1 : x > y ? 1 : 0;
-};
 
 const snowflake = z.string().refine(isSnowflake, 'not a snowflake');
 
