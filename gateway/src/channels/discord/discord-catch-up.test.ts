@@ -110,6 +110,12 @@ describe('discord adapter: what was sent while no gateway was connected', () => 
   it('the very first connect (no cursor) answers no history', async () => {
     fake.message({ from: ANN, text: 'old 1' });
     fake.message({ from: BOB, text: 'old 2' });
+    fake.message({
+      from: BOB,
+      guild: true,
+      text: `<@${fake.bot.id}> old 3`,
+      mentions: [fake.bot.id],
+    });
     const fresh = await start();
     fake.message({ from: ANN, text: 'new' });
     await expect.poll(() => texts(fresh)).toEqual(['new']);
