@@ -48,7 +48,7 @@ export async function catchUp(deps: CatchUpDeps): Promise<CatchUpResult> {
     } catch (error) {
       if (!deps.live()) break; // the client was closed under the fetch
       result.failed.push(channelId);
-      deps.rejected(`catch-up of channel ${channelId} failed: ${describe(error)}`);
+      deps.rejected(`catch-up of channel ${channelId} failed: ${explain(error)}`);
       if (isGone(error)) result.gone.push(channelId);
     }
   }
@@ -60,17 +60,17 @@ async function missedIn(deps: CatchUpDeps, channelId: string, after: string): Pr
   const channel = await deps.client.channels.fetch(channelId);
   if (!channel?.isTextBased()) throw new Error('not a text channel');
   // Discord answers the page right after `after`: a full page may leave more behind it.
-  const next = await channel.messages.fetch({ after, limit: CATCH_UP_LIMIT, cache: false });
-  let missed = [...next.values()];
-  if (next.size >= CATCH_UP_LIMIT) {
+  const page = await channel.messages.fetch({ after, limit: CATCH_UP_LIMIT, cache: false });
+  let missed = [...page.values()];
+  if (page.size >= CATCH_UP_LIMIT) {
     const latest = await channel.messages.fetch({ limit: CATCH_UP_LIMIT, cache: false });
-    const newestOfNext = missed.reduce(
+    const newestOfPage = missed.reduce(
       (a, m) => (compareSnowflakes(m.id, a) > 0 ? m.id : a),
       after,
     );
     // The two pages touch when the latest reaches back into the first: nothing between them.
-    const gap = [...latest.keys()].every((id) => compareSnowflakes(id, newestOfNext) > 0);
-    missed = [...new Map([...next, ...latest]).values()];
+    const gap = [...latest.keys()].every((id) => compareSnowflakes(id, newestOfPage) > 0);
+    missed = [...new Map([...page, ...latest]).values()];
     if (gap || missed.length > CATCH_UP_LIMIT)
       deps.logger.warn(
         { channel: channelId, after },
@@ -91,7 +91,7 @@ const isGone = (error: unknown) =>
   (error.code === RESTJSONErrorCodes.UnknownChannel ||
     error.code === RESTJSONErrorCodes.MissingAccess);
 
-const describe = (error: unknown) =>
+const explain = (error: unknown) =>
   error instanceof DiscordAPIError
     ? `${error.status} ${String(error.code)} ${error.message}`
     : error instanceof Error
