@@ -12,6 +12,15 @@ import {
 } from 'discord.js';
 import type { ChannelConfig } from '../../config/schema.ts';
 import type { AdapterIo, ChannelAdapter, ChannelLink, InboundMessage } from '../ports.ts';
+import { catchUp } from './discord-catch-up.ts';
+import {
+  advancePosition,
+  mergePositions,
+  readDiscordCursor,
+  writeDiscordCursor,
+  type ChannelPositions,
+} from './discord-cursor.ts';
+import { isSnowflake } from './snowflake.ts';
 
 type DiscordConfig = Extract<ChannelConfig, { type: 'discord' }>;
 
@@ -56,7 +65,9 @@ export function toInbound(
 }
 
 const KNOWN_DISPATCHES = new Set<string>(Object.values(GatewayDispatchEvents));
-const isSnowflake = (value: unknown) => typeof value === 'string' && /^\d{1,20}$/.test(value);
+
+/** Message ids remembered as seen: a catch-up of 100 channels brings at most 10,000. */
+const SEEN_IDS = 20_000;
 
 /**
  * Why a raw gateway dispatch is refused: a type this API version does not define, or a
@@ -91,6 +102,12 @@ function stripMention(text: string, botUserId: string): string {
  * session — all discord.js's) and the REST API (`rest_api_url`; the gateway URL comes from its
  * `GET /gateway/bot`). 429s are waited out by discord.js's REST queue with the server's
  * `retry_after`. One gateway connection per bot token (`exclusive`).
+ *
+ * The channel's cursor (kept in the database) holds, per Discord channel the bot received from,
+ * the last message handed over. Once a new connection is ready, what came after those went
+ * unanswered while no gateway was connected (a restart, or a peer taking the channel over): it is
+ * fetched and handed over first, oldest first; live messages wait for it, and a message both
+ * fetched and delivered live is handed over once.
  */
 export function createDiscordAdapter(
   config: DiscordConfig,
@@ -103,7 +120,46 @@ export function createDiscordAdapter(
   /** User id → its DM channel's id (replies to a DM go to the sender's user id). */
   const dmChannels = new Map<string, string>();
 
-  function makeClient(next: ChannelLink): Client {
+  /** Each channel's last message handed over: what the cursor holds. */
+  let positions: ChannelPositions = new Map();
+  /** Messages seen lately (handed over, refused or ignored), by id. */
+  const seen = new Set<string>();
+
+  function remember(id: string): void {
+    seen.add(id);
+    if (seen.size > SEEN_IDS) for (const old of [...seen].slice(0, SEEN_IDS / 10)) seen.delete(old);
+  }
+
+  /**
+   * The one path of every message, live or caught up: checked, handed over, and the channel's
+   * position written once the service stored it. Called one message at a time.
+   */
+  async function handOver(made: Client, next: ChannelLink, message: Message): Promise<void> {
+    if (seen.has(message.id)) return;
+    remember(message.id);
+    const botUserId = made.user?.id ?? '';
+    let inbound: ReturnType<typeof toInbound>;
+    try {
+      inbound = toInbound(message, botUserId);
+    } catch (error) {
+      next.rejected(`message ${message.id}: ${String(error)}`);
+      return;
+    }
+    if (!inbound) return;
+    if ('refused' in inbound) return next.rejected(inbound.refused);
+    if (inbound.direct) dmChannels.set(inbound.senderId, message.channelId);
+    try {
+      await next.receive(inbound);
+    } catch (error) {
+      next.rejected(String(error));
+      return;
+    }
+    advancePosition(positions, message.channelId, message.id);
+    await next.cursor.write(writeDiscordCursor(botUserId, positions));
+  }
+
+  /** `caughtUp` settles once the catch-up is done: live messages are handed over after it. */
+  function makeClient(next: ChannelLink, caughtUp: Promise<void>): Client {
     const made = new Client({
       intents: [
         GatewayIntentBits.Guilds,
@@ -115,19 +171,12 @@ export function createDiscordAdapter(
       partials: [Partials.Channel],
       rest: { api: config.rest_api_url },
     });
+    let receiving = caughtUp;
     made.on(Events.MessageCreate, (message) => {
-      const botUserId = made.user?.id ?? '';
-      let inbound: ReturnType<typeof toInbound>;
-      try {
-        inbound = toInbound(message, botUserId);
-      } catch (error) {
-        next.rejected(`message ${message.id}: ${String(error)}`);
-        return;
-      }
-      if (!inbound) return;
-      if ('refused' in inbound) return next.rejected(inbound.refused);
-      if (inbound.direct) dmChannels.set(inbound.senderId, message.channelId);
-      next.receive(inbound).catch((error: unknown) => next.rejected(String(error)));
+      // One at a time, in order: each cursor write follows the one before.
+      receiving = receiving
+        .then(() => handOver(made, next, message))
+        .catch((error: unknown) => next.rejected(`message ${message.id}: ${String(error)}`));
     });
     made.on(Events.Raw, (packet: { t?: unknown; d?: unknown }) => {
       const refused = malformedDispatch(packet);
@@ -165,13 +214,43 @@ export function createDiscordAdapter(
     return dm.id;
   }
 
+  /**
+   * Hands over what each channel of the cursor missed. The very first connect has no cursor and
+   * answers no history; a cursor of another bot account, or a broken one, is none.
+   */
+  async function catchUpFrom(made: Client, next: ChannelLink, stored: string | undefined) {
+    if (!made.isReady()) return;
+    const bot = made.user.id;
+    const read = readDiscordCursor(stored, bot);
+    if (stored !== undefined && !read)
+      io.logger.warn('discord cursor ignored (another bot account’s, or unreadable): no catch-up');
+    // What this process handed over itself counts too (a cursor write may have failed).
+    positions = mergePositions(positions, read ?? new Map<string, string>());
+    const channels = positions.size;
+    if (channels === 0) return;
+    const result = await catchUp({
+      client: made,
+      positions: new Map(positions),
+      handOver: (message) => handOver(made, next, message),
+      rejected: (reason) => next.rejected(reason),
+      logger: io.logger,
+      live: () => live === made,
+    });
+    for (const channelId of result.gone) positions.delete(channelId);
+    if (result.gone.length > 0) await next.cursor.write(writeDiscordCursor(bot, positions));
+    io.logger.info({ channels, ...result }, 'discord catch-up done');
+  }
+
   return {
     type: 'discord',
     maxTextLength: DISCORD_TEXT_LIMIT,
     // Discord allows one gateway session per bot token and shard.
     exclusive: true,
     async connect(next) {
-      const made = makeClient(next);
+      // Read first: a database that cannot answer fails the connect, and the service retries.
+      const stored = await next.cursor.read();
+      let caughtUp!: () => void;
+      const made = makeClient(next, new Promise<void>((resolve) => (caughtUp = resolve)));
       client = made;
       live = made;
       let timer: NodeJS.Timeout | undefined;
@@ -192,12 +271,16 @@ export function createDiscordAdapter(
         await ready;
       } catch (error) {
         live = undefined;
+        caughtUp();
         await made.destroy();
         throw error;
       } finally {
         clearTimeout(timer);
       }
       io.logger.info({ bot: made.user?.username }, 'discord gateway ready');
+      void catchUpFrom(made, next, stored)
+        .catch((error: unknown) => next.rejected(`discord catch-up: ${String(error)}`))
+        .finally(caughtUp);
     },
     async disconnect() {
       const current = live;

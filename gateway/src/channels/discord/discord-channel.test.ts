@@ -219,3 +219,46 @@ describe('Discord, through a real gateway, discord.js and the fake Discord', () 
     expect((await fetch(`${bed.gw.url}/ready`)).status).toBe(200);
   });
 });
+
+describe('Discord across a gateway restart (the cursor in the database)', () => {
+  it('answers what was sent while the gateway was down, once, and never the history before the channel', async () => {
+    const discord = await startFakeDiscord(TOKEN);
+    discord.message({ from: OWNER, text: 'history from before the channel existed' });
+    const channel = {
+      type: 'discord',
+      bot_token: TOKEN,
+      rest_api_url: discord.apiUrl,
+      allow_from: [OWNER],
+    };
+    const status = (bed: ChatTestBed) => () => gatewayApi(() => bed.gw.url).channelStatus('dc');
+    const first = await startChannelTestBed('dc', channel);
+    try {
+      await expect.poll(status(first), { timeout: 20_000 }).toBe('connected');
+      first.fake.reply({ text: 'First answer.' });
+      discord.message({ from: OWNER, text: 'hello before the restart' });
+      expect(await discord.nextSent()).toMatchObject([{ content: 'First answer.' }]);
+      expect(first.fake.requests).toHaveLength(1);
+      expect(JSON.stringify(first.fake.requests[0]?.body)).not.toContain('history from before');
+    } finally {
+      await first.gw.gateway.close(); // stopped, its home kept for the restart
+      await first.fake.close();
+    }
+
+    discord.message({ from: OWNER, text: 'sent while the gateway was down' });
+    const second = await startChannelTestBed('dc', channel, { home: first.gw.home });
+    try {
+      second.fake.reply({ text: 'Caught up.' }, { text: 'Live again.' });
+      expect(await discord.nextSent(1, 20_000)).toMatchObject([{ content: 'Caught up.' }]);
+      expect(JSON.stringify(second.fake.requests[0]?.body)).toContain(
+        'sent while the gateway was down',
+      );
+      discord.message({ from: OWNER, text: 'and after the restart' });
+      expect(await discord.nextSent()).toMatchObject([{ content: 'Live again.' }]);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(second.fake.requests).toHaveLength(2); // nothing answered twice, nothing from before
+    } finally {
+      await second.close();
+      await discord.close();
+    }
+  });
+});

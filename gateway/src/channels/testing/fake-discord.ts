@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { APIMessage, APIUser, MessageFlags } from 'discord.js';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { listenRestartable } from './restartable-server.ts';
 import { createSentLog } from './sent-log.ts';
@@ -20,7 +21,7 @@ export const INTENTS = {
   messageContent: 1 << 15,
 } as const;
 
-const BOT = {
+const BOT: APIUser & { bot: true } = {
   id: '900000000000000001',
   username: 'hearth-test',
   discriminator: '0',
@@ -46,12 +47,18 @@ interface Session {
   intents: number;
 }
 
+/** Messages one `GET /channels/{id}/messages` returns: `limit` is 1–100, 50 when absent. */
+const PAGE = { min: 1, max: 100, default: 50 } as const;
+
 /**
  * A protocol-faithful fake of Discord on 127.0.0.1: the REST API under `/api/v10` (`Authorization:
  * Bot <token>`; `GET /gateway/bot`, `POST /channels/{id}/messages` with the 2000-character limit
- * and `Invalid Form Body` errors, `POST /channels/{id}/typing`, `POST /users/@me/channels` for
- * DMs; any route can be made to answer 429 with `retry_after` in the body and the `Retry-After`
- * and `X-RateLimit-*` headers), and the gateway WebSocket (JSON encoding): HELLO (op 10) with
+ * and `Invalid Form Body` errors, `GET /channels/{id}` and `GET /channels/{id}/messages` over the
+ * messages tests injected and the bot sent (see `history`), `POST /channels/{id}/typing`,
+ * `POST /users/@me/channels` for DMs; an unknown channel is 404 `Unknown Channel` (10003), one the
+ * bot lost access to 403 `Missing Access` (50001); any route can be made to answer 429 with
+ * `retry_after` in the body and the `Retry-After` and `X-RateLimit-*` headers), and the gateway
+ * WebSocket (JSON encoding): HELLO (op 10) with
  * `heartbeat_interval`, IDENTIFY (op 2, a bad token closes 4004, no Message Content intent means
  * empty `content`), READY and GUILD_CREATE dispatches, heartbeats answered by ACK (op 11), RESUME
  * (op 6: missed dispatches replayed, then RESUMED; an unknown session gets op 9), and the server's
@@ -72,6 +79,10 @@ export async function startFakeDiscord(
   const throttled = new Map<RegExp, number>();
   const sessions = new Map<string, Session>();
   const dmChannels = new Map<string, string>(); // user id → DM channel id
+  /** Each channel's messages, oldest first (ids only grow). */
+  const messages = new Map<string, APIMessage[]>();
+  const revoked = new Set<string>();
+  const requests: string[] = [];
   let seq = 0;
   let current: Session | undefined;
 
@@ -103,12 +114,19 @@ export async function startFakeDiscord(
   const knownChannel = (id: string) =>
     id === GUILD_CHANNEL_ID || [...dmChannels.values()].includes(id);
 
+  function store(message: APIMessage): void {
+    const list = messages.get(message.channel_id) ?? [];
+    list.push(message);
+    messages.set(message.channel_id, list);
+  }
+
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? '').split('?')[0] ?? '';
-    const match = /^\/api\/v10(\/.*)$/.exec(path);
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const match = /^\/api\/v10(\/.*)$/.exec(url.pathname);
     if (!match) return fail(res, 404, 0, '404: Not Found');
     if (req.headers.authorization !== `Bot ${token}`) return fail(res, 401, 0, '401: Unauthorized');
     const route = `${req.method} ${match[1]}`;
+    requests.push(`${route}${url.search}`);
     let body: Json;
     try {
       body = await readJson(req);
@@ -161,36 +179,127 @@ export async function startFakeDiscord(
     const typingMatch = /^POST \/channels\/(\d+)\/typing$/.exec(route);
     if (typingMatch) {
       const channelId = typingMatch[1] ?? '';
-      if (!knownChannel(channelId)) return fail(res, 404, 10003, 'Unknown Channel');
+      if (unreachable(res, channelId)) return;
       typing.push(channelId);
       return reply(res, 204);
     }
     const sendMatch = /^POST \/channels\/(\d+)\/messages$/.exec(route);
     if (sendMatch) {
       const channelId = sendMatch[1] ?? '';
-      if (!knownChannel(channelId)) return fail(res, 404, 10003, 'Unknown Channel');
+      if (unreachable(res, channelId)) return;
       const content = typeof body.content === 'string' ? body.content : '';
       if (content === '') return fail(res, 400, 50006, 'Cannot send an empty message');
       if (content.length > 2000) return invalidForm(res, 'content', 2000);
       recordSent({ channel_id: channelId, content });
-      return reply(res, 200, {
-        id: nextId(),
-        type: 0,
-        channel_id: channelId,
-        content,
-        author: BOT,
-        timestamp: new Date().toISOString(),
-        edited_timestamp: null,
-        tts: false,
-        mention_everyone: false,
-        mentions: [],
-        mention_roles: [],
-        attachments: [],
-        embeds: [],
-        pinned: false,
-      });
+      const sentMessage = apiMessage(channelId, BOT, content, []);
+      store(sentMessage);
+      return reply(res, 200, sentMessage);
+    }
+    const historyMatch = /^GET \/channels\/(\d+)\/messages$/.exec(route);
+    if (historyMatch) {
+      const channelId = historyMatch[1] ?? '';
+      if (unreachable(res, channelId)) return;
+      return history(res, channelId, url.searchParams);
+    }
+    const channelMatch = /^GET \/channels\/(\d+)$/.exec(route);
+    if (channelMatch) {
+      const channelId = channelMatch[1] ?? '';
+      if (unreachable(res, channelId)) return;
+      return reply(res, 200, channelObject(channelId));
     }
     return fail(res, 404, 0, '404: Not Found');
+  }
+
+  /** Answers 404 Unknown Channel, or 403 Missing Access for a channel the bot lost: true then. */
+  function unreachable(res: ServerResponse, channelId: string): boolean {
+    if (!knownChannel(channelId)) fail(res, 404, 10003, 'Unknown Channel');
+    else if (revoked.has(channelId)) fail(res, 403, 50001, 'Missing Access');
+    else return false;
+    return true;
+  }
+
+  /**
+   * `GET /channels/{id}/messages`: `limit` 1–100 (50 by default); with `after`, the page right
+   * after that id; with `before`, the page right before it; with neither, the latest page.
+   * Either way newest first, as Discord returns them. `before`, `after` and `around` are mutually
+   * exclusive in Discord's documentation: more than one is refused here; `around` is not served.
+   */
+  function history(res: ServerResponse, channelId: string, query: URLSearchParams): void {
+    const rawLimit = query.get('limit') ?? String(PAGE.default);
+    const limit = Number(rawLimit);
+    if (!/^\d+$/.test(rawLimit))
+      return formError(res, 'limit', 'NUMBER_TYPE_COERCE', `Value "${rawLimit}" is not int.`);
+    if (limit < PAGE.min)
+      return formError(
+        res,
+        'limit',
+        'NUMBER_TYPE_MIN',
+        'int value should be greater than or equal to 1.',
+      );
+    if (limit > PAGE.max)
+      return formError(
+        res,
+        'limit',
+        'NUMBER_TYPE_MAX',
+        'int value should be less than or equal to 100.',
+      );
+    const anchors = (['before', 'after', 'around'] as const).filter((key) => query.has(key));
+    for (const key of anchors) {
+      const value = query.get(key) ?? '';
+      if (!/^\d{1,20}$/.test(value))
+        return formError(res, key, 'NUMBER_TYPE_COERCE', `Value "${value}" is not snowflake.`);
+    }
+    const [anchor, ...others] = anchors;
+    if (others.length > 0 || anchor === 'around')
+      return fail(res, 400, 0, `the fake serves one of before or after, not ${anchors.join(', ')}`);
+    const all = messages.get(channelId) ?? [];
+    const from = BigInt(query.get(anchor ?? '') ?? 0);
+    const page =
+      anchor === 'after'
+        ? all.filter((m) => BigInt(m.id) > from).slice(0, limit)
+        : anchor === 'before'
+          ? all.filter((m) => BigInt(m.id) < from).slice(-limit)
+          : all.slice(-limit);
+    const withContent = (m: APIMessage) =>
+      options.messageContentDisallowed ? { ...m, content: '' } : m;
+    return reply(res, 200, page.map(withContent).reverse());
+  }
+
+  /** `GET /channels/{id}`: a DM channel (type 1) with its recipient, or the guild's text channel. */
+  function channelObject(channelId: string): Json {
+    const last = messages.get(channelId)?.at(-1)?.id ?? null;
+    if (channelId === GUILD_CHANNEL_ID)
+      return { ...guildTextChannel(), guild_id: GUILD_ID, last_message_id: last };
+    const user = [...dmChannels.entries()].find(([, id]) => id === channelId)?.[0] ?? '';
+    return { id: channelId, type: 1, last_message_id: last, flags: 0, recipients: [userOf(user)] };
+  }
+
+  /** A message as the REST API returns it (the gateway's MESSAGE_CREATE adds `guild_id`). */
+  function apiMessage(channelId: string, author: APIUser, content: string, mentions: APIUser[]) {
+    const message: APIMessage = {
+      id: nextId(),
+      type: 0,
+      channel_id: channelId,
+      author,
+      content,
+      timestamp: new Date().toISOString(),
+      edited_timestamp: null,
+      tts: false,
+      mention_everyone: false,
+      mentions,
+      mention_roles: [],
+      attachments: [],
+      embeds: [],
+      pinned: false,
+      flags: 0 as MessageFlags, // none
+    };
+    return message;
+  }
+
+  function formError(res: ServerResponse, field: string, code: string, message: string) {
+    return fail(res, 400, 50035, 'Invalid Form Body', {
+      errors: { [field]: { _errors: [{ code, message }] } },
+    });
   }
 
   function invalidForm(res: ServerResponse, field: string, max?: number) {
@@ -207,7 +316,7 @@ export async function startFakeDiscord(
     });
   }
 
-  const userOf = (id: string) => ({
+  const userOf = (id: string): APIUser => ({
     id,
     username: `user${id}`,
     discriminator: '0',
@@ -247,17 +356,19 @@ export async function startFakeDiscord(
       threads: [],
       stage_instances: [],
       guild_scheduled_events: [],
-      channels: [
-        {
-          id: GUILD_CHANNEL_ID,
-          type: 0,
-          name: 'general',
-          position: 0,
-          permission_overwrites: [],
-          parent_id: null,
-          nsfw: false,
-        },
-      ],
+      channels: [guildTextChannel()],
+    };
+  }
+
+  function guildTextChannel(): Json {
+    return {
+      id: GUILD_CHANNEL_ID,
+      type: 0,
+      name: 'general',
+      position: 0,
+      permission_overwrites: [],
+      parent_id: null,
+      nsfw: false,
     };
   }
 
@@ -339,11 +450,6 @@ export async function startFakeDiscord(
   const lifecycle = await listenRestartable(server, terminateClients);
   const { port } = lifecycle;
 
-  function messageCreate(d: Json): void {
-    if (!current) throw new Error('no gateway session: the client has not identified');
-    dispatch(current, 'MESSAGE_CREATE', d);
-  }
-
   return {
     apiUrl: `http://127.0.0.1:${port}/api`,
     bot: BOT,
@@ -368,40 +474,51 @@ export async function startFakeDiscord(
     },
     /** Sessions started by IDENTIFY (a RESUME starts none). */
     sessionCount: () => sessions.size,
-    /** A user's message: a DM by default, or in the guild's text channel. */
+    /**
+     * A user's message: a DM by default, or in the guild's text channel. Kept in the channel's
+     * history, and dispatched to the gateway session, if any (a session no client holds keeps it
+     * for a RESUME); returns its id.
+     */
     message(options: {
       from: string;
       text: string;
       guild?: boolean;
       mentions?: string[];
       bot?: boolean;
-    }): void {
+    }): string {
       const channelId = options.guild
         ? GUILD_CHANNEL_ID
         : (dmChannels.get(options.from) ??
-          dmChannels.set(options.from, nextId()).get(options.from));
-      const content =
-        current && (current.intents & INTENTS.messageContent) === 0 ? '' : options.text;
-      messageCreate({
-        id: nextId(),
-        type: 0,
-        channel_id: channelId,
+          dmChannels.set(options.from, nextId()).get(options.from) ??
+          '');
+      const author = { ...userOf(options.from), ...(options.bot ? { bot: true } : {}) };
+      const mentions = (options.mentions ?? []).map((id) => (id === BOT.id ? BOT : userOf(id)));
+      const message = apiMessage(channelId, author, options.text, mentions);
+      store(message);
+      if (!current) return message.id;
+      const content = (current.intents & INTENTS.messageContent) === 0 ? '' : options.text;
+      dispatch(current, 'MESSAGE_CREATE', {
+        ...message,
+        content,
         channel_type: options.guild ? 0 : 1,
         ...(options.guild ? { guild_id: GUILD_ID } : {}),
-        author: { ...userOf(options.from), ...(options.bot ? { bot: true } : {}) },
-        content,
-        timestamp: new Date().toISOString(),
-        edited_timestamp: null,
-        tts: false,
-        mention_everyone: false,
-        mentions: (options.mentions ?? []).map((id) => (id === BOT.id ? BOT : userOf(id))),
-        mention_roles: [],
-        attachments: [],
-        embeds: [],
-        pinned: false,
-        flags: 0,
       });
+      return message.id;
     },
+    /** Every message of a channel, oldest first. */
+    history: (channelId: string): readonly APIMessage[] => messages.get(channelId) ?? [],
+    /** The DM channel of a user (opened now if it was not). */
+    dmChannelOf(userId: string): string {
+      const id = dmChannels.get(userId) ?? nextId();
+      dmChannels.set(userId, id);
+      return id;
+    },
+    /** The bot loses access to a channel (kicked, or its permissions taken): 403 Missing Access. */
+    revokeAccess(channelId: string): void {
+      revoked.add(channelId);
+    },
+    /** Every REST request, as "METHOD /path?query" (without `/api/v10`), in order. */
+    requests,
     /** Any dispatch as is (malformed ones included). */
     rawDispatch(t: string, d: unknown): void {
       if (!current) throw new Error('no gateway session');
