@@ -1,5 +1,4 @@
 import { afterAll, expect } from 'vitest';
-import { channelSchema } from '../../config/schema.ts';
 import { silentLogger } from '../../observability/logger.ts';
 import { runChannelConformance } from '../conformance.ts';
 import {
@@ -8,6 +7,7 @@ import {
   startMailServers,
   type MailServers,
 } from '../testing/mail-servers.ts';
+import { plainEmailChannel } from '../testing/email-config.ts';
 import { composeMail, createTestDkim, type DkimSigner } from '../testing/test-dkim.ts';
 import { createEmailAdapter } from './email-adapter.ts';
 
@@ -29,20 +29,7 @@ runChannelConformance(
   'email (imapflow and nodemailer against real Dovecot and Postfix)',
   async () => {
     const mail = await servers();
-    const config = channelSchema.parse({
-      type: 'email',
-      imap_host: '127.0.0.1',
-      imap_port: mail.imapPort,
-      imap_tls: 'none',
-      smtp_host: '127.0.0.1',
-      smtp_port: mail.smtpPort,
-      smtp_tls: 'none',
-      username: mail.address('bot'),
-      password_secret: mail.password('bot'),
-      address: mail.address('bot'),
-      max_message_bytes: 65_536,
-    });
-    if (config.type !== 'email') throw new Error('unreachable');
+    const config = plainEmailChannel(mail, 'bot', { max_message_bytes: 65_536 });
     const adapter = createEmailAdapter(
       config,
       { fetch: globalThis.fetch, now: Date.now, logger: silentLogger() },

@@ -1,7 +1,6 @@
 import { ImapFlow } from 'imapflow';
 import type { SendMailOptions } from 'nodemailer';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { channelSchema } from '../../config/schema.ts';
 import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
 import {
   MAIL_DOMAIN,
@@ -10,6 +9,7 @@ import {
   type DeliveredMail,
   type MailServers,
 } from '../testing/mail-servers.ts';
+import { plainEmailChannel } from '../testing/email-config.ts';
 import { approvalShortId, gatewayApi, shell } from '../testing/channel-test-kit.ts';
 import { composeMail, createTestDkim, type DkimSigner } from '../testing/test-dkim.ts';
 
@@ -89,32 +89,12 @@ describe.skipIf(missing !== undefined)(
         resolveTxt: dkim.resolveTxt,
         config: {
           channels: {
-            mail: channelSchema.parse({
-              type: 'email',
-              imap_host: '127.0.0.1',
-              imap_port: mail.imapPort,
-              imap_tls: 'none',
-              smtp_host: '127.0.0.1',
-              smtp_port: mail.smtpPort,
-              smtp_tls: 'none',
-              username: bot,
-              password_secret: mail.password('bot'),
-              address: bot,
+            mail: plainEmailChannel(mail, 'bot', {
               allow_from: [owner],
               max_message_bytes: MAX_BYTES,
             }),
             // A second mailbox whose owner turned sender verification off.
-            trusting: channelSchema.parse({
-              type: 'email',
-              imap_host: '127.0.0.1',
-              imap_port: mail.imapPort,
-              imap_tls: 'none',
-              smtp_host: '127.0.0.1',
-              smtp_port: mail.smtpPort,
-              smtp_tls: 'none',
-              username: mail.address('trusting'),
-              password_secret: mail.password('trusting'),
-              address: mail.address('trusting'),
+            trusting: plainEmailChannel(mail, 'trusting', {
               allow_from: [owner],
               verify_sender: 'off',
             }),

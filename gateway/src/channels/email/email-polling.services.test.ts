@@ -1,6 +1,5 @@
 import { ImapFlow } from 'imapflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { channelSchema } from '../../config/schema.ts';
 import { silentLogger } from '../../observability/logger.ts';
 import { recordingLink } from '../conformance.ts';
 import type { ChannelAdapter } from '../ports.ts';
@@ -10,6 +9,7 @@ import {
   startMailServers,
   type MailServers,
 } from '../testing/mail-servers.ts';
+import { plainEmailChannel } from '../testing/email-config.ts';
 import { createTestDkim } from '../testing/test-dkim.ts';
 import { createEmailAdapter } from './email-adapter.ts';
 
@@ -26,19 +26,7 @@ describe.skipIf(missing !== undefined)(
 
     beforeAll(async () => {
       mail = await startMailServers(['bot', 'alice'], { withoutIdle: true });
-      const config = channelSchema.parse({
-        type: 'email',
-        imap_host: '127.0.0.1',
-        imap_port: mail.imapPort,
-        imap_tls: 'none',
-        smtp_host: '127.0.0.1',
-        smtp_port: mail.smtpPort,
-        smtp_tls: 'none',
-        username: mail.address('bot'),
-        password_secret: mail.password('bot'),
-        address: mail.address('bot'),
-      });
-      if (config.type !== 'email') throw new Error('unreachable');
+      const config = plainEmailChannel(mail, 'bot');
       // The adapter's own sweep is far off: only imapflow's polling (NOOP every second) can
       // notice the mail.
       adapter = createEmailAdapter(

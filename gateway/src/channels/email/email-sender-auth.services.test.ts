@@ -2,9 +2,9 @@ import { Writable } from 'node:stream';
 import { ImapFlow } from 'imapflow';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { channelSchema, type ChannelConfig } from '../../config/schema.ts';
 import { silentLogger, type Logger } from '../../observability/logger.ts';
 import { recordingLink } from '../conformance.ts';
+import { plainEmailChannel, type EmailConfig } from '../testing/email-config.ts';
 import {
   MAIL_DOMAIN,
   mailServersMissing,
@@ -16,8 +16,6 @@ import { createEmailAdapter, SENDER_RETRY_MS } from './email-adapter.ts';
 
 const missing = mailServersMissing();
 
-type EmailConfig = Extract<ChannelConfig, { type: 'email' }>;
-
 describe.skipIf(missing !== undefined)(
   `Email sender verification through real Postfix and Dovecot: DNS failures wait, "off" warns${missing ? ` (skipped: ${missing})` : ''}`,
   { timeout: 90_000 },
@@ -28,23 +26,8 @@ describe.skipIf(missing !== undefined)(
     /** The adapter's clock: moved on to pass the retry window without waiting it out. */
     let clock = Date.now();
 
-    const configFor = (overrides: Record<string, unknown> = {}): EmailConfig => {
-      const config = channelSchema.parse({
-        type: 'email',
-        imap_host: '127.0.0.1',
-        imap_port: mail.imapPort,
-        imap_tls: 'none',
-        smtp_host: '127.0.0.1',
-        smtp_port: mail.smtpPort,
-        smtp_tls: 'none',
-        username: mail.address('bot'),
-        password_secret: mail.password('bot'),
-        address: mail.address('bot'),
-        ...overrides,
-      });
-      if (config.type !== 'email') throw new Error('unreachable');
-      return config;
-    };
+    const configFor = (overrides: Record<string, unknown> = {}): EmailConfig =>
+      plainEmailChannel(mail, 'bot', overrides);
     /** Connects an adapter (sweeping every 300 ms) to a recording link; run `test`, then disconnect. */
     const withAdapter = async (
       test: (recorder: ReturnType<typeof recordingLink>) => Promise<void>,
