@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { channelSchema } from '../../config/schema.ts';
-import { silentLogger } from '../../observability/logger.ts';
 import { recordingLink, runChannelConformance } from '../conformance.ts';
 import { startFakeDiscord } from '../testing/fake-discord.ts';
-import { createDiscordAdapter, malformedDispatch } from './discord-adapter.ts';
+import { malformedDispatch } from './discord-adapter.ts';
+import { discordAdapterOn } from '../testing/discord-test-adapter.ts';
 
 const TOKEN = 'conformance.discord.token';
 
@@ -11,17 +10,7 @@ runChannelConformance(
   'discord (discord.js against the fake gateway and REST API)',
   async () => {
     const fake = await startFakeDiscord(TOKEN);
-    const config = channelSchema.parse({
-      type: 'discord',
-      bot_token: TOKEN,
-      rest_api_url: fake.apiUrl,
-    });
-    if (config.type !== 'discord') throw new Error('unreachable');
-    const adapter = createDiscordAdapter(config, {
-      fetch: globalThis.fetch,
-      now: Date.now,
-      logger: silentLogger(),
-    });
+    const adapter = discordAdapterOn(fake.apiUrl, TOKEN);
     return {
       adapter,
       inbound: async ({ senderId, text }) => {
@@ -54,17 +43,7 @@ describe('discord adapter: hostile input and bad credentials', () => {
   it('a wrong bot token fails connect (401 from GET /gateway/bot), and nothing stays open', async () => {
     const fake = await startFakeDiscord(TOKEN);
     try {
-      const config = channelSchema.parse({
-        type: 'discord',
-        bot_token: 'forged.token',
-        rest_api_url: fake.apiUrl,
-      });
-      if (config.type !== 'discord') throw new Error('unreachable');
-      const adapter = createDiscordAdapter(config, {
-        fetch: globalThis.fetch,
-        now: Date.now,
-        logger: silentLogger(),
-      });
+      const adapter = discordAdapterOn(fake.apiUrl, 'forged.token');
       await expect(adapter.connect(recordingLink().link)).rejects.toThrow(/token/i);
       await adapter.disconnect();
       expect(fake.connected()).toBe(false);
@@ -77,17 +56,7 @@ describe('discord adapter: hostile input and bad credentials', () => {
   it('without the Message Content intent enabled, connect fails (close code 4014: disallowed intents)', async () => {
     const fake = await startFakeDiscord(TOKEN, { messageContentDisallowed: true });
     try {
-      const config = channelSchema.parse({
-        type: 'discord',
-        bot_token: TOKEN,
-        rest_api_url: fake.apiUrl,
-      });
-      if (config.type !== 'discord') throw new Error('unreachable');
-      const adapter = createDiscordAdapter(config, {
-        fetch: globalThis.fetch,
-        now: Date.now,
-        logger: silentLogger(),
-      });
+      const adapter = discordAdapterOn(fake.apiUrl, TOKEN);
       const recorder = recordingLink();
       await expect(adapter.connect(recorder.link)).rejects.toThrow(/disallowed intents/i);
       await adapter.disconnect();
@@ -101,17 +70,7 @@ describe('discord adapter: hostile input and bad credentials', () => {
   it('still sends after disconnect (replies of turns running while the channel winds down)', async () => {
     const fake = await startFakeDiscord(TOKEN);
     try {
-      const config = channelSchema.parse({
-        type: 'discord',
-        bot_token: TOKEN,
-        rest_api_url: fake.apiUrl,
-      });
-      if (config.type !== 'discord') throw new Error('unreachable');
-      const adapter = createDiscordAdapter(config, {
-        fetch: globalThis.fetch,
-        now: Date.now,
-        logger: silentLogger(),
-      });
+      const adapter = discordAdapterOn(fake.apiUrl, TOKEN);
       await adapter.connect(recordingLink().link);
       await adapter.disconnect();
       expect(fake.connected()).toBe(false);

@@ -3,14 +3,13 @@
  * against the fake Discord, with the cursor a recording link keeps.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { channelSchema } from '../../config/schema.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { silentLogger } from '../../observability/logger.ts';
 import { capturingLogger } from '../../memory/short-term/testing/log-capture.ts';
 import { recordingLink } from '../conformance.ts';
 import type { ChannelLink } from '../ports.ts';
+import { discordAdapterOn } from '../testing/discord-test-adapter.ts';
 import { startFakeDiscord, type FakeDiscord } from '../testing/fake-discord.ts';
-import { createDiscordAdapter } from './discord-adapter.ts';
 import { writeDiscordCursor } from './discord-cursor.ts';
 
 const TOKEN = 'catch-up.discord.token';
@@ -34,17 +33,7 @@ describe('discord adapter: what was sent while no gateway was connected', () => 
   });
 
   function adapterFor(logger: Logger = silentLogger()) {
-    const config = channelSchema.parse({
-      type: 'discord',
-      bot_token: TOKEN,
-      rest_api_url: fake.apiUrl,
-    });
-    if (config.type !== 'discord') throw new Error('unreachable');
-    const adapter = createDiscordAdapter(config, {
-      fetch: globalThis.fetch,
-      now: Date.now,
-      logger,
-    });
+    const adapter = discordAdapterOn(fake.apiUrl, TOKEN, logger);
     adapters.push(adapter);
     return adapter;
   }

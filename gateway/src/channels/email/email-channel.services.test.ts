@@ -1,4 +1,3 @@
-import { ImapFlow } from 'imapflow';
 import type { SendMailOptions } from 'nodemailer';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
@@ -48,23 +47,7 @@ describe.skipIf(missing !== undefined)(
     /** Sends a mail signed by its domain, as a real provider delivers it. */
     const send = async (message: SendMailOptions) => mail.send(await signer.compose(message));
     /** The mails of the agent's mailbox not yet flagged seen. */
-    const unseen = async () => {
-      const probe = new ImapFlow({
-        host: '127.0.0.1',
-        port: mail.imapPort,
-        secure: false,
-        doSTARTTLS: false,
-        auth: { user: bot, pass: mail.password('bot') },
-        logger: false,
-      });
-      await probe.connect();
-      try {
-        await probe.mailboxOpen('INBOX', { readOnly: true });
-        return (await probe.search({ seen: false }, { uid: true })) || [];
-      } finally {
-        await probe.logout();
-      }
-    };
+    const unseen = () => mail.unseen('bot');
 
     const api = gatewayApi(() => bed.gw.url);
     const { call } = api;

@@ -1,5 +1,4 @@
 import { Writable } from 'node:stream';
-import { ImapFlow } from 'imapflow';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger, type Logger } from '../../observability/logger.ts';
@@ -47,23 +46,7 @@ describe.skipIf(missing !== undefined)(
       }
     };
     /** The mails of the agent's mailbox not yet flagged seen. */
-    const unseen = async () => {
-      const probe = new ImapFlow({
-        host: '127.0.0.1',
-        port: mail.imapPort,
-        secure: false,
-        doSTARTTLS: false,
-        auth: { user: mail.address('bot'), pass: mail.password('bot') },
-        logger: false,
-      });
-      await probe.connect();
-      try {
-        await probe.mailboxOpen('INBOX', { readOnly: true });
-        return (await probe.search({ seen: false }, { uid: true })) || [];
-      } finally {
-        await probe.logout();
-      }
-    };
+    const unseen = () => mail.unseen('bot');
     const toBot = (text: string) => ({
       from: mail.address('owner'),
       to: mail.address('bot'),

@@ -27,6 +27,7 @@ import {
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ImapFlow } from 'imapflow';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 
@@ -117,6 +118,8 @@ export interface MailServers {
   send(mail: SendMailOptions): Promise<void>;
   /** Every mail delivered to `user`'s Maildir so far, oldest first. */
   mailbox(user: string): Promise<DeliveredMail[]>;
+  /** The UIDs of `user`'s INBOX mails not yet flagged seen (over plain IMAP: servers without `tls`). */
+  unseen(user: string): Promise<number[]>;
   /** Waits until `user` has more than `seen` mails; returns the new ones. */
   nextMail(user: string, seen: number, timeoutMs?: number): Promise<DeliveredMail[]>;
   stopDovecot(): Promise<void>;
@@ -440,6 +443,23 @@ export async function startMailServers(
       await smtp.sendMail(mail);
     },
     mailbox: (user) => readMaildir(maildir(user)),
+    async unseen(user) {
+      const probe = new ImapFlow({
+        host: '127.0.0.1',
+        port: imapPort,
+        secure: false,
+        doSTARTTLS: false,
+        auth: { user: address(user), pass: password(user) },
+        logger: false,
+      });
+      await probe.connect();
+      try {
+        await probe.mailboxOpen('INBOX', { readOnly: true });
+        return (await probe.search({ seen: false }, { uid: true })) || [];
+      } finally {
+        await probe.logout();
+      }
+    },
     async nextMail(user, seen, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
