@@ -1,36 +1,47 @@
-import type { Agent as HttpsAgent } from 'node:https';
-import type { Backoff } from './channels/channel-runner.ts';
-import type { TxtResolver } from './channels/ports.ts';
-import type { LeaseTiming } from './scale-out/connection-lease.ts';
 import type { Server } from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
-import type { ChatPipeline } from './agent/pipeline.ts';
-import type { RuntimeReport } from './config/runtime-tuning.ts';
+import type { AgentArea } from './agent/area.ts';
+import type { ApprovalsOptions, ApprovalService } from './approvals/ports.ts';
+import type { ChannelsOptions } from './channels/area.ts';
 import type { SecretResolverDeps } from './config/secrets.ts';
 import type { StatePaths } from './config/state-dir.ts';
 import type { OpenDatabase } from './db/ports.ts';
+import type { HubOptions } from './hub/area.ts';
 import type { ListeningAddress } from './lifecycle/serve-areas.ts';
 import type { Startup } from './lifecycle/startup.ts';
-import type { MemoryRuntime } from './memory/build-memory.ts';
-import type { HostResolver } from './hub/host-resolver.ts';
-import type { PinnedFetch } from './hub/pinned-fetch.ts';
-import type { Embedder } from './memory/ports.ts';
-import type { ConnectionTiming } from './mcp/client/timing.ts';
-import type { McpServerCommand } from './mcp/ports.ts';
-import type { LogTail } from './observability/log-tail.ts';
+import type { LogsOptions } from './logs/area.ts';
+import type { McpOptions } from './mcp/area.ts';
+import type { MemoryArea, MemoryOptions } from './memory/area.ts';
 import type { Metrics } from './observability/metrics.ts';
-import type { ProviderName } from './providers/catalog.ts';
-import type { LlmRouter } from './providers/router.ts';
-import type { PresenceTiming } from './scale-out/presence.ts';
-import type { SettingsService } from './settings/settings-service.ts';
-import type { ToolRuntime } from './tools/build-tools.ts';
-import type { ToolRegistry } from './tools/contract.ts';
-import type { UsageTracker } from './usage/usage-tracker.ts';
+import type { ProvidersArea, ProvidersOptions } from './providers/area.ts';
+import type { PushOptions } from './push/area.ts';
+import type { ScaleOutOptions } from './scale-out/ports.ts';
+import type { SessionsOptions } from './sessions/ports.ts';
+import type { SettingsArea } from './settings/area.ts';
+import type { StatusOptions } from './status/area.ts';
+import type { ToolRuntime, ToolRegistry } from './tools/ports.ts';
+import type { VoiceArea, VoiceOptions } from './voice/area.ts';
+import type { WebClientOptions } from './web-client/area.ts';
 import type { FrameSenderLimits } from './ws/send.ts';
 import type { SocketRouter } from './ws/socket-router.ts';
-import type { VoiceEngineOverrides } from './voice/voice-runtime.ts';
-import type { VoiceService } from './voice/voice-service.ts';
+
+/** Each area's options (test seams, tuning), under the area's name. */
+export interface AreaOptions {
+  providers?: ProvidersOptions;
+  sessions?: SessionsOptions;
+  memory?: MemoryOptions;
+  scaleOut?: ScaleOutOptions;
+  approvals?: ApprovalsOptions;
+  hub?: HubOptions;
+  mcp?: McpOptions;
+  voice?: VoiceOptions;
+  push?: PushOptions;
+  webClient?: WebClientOptions;
+  channels?: ChannelsOptions;
+  logs?: LogsOptions;
+  status?: StatusOptions;
+}
 
 /** Everything the gateway takes from outside; tests pass fakes, main.ts passes the real ones. */
 export interface GatewayDeps {
@@ -44,52 +55,16 @@ export interface GatewayDeps {
   secrets: SecretResolverDeps;
   /** Outbound HTTP for providers (global fetch by default). */
   fetch?: typeof globalThis.fetch;
-  /**
-   * Hub downloads: the pinned fetch (undici by default; tests trust their own certificate) and
-   * the resolver of the address check (the system's by default; tests map names to addresses).
-   */
-  hubNetwork?: { fetch?: PinnedFetch; resolve?: HostResolver };
-  /** Base-URL overrides per provider (tests point them at fake servers; proxies). */
-  providerEndpoints?: Partial<Record<ProviderName, string>>;
   /** Monotonic milliseconds, for uptime. */
   monotonicNow?: () => number;
   /** Wall clock, epoch milliseconds. */
   now?: () => number;
-  /** Replaces the local embedding model (tests use a deterministic one). */
-  embedder?: Embedder;
   /** The process environment; child processes get a sanitised copy (default: empty). */
   processEnv?: Readonly<Record<string, string | undefined>>;
-  /** How long an approval stays pending (the spec's 120 s unless a test says otherwise). */
-  approvalExpiryMs?: number;
-  /** How soon a failed channel connection is retried (doubling up to `maxMs`). */
-  channelBackoff?: Backoff;
-  /**
-   * DNS TXT lookups of the channels: the DKIM keys that verify an email's sender (the system's
-   * resolver by default; tests serve their own keys).
-   */
-  resolveTxt?: TxtResolver;
-  /** How long a channel's connection lease outlives a gateway that died holding it. */
-  leaseTiming?: LeaseTiming;
-  /** Scale-out liveness: how long this gateway's presence key lives, how often it is refreshed. */
-  presenceTiming?: PresenceTiming;
-  /** Live sessions kept in process memory (default 10,000; tests lower it). */
-  maxLiveSessions?: number;
-  /** Chat sockets' back-pressure limits (`ws/send.ts` defaults; tests lower them). */
+  /** Sockets' back-pressure limits (`ws/send.ts` defaults; tests lower them). */
   socketFrameLimits?: Partial<FrameSenderLimits>;
-  /** Voice engines used instead of the configured ones (tests inject an STT double). */
-  voiceEngines?: VoiceEngineOverrides;
-  /** An https agent for web push services (tests trust their fake's certificate with it). */
-  pushAgent?: HttpsAgent;
-  /** The built web client served at `/` (default: the `web` workspace's `dist/`). */
-  webAssetsDir?: string;
-  /** The process's allocator and heap set-up, reported in /status `backends`. */
-  runtime?: RuntimeReport;
-  /** How `POST /mcp/spawn` starts `hearth mcp` (the CLI passes itself); unset: spawn answers 503. */
-  mcpServerCommand?: McpServerCommand;
-  /** External MCP servers' timeouts, backoff and flood limits (tests shorten them). */
-  mcpTiming?: Partial<ConnectionTiming>;
-  /** The logger's in-memory tail, served by `/api/v1/logs` and `/ws/logs` (none: unavailable). */
-  logTail?: LogTail;
+  /** Each area's own options. */
+  areas?: AreaOptions;
 }
 
 export interface Gateway {
@@ -98,18 +73,20 @@ export interface Gateway {
   readonly sockets: SocketRouter;
   readonly metrics: Metrics;
   readonly startup: Startup;
-  readonly router: LlmRouter;
-  readonly usage: UsageTracker;
-  readonly settings: SettingsService;
+  readonly router: ProvidersArea['router'];
+  readonly usage: ProvidersArea['usage'];
+  readonly settings: SettingsArea['service'];
   readonly tools: ToolRegistry;
-  /** The approval gate, executor and browser, once start-up has built them. */
+  /** The approval gate and its decisions, once start-up has built it. */
+  approvals(): ApprovalService;
+  /** The executor and browser, once start-up has built them. */
   toolRuntime(): ToolRuntime;
   /** The chat pipeline, once start-up has built it. */
-  pipeline(): ChatPipeline;
+  pipeline: AgentArea['pipeline'];
   /** The memory tiers, once start-up has built them. */
-  memory(): MemoryRuntime;
+  memory: MemoryArea['memory'];
   /** Voice: host push-to-talk and continuous listening (`hearth start --voice-mode`). */
-  readonly voice: VoiceService;
+  readonly voice: VoiceArea['service'];
   /** Binds the configured host/port, then runs the start-up phases in the background. */
   listen(): Promise<ListeningAddress>;
   /** Settles when start-up has finished (or failed). */

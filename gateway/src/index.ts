@@ -32,4 +32,4 @@ export { createLlmRouter } from './providers/router.ts';
 export { createUsageTracker } from './usage/usage-tracker.ts';
 export { createMetrics } from './observability/metrics.ts';
 export { createHostStats } from './observability/host-stats.ts';
-export { SUMMARY_PROMPT } from './agent/build-agent.ts';
+export { SUMMARY_PROMPT } from './memory/summarise.ts';

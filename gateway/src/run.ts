@@ -64,9 +64,11 @@ export async function runGateway(options: RunOptions): Promise<RunningGateway> {
     openDatabase,
     secrets,
     processEnv: env.variables,
-    runtime: options.runtime,
-    mcpServerCommand: options.mcpServerCommand,
-    logTail,
+    areas: {
+      status: { runtime: options.runtime },
+      mcp: { serverCommand: options.mcpServerCommand },
+      logs: { tail: logTail },
+    },
   });
   const address = await gateway.listen();
   logger.info({ url: address.url, config: configPath }, `Hearth listening on ${address.url}`);

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ApprovalService } from '../approvals/approval-service.ts';
+import type { ApprovalService } from '../approvals/ports.ts';
 import type { Area } from '../lifecycle/area.ts';
 import { late } from '../lifecycle/late.ts';
 import type { MemoryRuntime } from '../memory/build-memory.ts';
@@ -11,9 +11,15 @@ import type { ToolRegistry } from '../tools/contract.ts';
 import type { FrameSenderLimits } from '../ws/send.ts';
 import { buildAgent } from './build-agent.ts';
 import { chatSocketFormA, chatSocketFormB } from './chat-sockets.ts';
-import type { ConversationStore } from './conversations.ts';
+import type { ConversationStore } from '../sessions/ports.ts';
 import type { ChatPipeline, PipelineSettings } from './pipeline.ts';
 import { chatRoutes } from './routes.ts';
+import type { ApprovalsArea } from '../approvals/ports.ts';
+import { defineArea } from '../lifecycle/install.ts';
+import type { ScaleOut } from '../scale-out/ports.ts';
+import type { SessionsArea } from '../sessions/ports.ts';
+import { approvalRequestFrame } from './approval-frame.ts';
+import { compactRoute } from './compact-route.ts';
 
 export interface AgentAreaDeps {
   home: string;
@@ -23,7 +29,7 @@ export interface AgentAreaDeps {
   tools: ToolRegistry;
   settings: SettingsService;
   sessionContext: () => SessionContext;
-  /** The approval gate, once the tools have started (chat replies `approve|deny <id>`). */
+  /** The approval gate, once it has started (chat replies `approve|deny <id>`). */
   approvals: () => ApprovalService | undefined;
   /** Clears a session on every gateway sharing `[memory] cache_url`. */
   clearSession: (sessionId: string) => Promise<boolean>;
@@ -57,13 +63,16 @@ export function agentArea(deps: AgentAreaDeps): AgentArea {
   };
   return {
     name: 'agent',
-    routes: chatRoutes({
-      pipeline: pipeline.get,
-      tools: deps.tools,
-      conversations: deps.conversations,
-      clearSession: deps.clearSession,
-      pipelineSettings,
-    }),
+    routes: [
+      ...chatRoutes({
+        pipeline: pipeline.get,
+        tools: deps.tools,
+        conversations: deps.conversations,
+        clearSession: deps.clearSession,
+        pipelineSettings,
+      }),
+      compactRoute(pipeline.get),
+    ],
     sockets: [
       { path: '/ws', handler: chatSocketFormA(socketDeps) },
       { path: '/ws/chat', handler: chatSocketFormB(socketDeps) },
@@ -89,6 +98,44 @@ export function agentArea(deps: AgentAreaDeps): AgentArea {
     },
     pipeline: pipeline.get,
     available: () => pipeline.peek() !== undefined,
-    close: () => deps.conversations.close(),
   };
 }
+
+export interface AgentNeeds {
+  providers: { router: LlmRouter };
+  memory: { memory: () => MemoryRuntime };
+  sessions: Pick<SessionsArea, 'conversations'>;
+  tools: { registry: ToolRegistry };
+  settings: { service: SettingsService };
+  privacy: { sessionContext: () => SessionContext };
+  approvals: Pick<ApprovalsArea, 'peek' | 'notices'>;
+  scaleOut: { peek: () => ScaleOut | undefined; scaleOut: () => ScaleOut };
+  orchestrator: { service: { delegate: (node: string, message: string) => Promise<string> } };
+}
+
+export const agent = defineArea('agent', (kernel, needs: AgentNeeds) => {
+  const { conversations } = needs.sessions;
+  // An approval notice reaches the session's sockets on whichever gateway they are connected.
+  needs.approvals.notices.subscribe('screen', (notice) =>
+    needs.scaleOut.scaleOut().events.send(notice.approval.session_id, approvalRequestFrame(notice)),
+  );
+  return agentArea({
+    home: kernel.paths.home,
+    router: needs.providers.router,
+    memory: needs.memory.memory,
+    conversations,
+    tools: needs.tools.registry,
+    settings: needs.settings.service,
+    sessionContext: needs.privacy.sessionContext,
+    approvals: needs.approvals.peek,
+    // Before scale-out has started there are no peers to tell yet.
+    clearSession: (sessionId) =>
+      needs.scaleOut.peek()?.events.clear(sessionId) ??
+      Promise.resolve(conversations.delete(sessionId)),
+    socketFrameLimits: kernel.frameLimits,
+    delegateToNode: (node, message) => needs.orchestrator.service.delegate(node, message),
+    metrics: kernel.metrics,
+    logger: kernel.logger,
+    now: kernel.now,
+  });
+});

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { ApprovalService } from '../approvals/approval-service.ts';
+import type { ApprovalService } from '../approvals/ports.ts';
 import type { MemoryRuntime } from '../memory/build-memory.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { SessionContext } from '../privacy/session-context.ts';
 import type { LlmRouter } from '../providers/router.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
-import type { ConversationStore } from './conversations.ts';
+import type { ConversationStore } from '../sessions/ports.ts';
 import { createPersona } from './persona.ts';
 import { createChatPipeline, type ChatPipeline, type PipelineSettings } from './pipeline.ts';
 import { currentTimeTool, memorySearchTool } from './tools/builtin.ts';
@@ -58,8 +58,3 @@ export async function buildAgent(deps: BuildAgentDeps): Promise<ChatPipeline> {
     now: deps.now,
   });
 }
-
-export const SUMMARY_PROMPT =
-  'You write concise, factual summaries of conversations for long-term memory. Keep names, ' +
-  'facts, preferences, decisions and open tasks; drop small talk. Write plain prose, at most ' +
-  '200 words, in the language of the conversation.';

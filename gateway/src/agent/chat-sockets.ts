@@ -12,7 +12,7 @@ import {
   type FrameSender,
   type FrameSenderLimits,
 } from '../ws/send.ts';
-import type { ConversationStore } from './conversations.ts';
+import type { ConversationStore } from '../sessions/ports.ts';
 import type { ChatPipeline, TurnResult } from './pipeline.ts';
 import { bindSocketSessions, foreignSessionDetail, type SessionOwners } from './socket-sessions.ts';
 

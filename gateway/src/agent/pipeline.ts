@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { HearthError, validationError } from '../errors.ts';
-import type { ApprovalService } from '../approvals/approval-service.ts';
+import type { ApprovalService } from '../approvals/ports.ts';
 import type { Compactor } from '../memory/compaction.ts';
 import { contentHash } from '../memory/content-hash.ts';
 import type { MemoryService } from '../memory/memory-service.ts';
@@ -13,7 +13,7 @@ import { contextWindowOf } from '../providers/context-windows.ts';
 import type { ChatMessage, FinishReason, ToolCall, Usage } from '../providers/messages.ts';
 import type { LlmRouter, RoutedGeneration } from '../providers/router.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
-import type { ConversationStore, SessionState } from './conversations.ts';
+import type { ConversationStore, SessionState } from '../sessions/ports.ts';
 import type { Persona } from './persona.ts';
 import { qualityScore } from './quality.ts';
 import { handleSlashCommand } from './slash-commands.ts';

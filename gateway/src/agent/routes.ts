@@ -10,7 +10,7 @@ import { sessionIdSchema } from '../memory/session-id.ts';
 import { modelIdSchema } from '../providers/model-label.ts';
 import { noControlChars } from '../http/validation.ts';
 import { CANVAS_HINT, extractCanvasData } from './canvas-data.ts';
-import type { ConversationStore } from './conversations.ts';
+import type { ConversationStore } from '../sessions/ports.ts';
 import type { ChatPipeline, PipelineSettings, TurnInput, TurnResult } from './pipeline.ts';
 import type { ToolRegistry } from '../tools/contract.ts';
 

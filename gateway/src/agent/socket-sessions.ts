@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { sessionIdFor } from '../memory/session-id.ts';
-import type { ConversationStore, SessionState } from './conversations.ts';
+import type { ConversationStore, SessionState } from '../sessions/ports.ts';
 
 /**
  * Which chat sockets may name which sessions. A socket is bound to its own sessions: the one it

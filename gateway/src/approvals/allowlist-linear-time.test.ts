@@ -95,7 +95,7 @@ describe('an allowlist row stored before RE2 that it cannot compile', () => {
     const gw = await startTestGateway({ openDatabase: seeded });
     try {
       await gw.gateway.whenReady();
-      const gate = gw.gateway.toolRuntime().approvals;
+      const gate = gw.gateway.approvals();
       const request = {
         toolName: 'shell',
         arguments: { command: '', timeout: 60, workdir: '' },

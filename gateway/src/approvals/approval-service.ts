@@ -3,32 +3,26 @@ import type { AllowlistRepository } from '../db/ports.ts';
 import { isHearthError, notFound } from '../errors.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { showControls } from '../text/show-controls.ts';
+import { SHORT_ID_LENGTH, shortId } from './short-id.ts';
 import { createInProcessApprovalBoard } from './board/in-process.ts';
 import type { BoardDecision, PendingApprovalBoard, Verdict } from './board/ports.ts';
-import type { ApprovalPolicy, CommandAnalysis, PendingApproval } from './ports.ts';
+import {
+  APPROVAL_EXPIRY_MS,
+  DENIED_TEXT,
+  type ApprovalPolicy,
+  type ApprovalService,
+  type CommandAnalysis,
+  type GateDecision,
+  type GateRequest,
+  type PendingApproval,
+} from './ports.ts';
 
-export type { PendingApproval };
+export type { ApprovalService, GateDecision, GateRequest, PendingApproval };
+export { shortId };
+export { APPROVAL_EXPIRY_MS, DENIED_TEXT };
 
-/** The exact text the agent receives for a denied or expired gated command. */
-export const DENIED_TEXT = 'Command denied by user approval gate.';
-export const APPROVAL_EXPIRY_MS = 120_000;
 /** How long a published approval outlives its expiry on the shared board (clock skew). */
 export const BOARD_TTL_MARGIN_MS = 10_000;
-
-export interface GateRequest {
-  toolName: string;
-  command: string;
-  arguments: PendingApproval['arguments'];
-  sessionId: string;
-  /**
-   * Who asks on the model's behalf (`skill weather`), when not the model: named in the notice
-   * and in the pending record's `tool_name` (`shell (skill weather)`); `command` stays exact.
-   */
-  requester?: string;
-}
-
-export type GateDecision =
-  { allowed: true; outcome: string } | { allowed: false; outcome: string; message: string };
 
 export interface ApprovalServiceDeps {
   /** The live policy; POST /approvals/policy changes it in place. */
@@ -103,9 +97,6 @@ interface Waiting {
   cancelExpiry: () => void;
 }
 
-/** Characters of an approval id that notices show. */
-const SHORT_ID_LENGTH = 8;
-export const shortId = (id: string): string => id.slice(0, SHORT_ID_LENGTH);
 
 /**
  * The approval gate in front of shell and browser tools, with the spec's state machine:
@@ -119,7 +110,7 @@ export const shortId = (id: string): string => id.slice(0, SHORT_ID_LENGTH);
  * this process's expiry) is the one outcome; a claim made on a peer reaches the waiting call as
  * a verdict through the board.
  */
-export function createApprovalService(deps: ApprovalServiceDeps) {
+export function createApprovalService(deps: ApprovalServiceDeps): ApprovalService {
   const waiting = new Map<string, Waiting>();
   const expiryMs = deps.expiryMs ?? APPROVAL_EXPIRY_MS;
   const board = deps.board ?? createInProcessApprovalBoard({ now: deps.now });
@@ -350,4 +341,3 @@ export function createApprovalService(deps: ApprovalServiceDeps) {
   };
 }
 
-export type ApprovalService = ReturnType<typeof createApprovalService>;

@@ -1,51 +1,97 @@
-import type { HearthConfig } from '../config/schema.ts';
 import { updateConfigFile } from '../config/write.ts';
-import type { AllowlistRepository } from '../db/ports.ts';
-import type { Area } from '../lifecycle/area.ts';
-import type { ApprovalService } from './approval-service.ts';
-import type { DecisionTokens } from './decision-tokens.ts';
-import type { ApprovalPolicy } from './ports.ts';
+import { openWorkspace } from '../config/state-dir.ts';
+import type { Database } from '../db/ports.ts';
+import { defineArea } from '../lifecycle/install.ts';
+import { late } from '../lifecycle/late.ts';
+import type { ScaleOut } from '../scale-out/ports.ts';
+import { buildGate, type Gate } from './build-gate.ts';
+import { createDecisionTokens, decisionTokenSecret } from './decision-tokens.ts';
+import { createNoticeFanOut } from './notices.ts';
+import {
+  APPROVAL_EXPIRY_MS,
+  DENIED_TEXT,
+  type ApprovalPolicy,
+  type ApprovalsArea,
+  type ApprovalsOptions,
+} from './ports.ts';
 import { approvalRoutes } from './routes.ts';
 
-export interface ApprovalsAreaDeps {
-  security: HearthConfig['security'];
-  configPath: string;
-  allowlist: () => AllowlistRepository;
-  /** The gate, built by the tools area at start-up; 503 until then. */
-  approvals: () => ApprovalService;
-  /** False until the tools have started: the policy then reports require_shell_approval null. */
-  toolsReady: () => boolean;
-  /** The tokens a push carries for its Approve and Deny actions. */
-  decisionTokens: DecisionTokens;
+export interface ApprovalsNeeds {
+  database: { database: () => Database };
+  scaleOut: { scaleOut: () => ScaleOut };
 }
 
-export interface ApprovalsArea extends Area {
-  /** The live policy: the routes change it, the gate reads it on every request. */
-  readonly policy: ApprovalPolicy;
-}
-
-/** `/approvals…`: pending approvals, the allowlist and the policy (persisted to [security]). */
-export function approvalsArea(deps: ApprovalsAreaDeps): ApprovalsArea {
-  const policy: ApprovalPolicy = {
-    security: deps.security.security,
-    ask: deps.security.ask,
-    requireShellApproval: deps.security.require_shell_approval,
-  };
-  return {
-    name: 'approvals',
-    policy,
-    routes: approvalRoutes({
-      approvals: deps.approvals,
-      allowlist: deps.allowlist,
+/**
+ * The one approval gate (policy, command analysis, the shared board, expiry, decisions, push
+ * decision tokens) and `/approvals…`. Tools, skills' requests and MCP calls ask `gate`; the
+ * sockets, the channels and push subscribe to `notices`.
+ */
+export const approvals = defineArea(
+  'approvals',
+  (kernel, needs: ApprovalsNeeds, options: ApprovalsOptions | undefined): ApprovalsArea => {
+    const { config, paths } = kernel;
+    const expiryMs = options?.expiryMs ?? APPROVAL_EXPIRY_MS;
+    const policy: ApprovalPolicy = {
+      security: config.security.security,
+      ask: config.security.ask,
+      requireShellApproval: config.security.require_shell_approval,
+    };
+    const gate = late<Gate>('The approval gate');
+    const notices = createNoticeFanOut(kernel.logger);
+    // Carried by approval pushes, so the service worker's actions need no API key.
+    const decisionTokens = createDecisionTokens({
+      secret: decisionTokenSecret(config.gateway.api_key),
+      now: kernel.now,
+    });
+    const allowlist = () => needs.database.database().allowlist;
+    const service = () => gate.get().service;
+    return {
+      name: 'approvals',
       policy,
-      toolsReady: deps.toolsReady,
-      decisionTokens: deps.decisionTokens,
-      persistPolicy: (next) =>
-        updateConfigFile(deps.configPath, 'security', {
-          security: next.security,
-          ask: next.ask,
-          require_shell_approval: next.requireShellApproval,
-        }),
-    }),
-  };
-}
+      service,
+      peek: () => gate.peek()?.service,
+      gate: (request) => service().gate(request),
+      notices,
+      decisionTokens,
+      expiryMs,
+      deniedText: DENIED_TEXT,
+      routes: approvalRoutes({
+        approvals: service,
+        allowlist,
+        policy,
+        gateReady: () => gate.peek() !== undefined,
+        expiryMs,
+        decisionTokens,
+        persistPolicy: (next) =>
+          updateConfigFile(paths.configPath, 'security', {
+            security: next.security,
+            ask: next.ask,
+            require_shell_approval: next.requireShellApproval,
+          }),
+      }),
+      async start() {
+        gate.set(
+          await buildGate({
+            policy,
+            allowlist,
+            workspace: await openWorkspace(paths.home),
+            scaleOut: needs.scaleOut.scaleOut(),
+            notify: (_sessionId, text, approval) =>
+              notices.deliver({ approval, text, expiresAt: approval.created_at * 1000 + expiryMs }),
+            expiryMs,
+            metrics: kernel.metrics,
+            logger: kernel.logger,
+            now: kernel.now,
+          }),
+        );
+      },
+      status: (): Record<string, string> => {
+        const built = gate.peek();
+        return built ? { approvals: built.boardKind() } : {};
+      },
+      // Pending approvals are denied first, so turns waiting on them finish and can drain.
+      drain: () => gate.peek()?.service.close(),
+      close: () => gate.peek()?.close(),
+    };
+  },
+);

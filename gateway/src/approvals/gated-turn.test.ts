@@ -147,6 +147,8 @@ describe('a gated shell command in a full chat turn', () => {
       },
       session_id: 'gate-approve',
       created_at: expect.any(Number),
+      // Beyond the spec, additive: when the approval is denied unless decided first.
+      expires_at: (waiting as { created_at: number }).created_at + 120,
     });
     expect(waiting.created_at).toBeGreaterThanOrEqual(startedAt);
     expect(waiting.created_at).toBeLessThanOrEqual(Date.now() / 1000);
@@ -475,7 +477,7 @@ describe('the approval policy before the tools exist, and the allowlist across r
       await second.gateway.whenReady();
       const listed = await fetch(`${second.url}/api/v1/approvals/allowlist`);
       expect(await listed.json()).toEqual({ entries: [entry], count: 1 });
-      const gate = second.gateway.toolRuntime().approvals;
+      const gate = second.gateway.approvals();
       const request = {
         toolName: 'shell',
         arguments: { command: '', timeout: 60, workdir: '' },

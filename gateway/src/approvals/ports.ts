@@ -1,4 +1,6 @@
 import type { AllowlistEntry } from '../db/ports.ts';
+import type { Area } from '../lifecycle/area.ts';
+import type { DecisionTokens } from './decision-tokens.ts';
 
 /** The spec's approval policy (`[security]`, GET/POST /approvals/policy). */
 export interface ApprovalPolicy {
@@ -47,3 +49,96 @@ export interface PendingApproval {
 }
 
 export type { AllowlistEntry };
+
+/** The exact text the agent receives for a denied or expired gated command. */
+export const DENIED_TEXT = 'Command denied by user approval gate.';
+/** How long an approval stays pending before it is denied (the spec's 120 s). */
+export const APPROVAL_EXPIRY_MS = 120_000;
+
+/** A gated call as the gate sees it. */
+export interface GateRequest {
+  toolName: string;
+  command: string;
+  arguments: PendingApproval['arguments'];
+  sessionId: string;
+  /**
+   * Who asks on the model's behalf (`skill weather`), when not the model: named in the notice
+   * and in the pending record's `tool_name` (`shell (skill weather)`); `command` stays exact.
+   */
+  requester?: string;
+}
+
+export type GateDecision =
+  { allowed: true; outcome: string } | { allowed: false; outcome: string; message: string };
+
+/** The gate in front of every gated tool, and the decisions on what it holds. */
+export interface ApprovalService {
+  /** Decides whether a gated command may run; waits while it is pending. */
+  gate(request: GateRequest): Promise<GateDecision>;
+  /** Every pending approval, of every gateway sharing the board, oldest first. */
+  pending(): Promise<PendingApproval[]>;
+  approve(
+    id: string,
+    always?: boolean,
+  ): Promise<{ approved: true; id: string; always_allowed: boolean }>;
+  deny(id: string): Promise<{ denied: true; id: string }>;
+  /**
+   * A chat reply `approve <id-prefix> [always]` or `deny <id-prefix>` in the session that asked.
+   * Returns the reply, or undefined when the text is not such a decision.
+   */
+  decideFromChat(sessionId: string, text: string): Promise<string | undefined>;
+  /** Denies every call still waiting here (shutdown) and takes them off the board. */
+  close(): Promise<void>;
+}
+
+/** An approval notice: the pending record, when it expires, and the text every surface shows. */
+export interface ApprovalNotice {
+  readonly approval: PendingApproval;
+  /** Epoch milliseconds. */
+  readonly expiresAt: number;
+  readonly text: string;
+}
+
+/**
+ * Where a notice is shown. `screen`: the session's sockets (the owner is looking now); `chat`:
+ * the messaging chat the session came from; `fallback`: told only when no screen saw it (web
+ * push).
+ */
+export type NoticeSurface = 'screen' | 'chat' | 'fallback';
+
+/** Returns true when the notice reached someone. */
+export type NoticeListener = (notice: ApprovalNotice) => Promise<boolean>;
+
+export interface ApprovalNotices {
+  /** Shows every future notice on `surface`; returns the unsubscribe function. */
+  subscribe(surface: NoticeSurface, listener: NoticeListener): () => void;
+}
+
+/** The approvals area's options (tests shorten the expiry). */
+export interface ApprovalsOptions {
+  /** How long an approval stays pending (the spec's 120 s unless a test says otherwise). */
+  expiryMs?: number;
+}
+
+/** The approvals area as other areas see it: the one gate and its notices. */
+export interface ApprovalsArea extends Area {
+  /** The live policy: the routes change it, the gate reads it on every request. */
+  readonly policy: ApprovalPolicy;
+  /** The gate and decisions; 503 "The approval gate is starting" before the phase has run. */
+  readonly service: () => ApprovalService;
+  /** The same, or undefined before the phase has run. */
+  readonly peek: () => ApprovalService | undefined;
+  /** Asks the gate (the tools, skills' requests and MCP calls all come here). */
+  readonly gate: (request: GateRequest) => Promise<GateDecision>;
+  readonly notices: ApprovalNotices;
+  /** The tokens a push carries for its Approve and Deny actions. */
+  readonly decisionTokens: DecisionTokens;
+  /** How long an approval stays pending, in milliseconds. */
+  readonly expiryMs: number;
+  /** The text a denied or expired call gets (`DENIED_TEXT`). */
+  readonly deniedText: string;
+}
+
+export type { DecisionTokens };
+export { shellQuote } from './command-analysis/words.ts';
+export { shortId } from './short-id.ts';

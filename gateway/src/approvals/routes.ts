@@ -4,10 +4,9 @@ import type { AllowlistRepository } from '../db/ports.ts';
 import { HearthError, notFound, validationError } from '../errors.ts';
 import { defineRoute, type AnyRoute } from '../http/route.ts';
 import { noControlChars, parseRequestPart } from '../http/validation.ts';
-import type { ApprovalService } from './approval-service.ts';
 import { argPatternProblem } from './command-analysis/match-allowlist.ts';
 import type { DecisionTokens } from './decision-tokens.ts';
-import type { ApprovalPolicy } from './ports.ts';
+import { DENIED_TEXT, type ApprovalPolicy, type ApprovalService } from './ports.ts';
 
 const pendingSchema = z.object({
   id: z.string(),
@@ -16,6 +15,8 @@ const pendingSchema = z.object({
   arguments: z.object({ command: z.string(), timeout: z.number().int(), workdir: z.string() }),
   session_id: z.string(),
   created_at: z.number(),
+  /** Epoch seconds: when it is denied unless decided first (beyond the spec, additive). */
+  expires_at: z.number(),
 });
 const entrySchema = z.object({
   id: z.number().int(),
@@ -34,8 +35,10 @@ export interface ApprovalRouteDeps {
   approvals: () => ApprovalService;
   allowlist: () => AllowlistRepository;
   policy: ApprovalPolicy;
-  /** False until the tool registry is built: the policy then reports require_shell_approval null. */
-  toolsReady: () => boolean;
+  /** False until the gate is built: the policy then reports require_shell_approval null. */
+  gateReady: () => boolean;
+  /** How long an approval stays pending, in milliseconds. */
+  expiryMs: number;
   /** Persists a policy change into [security] of config.toml. */
   persistPolicy: (policy: ApprovalPolicy) => Promise<void>;
   /** The tokens a push carries for its Approve and Deny actions. */
@@ -76,16 +79,22 @@ export function approvalRoutes(deps: ApprovalRouteDeps): AnyRoute[] {
   const policyView = () => ({
     security: deps.policy.security,
     ask: deps.policy.ask,
-    require_shell_approval: deps.toolsReady() ? deps.policy.requireShellApproval : null,
+    require_shell_approval: deps.gateReady() ? deps.policy.requireShellApproval : null,
   });
   return [
     defineRoute({
       method: 'get',
       path: '/approvals/pending',
-      summary: 'Gated commands waiting for a decision, on every gateway (they expire after 120 s)',
+      summary:
+        'Gated commands waiting for a decision, on every gateway (each expires at its expires_at, 120 s after created_at)',
       tags: ['approvals'],
       response: z.object({ pending: z.array(pendingSchema) }),
-      handler: async () => ({ pending: await deps.approvals().pending() }),
+      handler: async () => ({
+        pending: (await deps.approvals().pending()).map((approval) => ({
+          ...approval,
+          expires_at: approval.created_at + deps.expiryMs / 1000,
+        })),
+      }),
     }),
     defineRoute({
       method: 'post',
@@ -106,7 +115,7 @@ export function approvalRoutes(deps: ApprovalRouteDeps): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/approvals/{approval_id}/deny',
-      summary: 'Deny: the agent gets "Command denied by user approval gate."',
+      summary: `Deny: the agent gets "${DENIED_TEXT}"`,
       tags: ['approvals'],
       params: z.object({ approval_id: z.string().min(1) }),
       response: z.object({ denied: z.literal(true), id: z.string() }),

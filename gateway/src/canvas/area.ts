@@ -8,6 +8,8 @@ import type { CanvasLimits, CanvasStore } from './ports.ts';
 import { canvasRoutes } from './routes.ts';
 import { createCanvasService, type CanvasService } from './service.ts';
 import { canvasSocket } from './socket.ts';
+import { defineArea } from '../lifecycle/install.ts';
+import { openCanvasStore } from './open-store.ts';
 
 export interface CanvasAreaDeps {
   config: HearthConfig['canvas'];
@@ -47,3 +49,13 @@ export function canvasArea(deps: CanvasAreaDeps): CanvasArea {
     close: () => store.peek()?.close(),
   };
 }
+
+export const canvas = defineArea('canvas', (kernel) =>
+  canvasArea({
+    config: kernel.config.canvas,
+    openStore: (limits) =>
+      openCanvasStore({ cacheUrl: kernel.config.memory.cache_url, limits, logger: kernel.logger }),
+    logger: kernel.logger,
+    now: kernel.now,
+  }),
+);

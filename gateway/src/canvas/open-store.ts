@@ -17,7 +17,7 @@ export async function openCanvasStore(deps: {
   if (deps.cacheUrl === '') return createInProcessCanvasStore(deps.limits);
   const [{ createRedisLink }, { createRedisCanvasStore }, { createResilientCanvasStore }] =
     await Promise.all([
-      import('../scale-out/redis-link.ts'),
+      import('../redis/link.ts'),
       import('./redis.ts'),
       import('./resilient.ts'),
     ]);

@@ -11,6 +11,11 @@ import type { RunTurn } from './inbound.ts';
 import type { ChannelAdapter, TxtResolver } from './ports.ts';
 import { systemTxtResolver } from './system-dns.ts';
 import { channelRoutes } from './routes.ts';
+import type { ApprovalNotices } from '../approvals/ports.ts';
+import type { Database } from '../db/ports.ts';
+import { updateConfigTable } from '../config/write.ts';
+import { defineArea } from '../lifecycle/install.ts';
+import type { ScaleOut } from '../scale-out/ports.ts';
 
 export interface ChannelsAreaDeps {
   channels: Readonly<Record<string, ChannelConfig>>;
@@ -88,3 +93,47 @@ export function channelsArea(deps: ChannelsAreaDeps): ChannelsArea {
     close: () => service.peek()?.close(),
   };
 }
+
+/** The channels area's options (tests reconnect sooner and serve their own DKIM keys). */
+export interface ChannelsOptions {
+  /** How soon a failed channel connection is retried (doubling up to `maxMs`). */
+  backoff?: Backoff;
+  /** DNS TXT lookups: the DKIM keys that verify an email's sender (the system's by default). */
+  resolveTxt?: TxtResolver;
+}
+
+export interface ChannelsNeeds {
+  database: { database: () => Database };
+  agent: { pipeline: () => { runTurn: RunTurn } };
+  scaleOut: { peek: () => ScaleOut | undefined };
+  approvals: { notices: ApprovalNotices };
+}
+
+export const channels = defineArea(
+  'channels',
+  (kernel, needs: ChannelsNeeds, options: ChannelsOptions | undefined) => {
+    const area = channelsArea({
+      channels: kernel.config.channels,
+      store: () => needs.database.database().channels,
+      cursors: () => needs.database.database().settings,
+      runTurn: (input) => needs.agent.pipeline().runTurn(input),
+      // Among gateways sharing Redis, one holds each long-polling channel at a time.
+      lease: () => (name) => needs.scaleOut.peek()?.lease(`channel:${name}`),
+      // A push network's delivery reaching several gateways is answered by one.
+      claim: () => needs.scaleOut.peek()?.claim,
+      fetch: kernel.fetch,
+      resolveTxt: options?.resolveTxt,
+      metrics: kernel.metrics,
+      logger: kernel.logger,
+      now: kernel.now,
+      backoff: options?.backoff,
+      persistEnabled: (name, enabled) =>
+        updateConfigTable(kernel.paths.configPath, 'channels', name, { enabled }),
+    });
+    // An approval notice also goes, as plain text, to the chat its session came from.
+    needs.approvals.notices.subscribe('chat', (notice) =>
+      area.notice(notice.approval.session_id, notice.text),
+    );
+    return area;
+  },
+);

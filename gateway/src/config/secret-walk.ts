@@ -1,4 +1,4 @@
-import { isSecretKey } from './schema.ts';
+import { isSecretKey, type HearthConfig } from './schema.ts';
 
 type Json = Record<string, unknown>;
 
@@ -53,4 +53,9 @@ export function redactTable(
         : [key, redactTable(inner, entry)],
     ),
   );
+}
+
+/** Every configured secret value (resolved), so children never see one, whatever its name. */
+export function configuredSecrets(config: HearthConfig): string[] {
+  return secretEntries(config).map(([, value]) => value);
 }

@@ -1,4 +1,4 @@
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { chmod, mkdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 
 /** Paths inside the state directory that the foundation owns. */
@@ -42,4 +42,14 @@ export function resolveDbPath(dbPath: string, paths: StatePaths): string {
   if (dbPath === '') return paths.defaultDbPath;
   if (/^postgres(ql)?:\/\//.test(dbPath) || isAbsolute(dbPath)) return dbPath;
   return join(paths.home, dbPath);
+}
+
+/**
+ * The agent's workspace (`{data_dir}/workspace`, 0700), created when missing, as its real path:
+ * allowlist entries without a directory allow only this tree, so it is compared with real paths
+ * (a symlink inside it cannot lead out unseen).
+ */
+export async function openWorkspace(home: string): Promise<string> {
+  await mkdir(join(home, 'workspace'), { recursive: true, mode: 0o700 });
+  return realpath(join(home, 'workspace'));
 }

@@ -3,6 +3,8 @@ import type { Area } from '../lifecycle/area.ts';
 import { late } from '../lifecycle/late.ts';
 import { describeKeywordSearch } from './keyword-search.ts';
 import type { Database, OpenDatabase } from './ports.ts';
+import { resolveDbPath } from '../config/state-dir.ts';
+import { defineArea } from '../lifecycle/install.ts';
 
 export interface DatabaseAreaDeps {
   openDatabase: OpenDatabase;
@@ -36,3 +38,20 @@ export function databaseArea(deps: DatabaseAreaDeps): DatabaseArea {
     close: () => database.peek()?.close(),
   };
 }
+
+/** How the database is opened (main.ts passes the real one; tests may pass their own). */
+export interface DatabaseOptions {
+  openDatabase: OpenDatabase;
+}
+
+export const database = defineArea(
+  'database',
+  (kernel, _needs: object, options: DatabaseOptions | undefined) => {
+    if (!options) throw new Error('The database area needs openDatabase');
+    return databaseArea({
+      openDatabase: options.openDatabase,
+      location: resolveDbPath(kernel.config.memory.db_path, kernel.paths),
+      logger: kernel.logger,
+    });
+  },
+);

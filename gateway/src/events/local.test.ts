@@ -3,8 +3,9 @@ import {
   createConversationStore,
   type ConversationStore,
   type SessionConnection,
-} from '../agent/conversations.ts';
-import { conversationSockets, createLocalSessionEvents } from './local.ts';
+} from '../sessions/conversations.ts';
+import { conversationSockets } from '../sessions/local-sockets.ts';
+import { createLocalSessionEvents } from './local.ts';
 
 function socket(): SessionConnection & { frames: string[]; closed: [number, string][] } {
   const frames: string[] = [];

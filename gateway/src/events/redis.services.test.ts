@@ -9,7 +9,7 @@ import {
   createConversationStore,
   type ConversationStore,
   type SessionConnection,
-} from '../agent/conversations.ts';
+} from '../sessions/conversations.ts';
 import {
   deleteKeys,
   redisServerProcess,
@@ -17,8 +17,8 @@ import {
   testRedisUrl,
 } from '../memory/short-term/testing/redis-server.ts';
 import { silentLogger } from '../observability/logger.ts';
-import { createRedisLink, type RedisLink } from '../scale-out/redis-link.ts';
-import { conversationSockets } from './local.ts';
+import { createRedisLink, type RedisLink } from '../redis/link.ts';
+import { conversationSockets } from '../sessions/local-sockets.ts';
 import type { SessionEvents } from './ports.ts';
 import { createRedisSessionEvents } from './redis.ts';
 

@@ -6,6 +6,8 @@ import { systemResolver, type HostResolver } from './host-resolver.ts';
 import { createPinnedFetch, type PinnedFetch } from './pinned-fetch.ts';
 import { createHubService, type HubService } from './hub-service.ts';
 import { hubRoutes } from './routes.ts';
+import { defineArea } from '../lifecycle/install.ts';
+import { scanPackage } from '../skills/scanner/scan-package.ts';
 
 export interface HubAreaDeps {
   /** The skills catalog; throws 503 "… is starting" until the skills area has opened it. */
@@ -45,3 +47,29 @@ export function hubArea(deps: HubAreaDeps): HubArea {
   });
   return { name: 'hub', routes: hubRoutes(hub), hub };
 }
+
+/**
+ * Hub downloads: the pinned fetch (undici by default; tests trust their own certificate) and the
+ * resolver of the address check (the system's by default; tests map names to addresses).
+ */
+export interface HubOptions {
+  fetch?: PinnedFetch;
+  resolve?: HostResolver;
+}
+
+export const hub = defineArea(
+  'hub',
+  (
+    kernel,
+    needs: { skills: { catalog: () => SkillCatalog } },
+    options: HubOptions | undefined,
+  ) =>
+    hubArea({
+      catalog: needs.skills.catalog,
+      scan: scanPackage,
+      fetch: options?.fetch,
+      resolve: options?.resolve,
+      allowPrivateHosts: kernel.config.security.hub_allow_private_hosts,
+      logger: kernel.logger,
+    }),
+);

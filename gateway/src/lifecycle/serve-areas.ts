@@ -4,6 +4,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { HearthConfig } from '../config/schema.ts';
 import { createHttpApp } from '../http/app.ts';
+import { assertSafeBinding } from '../http/binding.ts';
 import { trackInFlight } from '../http/drain.ts';
 import { createHostPolicy } from '../http/middleware/hosts.ts';
 import { createOriginPolicy } from '../http/middleware/origins.ts';
@@ -24,12 +25,13 @@ export interface ServeAreasOptions {
 
 /**
  * The generic half of the gateway: one HTTP server and one WebSocket router for a list of
- * areas. It mounts every area's routes (root routes, then `/api/v1`), registers its sockets
+ * areas. It refuses an unsafe binding (a non-loopback address without a key), mounts every area's routes (root routes, then `/api/v1`), registers its sockets
  * behind the shared Host, key and origin checks, and on shutdown drains the areas, the
  * in-flight requests (up to `shutdown_timeout_ms`), then closes the areas in reverse order.
  */
 export function serveAreas(areas: readonly Area[], options: ServeAreasOptions) {
   const { gateway: settings, logger } = options;
+  assertSafeBinding(settings);
   const origins = createOriginPolicy({
     host: settings.host,
     port: () => (server.address() as AddressInfo | null)?.port ?? settings.port,

@@ -8,6 +8,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Area } from '../lifecycle/area.ts';
+import { defineArea } from '../lifecycle/install.ts';
 import { listOllamaModels, pullOllamaModel, sameModel, type PullProgress } from './ollama-pull.ts';
 
 export interface LocalModelAreaDeps {
@@ -108,3 +109,15 @@ export function localModelArea(deps: LocalModelAreaDeps): Area {
     close: () => aborts.abort(),
   };
 }
+
+export const localModel = defineArea(
+  'localModel',
+  (kernel, needs: { providers: { endpoints: { ollama?: string } | undefined } }) =>
+    localModelArea({
+      enabled: kernel.config.models.pull_local_model,
+      model: kernel.config.models.local,
+      baseUrl: needs.providers.endpoints?.ollama ?? kernel.config.models.ollama_base_url,
+      fetch: kernel.fetch,
+      logger: kernel.logger,
+    }),
+);

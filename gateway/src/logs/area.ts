@@ -3,6 +3,7 @@ import type { LogTail } from '../observability/log-tail.ts';
 import type { FrameSenderLimits } from '../ws/send.ts';
 import { logSocket } from './log-socket.ts';
 import { logsRoutes } from './routes.ts';
+import { defineArea } from '../lifecycle/install.ts';
 
 /**
  * The gateway's own log for clients (the dashboard's log pane): `GET /api/v1/logs` and the live
@@ -25,3 +26,14 @@ export function logsArea(deps: {
     }),
   };
 }
+
+/** The logger's in-memory tail, served by `/api/v1/logs` and `/ws/logs` (none: unavailable). */
+export interface LogsOptions {
+  tail?: LogTail;
+}
+
+export const logs = defineArea(
+  'logs',
+  (kernel, _needs: object, options: LogsOptions | undefined) =>
+    logsArea({ tail: options?.tail, frameLimits: kernel.frameLimits }),
+);

@@ -14,6 +14,9 @@ import type {
 import { mcpRoutes } from './routes.ts';
 import { createServerProcess } from './server-process.ts';
 import { createToolCaller } from './tool-call.ts';
+import { updateConfigFile } from '../config/write.ts';
+import { defineArea } from '../lifecycle/install.ts';
+import { VERSION } from '../version.ts';
 
 export interface McpAreaDeps {
   /** `[[mcp.servers]]` as loaded from config.toml. */
@@ -95,3 +98,42 @@ export function mcpArea(deps: McpAreaDeps): McpArea {
     },
   };
 }
+
+/** The MCP area's options. */
+export interface McpOptions {
+  /** How `POST /mcp/spawn` starts `hearth mcp` (the CLI passes itself); unset: spawn answers 503. */
+  serverCommand?: McpServerCommand;
+  /** External MCP servers' timeouts, backoff and flood limits (tests shorten them). */
+  timing?: Partial<ConnectionTiming>;
+}
+
+export interface McpNeeds {
+  tools: { registry: ToolRegistry };
+  approvals: { gate: ApprovalGate; deniedText: string };
+}
+
+export const mcp = defineArea(
+  'mcp',
+  (kernel, needs: McpNeeds, options: McpOptions | undefined) => {
+    const { config } = kernel;
+    return mcpArea({
+      servers: config.mcp.servers,
+      tools: needs.tools.registry,
+      gate: needs.approvals.gate,
+      deniedText: needs.approvals.deniedText,
+      // The entry's env only, through the shared sanitiser: no provider key or configured secret.
+      childEnv: (env) => kernel.childEnv(env),
+      serverCommand: options?.serverCommand,
+      // The spawned `hearth mcp` gets this gateway's URL and key, and nothing else secret.
+      serverEnv: () => ({
+        ...kernel.childEnv(),
+        HEARTH_GATEWAY_URL: kernel.localUrl(),
+        ...(config.gateway.api_key === '' ? {} : { HEARTH_API_KEY: config.gateway.api_key }),
+      }),
+      updateConfig: (section, values) => updateConfigFile(kernel.paths.configPath, section, values),
+      timing: options?.timing,
+      version: VERSION,
+      logger: kernel.logger,
+    });
+  },
+);

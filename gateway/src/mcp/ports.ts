@@ -2,22 +2,12 @@
  * The MCP area's ports: what it takes from the approvals and tools areas, and what it reports.
  * Types only.
  */
+import type { GateDecision, GateRequest } from '../approvals/ports.ts';
 import type { McpServerEntry } from '../config/schema.ts';
 
-export type { McpServerEntry };
+export type { GateDecision, GateRequest, McpServerEntry };
 
-/** A gated call as the approval gate sees it (approvals/approval-service.ts `gate`). */
-export interface GateRequest {
-  toolName: string;
-  command: string;
-  arguments: { command: string; timeout: number; workdir: string };
-  sessionId: string;
-}
-
-export type GateDecision =
-  { allowed: true; outcome: string } | { allowed: false; outcome: string; message: string };
-
-/** The one approval gate of the gateway (the tools area's approval service). */
+/** The one approval gate of the gateway (the approvals area's). */
 export type ApprovalGate = (request: GateRequest) => Promise<GateDecision>;
 
 /** The `hearth mcp` process the gateway spawns (spec: States "MCP server process"). */

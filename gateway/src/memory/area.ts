@@ -3,10 +3,13 @@ import { late } from '../lifecycle/late.ts';
 import { runDailyMemoryJob, scheduleArchival } from './archival.ts';
 import { buildMemory, type BuildMemoryDeps, type MemoryRuntime } from './build-memory.ts';
 import { memoryRoutes } from './routes.ts';
+import { join } from 'node:path';
+import { defineArea } from '../lifecycle/install.ts';
+import type { Database } from '../db/ports.ts';
+import type { Embedder } from './ports.ts';
+import { createSummariser, type SummaryModel } from './summarise.ts';
 
 export interface MemoryAreaDeps extends BuildMemoryDeps {
-  /** `/memory/compact`: the agent compacts a session's history. */
-  compactSession: (sessionId: string) => Promise<boolean>;
   now: () => number;
 }
 
@@ -29,7 +32,6 @@ export function memoryArea(deps: MemoryAreaDeps): MemoryArea {
     routes: memoryRoutes({
       memory: () => memory.get().service,
       longTerm: deps.longTerm,
-      compactSession: deps.compactSession,
     }),
     async start() {
       memory.set(await buildMemory(deps));
@@ -58,3 +60,28 @@ export function memoryArea(deps: MemoryAreaDeps): MemoryArea {
     },
   };
 }
+
+/** The memory area's options. */
+export interface MemoryOptions {
+  /** Replaces the local embedding model (tests use a deterministic one). */
+  embedder?: Embedder;
+}
+
+export const memory = defineArea(
+  'memory',
+  (
+    kernel,
+    needs: { database: { database: () => Database }; providers: { router: SummaryModel } },
+    options: MemoryOptions | undefined,
+  ) =>
+    memoryArea({
+      config: kernel.config.memory,
+      modelDir: join(kernel.paths.home, 'models'),
+      longTerm: () => needs.database.database().memory,
+      summarise: createSummariser(needs.providers.router),
+      metrics: kernel.metrics,
+      logger: kernel.logger,
+      now: kernel.now,
+      embedder: options?.embedder,
+    }),
+);

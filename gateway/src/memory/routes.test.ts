@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SUMMARY_PROMPT } from '../agent/build-agent.ts';
+import { SUMMARY_PROMPT } from './summarise.ts';
 import { INSPECTORS } from '../testing/fake-llm/inspect.ts';
 import type { RecordedRequest } from '../testing/fake-llm/wire.ts';
 import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';

@@ -18,13 +18,11 @@ import {
 export interface MemoryRouteDeps {
   memory: () => MemoryService;
   longTerm: () => LongTermMemory;
-  /** Compacts a session's live conversation now; false when there was nothing to compact. */
-  compactSession: (sessionId: string) => Promise<boolean>;
 }
 
 /**
  * Memory REST, form A (`/memory/search`, `/memory/entries…`, `/memory/prune`) and form B
- * (`/memory`, `/memory/{id}`, `/memory/session/{id}`, `/memory/compact`). Search is a
+ * (`/memory`, `/memory/{id}`, `/memory/session/{id}`; the agent serves `/memory/compact`). Search is a
  * substring match on the long-term store, not semantic. There is deliberately no route that
  * clears a whole session's memory or everything except form B's per-session delete; the CLI
  * does the rest.
@@ -127,20 +125,6 @@ export function memoryRoutes(deps: MemoryRouteDeps): AnyRoute[] {
         removed: await deps.memory().prune(body),
         days: body.days ?? null,
         threshold: body.threshold ?? null,
-      }),
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/memory/compact',
-      summary: 'Compact a session’s conversation now (summary stored long-term)',
-      tags: ['memory'],
-      body: z.strictObject({
-        session_id: sessionIdSchema.default('default'),
-      }),
-      response: z.object({ compacted: z.boolean(), session_id: z.string() }),
-      handler: async ({ body }) => ({
-        compacted: await deps.compactSession(body.session_id),
-        session_id: body.session_id,
       }),
     }),
     defineRoute({

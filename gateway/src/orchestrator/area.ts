@@ -10,6 +10,8 @@ import {
 } from './orchestrator-service.ts';
 import type { OrchestratorNodeStore } from './ports.ts';
 import { orchestratorRoutes } from './routes.ts';
+import type { Database } from '../db/ports.ts';
+import { defineArea } from '../lifecycle/install.ts';
 
 export interface OrchestratorAreaDeps {
   /** The node store; 503 "The database is starting" until the database area has opened it. */
@@ -47,3 +49,34 @@ export function orchestratorArea(deps: OrchestratorAreaDeps): OrchestratorArea {
     service,
   };
 }
+
+export interface OrchestratorNeeds {
+  database: { database: () => Database };
+  memory: {
+    memory: () => { service: Pick<NamespaceMemory, 'store' | 'removeEntries' | 'removeSession'> };
+  };
+  providers: { router: NodeGenerator };
+}
+
+export const orchestrator = defineArea('orchestrator', (kernel, needs: OrchestratorNeeds) =>
+  orchestratorArea({
+    nodes: () => needs.database.database().orchestratorNodes,
+    // A node's namespace: rows written through every memory tier, listed from the long-term store.
+    memory: () => {
+      const { service } = needs.memory.memory();
+      const longTerm = needs.database.database().memory;
+      return {
+        store: (entry) => service.store(entry),
+        list: (filter) => longTerm.list(filter),
+        removeEntries: (ids) => service.removeEntries(ids),
+        removeSession: (sessionId) => service.removeSession(sessionId),
+        sessions: () => longTerm.sessions(),
+      };
+    },
+    router: needs.providers.router,
+    metrics: kernel.metrics,
+    logger: kernel.logger,
+    now: kernel.now,
+    monotonicNow: kernel.monotonicNow,
+  }),
+);

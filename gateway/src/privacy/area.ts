@@ -7,6 +7,7 @@ import { targetOf } from './outbound-request.ts';
 import { redactUrl } from './redact-url.ts';
 import { privacyRoutes } from './routes.ts';
 import type { SessionContext } from './session-context.ts';
+import { defineArea } from '../lifecycle/install.ts';
 
 const isLoopbackTarget = createIsLocal([]);
 
@@ -75,3 +76,12 @@ export function privacyArea(deps: PrivacyAreaDeps): PrivacyArea {
     close: () => audit.peek()?.stop(),
   };
 }
+
+export const privacy = defineArea('privacy', (kernel) =>
+  privacyArea({
+    dbPath: kernel.paths.auditDbPath,
+    localServices: [kernel.config.models.ollama_base_url, kernel.config.memory.vector_store_url],
+    trustPrivate: kernel.config.security.trust_private_services,
+    logger: kernel.logger,
+  }),
+);

@@ -7,6 +7,7 @@ import type { ProviderName } from './catalog.ts';
 import { createLlmRouter, type LlmRouter } from './router.ts';
 import { providerRoutes } from './routes.ts';
 import { configuredProbeOrigins } from './status.ts';
+import { defineArea } from '../lifecycle/install.ts';
 
 export interface ProvidersAreaDeps {
   /** `[models]`, read on every call (settings change it at run time). */
@@ -20,6 +21,8 @@ export interface ProvidersAreaDeps {
 export interface ProvidersArea extends Area {
   readonly router: LlmRouter;
   readonly usage: UsageTracker;
+  /** Base-URL overrides per provider (tests point them at fake servers; proxies). */
+  readonly endpoints: Partial<Record<ProviderName, string>> | undefined;
 }
 
 /** The 19 providers behind one router, usage and cost, `GET /models` and `GET /usage`. */
@@ -38,6 +41,7 @@ export function providersArea(deps: ProvidersAreaDeps): ProvidersArea {
     name: 'providers',
     router,
     usage,
+    endpoints: deps.endpoints,
     routes: providerRoutes({
       models,
       router,
@@ -49,3 +53,20 @@ export function providersArea(deps: ProvidersAreaDeps): ProvidersArea {
     }),
   };
 }
+
+/** Provider endpoint overrides (tests point them at fake servers; proxies). */
+export interface ProvidersOptions {
+  endpoints?: Partial<Record<ProviderName, string>>;
+}
+
+export const providers = defineArea(
+  'providers',
+  (kernel, _needs: object, options: ProvidersOptions | undefined) =>
+    providersArea({
+      models: () => kernel.config.models,
+      endpoints: options?.endpoints,
+      fetch: kernel.fetch,
+      metrics: kernel.metrics,
+      logger: kernel.logger,
+    }),
+);

@@ -7,6 +7,8 @@ import { createPushService, type PushMessage, type PushService } from './push-se
 import { pushRoutes } from './routes.ts';
 import { openSubscriptionFile, PUSH_SUBSCRIPTIONS_FILE } from './subscriptions.ts';
 import { loadOrCreateVapidKeys } from './vapid-keys.ts';
+import type { ApprovalNotice, ApprovalsArea } from '../approvals/ports.ts';
+import { defineArea } from '../lifecycle/install.ts';
 
 export interface PushAreaDeps {
   home: string;
@@ -48,3 +50,51 @@ export function pushArea(deps: PushAreaDeps): PushArea {
     },
   };
 }
+
+/** The push area's options. */
+export interface PushOptions {
+  /** An https agent for web push services (tests trust their fake's certificate with it). */
+  agent?: Agent;
+}
+
+/**
+ * An approval request as a push: the whole notice, and a decision token for each action so the
+ * service worker needs no API key.
+ */
+export function approvalPush(
+  notice: ApprovalNotice,
+  tokens: ApprovalsArea['decisionTokens'],
+): PushMessage {
+  const { approval, expiresAt } = notice;
+  return {
+    title: `Approve ${approval.tool_name}?`,
+    body: notice.text,
+    approval_id: approval.id,
+    decision_tokens: {
+      approve: tokens.mint(approval.id, 'approve', expiresAt),
+      deny: tokens.mint(approval.id, 'deny', expiresAt),
+    },
+  };
+}
+
+export const push = defineArea(
+  'push',
+  (
+    kernel,
+    needs: { approvals: Pick<ApprovalsArea, 'notices' | 'decisionTokens'> },
+    options: PushOptions | undefined,
+  ) => {
+    const area = pushArea({
+      home: kernel.paths.home,
+      logger: kernel.logger,
+      now: kernel.now,
+      agent: options?.agent,
+    });
+    // No socket of the session saw an approval notice: a push to the subscribed browsers.
+    needs.approvals.notices.subscribe('fallback', async (notice) => {
+      await area.notify(approvalPush(notice, needs.approvals.decisionTokens));
+      return true;
+    });
+    return area;
+  },
+);

@@ -1,15 +1,11 @@
-import type { Area } from '../lifecycle/area.ts';
+import { randomUUID } from 'node:crypto';
+import { defineArea } from '../lifecycle/install.ts';
 import { late } from '../lifecycle/late.ts';
-import { buildScaleOut, type BuildScaleOutDeps, type ScaleOut } from './build-scale-out.ts';
+import type { SessionsArea } from '../sessions/ports.ts';
+import { buildScaleOut, type BuildScaleOutDeps } from './build-scale-out.ts';
+import type { ScaleOut, ScaleOutArea, ScaleOutOptions } from './ports.ts';
 
-export interface ScaleOutArea extends Area {
-  /** The shared approval board and session events; 503 before the phase has run. */
-  readonly scaleOut: () => ScaleOut;
-  /** The same, or undefined before the phase has run. */
-  readonly peek: () => ScaleOut | undefined;
-}
-
-/** What gateways behind one reverse proxy share: pending approvals and session events. */
+/** What gateways behind one reverse proxy share: session events, leases, claims. */
 export function scaleOutArea(deps: BuildScaleOutDeps): ScaleOutArea {
   const scaleOut = late<ScaleOut>('Scale-out');
   return {
@@ -21,3 +17,18 @@ export function scaleOutArea(deps: BuildScaleOutDeps): ScaleOutArea {
     close: () => scaleOut.peek()?.close(),
   };
 }
+
+export const scaleOut = defineArea(
+  'scaleOut',
+  (kernel, { sessions }: { sessions: SessionsArea }, options: ScaleOutOptions | undefined) =>
+    scaleOutArea({
+      cacheUrl: kernel.config.memory.cache_url,
+      sockets: sessions.localSockets,
+      // This process among the gateways sharing `[memory] cache_url`.
+      gatewayId: randomUUID(),
+      logger: kernel.logger,
+      now: kernel.now,
+      presence: options?.presenceTiming,
+      leaseTiming: options?.leaseTiming,
+    }),
+);

@@ -1,29 +1,9 @@
 import type { Logger } from 'pino';
-import { createInProcessApprovalBoard } from '../approvals/board/in-process.ts';
-import type { PendingApprovalBoard } from '../approvals/board/ports.ts';
 import { createLocalSessionEvents } from '../events/local.ts';
-import type { LocalSessionSockets, SessionEvents } from '../events/ports.ts';
-import type { ConnectionLease, LeaseTiming } from './connection-lease.ts';
-import type { MessageClaim } from './message-claim.ts';
-import type { PresenceTiming } from './presence.ts';
+import type { LocalSessionSockets } from '../events/ports.ts';
+import type { LeaseTiming, PresenceTiming, ScaleOut } from './ports.ts';
 
-/** What gateways behind one reverse proxy share besides the databases (DESIGN "Scale-out"). */
-export interface ScaleOut {
-  /** Pending approvals, listed and claimed by every gateway. */
-  board: PendingApprovalBoard;
-  /** Frames for a session's sockets on whichever gateway they are connected. */
-  events: SessionEvents;
-  /**
-   * A lease for a connection only one gateway may hold (`key` names it); undefined for a single
-   * gateway, which holds everything.
-   */
-  lease(key: string): ConnectionLease | undefined;
-  /** Claims a message id once among the gateways; undefined for a single gateway. */
-  claim: MessageClaim | undefined;
-  /** Which adapter each part uses right now (for /status). */
-  backends(): { approvals: string; events: string };
-  close(): Promise<void>;
-}
+export type { ScaleOut };
 
 export interface BuildScaleOutDeps {
   /** `[memory] cache_url`: empty for a single gateway (everything in process). */
@@ -40,55 +20,37 @@ export interface BuildScaleOutDeps {
 }
 
 /**
- * In process without `cache_url`; otherwise Redis, with the in-process parts taking over while
- * it is unreachable. The Redis client is imported only when configured (like the short-term
- * tier, memory/build-memory.ts), so a single gateway never loads it.
+ * In process without `cache_url`; otherwise Redis. The Redis client is imported only when
+ * configured (like the short-term tier, memory/build-memory.ts), so a single gateway never
+ * loads it.
  */
 export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> {
   const logger = deps.logger.child({ area: 'scale-out' });
-  const inProcess = createInProcessApprovalBoard({ owner: deps.gatewayId, now: deps.now });
   if (deps.cacheUrl === '') {
     const events = createLocalSessionEvents(deps.sockets);
     return {
-      board: inProcess,
+      gatewayId: deps.gatewayId,
+      shared: undefined,
       events,
       lease: () => undefined,
       claim: undefined,
-      backends: () => ({ approvals: inProcess.kind, events: events.kind }),
-      close: () => inProcess.close(),
+      backends: () => ({ events: events.kind }),
+      close: () => events.close(),
     };
   }
 
-  const [
-    { createRedisLink },
-    { createGatewayPresence },
-    { createRedisApprovalBoard },
-    { createResilientApprovalBoard },
-  ] = await Promise.all([
-    import('./redis-link.ts'),
-    import('./presence.ts'),
-    import('../approvals/board/redis.ts'),
-    import('../approvals/board/resilient.ts'),
-  ]);
-  const { createRedisSessionEvents } = await import('../events/redis.ts');
+  const [{ createRedisLink }, { createGatewayPresence }, { createRedisSessionEvents }] =
+    await Promise.all([
+      import('../redis/link.ts'),
+      import('./presence.ts'),
+      import('../events/redis.ts'),
+    ]);
   const link = await createRedisLink({ url: deps.cacheUrl, logger });
   const presence = await createGatewayPresence({
     link,
     gatewayId: deps.gatewayId,
     logger,
     ...deps.presence,
-  });
-  const board = await createResilientApprovalBoard({
-    primary: await createRedisApprovalBoard({
-      link,
-      owner: deps.gatewayId,
-      presence,
-      logger,
-      now: deps.now,
-    }),
-    fallback: inProcess,
-    logger,
-    now: deps.now,
   });
   const events = createRedisSessionEvents({
     link,
@@ -101,7 +63,8 @@ export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> 
     import('./message-claim.ts'),
   ]);
   return {
-    board,
+    gatewayId: deps.gatewayId,
+    shared: { link, presence },
     events,
     lease: (key) =>
       createRedisConnectionLease({
@@ -113,10 +76,9 @@ export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> 
         now: deps.now,
       }),
     claim: createRedisMessageClaim({ link, gatewayId: deps.gatewayId, logger }),
-    backends: () => ({ approvals: board.kind, events: events.kind }),
+    backends: () => ({ events: events.kind }),
     async close() {
       await events.close();
-      await board.close();
       await presence.close();
       await link.close();
     },

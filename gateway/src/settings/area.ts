@@ -4,6 +4,7 @@ import type { Area } from '../lifecycle/area.ts';
 import type { LlmRouter } from '../providers/router.ts';
 import { settingsRoutes } from './routes.ts';
 import { createSettingsService, type SettingsService } from './settings-service.ts';
+import { defineArea } from '../lifecycle/install.ts';
 
 export interface SettingsAreaDeps {
   config: HearthConfig;
@@ -26,3 +27,14 @@ export function settingsArea(deps: SettingsAreaDeps): SettingsArea {
   });
   return { name: 'settings', service, routes: settingsRoutes(service) };
 }
+
+export const settings = defineArea(
+  'settings',
+  (kernel, { providers }: { providers: { router: LlmRouter } }) =>
+    settingsArea({
+      config: kernel.config,
+      configPath: kernel.paths.configPath,
+      router: providers.router,
+      logger: kernel.logger,
+    }),
+);

@@ -10,6 +10,10 @@ import { createReviewService, type ReviewService } from './review/review-service
 import { writeSkillTool } from './review/write-skill-tool.ts';
 import { skillRoutes } from './routes.ts';
 import { createSkillStore, type SkillStore } from './store/skill-store.ts';
+import { defineArea } from '../lifecycle/install.ts';
+import { chooseSkillIsolation } from './host/choose-isolation.ts';
+import { scanPackage } from './scanner/scan-package.ts';
+import { createSkillValidator } from './validate/validator.ts';
 
 export interface SkillsAreaDeps {
   /** `{data_dir}`: skills live in `skills/`, their data in `skill-data/`, proposals in `skills-proposals/`. */
@@ -89,3 +93,27 @@ export function skillsArea(deps: SkillsAreaDeps): SkillsArea {
     close: () => store.peek()?.close(),
   };
 }
+
+export interface SkillsNeeds {
+  tools: { registry: ToolRegistry };
+  privacy: { recordRequest: (method: string, url: string) => void };
+}
+
+export const skills = defineArea('skills', (kernel, needs: SkillsNeeds) =>
+  skillsArea({
+    home: kernel.paths.home,
+    tools: needs.tools.registry,
+    validate: createSkillValidator(),
+    isolation: () =>
+      chooseSkillIsolation({
+        config: kernel.config,
+        processEnv: kernel.processEnv,
+        secretValues: kernel.secretValues,
+        recordRequest: needs.privacy.recordRequest,
+        logger: kernel.logger,
+      }),
+    scan: scanPackage,
+    logger: kernel.logger,
+    now: kernel.now,
+  }),
+);

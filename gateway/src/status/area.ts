@@ -1,5 +1,10 @@
-import type { Area } from '../lifecycle/area.ts';
 import { apiStatusRoutes, rootStatusRoutes, type StatusRouteDeps } from './routes.ts';
+import type { RuntimeReport } from '../config/runtime-tuning.ts';
+import { mergedBackends, type Area } from '../lifecycle/area.ts';
+import { defineArea } from '../lifecycle/install.ts';
+import { createHostStats } from '../observability/host-stats.ts';
+import { VERSION } from '../version.ts';
+import type { StatusSources } from './status-sources.ts';
 
 /** `/health`, `/ready`, `/api/v1/status` and the metrics, over what every area reports. */
 export function statusArea(deps: StatusRouteDeps): Area {
@@ -9,3 +14,47 @@ export function statusArea(deps: StatusRouteDeps): Area {
     routes: apiStatusRoutes(deps),
   };
 }
+
+export const AGENT_NAME = 'hearth';
+
+/** The status area's options. */
+export interface StatusOptions {
+  /** The process's allocator and heap set-up, reported in /status `backends`. */
+  runtime?: RuntimeReport;
+}
+
+/** What /status reads; every installed area also reports its backends. */
+export type StatusNeeds = Record<string, Area> & {
+  sessions: { conversations: { size(): number } };
+  agent: { available: () => boolean };
+  voice: { summary: StatusSources['voice'] };
+  memory: { semanticAvailable: () => boolean | null };
+  channels: { connected: () => boolean | null };
+};
+
+/** Installed last: it reports on every area before it. */
+export const status = defineArea(
+  'status',
+  (kernel, needs: StatusNeeds, options: StatusOptions | undefined) => {
+    const runtime = options?.runtime;
+    return statusArea({
+      version: VERSION,
+      agentName: AGENT_NAME,
+      startup: kernel.startup,
+      hostStats: createHostStats(kernel.paths.home),
+      metrics: kernel.metrics,
+      uptimeMs: kernel.uptimeMs,
+      sources: {
+        activeSessions: () => needs.sessions.conversations.size(),
+        runtimeAvailable: needs.agent.available,
+        voice: needs.voice.summary,
+        semanticAvailable: needs.memory.semanticAvailable,
+        backends: () => ({
+          ...mergedBackends(Object.values(needs as Record<string, Area>)),
+          ...(runtime ? { allocator: runtime.allocator, heap: runtime.heap } : {}),
+        }),
+        channelConnected: needs.channels.connected,
+      },
+    });
+  },
+);

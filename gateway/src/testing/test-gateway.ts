@@ -9,11 +9,12 @@ import type { OpenDatabase } from '../db/ports.ts';
 import type { ProviderName } from '../providers/catalog.ts';
 import type { Embedder } from '../memory/ports.ts';
 import { createGateway, type Gateway } from '../gateway.ts';
-import type { GatewayDeps } from '../gateway-contract.ts';
+import type { ChannelsOptions } from '../channels/area.ts';
+import type { HubOptions } from '../hub/area.ts';
+import type { McpOptions } from '../mcp/area.ts';
 import type { LogTail } from '../observability/log-tail.ts';
 import { silentLogger, type Logger } from '../observability/logger.ts';
-import type { LeaseTiming } from '../scale-out/connection-lease.ts';
-import type { PresenceTiming } from '../scale-out/presence.ts';
+import type { LeaseTiming, PresenceTiming } from '../scale-out/ports.ts';
 import type { FrameSenderLimits } from '../ws/send.ts';
 import type { VoiceEngineOverrides } from '../voice/voice-runtime.ts';
 
@@ -59,11 +60,11 @@ export async function startTestGateway(
     /** Outbound HTTP for providers; the global fetch by default. */
     fetch?: typeof globalThis.fetch;
     /** Hub downloads: a pinned fetch trusting a test certificate, a resolver of test names. */
-    hubNetwork?: GatewayDeps['hubNetwork'];
+    hubNetwork?: HubOptions;
     /** The channels' DNS TXT lookups (an email channel's DKIM keys): a resolver of test records. */
-    resolveTxt?: GatewayDeps['resolveTxt'];
-    mcpServerCommand?: GatewayDeps['mcpServerCommand'];
-    mcpTiming?: GatewayDeps['mcpTiming'];
+    resolveTxt?: ChannelsOptions['resolveTxt'];
+    mcpServerCommand?: McpOptions['serverCommand'];
+    mcpTiming?: McpOptions['timing'];
     /** Voice engines instead of the configured ones (an STT double, a file as microphone). */
     voiceEngines?: VoiceEngineOverrides;
     /** The built web client to serve at `/`. */
@@ -84,23 +85,23 @@ export async function startTestGateway(
       env: options.env ?? {},
       readOnePassword: () => Promise.reject(new Error('no op in tests')),
     },
-    providerEndpoints: options.providerEndpoints,
-    embedder: options.embedder,
     processEnv: options.processEnv ?? { PATH: '/usr/local/bin:/usr/bin:/bin' },
-    approvalExpiryMs: options.approvalExpiryMs,
-    presenceTiming: options.presenceTiming,
-    leaseTiming: options.leaseTiming,
-    maxLiveSessions: options.maxLiveSessions,
     socketFrameLimits: options.socketFrameLimits,
     fetch: options.fetch,
-    hubNetwork: options.hubNetwork,
-    resolveTxt: options.resolveTxt,
-    mcpServerCommand: options.mcpServerCommand,
-    mcpTiming: options.mcpTiming,
-    voiceEngines: options.voiceEngines,
-    webAssetsDir: options.webAssetsDir,
-    pushAgent: options.pushAgent,
-    logTail: options.logTail,
+    areas: {
+      providers: { endpoints: options.providerEndpoints },
+      memory: { embedder: options.embedder },
+      approvals: { expiryMs: options.approvalExpiryMs },
+      scaleOut: { presenceTiming: options.presenceTiming, leaseTiming: options.leaseTiming },
+      sessions: { maxLiveSessions: options.maxLiveSessions },
+      hub: options.hubNetwork,
+      channels: { resolveTxt: options.resolveTxt },
+      mcp: { serverCommand: options.mcpServerCommand, timing: options.mcpTiming },
+      voice: { engines: options.voiceEngines },
+      webClient: { assetsDir: options.webAssetsDir },
+      push: { agent: options.pushAgent },
+      logs: { tail: options.logTail },
+    },
   });
   const address = await gateway.listen();
   return {

@@ -1,37 +1,17 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import type { ToolRegistry } from '../tools/contract.ts';
-import {
-  createApprovalService,
-  type ApprovalService,
-  type PendingApproval,
-} from '../approvals/approval-service.ts';
-import type { PendingApprovalBoard } from '../approvals/board/ports.ts';
-import { createCommandAnalyser } from '../approvals/command-analysis/command-analyser.ts';
-import { alwaysEntry, matchesAllowlist } from '../approvals/command-analysis/match-allowlist.ts';
-import { decide } from '../approvals/policy.ts';
-import type { ApprovalPolicy } from '../approvals/ports.ts';
+import type { ApprovalService } from '../approvals/ports.ts';
 import type { HearthConfig } from '../config/schema.ts';
-import { secretEntries } from '../config/secret-walk.ts';
-import type { AllowlistRepository } from '../db/ports.ts';
-import type { Metrics } from '../observability/metrics.ts';
 import { browserTool } from './browser/browser-tool.ts';
 import { createBrowserController, type BrowserController } from './browser/browser-session.ts';
+import type { ToolRegistry } from './contract.ts';
 import { createLocalExecutor } from './executors/local/local-executor.ts';
 import type { Executor } from './executors/ports.ts';
-import { sanitiseEnv } from './executors/sanitise-env.ts';
 import { createSidecarExecutor } from './executors/sidecar/sidecar-executor.ts';
 import { gatedTool, shellTool } from './shell-tool.ts';
 
-/** Every configured secret value (resolved), so children never see one, whatever its name. */
-export function configuredSecrets(config: HearthConfig): string[] {
-  return secretEntries(config).map(([, value]) => value);
-}
-
 export interface ToolRuntime {
-  approvals: ApprovalService;
   executor: Executor;
   browser: BrowserController;
   /** The environment every child process gets. */
@@ -42,34 +22,26 @@ export interface ToolRuntime {
 export interface BuildToolsDeps {
   config: HearthConfig;
   home: string;
-  policy: ApprovalPolicy;
-  allowlist: () => AllowlistRepository;
+  /** The workspace's real path, where commands run unless they name another directory. */
+  workspace: string;
   tools: ToolRegistry;
-  /** The gateway process's environment (children get a sanitised copy). */
-  processEnv: Readonly<Record<string, string | undefined>>;
-  /** Sends an approval notice to a session's live connections; false when none got it. */
-  notify: (sessionId: string, text: string, approval: PendingApproval) => Promise<boolean>;
-  approvalExpiryMs?: number;
-  /** Where pending approvals are shared with peer gateways (in process by default). */
-  approvalBoard?: PendingApprovalBoard;
+  /** The one approval gate (the approvals area's). */
+  approvals: () => Pick<ApprovalService, 'gate'>;
+  /** A sanitised environment for child processes (no provider key or configured secret). */
+  childEnv: () => Record<string, string>;
   fetch: typeof globalThis.fetch;
-  metrics: Metrics;
   logger: Logger;
-  now: () => number;
 }
 
 /**
  * The tools behind the approval gate: the executor (`[security] executor`: the sandbox
- * sidecar, falling back to the local executor with a warning when it cannot be reached), the
- * `shell` and `browser` tools, and the gate itself.
+ * sidecar, falling back to the local executor with a warning when it cannot be reached), and
+ * the `shell` and `browser` tools.
  */
 export async function buildTools(deps: BuildToolsDeps): Promise<ToolRuntime> {
   const logger = deps.logger.child({ area: 'tools' });
-  await mkdir(join(deps.home, 'workspace'), { recursive: true, mode: 0o700 });
-  // The real path: allowlist entries without a directory allow only this tree, so it is compared
-  // with real paths (a symlink inside it cannot lead out unseen).
-  const workdir = await realpath(join(deps.home, 'workspace'));
-  const childEnv = () => sanitiseEnv(deps.processEnv, configuredSecrets(deps.config));
+  const workdir = deps.workspace;
+  const { childEnv, approvals } = deps;
 
   let executor: Executor = createLocalExecutor({ defaultWorkdir: workdir, logger });
   const security = deps.config.security;
@@ -91,39 +63,6 @@ export async function buildTools(deps: BuildToolsDeps): Promise<ToolRuntime> {
     }
   }
 
-  // Parsed on a worker thread: a long command line never stalls the event loop.
-  const analyser = createCommandAnalyser();
-  const approvals = createApprovalService({
-    policy: deps.policy,
-    allowlist: deps.allowlist,
-    analyse: (command) => analyser.analyse(command),
-    matches: (analysis, entries, requestWorkdir) =>
-      matchesAllowlist(analysis, entries, {
-        workdir: requestWorkdir,
-        workspace: workdir,
-        onInvalidPattern: (rule, reason) => {
-          logger.warn(
-            { pattern: rule.pattern, arg_pattern: rule.arg_pattern, reason },
-            'allowlist entry skipped: its arg_pattern is not a valid RE2 expression',
-          );
-        },
-      }),
-    decide,
-    alwaysEntry,
-    notify: deps.notify,
-    metrics: deps.metrics,
-    logger,
-    now: deps.now,
-    randomId: randomUUID,
-    expiryMs: deps.approvalExpiryMs,
-    board: deps.approvalBoard,
-    schedule: (fn, ms) => {
-      const timer = setTimeout(fn, ms);
-      timer.unref();
-      return () => clearTimeout(timer);
-    },
-  });
-
   const browser = createBrowserController({
     env: childEnv(),
     screenshotDir: join(deps.home, 'screenshots'),
@@ -133,7 +72,7 @@ export async function buildTools(deps: BuildToolsDeps): Promise<ToolRuntime> {
   for (const tool of [
     shellTool({
       executor: () => executor,
-      approvals: () => approvals,
+      approvals,
       env: childEnv,
       defaultWorkdir: workdir,
       // A directory the gateway's machine has is judged by its real path; one only the sandbox
@@ -142,7 +81,7 @@ export async function buildTools(deps: BuildToolsDeps): Promise<ToolRuntime> {
     }),
     gatedTool(
       browsing,
-      () => approvals,
+      approvals,
       (args) => browsing.describeForApproval(args),
       (args) => browsing.normaliseArgs(args),
     ),
@@ -151,15 +90,12 @@ export async function buildTools(deps: BuildToolsDeps): Promise<ToolRuntime> {
   }
 
   return {
-    approvals,
     get executor() {
       return executor;
     },
     browser,
     childEnv,
     async close() {
-      await approvals.close();
-      await analyser.close();
       await browser.close();
       await executor.close();
     },

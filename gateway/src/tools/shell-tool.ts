@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Tool } from '../tools/contract.ts';
-import type { ApprovalService } from '../approvals/approval-service.ts';
+import type { ApprovalService } from '../approvals/ports.ts';
 import type { ExecResult, Executor } from './executors/ports.ts';
 
 export const DEFAULT_SHELL_TIMEOUT_S = 60;
@@ -8,7 +8,7 @@ export const MAX_SHELL_TIMEOUT_S = 600;
 
 export interface ShellToolDeps {
   executor: () => Executor;
-  approvals: () => ApprovalService;
+  approvals: () => Pick<ApprovalService, 'gate'>;
   /** The sanitised environment for children (no provider keys, no configured secret). */
   env: () => Record<string, string>;
   /** The workspace (a real, absolute path): the default directory, and what relative ones resolve against. */
@@ -108,7 +108,7 @@ export function shellTool(deps: ShellToolDeps): Tool {
  */
 export function gatedTool(
   tool: Tool,
-  approvals: () => ApprovalService,
+  approvals: () => Pick<ApprovalService, 'gate'>,
   describe: (args: Record<string, unknown>) => string,
   normalise: (args: Record<string, unknown>) => Record<string, unknown> = (args) => args,
 ): Tool {

@@ -14,6 +14,8 @@ import {
 } from './voice-runtime.ts';
 import { VOICE_SOCKET_MAX_PAYLOAD, voiceSocket } from './voice-socket.ts';
 import type { RunTurn } from './voice-turn.ts';
+import { join } from 'node:path';
+import { defineArea } from '../lifecycle/install.ts';
 
 export interface VoiceAreaDeps {
   config: VoiceConfig;
@@ -120,3 +122,29 @@ export function voiceArea(deps: VoiceAreaDeps): VoiceArea {
     },
   };
 }
+
+/** The voice area's options. */
+export interface VoiceOptions {
+  /** Voice engines used instead of the configured ones (tests inject an STT double). */
+  engines?: VoiceEngineOverrides;
+}
+
+export const voice = defineArea(
+  'voice',
+  (
+    kernel,
+    needs: { agent: { pipeline: () => { runTurn: RunTurn }; available: () => boolean } },
+    options: VoiceOptions | undefined,
+  ) =>
+    voiceArea({
+      config: kernel.config.voice,
+      configPath: kernel.paths.configPath,
+      modelDir: join(kernel.paths.home, 'models'),
+      runTurn: (input) => needs.agent.pipeline().runTurn(input),
+      turnsAvailable: needs.agent.available,
+      engines: options?.engines,
+      socketFrameLimits: kernel.frameLimits,
+      metrics: kernel.metrics,
+      logger: kernel.logger,
+    }),
+);

@@ -1,5 +1,7 @@
 import type { Area } from '../lifecycle/area.ts';
 import { webClientPages, type WebClientPages } from './static-pages.ts';
+import { defineArea } from '../lifecycle/install.ts';
+import { defaultWebAssetsDir } from './assets-dir.ts';
 
 export interface WebClientArea extends Area {
   readonly pages: WebClientPages;
@@ -22,3 +24,16 @@ export function webClientArea(deps: { assetsDir: string | undefined }): WebClien
     status: () => ({ web_client: built ? 'built' : 'not built' }),
   };
 }
+
+/** The built web client served at `/` (default: the `web` workspace's `dist/`). */
+export interface WebClientOptions {
+  assetsDir?: string;
+}
+
+export const webClient = defineArea(
+  'webClient',
+  (_kernel, _needs: object, options: WebClientOptions | undefined) =>
+    webClientArea({
+      assetsDir: options?.assetsDir ?? defaultWebAssetsDir(),
+    }),
+);

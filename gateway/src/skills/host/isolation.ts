@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HearthError } from '../../errors.ts';
 import type { Logger } from '../../observability/logger.ts';
-import { sanitiseEnv } from '../../tools/executors/sanitise-env.ts';
+import { sanitiseEnv } from '../../config/sanitise-env.ts';
 import type { SkillHost, SkillHostOptions, SkillIsolation } from '../ports.ts';
 import { wrapInBubblewrap } from './bubblewrap.ts';
 import { childLink } from './child-link.ts';

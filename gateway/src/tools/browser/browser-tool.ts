@@ -1,5 +1,5 @@
 import type { Tool, ToolContext } from '../contract.ts';
-import { shellQuote } from '../../approvals/command-analysis/words.ts';
+import { shellQuote } from '../../approvals/ports.ts';
 import { HearthError } from '../../errors.ts';
 import {
   DEFAULT_ACTION_TIMEOUT_MS,

@@ -1,25 +1,11 @@
-import type { Conversation } from '../memory/compaction.ts';
+import type {
+  ConversationStore,
+  PresenceListener,
+  SessionConnection,
+  SessionState,
+} from './ports.ts';
 
-/** Something bound to a session that can be told to go away (a WebSocket). */
-export interface SessionConnection {
-  close(code: number, reason: string): void;
-  /** Sends a text frame (approval notices). */
-  send(data: string): void;
-}
-
-export interface SessionState {
-  readonly id: string;
-  readonly conversation: Conversation;
-  messageCount: number;
-  /** Epoch milliseconds of the last turn. */
-  lastActive: number;
-  readonly connections: Set<SessionConnection>;
-  /** Tail of this session's turn queue: turns of one session run one at a time. */
-  queue: Promise<unknown>;
-}
-
-/** Told when a session gets its first live socket here (true) and loses its last (false). */
-export type PresenceListener = (sessionId: string, present: boolean) => void;
+export type { ConversationStore, SessionConnection, SessionState };
 
 /** A session's sockets; reports the empty ↔ non-empty transitions. */
 class ConnectionSet extends Set<SessionConnection> {
@@ -58,7 +44,7 @@ export function createConversationStore(options: {
   idleTimeoutMs: number;
   now: () => number;
   maxSessions?: number;
-}) {
+}): ConversationStore {
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   /** In order of last use: the first entry is the least recently active session. */
   const sessions = new Map<string, SessionState>();
@@ -153,5 +139,3 @@ export function createConversationStore(options: {
     },
   };
 }
-
-export type ConversationStore = ReturnType<typeof createConversationStore>;

@@ -12,7 +12,7 @@ import {
   endRedisConnection,
   firstConnectAttempt,
   type RedisConnection,
-} from '../redis/connection.ts';
+} from './connection.ts';
 
 export type RedisClient = RedisConnection;
 
