@@ -16,24 +16,11 @@ import type {
   Super,
 } from 'acorn';
 import { ancestor, simple } from 'acorn-walk';
+import { blockedModuleOf } from '../blocked-modules.ts';
 import { countEscapes, isEncodedBlob, isSecretName, type ModuleFacts } from './facts.ts';
 import type { FindingSink } from './findings.ts';
 import { hasInvisible, injectionPhrase, markersIn, secretRequest } from './markers.ts';
 
-/** Modules a skill may never load (layer 1 rejects them too; the scanner says so again). */
-const BLOCKED_MODULES = new Set([
-  'child_process',
-  'vm',
-  'worker_threads',
-  'cluster',
-  'inspector',
-  'v8',
-  'module',
-  'repl',
-  'wasi',
-  'process',
-  'trace_events',
-]);
 const NETWORK_MODULES = new Set([
   'http',
   'https',
@@ -268,7 +255,7 @@ export function scanModuleTree(
       return;
     }
     const root = name.split('/')[0]!;
-    if (BLOCKED_MODULES.has(name) || BLOCKED_MODULES.has(root)) {
+    if (blockedModuleOf(specifier)) {
       sink.add(
         'blocked.module',
         line(at),

@@ -1,9 +1,8 @@
 import type { AnyNode, Program } from 'acorn';
 import { fullAncestor, simple } from 'acorn-walk';
+import { blockedModuleOf } from '../blocked-modules.ts';
 import type { SkillProblem } from '../ports.ts';
 import {
-  blockedModules,
-  blockedPrefixedModules,
   blockedProcessMembers,
   blockedProperties,
   codeEvaluators,
@@ -430,12 +429,12 @@ export function blockedSpecifierReason(
   const base = name.startsWith('@')
     ? name.split('/').slice(0, 2).join('/')
     : (name.split('/')[0] ?? '');
-  const blocked =
-    blockedModules.get(base) ?? (prefixed ? blockedPrefixedModules.get(base) : undefined);
-  if (blocked) return `${base} is blocked: ${blocked}`;
+  const blocked = blockedModuleOf(specifier);
+  if (blocked && !blocked.staticImportFollowed)
+    return `${blocked.name} is blocked: ${blocked.reason}`;
   if (/\.node$/i.test(name)) return 'native addons (.node files) are blocked: they run native code';
   if (nativeAddonLoaders.has(base)) return `${base} is blocked: it loads native addons`;
-  if (options.dynamic && !options.resolveOnly && base === 'process')
-    return 'use the global process (or a static import of it), so its uses can be checked';
+  if (blocked?.staticImportFollowed && options.dynamic && !options.resolveOnly)
+    return `use the global ${blocked.name} (or a static import of it), so its uses can be checked`;
   return undefined;
 }
