@@ -5,29 +5,13 @@
  * spellings that reach those things or hide code from review (the scanner, layer 2), so that
  * a rejected skill is never written at all.
  *
+ * The blocked built-in modules are `../blocked-modules.ts`, a list shared with the scanner.
  * Allowed on purpose: every other built-in module and package (`node:fs`, `node:http`,
  * `node:sqlite`, `fetch`, timers, `WebAssembly` — a wasm module can only call the functions
  * the skill hands it, so it adds no capability), `process.env`/`process.stdout` and other plain
  * `process.<name>` reads, computed member access on ordinary objects, and any text in comments
  * and strings. Which files and hosts a skill reaches is layer 3's business, not this one's.
  */
-
-/** Built-in modules a skill may not import (after the `node:` prefix is dropped). */
-export const blockedModules: ReadonlyMap<string, string> = new Map([
-  ['child_process', 'it starts processes'],
-  ['cluster', 'it forks processes'],
-  ['worker_threads', 'it runs code in new threads, from strings too'],
-  ['vm', 'it compiles and runs code from strings'],
-  ['v8', 'it changes engine flags and deserializes heap objects'],
-  ['inspector', 'it drives the debugger, which runs arbitrary code'],
-  ['module', 'it builds require() and registers loader hooks'],
-  ['repl', 'it evaluates code from strings'],
-]);
-
-/** Built-ins blocked only with the `node:` prefix (without it, the name is an npm package). */
-export const blockedPrefixedModules: ReadonlyMap<string, string> = new Map([
-  ['test', 'its run() starts processes'],
-]);
 
 /** Packages whose only job is loading native addons. */
 export const nativeAddonLoaders: ReadonlySet<string> = new Set(['bindings', 'node-gyp-build']);

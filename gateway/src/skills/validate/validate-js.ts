@@ -1,7 +1,7 @@
 import { parse, type Comment } from 'acorn';
 import type { ValidationResult } from '../ports.ts';
 import { readJsCapabilities } from './capabilities.ts';
-import { findBlockedConstructs } from './js-rules.ts';
+import { findBlockedConstructs } from './js-rules/find-blocked.ts';
 import { extractJsTools } from './js-tools.ts';
 
 /**
