@@ -5,7 +5,7 @@ import { makeItem, runShortTermConformance } from './conformance.ts';
 import { createInProcessShortTermStore } from './in-process.ts';
 import { createRedisShortTermStore } from './redis.ts';
 import { createResilientShortTermStore } from './resilient.ts';
-import { capturingLogger } from './testing/log-capture.ts';
+import { capturingLogger } from '../../observability/testing/log-capture.ts';
 import {
   deleteKeys,
   redisServerProcess,

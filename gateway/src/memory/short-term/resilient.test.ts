@@ -11,7 +11,7 @@ import { createInProcessShortTermStore } from './in-process.ts';
 import { createRedisShortTermStore } from './redis.ts';
 import { createResilientShortTermStore } from './resilient.ts';
 import { breakableStore } from './testing/breakable-store.ts';
-import { capturingLogger } from './testing/log-capture.ts';
+import { capturingLogger } from '../../observability/testing/log-capture.ts';
 
 // Nothing listens on port 1: this is "Redis configured but unreachable".
 const closedPort = 'redis://127.0.0.1:1';
