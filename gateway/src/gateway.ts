@@ -30,6 +30,7 @@ import { createMetrics } from './observability/metrics.ts';
 import { orchestratorArea } from './orchestrator/area.ts';
 import { privacyArea } from './privacy/area.ts';
 import { pushArea } from './push/area.ts';
+import { createRedisPool } from './redis/pool.ts';
 import { providersArea } from './providers/area.ts';
 import { scaleOutArea } from './scale-out/area.ts';
 import { settingsArea } from './settings/area.ts';
@@ -68,6 +69,8 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
   const metrics = createMetrics(createHostStats(paths.home));
   const startup = createStartup(logger);
   const tools = createToolRegistry();
+  // One command and one pub/sub connection per Redis URL, shared by memory, scale-out and canvas.
+  const redis = createRedisPool({ logger });
   const conversations = createConversationStore({
     idleTimeoutMs: config.gateway.session_idle_timeout_minutes * 60_000,
     now,
@@ -105,6 +108,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
   });
   const memory = memoryArea({
     config: config.memory,
+    redis,
     modelDir: join(paths.home, 'models'),
     longTerm: () => database.database().memory,
     summarise,
@@ -116,6 +120,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
   });
   const scaleOut = scaleOutArea({
     cacheUrl: config.memory.cache_url,
+    redis,
     sockets: conversationSockets(conversations),
     // This process among the gateways sharing `[memory] cache_url`.
     gatewayId: randomUUID(),
@@ -274,7 +279,8 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
   });
   const canvas = canvasArea({
     config: config.canvas,
-    openStore: (limits) => openCanvasStore({ cacheUrl: config.memory.cache_url, limits, logger }),
+    openStore: (limits) =>
+      openCanvasStore({ cacheUrl: config.memory.cache_url, redis, limits, logger }),
     logger,
     now,
   });

@@ -6,7 +6,7 @@ import {
   testRedisUrl,
 } from '../memory/short-term/testing/redis-server.ts';
 import { silentLogger } from '../observability/logger.ts';
-import { createRedisLink } from '../scale-out/redis-link.ts';
+import { createRedisLink } from '../redis/link.ts';
 import { CONFORMANCE_LIMITS, runCanvasStoreConformance } from './conformance.ts';
 import { createRedisCanvasStore } from './redis.ts';
 

@@ -9,7 +9,7 @@
  */
 import { unavailable } from '../errors.ts';
 import type { Logger } from '../observability/logger.ts';
-import type { RedisLink } from '../scale-out/redis-link.ts';
+import type { RedisLink } from '../redis/link.ts';
 import { blockBytes, canvasFull } from './blocks.ts';
 import type { CanvasBlock, CanvasEvent, CanvasLimits, CanvasStore } from './ports.ts';
 

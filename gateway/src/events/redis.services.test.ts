@@ -17,7 +17,7 @@ import {
   testRedisUrl,
 } from '../memory/short-term/testing/redis-server.ts';
 import { silentLogger } from '../observability/logger.ts';
-import { createRedisLink, type RedisLink } from '../scale-out/redis-link.ts';
+import { createRedisLink, type RedisLink } from '../redis/link.ts';
 import { conversationSockets } from './local.ts';
 import type { SessionEvents } from './ports.ts';
 import { createRedisSessionEvents } from './redis.ts';

@@ -13,7 +13,7 @@
  * the session until its idle timeout.
  */
 import type { Logger } from '../observability/logger.ts';
-import type { RedisLink } from '../scale-out/redis-link.ts';
+import type { RedisLink } from '../redis/link.ts';
 import type { LocalSessionSockets, SessionEvents } from './ports.ts';
 
 export interface RedisSessionEventsOptions {

@@ -3,6 +3,7 @@ import { createInProcessApprovalBoard } from '../approvals/board/in-process.ts';
 import type { PendingApprovalBoard } from '../approvals/board/ports.ts';
 import { createLocalSessionEvents } from '../events/local.ts';
 import type { LocalSessionSockets, SessionEvents } from '../events/ports.ts';
+import type { RedisPool } from '../redis/pool.ts';
 import type { ConnectionLease, LeaseTiming } from './connection-lease.ts';
 import type { MessageClaim } from './message-claim.ts';
 import type { PresenceTiming } from './presence.ts';
@@ -28,6 +29,8 @@ export interface ScaleOut {
 export interface BuildScaleOutDeps {
   /** `[memory] cache_url`: empty for a single gateway (everything in process). */
   cacheUrl: string;
+  /** The gateway's Redis connections, one link per URL. */
+  redis: RedisPool;
   sockets: LocalSessionSockets;
   /** This gateway's id among its peers (a random UUID per process). */
   gatewayId: string;
@@ -60,18 +63,16 @@ export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> 
   }
 
   const [
-    { createRedisLink },
     { createGatewayPresence },
     { createRedisApprovalBoard },
     { createResilientApprovalBoard },
   ] = await Promise.all([
-    import('./redis-link.ts'),
     import('./presence.ts'),
     import('../approvals/board/redis.ts'),
     import('../approvals/board/resilient.ts'),
   ]);
   const { createRedisSessionEvents } = await import('../events/redis.ts');
-  const link = await createRedisLink({ url: deps.cacheUrl, logger });
+  const link = await deps.redis.open(deps.cacheUrl);
   const presence = await createGatewayPresence({
     link,
     gatewayId: deps.gatewayId,

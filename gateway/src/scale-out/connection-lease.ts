@@ -1,5 +1,5 @@
 import type { Logger } from '../observability/logger.ts';
-import type { RedisLink } from './redis-link.ts';
+import type { RedisLink } from '../redis/link.ts';
 
 /**
  * A connection only one gateway may hold at a time (a channel's long-polling connection):

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../observability/logger.ts';
 import { createRedisMessageClaim } from './message-claim.ts';
-import type { RedisLink } from './redis-link.ts';
+import type { RedisLink } from '../redis/link.ts';
 
 /** A link whose client answers SET like Redis does (or fails like a Redis that went away). */
 function linkAnswering(set: (key: string, options: unknown) => Promise<string | null>): RedisLink {

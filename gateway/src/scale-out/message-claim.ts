@@ -1,5 +1,5 @@
 import type { Logger } from '../observability/logger.ts';
-import type { RedisLink } from './redis-link.ts';
+import type { RedisLink } from '../redis/link.ts';
 
 /**
  * Claims a network's message id among the gateways sharing Redis, so a push network's delivery

@@ -8,7 +8,7 @@ import {
 } from '../memory/short-term/testing/redis-server.ts';
 import { silentLogger } from '../observability/logger.ts';
 import { createGatewayPresence, type GatewayPresence } from './presence.ts';
-import { createRedisLink, type RedisLink } from './redis-link.ts';
+import { createRedisLink, type RedisLink } from '../redis/link.ts';
 
 // The services project needs a real Redis; an unreachable server fails this file loudly.
 const url = testRedisUrl(process.env);

@@ -9,7 +9,7 @@
  * unreachable own the user-facing warning.
  */
 import type { Logger } from '../observability/logger.ts';
-import type { RedisLink } from './redis-link.ts';
+import type { RedisLink } from '../redis/link.ts';
 
 export interface PresenceTiming {
   /** How long the key outlives its last refresh; default 10,000 ms. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../observability/logger.ts';
 import { createGatewayPresence, type GatewayPresence } from '../../scale-out/presence.ts';
-import { createRedisLink, type RedisLink } from '../../scale-out/redis-link.ts';
+import { createRedisLink, type RedisLink } from '../../redis/link.ts';
 import {
   deleteKeys,
   redisServerProcess,

@@ -14,7 +14,7 @@
  */
 import type { Logger } from '../../observability/logger.ts';
 import type { PresenceKeys } from '../../scale-out/presence.ts';
-import type { RedisLink } from '../../scale-out/redis-link.ts';
+import type { RedisLink } from '../../redis/link.ts';
 import type { PendingApproval } from '../ports.ts';
 import type { BoardDecision, ClaimedApproval, PendingApprovalBoard, Verdict } from './ports.ts';
 import { CLAIM, OWNER_GONE, PUBLISH, RESTORE } from './redis-scripts.ts';
