@@ -8,7 +8,7 @@
  *
  * Types are not checked here (`npm run typecheck` does that), and no declaration files are
  * read, so the build takes a few seconds. Test-only modules (fake servers, conformance suites,
- * testing/ helpers) are left out, and the build fails if one reaches dist/.
+ * testing/ helpers, __fixtures__/) are left out, and the build fails if one reaches dist/.
  */
 import { execFileSync } from 'node:child_process';
 import { cp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';

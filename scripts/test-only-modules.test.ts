@@ -1,7 +1,7 @@
 /**
- * dist/ holds no fake server, conformance suite or test helper: the build's file selection
- * (tsconfig.build.json) leaves every test-only module out, and the predicate the build checks
- * dist/ with recognises each kind.
+ * dist/ holds no fake server, conformance suite, test helper or fixture: the build's file
+ * selection (tsconfig.build.json) leaves every test-only module out, and the predicate the
+ * build checks dist/ with recognises each kind.
  */
 import { globSync } from 'node:fs';
 import ts from 'typescript';
@@ -20,7 +20,7 @@ function buildSelection(): string[] {
 }
 
 describe('test-only modules', () => {
-  it('recognises fake servers, conformance suites, testing/ helpers and tests', () => {
+  it('recognises fake servers, conformance suites, testing/ helpers, __fixtures__/ and tests', () => {
     for (const path of [
       'gateway/src/memory/long-term-conformance.ts',
       'dist/gateway/src/memory/long-term-search-conformance.js',
@@ -30,6 +30,9 @@ describe('test-only modules', () => {
       'dist/gateway/src/testing/test-gateway.js',
       'cli-ink/src/program.test.ts',
       'gateway\\src\\testing\\chat-gateway.ts',
+      'gateway/src/memory/embedder/__fixtures__/load-probe.ts',
+      'dist/gateway/src/memory/embedder/__fixtures__/load-probe.js',
+      'web/src/__fixtures__/status.json',
     ]) {
       expect(isTestOnlyModule(path), path).toBe(true);
     }

@@ -1,8 +1,8 @@
 /**
- * Which source files exist only for tests: fake servers, the shared conformance suites and
- * the test helpers under testing/ folders. Tests import them from the sources; the build leaves
- * them out of dist/ (the `exclude` list of tsconfig.build.json), and scripts/build.ts fails
- * when one slips in.
+ * Which source files exist only for tests: fake servers, the shared conformance suites, the
+ * test helpers under testing/ folders and the fixtures under __fixtures__/ folders. Tests
+ * import them from the sources; the build leaves them out of dist/ (the `exclude` list of
+ * tsconfig.build.json), and scripts/build.ts fails when one slips in.
  */
 
 /** Whether a path (source or compiled, any separator) is a test-only module. */
@@ -12,6 +12,6 @@ export function isTestOnlyModule(path: string): boolean {
   return (
     /\.test\.(ts|tsx|js)$/.test(file) ||
     /conformance/.test(file) ||
-    parts.some((part) => part === 'testing' || part.startsWith('fake-'))
+    parts.some((part) => part === 'testing' || part === '__fixtures__' || part.startsWith('fake-'))
   );
 }

@@ -1,6 +1,6 @@
 /**
  * The closed set of error codes Hearth raises, each with its HTTP status. Services throw
- * `HearthError`; the one error middleware (http/error-middleware.ts) maps it to a response
+ * `HearthError`; the one error middleware (http/middleware/errors.ts) maps it to a response
  * `{ "detail": message }` with the status from this table.
  */
 export const errorCodes = {

@@ -21,7 +21,7 @@ export interface RunOptions {
   port?: number;
   /** Human-readable logs (a terminal); JSON lines otherwise. */
   pretty: boolean;
-  /** The process's memory set-up (lifecycle/runtime-tuning.ts), for /status. */
+  /** The process's memory set-up (config/runtime-tuning.ts), for /status. */
   runtime?: RuntimeReport;
   /** How `POST /mcp/spawn` starts `hearth mcp`: the CLI that started this gateway. */
   mcpServerCommand?: McpServerCommand;

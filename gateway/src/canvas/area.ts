@@ -54,7 +54,12 @@ export const canvas = defineArea('canvas', (kernel) =>
   canvasArea({
     config: kernel.config.canvas,
     openStore: (limits) =>
-      openCanvasStore({ cacheUrl: kernel.config.memory.cache_url, limits, logger: kernel.logger }),
+      openCanvasStore({
+        cacheUrl: kernel.config.memory.cache_url,
+        redis: kernel.redis,
+        limits,
+        logger: kernel.logger,
+      }),
     logger: kernel.logger,
     now: kernel.now,
   }),

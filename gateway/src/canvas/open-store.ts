@@ -1,4 +1,5 @@
 import type { Logger } from '../observability/logger.ts';
+import type { RedisPool } from '../redis/pool.ts';
 import { createInProcessCanvasStore } from './in-process.ts';
 import type { CanvasLimits, CanvasStore } from './ports.ts';
 
@@ -9,20 +10,20 @@ import type { CanvasLimits, CanvasStore } from './ports.ts';
  */
 export async function openCanvasStore(deps: {
   cacheUrl: string;
+  /** The gateway's Redis connections, one link per URL. */
+  redis: RedisPool;
   limits: CanvasLimits;
   logger: Logger;
   /** How often an unreachable Redis is probed (default 5,000 ms). */
   probeIntervalMs?: number;
 }): Promise<CanvasStore> {
   if (deps.cacheUrl === '') return createInProcessCanvasStore(deps.limits);
-  const [{ createRedisLink }, { createRedisCanvasStore }, { createResilientCanvasStore }] =
-    await Promise.all([
-      import('../redis/link.ts'),
-      import('./redis.ts'),
-      import('./resilient.ts'),
-    ]);
+  const [{ createRedisCanvasStore }, { createResilientCanvasStore }] = await Promise.all([
+    import('./redis.ts'),
+    import('./resilient.ts'),
+  ]);
   const logger = deps.logger.child({ area: 'canvas' });
-  const link = await createRedisLink({ url: deps.cacheUrl, logger });
+  const link = await deps.redis.open(deps.cacheUrl);
   return createResilientCanvasStore({
     primary: await createRedisCanvasStore({ link, limits: deps.limits, logger }),
     ready: () => link.ready(),

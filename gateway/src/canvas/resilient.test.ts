@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { unavailable } from '../errors.ts';
 import { freePort } from '../memory/short-term/testing/redis-server.ts';
 import { silentLogger } from '../observability/logger.ts';
+import { createRedisPool } from '../redis/pool.ts';
 import { startTestGateway } from '../testing/test-gateway.ts';
 import { CONFORMANCE_LIMITS, runCanvasStoreConformance, textBlock, until } from './conformance.ts';
 import { createInProcessCanvasStore } from './in-process.ts';
@@ -53,6 +54,7 @@ runCanvasStoreConformance('resilient, Redis answering', () =>
 runCanvasStoreConformance('resilient, Redis unreachable (nothing listens on its port)', async () =>
   openCanvasStore({
     cacheUrl: await unusedRedisUrl(),
+    redis: createRedisPool({ logger: silentLogger() }),
     limits: CONFORMANCE_LIMITS,
     logger: silentLogger(),
   }),
@@ -62,6 +64,7 @@ describe('the canvas while Redis is unreachable', () => {
   it('starts on the in-process copy when nothing listens at cache_url, and says so', async () => {
     const store = await openCanvasStore({
       cacheUrl: await unusedRedisUrl(),
+      redis: createRedisPool({ logger: silentLogger() }),
       limits: CONFORMANCE_LIMITS,
       logger: silentLogger(),
     });

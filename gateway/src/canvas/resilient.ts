@@ -15,6 +15,7 @@
  */
 import { isHearthError } from '../errors.ts';
 import type { Logger } from '../observability/logger.ts';
+import { createFailover } from '../lifecycle/failover.ts';
 import { createInProcessCanvasStore } from './in-process.ts';
 import type { CanvasBlock, CanvasEvent, CanvasLimits, CanvasStore } from './ports.ts';
 
@@ -50,13 +51,9 @@ export async function createResilientCanvasStore(
   const mirror = createInProcessCanvasStore(options.limits);
   /** Ids on the mirror, so an add Redis echoes back is not shown twice. */
   const mirrored = new Set<string>();
-  let usingPrimary = true;
-  let closed = false;
   let journal: OutageOp[] = [];
   /** Clears replayed onto Redis whose echo the mirror has already applied. */
   let clearEchoes = 0;
-  let probeTimer: NodeJS.Timeout | undefined;
-  let recovering: Promise<void> | undefined;
   /** Mirror updates run one at a time, in the order they arrive. */
   let mirrorQueue: Promise<void> = Promise.resolve();
 
@@ -99,17 +96,6 @@ export async function createResilientCanvasStore(
     void inOrder(() => (event.type === 'add' ? mirrorAdd(event.block) : mirrorClear()));
   });
 
-  function degrade(reason: string): void {
-    if (closed || !usingPrimary) return;
-    usingPrimary = false;
-    logger.warn(
-      { err: reason },
-      'canvas store (redis) unreachable; the canvas is served in process until it answers again',
-    );
-    probeTimer = setInterval(() => void probe(), options.probeIntervalMs ?? 5_000);
-    probeTimer.unref();
-  }
-
   /** Replays the outage's renders and clears onto Redis; an outage keeps what was not sent. */
   async function replay(): Promise<void> {
     while (journal.length > 0) {
@@ -138,59 +124,50 @@ export async function createResilientCanvasStore(
     await resetMirror(await primary.blocks());
   }
 
-  async function probe(): Promise<void> {
-    if (closed || usingPrimary || recovering || !options.ready()) return;
-    recovering = replay()
-      .then(() => {
-        if (closed || journal.length > 0) return;
-        usingPrimary = true;
-        clearInterval(probeTimer);
-        probeTimer = undefined;
-        logger.info('canvas store (redis) reachable again; outage renders replayed');
-      })
-      .catch((error: unknown) => {
-        logger.debug({ err: message(error) }, 'canvas store (redis) still unreachable');
-      })
-      .finally(() => {
-        recovering = undefined;
-      });
-    await recovering;
-  }
+  const failover = createFailover({
+    logger,
+    probeIntervalMs: options.probeIntervalMs,
+    isOutage,
+    recover: async () => {
+      if (!options.ready()) return false;
+      await replay();
+      return journal.length === 0;
+    },
+    log: {
+      degraded: {
+        msg: 'canvas store (redis) unreachable; the canvas is served in process until it answers again',
+      },
+      recovered: { msg: 'canvas store (redis) reachable again; outage renders replayed' },
+      stillDown: 'canvas store (redis) still unreachable',
+    },
+  });
 
   /** On Redis while it works; on an outage, switches to the mirror and serves from it. */
-  async function route<T>(onPrimary: () => Promise<T>, onMirror: () => Promise<T>): Promise<T> {
-    if (usingPrimary && !closed) {
-      if (!options.ready()) degrade('the redis link is down');
-      else {
-        try {
-          return await onPrimary();
-        } catch (error) {
-          if (!isOutage(error)) throw error;
-          degrade(message(error));
-        }
-      }
-    }
-    return onMirror();
+  function route<T>(onPrimary: () => Promise<T>, onMirror: () => Promise<T>): Promise<T> {
+    if (!options.ready()) failover.degrade('the redis link is down');
+    return failover.route(onPrimary, onMirror);
   }
 
   // Back from a drop this gateway did not notice (no call failed): events may have been missed,
   // so the mirror (what viewers see) is set to the Redis canvas again.
   options.onReconnect?.(() => {
-    if (!usingPrimary || closed) return;
-    primary.blocks().then(resetMirror, (error: unknown) => degrade(message(error)));
+    if (!failover.usingPrimary || failover.closed) return;
+    primary.blocks().then(resetMirror, (error: unknown) => failover.degrade(message(error)));
   });
 
   if (options.ready()) {
     try {
       await resetMirror(await primary.blocks());
     } catch (error) {
-      degrade(message(error));
+      failover.degrade(message(error));
     }
-  } else degrade('no connection at start');
+  } else failover.degrade('no connection at start');
 
   return {
     get kind() {
-      return usingPrimary && options.ready() ? primary.kind : `${mirror.kind} (redis unreachable)`;
+      return failover.usingPrimary && options.ready()
+        ? primary.kind
+        : `${mirror.kind} (redis unreachable)`;
     },
     blocks: () =>
       route(
@@ -222,10 +199,8 @@ export async function createResilientCanvasStore(
       ),
     subscribe: (listener) => mirror.subscribe(listener),
     async close() {
-      if (closed) return;
-      closed = true;
-      clearInterval(probeTimer);
-      probeTimer = undefined;
+      if (failover.closed) return;
+      failover.close();
       await Promise.all([primary.close(), mirror.close()]);
     },
   };

@@ -6,6 +6,7 @@ import type { StatePaths } from '../config/state-dir.ts';
 import { unavailable } from '../errors.ts';
 import { createHostStats } from '../observability/host-stats.ts';
 import { createMetrics, type Metrics } from '../observability/metrics.ts';
+import { createRedisPool, type RedisPool } from '../redis/pool.ts';
 import type { FrameSenderLimits } from '../ws/send.ts';
 import { createStartup, type Startup } from './startup.ts';
 
@@ -37,6 +38,8 @@ export interface Kernel {
   readonly localUrl: () => string;
   /** Sockets' back-pressure limits (`ws/send.ts` defaults; tests lower them). */
   readonly frameLimits: Partial<FrameSenderLimits> | undefined;
+  /** Redis connections, one link per URL, shared by every part that uses that URL. */
+  readonly redis: RedisPool;
   /** The start-up phases' progress (`init_phase`, `/ready`). */
   readonly startup: Startup;
   /** Milliseconds since the gateway was built (monotonic). */
@@ -71,6 +74,7 @@ export function createKernel(parts: KernelParts): Kernel {
     secretValues,
     frameLimits: parts.frameLimits,
     startup: createStartup(parts.logger),
+    redis: createRedisPool({ logger: parts.logger }),
     uptimeMs: () => parts.monotonicNow() - startedAt,
     childEnv: (source = parts.processEnv) => sanitiseEnv(source, secretValues()),
     localUrl() {

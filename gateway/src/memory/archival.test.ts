@@ -3,7 +3,7 @@ import { openSqliteDatabase } from '../db/sqlite/open-sqlite.ts';
 import type { Database } from '../db/ports.ts';
 import { archiveInactiveSessions, type ArchivalDeps } from './archival.ts';
 import type { MemoryEntry } from './ports.ts';
-import { capturingLogger } from './short-term/testing/log-capture.ts';
+import { capturingLogger } from '../observability/testing/log-capture.ts';
 
 /** The injected clock: 2026-06-01T03:00:00Z, epoch milliseconds. */
 const NOW_MS = Date.UTC(2026, 5, 1, 3);

@@ -76,6 +76,7 @@ export const memory = defineArea(
   ) =>
     memoryArea({
       config: kernel.config.memory,
+      redis: kernel.redis,
       modelDir: join(kernel.paths.home, 'models'),
       longTerm: () => needs.database.database().memory,
       summarise: createSummariser(needs.providers.router),

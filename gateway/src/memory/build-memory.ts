@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { HearthConfig } from '../config/schema.ts';
 import type { Metrics } from '../observability/metrics.ts';
+import type { RedisPool } from '../redis/pool.ts';
 import { createCompactor, type Compactor, type Summarise } from './compaction.ts';
 import { createTransformersEmbedder } from './embedder/transformers-embedder.ts';
 import { createMemoryService, type MemoryService } from './memory-service.ts';
@@ -24,6 +25,8 @@ export interface MemoryRuntime {
 
 export interface BuildMemoryDeps {
   config: HearthConfig['memory'];
+  /** The gateway's Redis connections, one link per URL (`cache_url`). */
+  redis: RedisPool;
   /** `{data_dir}/models`, the local model cache. */
   modelDir: string;
   longTerm: () => LongTermMemory;
@@ -53,7 +56,11 @@ export async function buildMemory(deps: BuildMemoryDeps): Promise<MemoryRuntime>
   if (deps.config.cache_url !== '') {
     const { createRedisShortTermStore } = await import('./short-term/redis.ts');
     shortTerm = await createResilientShortTermStore({
-      primary: await createRedisShortTermStore({ url: deps.config.cache_url, logger, now }),
+      primary: createRedisShortTermStore({
+        link: await deps.redis.open(deps.config.cache_url),
+        logger,
+        now,
+      }),
       fallback: inProcess,
       logger,
     });

@@ -7,7 +7,7 @@ import {
   type Conversation,
 } from './compaction.ts';
 import type { MemoryEntry, NewMemoryEntry } from './ports.ts';
-import { capturingLogger } from './short-term/testing/log-capture.ts';
+import { capturingLogger } from '../observability/testing/log-capture.ts';
 
 type Stored = Omit<NewMemoryEntry, 'embedding'>;
 

@@ -15,7 +15,7 @@ import { createHashEmbedder, hashEmbed } from './embedder/hash-embedder.ts';
 import { createMemoryService, type MemoryService } from './memory-service.ts';
 import type { LongTermMemory, MemoryEntry, VectorStore } from './ports.ts';
 import { createInProcessShortTermStore } from './short-term/in-process.ts';
-import { capturingLogger } from './short-term/testing/log-capture.ts';
+import { capturingLogger } from '../observability/testing/log-capture.ts';
 import { createInMemoryVectorStore } from './vectors/in-memory.ts';
 
 const DAY = 86_400;

@@ -1,8 +1,8 @@
 /**
- * One node-redis connection as every Redis part of Hearth uses it (the short-term tier and the
- * scale-out link): no offline queue, so a call made while Redis is down rejects at once instead
- * of hanging; a command timeout; background reconnection with capped backoff. Imported only by
- * modules that are themselves loaded when `[memory] cache_url` is set.
+ * One node-redis connection as every Redis part of Hearth uses it (through the link, link.ts,
+ * that a gateway shares per URL): no offline queue, so a call made while Redis is down rejects
+ * at once instead of hanging; a command timeout; background reconnection with capped backoff.
+ * Imported only by modules that are themselves loaded when `[memory] cache_url` is set.
  */
 import { createClient } from 'redis';
 

@@ -1,7 +1,8 @@
 /**
- * The two Redis connections the scale-out parts share (`[memory] cache_url`): one for commands
- * and one for pub/sub (a subscribed connection runs no other command), made like every Hearth
- * Redis connection (redis/connection.ts).
+ * The two connections to one Redis server (`[memory] cache_url`): one for commands and one for
+ * pub/sub (a subscribed connection runs no other command), made like every Hearth Redis
+ * connection (connection.ts). A gateway opens one link per URL and shares it (pool.ts): the
+ * short-term tier, the scale-out parts and the canvas.
  * Connection errors are logged at debug level, once per outage: the parts that fall back own
  * the user-facing warning.
  */
@@ -54,13 +55,13 @@ export async function createRedisLink(options: RedisLinkOptions): Promise<RedisL
     connection.on('ready', () => {
       up = true;
       loggedDown = false;
-      logger.debug({ server, connection: name }, 'redis scale-out connection ready');
+      logger.debug({ server, connection: name }, 'redis connection ready');
     });
     connection.on('error', (error: unknown) => {
       if (up || !loggedDown) {
         logger.debug(
           { server, connection: name, err: error instanceof Error ? error.message : String(error) },
-          'redis scale-out connection unreachable; reconnecting in the background',
+          'redis connection unreachable; reconnecting in the background',
         );
       }
       up = false;

@@ -23,6 +23,7 @@ export const scaleOut = defineArea(
   (kernel, { sessions }: { sessions: SessionsArea }, options: ScaleOutOptions | undefined) =>
     scaleOutArea({
       cacheUrl: kernel.config.memory.cache_url,
+      redis: kernel.redis,
       sockets: sessions.localSockets,
       // This process among the gateways sharing `[memory] cache_url`.
       gatewayId: randomUUID(),

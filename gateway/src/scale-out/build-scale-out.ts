@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { createLocalSessionEvents } from '../events/local.ts';
 import type { LocalSessionSockets } from '../events/ports.ts';
+import type { RedisPool } from '../redis/pool.ts';
 import type { LeaseTiming, PresenceTiming, ScaleOut } from './ports.ts';
 
 export type { ScaleOut };
@@ -8,6 +9,8 @@ export type { ScaleOut };
 export interface BuildScaleOutDeps {
   /** `[memory] cache_url`: empty for a single gateway (everything in process). */
   cacheUrl: string;
+  /** The gateway's Redis connections, one link per URL. */
+  redis: RedisPool;
   sockets: LocalSessionSockets;
   /** This gateway's id among its peers (a random UUID per process). */
   gatewayId: string;
@@ -39,13 +42,11 @@ export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> 
     };
   }
 
-  const [{ createRedisLink }, { createGatewayPresence }, { createRedisSessionEvents }] =
-    await Promise.all([
-      import('../redis/link.ts'),
-      import('./presence.ts'),
-      import('../events/redis.ts'),
-    ]);
-  const link = await createRedisLink({ url: deps.cacheUrl, logger });
+  const [{ createGatewayPresence }, { createRedisSessionEvents }] = await Promise.all([
+    import('./presence.ts'),
+    import('../events/redis.ts'),
+  ]);
+  const link = await deps.redis.open(deps.cacheUrl);
   const presence = await createGatewayPresence({
     link,
     gatewayId: deps.gatewayId,

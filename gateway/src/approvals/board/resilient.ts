@@ -18,7 +18,7 @@ import type { Logger } from '../../observability/logger.ts';
 import type { InProcessApprovalBoard } from './in-process.ts';
 import type { PendingApprovalBoard, Verdict } from './ports.ts';
 import type { RedisApprovalBoard } from './redis.ts';
-import { answersWithin } from '../../lifecycle/answers-within.ts';
+import { createFailover } from '../../lifecycle/failover.ts';
 
 export interface ResilientBoardOptions {
   primary: Pick<RedisApprovalBoard, keyof PendingApprovalBoard | 'restore' | 'onReconnect'>;
@@ -40,24 +40,10 @@ export async function createResilientApprovalBoard(
 ): Promise<PendingApprovalBoard> {
   const { primary, fallback, logger } = options;
   const now = options.now ?? Date.now;
-  let usingPrimary = true;
-  let closed = false;
-  let probeTimer: NodeJS.Timeout | undefined;
   let reconciling: Promise<void> | undefined;
   let handler: ((verdict: Verdict) => void) | undefined;
   /** Approvals decided in process while degraded: removed from Redis on recovery. */
   const decidedWhileDown = new Set<string>();
-
-  function degrade(reason: string): void {
-    if (closed || !usingPrimary) return;
-    usingPrimary = false;
-    logger.warn(
-      { err: reason },
-      'approval board (redis) unreachable; pending approvals are kept in process until it answers again',
-    );
-    probeTimer = setInterval(() => void probe(), options.probeIntervalMs ?? 5_000);
-    probeTimer.unref();
-  }
 
   /** A verdict for an approval of ours: it leaves the mirror, then the waiting call gets it. */
   function settle(verdict: Verdict): void {
@@ -84,64 +70,57 @@ export async function createResilientApprovalBoard(
     return reconciling;
   }
 
-  async function probe(): Promise<void> {
-    if (closed || usingPrimary || reconciling) return;
-    try {
-      if (!(await primary.ping())) return;
+  const failover = createFailover({
+    logger,
+    probeIntervalMs: options.probeIntervalMs,
+    recover: async () => {
+      if (reconciling) return false;
+      if (!(await primary.ping())) return false;
       await reconcile();
-      if (closed || usingPrimary) return;
-      usingPrimary = true;
-      clearInterval(probeTimer);
-      probeTimer = undefined;
-      logger.info('approval board (redis) reachable again');
-    } catch (error) {
-      logger.debug({ err: message(error) }, 'approval board (redis) still unreachable');
-    }
-  }
-
-  /** Runs on the primary while it works; on its first failure, switches and uses the fallback. */
-  async function route<T>(onPrimary: () => Promise<T>, onFallback: () => Promise<T>): Promise<T> {
-    if (usingPrimary && !closed) {
-      try {
-        return await onPrimary();
-      } catch (error) {
-        degrade(message(error));
-      }
-    }
-    return onFallback();
-  }
+      return true;
+    },
+    log: {
+      degraded: {
+        msg: 'approval board (redis) unreachable; pending approvals are kept in process until it answers again',
+      },
+      recovered: { msg: 'approval board (redis) reachable again' },
+      stillDown: 'approval board (redis) still unreachable',
+    },
+  });
 
   primary.onVerdict(settle);
   fallback.onVerdict((verdict) => handler?.(verdict));
   primary.onReconnect(() => {
-    if (usingPrimary) reconcile().catch((error: unknown) => degrade(message(error)));
+    if (failover.usingPrimary) {
+      reconcile().catch((error: unknown) => failover.degrade(message(error)));
+    }
   });
-  if (!(await answersWithin(primary, options.initialProbeMs ?? 1_000))) {
-    degrade('no answer to ping at start');
-  }
+  await failover.probeAtStart(primary, options.initialProbeMs);
 
   return {
     get kind() {
-      return usingPrimary ? primary.kind : `${fallback.kind} (${primary.kind} unreachable)`;
+      return failover.usingPrimary
+        ? primary.kind
+        : `${fallback.kind} (${primary.kind} unreachable)`;
     },
 
     async publish(approval, ttlMs) {
       await fallback.publish(approval, ttlMs);
-      await route(
+      await failover.route(
         () => primary.publish(approval, ttlMs),
         () => Promise.resolve(),
       );
     },
 
     list() {
-      return route(
+      return failover.route(
         () => primary.list(),
         () => fallback.list(),
       );
     },
 
     claim(id, decision) {
-      return route(
+      return failover.route(
         async () => {
           const claimed = await primary.claim(id, decision);
           await fallback.claim(id, decision);
@@ -156,14 +135,14 @@ export async function createResilientApprovalBoard(
     },
 
     decisionOf(id) {
-      return route(
+      return failover.route(
         () => primary.decisionOf(id),
         () => fallback.decisionOf(id),
       );
     },
 
     deliver(owner, verdict) {
-      return route(
+      return failover.route(
         () => primary.deliver(owner, verdict),
         () => fallback.deliver(owner, verdict),
       );
@@ -174,13 +153,11 @@ export async function createResilientApprovalBoard(
     },
 
     /** True while open: with the fallback, the board as a whole always works (see `kind`). */
-    ping: () => Promise.resolve(!closed),
+    ping: () => Promise.resolve(!failover.closed),
 
     async close() {
-      if (closed) return;
-      closed = true;
-      clearInterval(probeTimer);
-      probeTimer = undefined;
+      if (failover.closed) return;
+      failover.close();
       await Promise.all([primary.close(), fallback.close()]);
     },
   };

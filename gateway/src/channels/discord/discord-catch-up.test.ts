@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../../observability/logger.ts';
 import { silentLogger } from '../../observability/logger.ts';
-import { capturingLogger } from '../../memory/short-term/testing/log-capture.ts';
+import { capturingLogger } from '../../observability/testing/log-capture.ts';
 import { recordingLink } from '../conformance.ts';
 import type { ChannelLink } from '../ports.ts';
 import { discordAdapterOn } from '../testing/discord-test-adapter.ts';

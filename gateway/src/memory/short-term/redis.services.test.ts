@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../observability/logger.ts';
 import type { ShortTermStore } from '../ports.ts';
 import { createTestClock, makeItem, runShortTermConformance } from './conformance.ts';
+import { createRedisLink } from '../../redis/link.ts';
 import { createRedisShortTermStore } from './redis.ts';
 import {
   deleteKeys,
@@ -28,9 +29,9 @@ afterAll(async () => {
 
 runShortTermConformance(
   'redis',
-  (clock) =>
+  async (clock) =>
     createRedisShortTermStore({
-      url,
+      link: await createRedisLink({ url, logger: silentLogger() }),
       logger: silentLogger(),
       now: clock.now,
       keyPrefix: nextPrefix(),
@@ -41,8 +42,8 @@ runShortTermConformance(
 describe('redis short-term specifics', () => {
   it('lets Redis itself drop an idle session once its longest TTL has passed (real time)', async () => {
     const keyPrefix = nextPrefix();
-    const store = await createRedisShortTermStore({
-      url,
+    const store = createRedisShortTermStore({
+      link: await createRedisLink({ url, logger: silentLogger() }),
       logger: silentLogger(),
       now: Date.now,
       keyPrefix,
@@ -69,8 +70,8 @@ describe('redis short-term specifics', () => {
 
   it('extends a session’s key TTL to its longest-lived item', async () => {
     const keyPrefix = nextPrefix();
-    const store = await createRedisShortTermStore({
-      url,
+    const store = createRedisShortTermStore({
+      link: await createRedisLink({ url, logger: silentLogger() }),
       logger: silentLogger(),
       now: Date.now,
       keyPrefix,
@@ -90,14 +91,14 @@ describe('redis short-term specifics', () => {
   it('shares one session between two stores on the same Redis (two gateway processes)', async () => {
     const keyPrefix = nextPrefix();
     const clock = createTestClock();
-    const one = await createRedisShortTermStore({
-      url,
+    const one = createRedisShortTermStore({
+      link: await createRedisLink({ url, logger: silentLogger() }),
       logger: silentLogger(),
       now: clock.now,
       keyPrefix,
     });
-    const two = await createRedisShortTermStore({
-      url,
+    const two = createRedisShortTermStore({
+      link: await createRedisLink({ url, logger: silentLogger() }),
       logger: silentLogger(),
       now: clock.now,
       keyPrefix,
@@ -119,8 +120,8 @@ describe('redis short-term specifics', () => {
     await server.start();
     let store: ShortTermStore | undefined;
     try {
-      store = await createRedisShortTermStore({
-        url: server.url,
+      store = createRedisShortTermStore({
+        link: await createRedisLink({ url: server.url, logger: silentLogger() }),
         logger: silentLogger(),
         now: Date.now,
       });

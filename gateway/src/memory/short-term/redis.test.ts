@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../observability/logger.ts';
 import { makeItem } from './conformance.ts';
+import { createRedisLink } from '../../redis/link.ts';
 import { createRedisShortTermStore } from './redis.ts';
 
 // Redis on a port nothing listens on: no server is needed for these.
@@ -9,8 +10,8 @@ const closedPort = 'redis://127.0.0.1:1';
 describe('redis short-term store without a reachable Redis', () => {
   it('is created without throwing, quickly, and reports ping() false', async () => {
     const started = performance.now();
-    const store = await createRedisShortTermStore({
-      url: closedPort,
+    const store = createRedisShortTermStore({
+      link: await createRedisLink({ url: closedPort, logger: silentLogger() }),
       logger: silentLogger(),
       now: Date.now,
     });
@@ -24,8 +25,8 @@ describe('redis short-term store without a reachable Redis', () => {
   });
 
   it('rejects calls at once instead of queueing them until Redis comes back', async () => {
-    const store = await createRedisShortTermStore({
-      url: closedPort,
+    const store = createRedisShortTermStore({
+      link: await createRedisLink({ url: closedPort, logger: silentLogger() }),
       logger: silentLogger(),
       now: Date.now,
     });
@@ -40,8 +41,8 @@ describe('redis short-term store without a reachable Redis', () => {
   });
 
   it('close() stops the reconnection loop and may be repeated', async () => {
-    const store = await createRedisShortTermStore({
-      url: closedPort,
+    const store = createRedisShortTermStore({
+      link: await createRedisLink({ url: closedPort, logger: silentLogger() }),
       logger: silentLogger(),
       now: Date.now,
     });

@@ -3,20 +3,15 @@
  * in redis-scripts.ts: expiry follows the injected clock (scores compared with `now()` on every
  * read), and Redis key TTLs bound memory for sessions nobody reads again.
  *
- * Connection: the client connects in the background and reconnects by itself with a capped
- * exponential backoff. It never queues commands while disconnected (`disableOfflineQueue`), so
- * a call made while Redis is down rejects at once instead of hanging; the resilient store
- * (resilient.ts) turns that into a switch to the in-process tier. `ping()` answers false while
- * Redis is unreachable. Connection errors are logged at debug level only, once per outage: the
- * resilient store owns the user-facing warning.
+ * Connection: the store runs its commands on the gateway's shared link to that Redis
+ * (redis/link.ts, one per URL through redis/pool.ts), which connects in the background,
+ * reconnects by itself with a capped exponential backoff and never queues commands while
+ * disconnected, so a call made while Redis is down rejects at once instead of hanging; the
+ * resilient store (resilient.ts) turns that into a switch to the in-process tier. `ping()`
+ * answers false while Redis is unreachable.
  */
 import type { Logger } from '../../observability/logger.ts';
-import {
-  createRedisConnection,
-  describeRedisUrl,
-  endRedisConnection,
-  firstConnectAttempt,
-} from '../../redis/connection.ts';
+import type { RedisLink } from '../../redis/link.ts';
 import type { MemoryRole, ShortTermItem, ShortTermStore } from '../ports.ts';
 import {
   DEFAULT_MAX_ITEMS_PER_SESSION,
@@ -27,8 +22,8 @@ import {
 import { ADD, ALL, CLEAR, COUNT, RECENT, REMOVE, SESSIONS } from './redis-scripts.ts';
 
 export interface RedisShortTermOptions {
-  /** `redis://[user:password@]host:port[/db]` (or `rediss://`). */
-  url: string;
+  /** The connection to Redis; the store closes it (its handle, from the pool) on `close()`. */
+  link: Pick<RedisLink, 'client' | 'close'>;
   logger: Logger;
   /** Epoch milliseconds; expiry is decided by this clock. */
   now: () => number;
@@ -36,54 +31,17 @@ export interface RedisShortTermOptions {
   keyPrefix?: string;
   /** Default 500, at most 5,000. */
   maxItemsPerSession?: number;
-  /** How long a command may take before it fails; default 2,000 ms. */
-  commandTimeoutMs?: number;
-  /** How long the factory waits for the first connection before returning; default 1,000 ms. */
-  firstConnectWaitMs?: number;
 }
 
 const roles: ReadonlySet<string> = new Set<MemoryRole>(['user', 'assistant', 'summary', 'note']);
 
-/**
- * Creates the store and waits (at most `firstConnectWaitMs`) for the first connection attempt
- * to succeed or fail. Never rejects because Redis is down: the store is returned either way and
- * keeps reconnecting in the background until `close()`.
- */
-export async function createRedisShortTermStore(
-  options: RedisShortTermOptions,
-): Promise<ShortTermStore> {
-  const { logger, now } = options;
+/** Never fails because Redis is down: calls reject while it is, `ping()` answers false. */
+export function createRedisShortTermStore(options: RedisShortTermOptions): ShortTermStore {
+  const { link, logger, now } = options;
+  const { client } = link;
   const prefix = options.keyPrefix ?? 'hearth:st:';
   const maxItems = Math.min(options.maxItemsPerSession ?? DEFAULT_MAX_ITEMS_PER_SESSION, 5_000);
-  const server = describeRedisUrl(options.url);
-  const client = createRedisConnection(options.url, options.commandTimeoutMs ?? 2_000);
-
   let closed = false;
-  let reachable = false;
-  let loggedFirstFailure = false;
-  client.on('ready', () => {
-    if (!reachable) logger.debug({ server }, 'redis short-term cache connected');
-    reachable = true;
-  });
-  client.on('error', (error: unknown) => {
-    if (reachable || !loggedFirstFailure) {
-      logger.debug(
-        { server, err: error instanceof Error ? error.message : String(error) },
-        'redis short-term cache unreachable; reconnecting in the background',
-      );
-    }
-    loggedFirstFailure = true;
-    reachable = false;
-  });
-
-  const firstAttempt = firstConnectAttempt(client, options.firstConnectWaitMs ?? 1_000);
-  // connect() keeps retrying until it succeeds; it rejects only once the client is closed.
-  client.connect().catch((error: unknown) => {
-    if (!closed) {
-      logger.debug({ server, err: String(error) }, 'redis short-term cache stopped connecting');
-    }
-  });
-  await firstAttempt;
 
   const keys = (sessionId: string) => ({
     order: `${prefix}o:${sessionId}`,
@@ -258,7 +216,7 @@ export async function createRedisShortTermStore(
     async close() {
       if (closed) return;
       closed = true;
-      await endRedisConnection(client);
+      await link.close();
     },
   };
 }

@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../observability/logger.ts';
 import { makeItem, runShortTermConformance } from './conformance.ts';
 import { createInProcessShortTermStore } from './in-process.ts';
+import { createRedisLink } from '../../redis/link.ts';
 import { createRedisShortTermStore } from './redis.ts';
 import { createResilientShortTermStore } from './resilient.ts';
-import { capturingLogger } from './testing/log-capture.ts';
+import { capturingLogger } from '../../observability/testing/log-capture.ts';
 import {
   deleteKeys,
   redisServerProcess,
@@ -30,8 +31,8 @@ runShortTermConformance(
   'resilient, Redis reachable',
   async (clock) =>
     createResilientShortTermStore({
-      primary: await createRedisShortTermStore({
-        url,
+      primary: createRedisShortTermStore({
+        link: await createRedisLink({ url, logger: silentLogger() }),
         logger: silentLogger(),
         now: clock.now,
         keyPrefix: `${runPrefix}${(stores += 1)}:`,
@@ -58,8 +59,8 @@ describe('resilient short-term store against a Redis that dies and comes back', 
     const capture = capturingLogger();
     const changes: string[] = [];
     const store = await createResilientShortTermStore({
-      primary: await createRedisShortTermStore({
-        url: server.url,
+      primary: createRedisShortTermStore({
+        link: await createRedisLink({ url: server.url, logger: silentLogger() }),
         logger: capture.logger,
         now: Date.now,
       }),
@@ -98,8 +99,8 @@ describe('resilient short-term store against a Redis that dies and comes back', 
 
   it('never hands an error to the caller while Redis is killed under a stream of calls', async () => {
     const store = await createResilientShortTermStore({
-      primary: await createRedisShortTermStore({
-        url: server.url,
+      primary: createRedisShortTermStore({
+        link: await createRedisLink({ url: server.url, logger: silentLogger() }),
         logger: silentLogger(),
         now: Date.now,
       }),

@@ -8,16 +8,21 @@ import {
   type TestClock,
 } from './conformance.ts';
 import { createInProcessShortTermStore } from './in-process.ts';
+import { createRedisLink } from '../../redis/link.ts';
 import { createRedisShortTermStore } from './redis.ts';
 import { createResilientShortTermStore } from './resilient.ts';
 import { breakableStore } from './testing/breakable-store.ts';
-import { capturingLogger } from './testing/log-capture.ts';
+import { capturingLogger } from '../../observability/testing/log-capture.ts';
 
 // Nothing listens on port 1: this is "Redis configured but unreachable".
 const closedPort = 'redis://127.0.0.1:1';
 
-const unreachableRedis = (clock: TestClock): Promise<ShortTermStore> =>
-  createRedisShortTermStore({ url: closedPort, logger: silentLogger(), now: clock.now });
+const unreachableRedis = async (clock: TestClock): Promise<ShortTermStore> =>
+  createRedisShortTermStore({
+    link: await createRedisLink({ url: closedPort, logger: silentLogger() }),
+    logger: silentLogger(),
+    now: clock.now,
+  });
 
 runShortTermConformance(
   'resilient, Redis unreachable (served in-process)',

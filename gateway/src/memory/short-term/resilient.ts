@@ -15,7 +15,7 @@
 import type { Logger } from '../../observability/logger.ts';
 import type { ShortTermItem, ShortTermStore } from '../ports.ts';
 import { assertTtl, normaliseLimit } from './rules.ts';
-import { answersWithin } from '../../lifecycle/answers-within.ts';
+import { createFailover } from '../../lifecycle/failover.ts';
 
 export interface ResilientShortTermOptions {
   /** The preferred store, normally Redis. */
@@ -60,31 +60,11 @@ export async function createResilientShortTermStore(
   options: ResilientShortTermOptions,
 ): Promise<ShortTermStore> {
   const { primary, fallback, logger } = options;
-  const probeIntervalMs = options.probeIntervalMs ?? 5_000;
   const maxPendingForgets = options.maxPendingForgets ?? 1_000;
 
-  let usingPrimary = true;
-  let closed = false;
   let fallbackHasItems = false;
-  let probeTimer: NodeJS.Timeout | undefined;
-  let probing = false;
   let pending: Forget[] = [];
   let droppedForgets = false;
-
-  const message = (error: unknown): string =>
-    error instanceof Error ? error.message : String(error);
-
-  function degrade(reason: string): void {
-    if (closed || !usingPrimary) return;
-    usingPrimary = false;
-    logger.warn(
-      { primary: primary.kind, fallback: fallback.kind, err: reason },
-      `short-term cache (${primary.kind}) unreachable; using ${fallback.kind} storage until it answers again`,
-    );
-    options.onChange?.(fallback.kind);
-    probeTimer = setInterval(() => void probe(), probeIntervalMs);
-    probeTimer.unref();
-  }
 
   async function replayForgets(): Promise<void> {
     while (pending.length > 0) {
@@ -96,25 +76,30 @@ export async function createResilientShortTermStore(
     }
   }
 
-  async function probe(): Promise<void> {
-    if (probing || closed || usingPrimary) return;
-    probing = true;
-    try {
-      if (!(await primary.ping())) return;
+  const failover = createFailover({
+    logger,
+    probeIntervalMs: options.probeIntervalMs,
+    recover: async () => {
+      if (!(await primary.ping())) return false;
       await replayForgets();
-      if (closed) return;
-      usingPrimary = true;
-      clearInterval(probeTimer);
-      probeTimer = undefined;
-      droppedForgets = false;
-      logger.info({ primary: primary.kind }, `short-term cache (${primary.kind}) reachable again`);
-      options.onChange?.(primary.kind);
-    } catch (error) {
-      logger.debug({ err: message(error) }, 'short-term cache still unreachable');
-    } finally {
-      probing = false;
-    }
-  }
+      return true;
+    },
+    log: {
+      degraded: {
+        fields: { primary: primary.kind, fallback: fallback.kind },
+        msg: `short-term cache (${primary.kind}) unreachable; using ${fallback.kind} storage until it answers again`,
+      },
+      recovered: {
+        fields: { primary: primary.kind },
+        msg: `short-term cache (${primary.kind}) reachable again`,
+      },
+      stillDown: 'short-term cache still unreachable',
+    },
+    onSwitch: (usingPrimary) => {
+      if (usingPrimary) droppedForgets = false;
+      options.onChange?.(usingPrimary ? primary.kind : fallback.kind);
+    },
+  });
 
   function queueForget(forget: Forget): void {
     if (forget.sessionId === null && forget.op === 'clear') {
@@ -138,25 +123,16 @@ export async function createResilientShortTermStore(
   }
 
   /** Runs on the primary while it works; on its first failure, switches and uses the fallback. */
-  async function route<T>(onPrimary: () => Promise<T>, onFallback: () => Promise<T>): Promise<T> {
-    if (closed) throw new Error('the short-term store is closed');
-    if (usingPrimary) {
-      try {
-        return await onPrimary();
-      } catch (error) {
-        degrade(message(error));
-      }
-    }
-    return onFallback();
+  function route<T>(onPrimary: () => Promise<T>, onFallback: () => Promise<T>): Promise<T> {
+    if (failover.closed) return Promise.reject(new Error('the short-term store is closed'));
+    return failover.route(onPrimary, onFallback);
   }
 
-  if (!(await answersWithin(primary, options.initialProbeMs ?? 1_000))) {
-    degrade('no answer to ping at start');
-  }
+  await failover.probeAtStart(primary, options.initialProbeMs);
 
   return {
     get kind() {
-      return usingPrimary ? primary.kind : fallback.kind;
+      return failover.usingPrimary ? primary.kind : fallback.kind;
     },
 
     add(item, ttlSeconds) {
@@ -230,14 +206,12 @@ export async function createResilientShortTermStore(
 
     /** True while open: with the fallback, the store as a whole always works (see `kind`). */
     ping() {
-      return Promise.resolve(!closed);
+      return Promise.resolve(!failover.closed);
     },
 
     async close() {
-      if (closed) return;
-      closed = true;
-      clearInterval(probeTimer);
-      probeTimer = undefined;
+      if (failover.closed) return;
+      failover.close();
       await Promise.all([primary.close(), fallback.close()]);
     },
   };

@@ -3,7 +3,7 @@ import { createServer, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../observability/logger.ts';
 import type { VectorPoint, VectorStore } from '../ports.ts';
-import { capturingLogger } from '../short-term/testing/log-capture.ts';
+import { capturingLogger } from '../../observability/testing/log-capture.ts';
 import { expectHits, runVectorStoreConformance } from './conformance.ts';
 import { createInMemoryVectorStore } from './in-memory.ts';
 import { createQdrantVectorStore } from './qdrant.ts';

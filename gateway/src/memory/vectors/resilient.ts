@@ -21,7 +21,7 @@
 import type { Logger } from '../../observability/logger.ts';
 import type { VectorPoint, VectorStore } from '../ports.ts';
 import { assertPoints, assertVector } from './rules.ts';
-import { answersWithin } from '../../lifecycle/answers-within.ts';
+import { createFailover } from '../../lifecycle/failover.ts';
 
 export interface ResilientVectorOptions {
   /** The preferred store, normally Qdrant. */
@@ -59,13 +59,8 @@ export async function createResilientVectorStore(
     );
   }
   const { dimensions } = primary;
-  const probeIntervalMs = options.probeIntervalMs ?? 5_000;
   const maxPendingWrites = options.maxPendingWrites ?? 10_000;
 
-  let usingPrimary = true;
-  let closed = false;
-  let probeTimer: NodeJS.Timeout | undefined;
-  let probing = false;
   /** True once the fallback holds the full index and is kept in step with every write. */
   let mirroring = false;
   let warming: Promise<void> | undefined;
@@ -94,18 +89,6 @@ export async function createResilientVectorStore(
         warmFailed = true;
         logger.warn({ err: message(error) }, `could not fill the ${fallback.kind} vector index`);
       });
-  }
-
-  function degrade(reason: string): void {
-    if (closed || !usingPrimary) return;
-    usingPrimary = false;
-    logger.warn(
-      { primary: primary.kind, fallback: fallback.kind, err: reason },
-      `vector store (${primary.kind}) unreachable; using ${fallback.kind} cosine similarity until it answers again`,
-    );
-    options.onChange?.(fallback.kind);
-    probeTimer = setInterval(() => void probe(), probeIntervalMs);
-    probeTimer.unref();
   }
 
   function remember(id: number, point: VectorPoint | null): void {
@@ -139,47 +122,47 @@ export async function createResilientVectorStore(
     }
   }
 
-  async function probe(): Promise<void> {
-    if (probing || closed || usingPrimary) return;
-    probing = true;
-    try {
-      if (!(await primary.ping())) return;
-      const replayed = pending.size;
+  let replayed = 0;
+  const failover = createFailover({
+    logger,
+    probeIntervalMs: options.probeIntervalMs,
+    recover: async () => {
+      if (!(await primary.ping())) return false;
+      replayed = pending.size;
       await replayPending();
-      if (closed) return;
-      usingPrimary = true;
-      clearInterval(probeTimer);
-      probeTimer = undefined;
-      droppedWrites = false;
-      if (warmFailed) {
-        warming = undefined;
-        warmFailed = false;
+      return true;
+    },
+    log: {
+      degraded: {
+        fields: { primary: primary.kind, fallback: fallback.kind },
+        msg: `vector store (${primary.kind}) unreachable; using ${fallback.kind} cosine similarity until it answers again`,
+      },
+      recovered: () => ({
+        fields: { primary: primary.kind, replayed },
+        msg: `vector store (${primary.kind}) reachable again`,
+      }),
+      stillDown: 'vector store still unreachable',
+    },
+    onSwitch: (usingPrimary) => {
+      if (usingPrimary) {
+        droppedWrites = false;
+        if (warmFailed) {
+          warming = undefined;
+          warmFailed = false;
+        }
       }
-      logger.info(
-        { primary: primary.kind, replayed },
-        `vector store (${primary.kind}) reachable again`,
-      );
-      options.onChange?.(primary.kind);
-    } catch (error) {
-      logger.debug({ err: message(error) }, 'vector store still unreachable');
-    } finally {
-      probing = false;
-    }
-  }
+      options.onChange?.(usingPrimary ? primary.kind : fallback.kind);
+    },
+  });
 
-  async function route<T>(onPrimary: () => Promise<T>, onFallback: () => Promise<T>): Promise<T> {
-    if (closed) throw new Error('the vector store is closed');
-    if (usingPrimary) {
-      try {
-        return await onPrimary();
-      } catch (error) {
-        degrade(message(error));
-      }
-    }
-    // Filled on first use rather than on the switch, so warmFallback may depend on things
-    // built after this store (the memory service, say).
-    warm();
-    return onFallback();
+  function route<T>(onPrimary: () => Promise<T>, onFallback: () => Promise<T>): Promise<T> {
+    if (failover.closed) return Promise.reject(new Error('the vector store is closed'));
+    return failover.route(onPrimary, () => {
+      // Filled on first use rather than on the switch, so warmFallback may depend on things
+      // built after this store (the memory service, say).
+      warm();
+      return onFallback();
+    });
   }
 
   /** Validation first, so a caller's mistake is a rejection and never a switch of stores. */
@@ -192,13 +175,11 @@ export async function createResilientVectorStore(
     return work();
   }
 
-  if (!(await answersWithin(primary, options.initialProbeMs ?? 1_000))) {
-    degrade('no answer to ping at start');
-  }
+  await failover.probeAtStart(primary, options.initialProbeMs);
 
   return {
     get kind() {
-      return usingPrimary ? primary.kind : fallback.kind;
+      return failover.usingPrimary ? primary.kind : fallback.kind;
     },
     dimensions,
 
@@ -254,14 +235,12 @@ export async function createResilientVectorStore(
 
     /** True while open: with the fallback, the store as a whole always works (see `kind`). */
     ping() {
-      return Promise.resolve(!closed);
+      return Promise.resolve(!failover.closed);
     },
 
     async close() {
-      if (closed) return;
-      closed = true;
-      clearInterval(probeTimer);
-      probeTimer = undefined;
+      if (failover.closed) return;
+      failover.close();
       await warming;
       await Promise.all([primary.close(), fallback.close()]);
     },

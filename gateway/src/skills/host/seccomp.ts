@@ -7,6 +7,11 @@
  * the one process, still inside every wall.
  * Classic BPF over `struct seccomp_data` (nr at 0, arch at 4, args[0] low word at 16).
  * x86_64 only; elsewhere null (the permission model and the namespaces still hold).
+ *
+ * The gateway and the sandbox sidecar (deployed on its own) keep byte-identical copies:
+ *   gateway/src/skills/host/seccomp.ts
+ *   sidecars/sandbox-executor/src/skills/seccomp.ts
+ * (sidecars/sandbox-executor/src/shared-copies.test.ts fails when they differ).
  */
 
 const LD_W_ABS = 0x20;

@@ -1,7 +1,12 @@
 /**
  * Keeps the first `limit` bytes of a stream and drops the rest, so a chatty command never
- * makes the sidecar buffer more than the cap. The text ends on a UTF-8 character boundary.
- * (The same as the gateway's local executor: the sidecar is deployed on its own.)
+ * makes the executor (or the sidecar) buffer more than the cap. The text ends on a UTF-8
+ * character boundary.
+ *
+ * The gateway and the sandbox sidecar (deployed on its own) keep byte-identical copies:
+ *   gateway/src/tools/executors/local/output-cap.ts
+ *   sidecars/sandbox-executor/src/backends/output-cap.ts
+ * (sidecars/sandbox-executor/src/shared-copies.test.ts fails when they differ).
  */
 export interface CappedOutput {
   push(chunk: Buffer): void;

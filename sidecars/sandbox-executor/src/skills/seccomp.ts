@@ -1,6 +1,4 @@
 /**
- * (The gateway keeps the same filter in gateway/src/skills/host/seccomp.ts; the sidecar is
- * deployed on its own, so it keeps its own copy.)
  * A seccomp filter handed to bubblewrap (`--seccomp`): no new processes at the kernel level.
  * fork and vfork fail with EPERM, clone only makes threads (CLONE_THREAD), clone3 answers
  * ENOSYS (its flags sit behind a pointer a filter cannot read, and the C library then falls
@@ -9,6 +7,11 @@
  * the one process, still inside every wall.
  * Classic BPF over `struct seccomp_data` (nr at 0, arch at 4, args[0] low word at 16).
  * x86_64 only; elsewhere null (the permission model and the namespaces still hold).
+ *
+ * The gateway and the sandbox sidecar (deployed on its own) keep byte-identical copies:
+ *   gateway/src/skills/host/seccomp.ts
+ *   sidecars/sandbox-executor/src/skills/seccomp.ts
+ * (sidecars/sandbox-executor/src/shared-copies.test.ts fails when they differ).
  */
 
 const LD_W_ABS = 0x20;

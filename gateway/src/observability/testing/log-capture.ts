@@ -1,4 +1,4 @@
-import { createLogger, type Logger } from '../../../observability/logger.ts';
+import { createLogger, type Logger } from '../logger.ts';
 
 export interface CapturedLine {
   level: number;

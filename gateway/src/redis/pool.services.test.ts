@@ -1,0 +1,63 @@
+import { execFileSync } from 'node:child_process';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  redisServerProcess,
+  type RedisServerProcess,
+} from '../memory/short-term/testing/redis-server.ts';
+import { startTestGateway } from '../testing/test-gateway.ts';
+
+const hasRedisServer = (() => {
+  try {
+    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+// A redis-server of this test's own, so CLIENT LIST shows this gateway's connections only.
+describe.skipIf(!hasRedisServer)(
+  'a gateway with cache_url (skipped without the redis-server binary)',
+  { timeout: 60_000 },
+  () => {
+    let redis: RedisServerProcess;
+    beforeAll(async () => {
+      redis = await redisServerProcess();
+      await redis.start();
+    });
+    afterAll(async () => {
+      await redis?.kill();
+    });
+
+    it('opens one command and one pub/sub connection for memory, scale-out and canvas together', async () => {
+      const observer = createClient({ url: redis.url });
+      await observer.connect();
+      const gatewayConnections = async () => {
+        const own = await observer.clientId();
+        const lines = (await observer.clientList()).filter((client) => client.id !== own);
+        return lines.map((client) => (client.sub > 0 || client.psub > 0 ? 'pub/sub' : 'commands'));
+      };
+      try {
+        const gw = await startTestGateway({ config: { memory: { cache_url: redis.url } } });
+        try {
+          await gw.gateway.whenReady();
+          const status = (await (await fetch(`${gw.url}/api/v1/status`)).json()) as {
+            backends: Record<string, string>;
+          };
+          expect(status.backends).toMatchObject({
+            short_term: 'redis',
+            approvals: 'redis',
+            canvas: 'redis',
+          });
+          expect((await gatewayConnections()).sort()).toEqual(['commands', 'pub/sub']);
+        } finally {
+          await gw.close();
+        }
+        await expect.poll(gatewayConnections, { timeout: 5_000 }).toEqual([]);
+      } finally {
+        observer.destroy();
+      }
+    });
+  },
+);
