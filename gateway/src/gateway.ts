@@ -375,6 +375,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     app: served.app,
     server: served.server,
     sockets: served.sockets,
+    openApi: served.openApi,
     metrics,
     startup,
     router,
