@@ -38,6 +38,7 @@ COPY package.json package-lock.json .npmrc ./
 COPY gateway/package.json gateway/
 COPY cli-ink/package.json cli-ink/
 COPY e2e/package.json e2e/
+COPY client/package.json client/
 COPY sidecars/sandbox-executor/package.json sidecars/sandbox-executor/
 COPY web/package.json web/
 # --ignore-scripts: no production dependency needs an install script (better-sqlite3 ships its
@@ -58,6 +59,7 @@ COPY package.json package-lock.json .npmrc ./
 COPY gateway/package.json gateway/
 COPY cli-ink/package.json cli-ink/
 COPY e2e/package.json e2e/
+COPY client/package.json client/
 COPY sidecars/sandbox-executor/package.json sidecars/sandbox-executor/
 COPY web/package.json web/
 COPY scripts/prepare.js scripts/

@@ -22,6 +22,7 @@ import { request } from 'node:https';
 import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ApiResponse, GatewayStatus, PendingApproval } from '@hearth/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   composeCommand,
@@ -35,6 +36,8 @@ import {
   run,
   runOk,
 } from './containers/engine.ts';
+
+type ChatReply = ApiResponse<'/chat', 'POST'>;
 
 const UP_TIMEOUT_MS = 5 * 60_000;
 const HEALTHY_TIMEOUT_MS = 3 * 60_000;
@@ -102,8 +105,7 @@ describe.skipIf(unavailable !== null)(title, () => {
       headers: { 'X-API-Key': apiKey, 'content-type': 'application/json', ...init.headers },
       signal: AbortSignal.timeout(150_000),
     });
-  const backends = async () =>
-    ((await (await api('/status')).json()) as { backends: Record<string, string> }).backends;
+  const backends = async () => ((await (await api('/status')).json()) as GatewayStatus).backends;
 
   /** A request to Caddy over TLS, verified against the root of Caddy's own local CA. */
   function viaCaddy(path: string, init: { method?: string; body?: string; key?: string } = {}) {
@@ -254,7 +256,7 @@ describe.skipIf(unavailable !== null)(title, () => {
       body: JSON.stringify({ message: 'while redis is down', session_id: 'e2e-redis' }),
     });
     expect(chat.status).toBe(200);
-    expect(((await chat.json()) as { reply: string }).reply).toBe(FAKE_REPLY);
+    expect(((await chat.json()) as ChatReply).reply).toBe(FAKE_REPLY);
     await eventually(
       async () => ((await backends()).short_term === 'in-process' ? true : undefined),
       30_000,
@@ -280,7 +282,7 @@ describe.skipIf(unavailable !== null)(title, () => {
     const pending = await eventually(
       async () => {
         const body = (await (await api('/approvals/pending')).json()) as {
-          pending: { id: string; command: string; session_id: string }[];
+          pending: PendingApproval[];
         };
         return body.pending.find((entry) => entry.session_id === 'e2e-sandbox');
       },
@@ -290,7 +292,7 @@ describe.skipIf(unavailable !== null)(title, () => {
     expect(pending.command).toBe(command);
     const approved = await api(`/approvals/${pending.id}/approve`, { method: 'POST', body: '{}' });
     expect(approved.status).toBe(200);
-    const reply = ((await (await turn).json()) as { reply: string }).reply;
+    const reply = ((await (await turn).json()) as ChatReply).reply;
     expect(reply).toMatch(/^Tool output: /);
     // Only the loopback interface: the container has no network.
     expect(reply).toMatch(/\blo \n?/);
@@ -317,9 +319,9 @@ describe.skipIf(unavailable !== null)(title, () => {
       const up = await composeRun(['up', '-d'], UP_TIMEOUT_MS);
       expect(up.code, up.output).toBe(0);
       await waitHealthy();
-      const found = (await (await api(`/memory/search?q=${marker}&limit=5`)).json()) as {
-        results: { content: string }[];
-      };
+      const found = (await (
+        await api(`/memory/search?q=${marker}&limit=5`)
+      ).json()) as ApiResponse<'/memory/search'>;
       expect(found.results.map((entry) => entry.content)).toContain(marker);
       // The fake model keeps nothing across restarts (Ollama keeps its models in a volume): the
       // gateway found the model missing again and pulled it again.

@@ -9,24 +9,16 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { GatewayStatus, paths } from '@hearth/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+type ReadyBody = paths['/ready']['get']['responses'][200]['content']['application/json'];
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const STARTUP_TIMEOUT_MS = 30_000;
 const EXIT_TIMEOUT_MS = 5_000;
 
-interface StatusBody {
-  status: string;
-  version: string;
-  uptime_seconds: number;
-  active_sessions: number;
-  runtime_available: boolean;
-  init_phase: string;
-  voice: Record<string, unknown>;
-  host: Record<string, unknown>;
-  memory: { semantic_available: unknown };
-  backends: Record<string, string>;
-}
+type StatusBody = GatewayStatus;
 
 let child: ChildProcess | undefined;
 let home = '';
@@ -106,7 +98,7 @@ describe('gateway process', () => {
   it('reports ready on /ready once start-up is done', async () => {
     const response = await fetch(`${baseUrl}/ready`);
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { ready: boolean; checks: Record<string, boolean> };
+    const body = (await response.json()) as ReadyBody;
     expect(body.ready).toBe(true);
     expect(body.checks).toMatchObject({ phase: true, runtime: true });
   });
@@ -132,7 +124,7 @@ describe('gateway process', () => {
     expect(Number.isInteger(body.active_sessions)).toBe(true);
     expect(body.runtime_available).toBe(true);
     expect(body.init_phase).toBe('ready');
-    for (const key of ['stt_available', 'tts_available', 'wake_word_active']) {
+    for (const key of ['stt_available', 'tts_available', 'wake_word_active'] as const) {
       expect(typeof body.voice[key]).toBe('boolean');
     }
     for (const key of [
@@ -140,7 +132,7 @@ describe('gateway process', () => {
       'memory_rss_bytes',
       'disk_usage_percent',
       'disk_free_bytes',
-    ]) {
+    ] as const) {
       expect(key in body.host).toBe(true);
       // null when unreadable, never a made-up 0 for memory
       expect(body.host[key] === null || typeof body.host[key] === 'number').toBe(true);

@@ -6,6 +6,9 @@
  * because Node's TypeScript stripper is never loaded. Tests and `npm run start:dev` run the
  * sources.
  *
+ * First the clients' REST types are regenerated (scripts/generate-client.ts), so the web
+ * client built here and the next typecheck see the routes as they are.
+ *
  * Types are not checked here (`npm run typecheck` does that), and no declaration files are
  * read, so the build takes a few seconds. Test-only modules (fake servers, conformance suites,
  * testing/ helpers, __fixtures__/) are left out, and the build fails if one reaches dist/.
@@ -18,6 +21,8 @@ import { isTestOnlyModule } from './test-only-modules.ts';
 
 const require = createRequire(import.meta.url);
 await rm('dist', { recursive: true, force: true });
+// The clients' REST types (@hearth/client), from the gateway's route schemas as they are now.
+execFileSync(process.execPath, ['scripts/generate-client.ts'], { stdio: 'inherit' });
 execFileSync(
   process.execPath,
   [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'],

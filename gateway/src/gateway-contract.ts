@@ -71,6 +71,8 @@ export interface Gateway {
   readonly app: Express;
   readonly server: Server;
   readonly sockets: SocketRouter;
+  /** The OpenAPI document served at /openapi.json (what `@hearth/client` is generated from). */
+  readonly openApi: Record<string, unknown>;
   readonly metrics: Metrics;
   readonly startup: Startup;
   readonly router: ProvidersArea['router'];

@@ -1,3 +1,4 @@
+import type { ApiBody, ApiMethod, ApiParams, ApiPath, ApiQuery, ApiResponse } from '@hearth/client';
 import { clientId, keyProtocol, storedKey } from './session.ts';
 
 export class ApiError extends Error {
@@ -14,10 +15,25 @@ export function whenUnauthorized(listener: () => void): void {
   onUnauthorized = listener;
 }
 
-/** One REST call under `/api/v1`, with the key when there is one; errors carry the `detail`. */
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** What a call fills in: the path's `{parameters}`, the query string, the JSON body. */
+export interface ApiRequest<P extends ApiPath, M extends ApiMethod<P>> {
+  params?: ApiParams<P, M>;
+  query?: ApiQuery<P, M>;
+  body?: ApiBody<P, M>;
+}
+
+/**
+ * One REST call under `/api/v1`, typed by the gateway's OpenAPI document (`@hearth/client`),
+ * with the key when there is one; errors carry the `detail`.
+ */
+export async function api<P extends ApiPath, M extends ApiMethod<P>>(
+  method: M,
+  path: P,
+  request: ApiRequest<P, M> = {},
+): Promise<ApiResponse<P, M>> {
+  const { body } = request;
   const key = storedKey();
-  const response = await fetch(`/api/v1${path}`, {
+  const response = await fetch(`/api/v1${url(path, request)}`, {
     method,
     headers: {
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
@@ -26,7 +42,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (response.status === 401) onUnauthorized();
-  if (response.status === 204) return undefined as T;
+  if (response.status === 204) return undefined as ApiResponse<P, M>;
   const data = (await response.json().catch(() => ({}))) as { detail?: unknown };
   if (!response.ok) {
     throw new ApiError(
@@ -34,7 +50,19 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
       typeof data.detail === 'string' ? data.detail : `HTTP ${response.status}`,
     );
   }
-  return data as T;
+  return data as ApiResponse<P, M>;
+}
+
+/** The path with its `{parameters}` filled in and the query string, each value encoded. */
+function url(path: string, request: { params?: unknown; query?: unknown }): string {
+  const params = (request.params ?? {}) as Record<string, string | number>;
+  const filled = path.replace(/\{(\w+)\}/g, (_match, name: string) =>
+    encodeURIComponent(String(params[name])),
+  );
+  const query = Object.entries((request.query ?? {}) as Record<string, unknown>)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`);
+  return query.length === 0 ? filled : `${filled}?${query.join('&')}`;
 }
 
 /** A WebSocket to the gateway; `/ws` gets this browser's client id. The key rides as a subprotocol. */

@@ -1,15 +1,8 @@
+import type { PendingApproval } from '@hearth/client';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from './api.ts';
 
-export interface PendingApproval {
-  id: string;
-  tool_name: string;
-  command: string;
-  arguments: { command: string; timeout: number; workdir: string };
-  session_id: string;
-  /** Epoch seconds. */
-  created_at: number;
-}
+export type { PendingApproval };
 
 /** Pending approvals expire after 120 s (then they are denied). */
 export const APPROVAL_EXPIRY_S = 120;
@@ -26,7 +19,7 @@ export function useApprovals(live: boolean): ApprovalsState {
   const [pending, setPending] = useState<PendingApproval[]>([]);
   const [error, setError] = useState<string>();
   const refresh = useCallback(() => {
-    api<{ pending: PendingApproval[] }>('GET', '/approvals/pending').then(
+    api('GET', '/approvals/pending').then(
       (data) => {
         setPending(data.pending);
         setError(undefined);
@@ -43,10 +36,12 @@ export function useApprovals(live: boolean): ApprovalsState {
   const decide = useCallback(
     async (id: string, decision: 'approve' | 'always' | 'deny') => {
       try {
-        if (decision === 'deny') await api('POST', `/approvals/${encodeURIComponent(id)}/deny`);
+        const params = { approval_id: id };
+        if (decision === 'deny') await api('POST', '/approvals/{approval_id}/deny', { params });
         else
-          await api('POST', `/approvals/${encodeURIComponent(id)}/approve`, {
-            always: decision === 'always',
+          await api('POST', '/approvals/{approval_id}/approve', {
+            params,
+            body: { always: decision === 'always' },
           });
         return decision === 'deny' ? 'Denied' : 'Approved';
       } finally {

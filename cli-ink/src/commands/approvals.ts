@@ -1,3 +1,4 @@
+import type { ApiResponse, PendingApproval } from '@hearth/client';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error.ts';
 import type { CommandContext } from '../deps.ts';
@@ -8,20 +9,9 @@ import { printResult } from '../print-result.ts';
 import { showControls } from '@hearth/gateway/show-controls';
 import { EXIT_USAGE } from '../usage-exit.ts';
 
-interface Pending {
-  id: string;
-  tool_name: string;
-  command: string;
-  session_id: string;
-  created_at: number;
-}
-interface Entry {
-  id: number;
-  pattern: string;
-  arg_pattern: string | null;
-  /** The one working directory the entry allows; null: the workspace and below. */
-  directory?: string | null;
-}
+type Entry = ApiResponse<'/approvals/allowlist'>['entries'][number];
+type Approved = ApiResponse<'/approvals/{approval_id}/approve', 'POST'>;
+type Denied = ApiResponse<'/approvals/{approval_id}/deny', 'POST'>;
 
 type Send = (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) => Promise<unknown>;
 
@@ -55,7 +45,8 @@ const PATTERN = /^(?=.{1,200}$)(?:[^\s/]+|mcp:[A-Za-z][A-Za-z0-9-]{0,31}\/[^\s/]
  */
 const NO_GATEWAY_NOTE =
   'using a local instance: nothing can be pending without a running gateway (start one with hearth start).';
-const localPending = (): Promise<{ pending: Pending[] }> => Promise.resolve({ pending: [] });
+const localPending = (): Promise<{ pending: PendingApproval[] }> =>
+  Promise.resolve({ pending: [] });
 
 const formatEntry = (e: Entry) =>
   `#${e.id} ${e.pattern}${e.arg_pattern ? `  args /${e.arg_pattern}/` : ''}${
@@ -78,7 +69,8 @@ export function registerApprovals(program: Command, ctx: CommandContext): void {
     .action(async (options: { json?: boolean }) => {
       const { pending } = await viaGateway(
         ctx,
-        async (send) => (await send('GET', '/api/v1/approvals/pending')) as { pending: Pending[] },
+        async (send) =>
+          (await send('GET', '/api/v1/approvals/pending')) as { pending: PendingApproval[] },
         localPending,
         NO_GATEWAY_NOTE,
       );
@@ -99,7 +91,9 @@ export function registerApprovals(program: Command, ctx: CommandContext): void {
   const notPending = (prefix: string) =>
     new CliError(`No pending approval ${prefix} (unknown, expired or already decided).`);
   const resolveId = async (send: Send, prefix: string): Promise<string> => {
-    const { pending } = (await send('GET', '/api/v1/approvals/pending')) as { pending: Pending[] };
+    const { pending } = (await send('GET', '/api/v1/approvals/pending')) as {
+      pending: PendingApproval[];
+    };
     const found = pending.filter((p) => p.id.startsWith(prefix));
     if (found.length === 1) return found[0]!.id;
     if (found.length === 0) throw notPending(prefix);
@@ -123,7 +117,7 @@ export function registerApprovals(program: Command, ctx: CommandContext): void {
           const id = await resolveId(send, prefix);
           return (await send('POST', `/api/v1/approvals/${id}/approve`, {
             always: options.always === true,
-          })) as { id: string; always_allowed: boolean };
+          })) as Approved;
         },
         decideLocally(prefix),
         NO_GATEWAY_NOTE,
@@ -145,7 +139,7 @@ export function registerApprovals(program: Command, ctx: CommandContext): void {
         ctx,
         async (send) => {
           const id = await resolveId(send, prefix);
-          return (await send('POST', `/api/v1/approvals/${id}/deny`)) as { id: string };
+          return (await send('POST', `/api/v1/approvals/${id}/deny`)) as Denied;
         },
         decideLocally(prefix),
         NO_GATEWAY_NOTE,

@@ -1,23 +1,10 @@
+import type { GatewayStatus as WireStatus, Loose } from '@hearth/client';
+
 /**
- * The fields of GET /api/v1/status the summary shows. The gateway does not export its
- * response type, so this mirrors gateway/src/status/schemas.ts; every field is optional so an
- * older or newer gateway still prints.
+ * GET /api/v1/status as the generated client types it, every field optional so an older or
+ * newer gateway still prints.
  */
-interface GatewayStatus {
-  status?: string;
-  version?: string;
-  uptime_seconds?: number;
-  init_phase?: string;
-  init_error?: string | null;
-  active_sessions?: number;
-  host?: {
-    cpu_percent?: number | null;
-    memory_rss_bytes?: number | null;
-    disk_usage_percent?: number | null;
-    disk_free_bytes?: number | null;
-  };
-  backends?: Record<string, string>;
-}
+type GatewayStatus = Loose<WireStatus>;
 
 /** A readable summary of a status object, one `label  value` line each. */
 export function formatStatus(body: unknown, url: string): string {

@@ -1,65 +1,66 @@
 /**
- * The parts of the gateway's REST answers the dashboard shows (spec: Resources and their
- * fields). The gateway does not export its response types to clients, so these mirror the
- * wire shapes; `read*` functions take whatever arrived and keep only well-typed fields, so an
+ * The parts of the gateway's REST answers the dashboard shows, typed by the generated client
+ * (`@hearth/client`, from the gateway's OpenAPI document): each row names the wire fields it
+ * keeps, so a renamed or retyped field fails the typecheck here. `read*` functions take
+ * whatever arrived and keep only well-typed fields (a missing number becomes null), so an
  * older, newer or hostile gateway cannot crash the view.
  */
+import type { ApiResponse } from '@hearth/client';
+
+type Status = ApiResponse<'/status'>;
+type Session = ApiResponse<'/sessions'>['sessions'][number];
+type Pending = ApiResponse<'/approvals/pending'>['pending'][number];
+type Usage = ApiResponse<'/usage'>;
+type Channel = ApiResponse<'/channels'>['channels'][number];
+type Provider = ApiResponse<'/models'>['providers'][number];
+type Host = Status['host'];
+
+/** A wire field as the dashboard shows it: null when the gateway did not send it. */
+type OrNull<T> = { [K in keyof T]: T[K] | null };
+
 export interface GatewayStatus {
   status: string;
-  version: string;
-  uptime_seconds: number | null;
+  version: Status['version'];
+  uptime_seconds: Status['uptime_seconds'] | null;
   init_phase: string;
   init_error: string | null;
-  active_sessions: number | null;
-  runtime_available: boolean | null;
-  host: {
-    cpu_percent: number | null;
-    memory_rss_bytes: number | null;
-    disk_usage_percent: number | null;
-    disk_free_bytes: number | null;
-  };
-  semantic_available: boolean | null;
-  backends: Record<string, string>;
+  active_sessions: Status['active_sessions'] | null;
+  runtime_available: Status['runtime_available'] | null;
+  host: OrNull<
+    Pick<Host, 'cpu_percent' | 'memory_rss_bytes' | 'disk_usage_percent' | 'disk_free_bytes'>
+  >;
+  semantic_available: Status['memory']['semantic_available'] | null;
+  backends: Status['backends'];
 }
 
-export interface SessionRow {
-  id: string;
-  message_count: number;
-  last_active: string;
-}
+export type SessionRow = Pick<Session, 'id' | 'message_count' | 'last_active'>;
 
-export interface PendingApproval {
-  id: string;
-  tool_name: string;
-  command: string;
-  session_id: string;
-  /** Epoch seconds. */
-  created_at: number;
-}
+export type PendingApproval = Pick<
+  Pending,
+  'id' | 'tool_name' | 'command' | 'session_id' | 'created_at'
+>;
+
+type ModelWire = Usage['models'][string];
 
 export interface ModelUsage {
   model: string;
-  input_tokens: number;
-  output_tokens: number;
-  cost_usd: number | null;
+  input_tokens: ModelWire['input_tokens'];
+  output_tokens: ModelWire['output_tokens'];
+  cost_usd: ModelWire['cost_usd'] | null;
 }
 
 export interface UsageSummary {
   models: ModelUsage[];
-  total_cost_usd: number | null;
+  total_cost_usd: Usage['total_cost_usd'] | null;
 }
 
-export interface ChannelRow {
-  name: string;
-  status: string;
-  unread: number;
-  messages_total: number;
-}
+/** `status` stays a string: '?' when the gateway sent none, a newer gateway's new states. */
+export type ChannelRow = Pick<Channel, 'name' | 'unread' | 'messages_total'> & { status: string };
 
 export interface ProviderRow {
   provider: string;
-  configured: boolean | null;
-  reachable: boolean | null;
+  configured: Provider['configured'] | null;
+  reachable: Provider['reachable'] | null;
 }
 
 export interface LogLine {
@@ -73,6 +74,8 @@ type Json = Record<string, unknown>;
 
 const object = (value: unknown): Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
+/** An answer's object with the wire type's field names, its values not trusted yet. */
+const fields = <T>(value: unknown): { [K in keyof T]?: unknown } => object(value);
 const array = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const text = (value: unknown, fallback = ''): string =>
   typeof value === 'string' ? value : fallback;
@@ -81,8 +84,8 @@ const num = (value: unknown): number | null =>
 const bool = (value: unknown): boolean | null => (typeof value === 'boolean' ? value : null);
 
 export function readStatus(body: unknown): GatewayStatus {
-  const b = object(body);
-  const host = object(b.host);
+  const b = fields<Status>(body);
+  const host = fields<Host>(b.host);
   const backends = Object.fromEntries(
     Object.entries(object(b.backends)).filter(
       (entry): entry is [string, string] => typeof entry[1] === 'string',
@@ -102,14 +105,14 @@ export function readStatus(body: unknown): GatewayStatus {
       disk_usage_percent: num(host.disk_usage_percent),
       disk_free_bytes: num(host.disk_free_bytes),
     },
-    semantic_available: bool(object(b.memory).semantic_available),
+    semantic_available: bool(fields<Status['memory']>(b.memory).semantic_available),
     backends,
   };
 }
 
 export function readSessions(body: unknown): SessionRow[] {
-  return array(object(body).sessions).map((row) => {
-    const r = object(row);
+  return array(fields<ApiResponse<'/sessions'>>(body).sessions).map((row) => {
+    const r = fields<Session>(row);
     return {
       id: text(r.id, '?'),
       message_count: num(r.message_count) ?? 0,
@@ -119,9 +122,9 @@ export function readSessions(body: unknown): SessionRow[] {
 }
 
 export function readPending(body: unknown): PendingApproval[] {
-  return array(object(body).pending)
+  return array(fields<ApiResponse<'/approvals/pending'>>(body).pending)
     .map((row) => {
-      const r = object(row);
+      const r = fields<Pending>(row);
       return {
         id: text(r.id),
         tool_name: text(r.tool_name, '?'),
@@ -134,10 +137,10 @@ export function readPending(body: unknown): PendingApproval[] {
 }
 
 export function readUsage(body: unknown): UsageSummary {
-  const b = object(body);
+  const b = fields<Usage>(body);
   return {
     models: Object.entries(object(b.models)).map(([model, value]) => {
-      const v = object(value);
+      const v = fields<ModelWire>(value);
       return {
         model,
         input_tokens: num(v.input_tokens) ?? 0,
@@ -150,8 +153,8 @@ export function readUsage(body: unknown): UsageSummary {
 }
 
 export function readChannels(body: unknown): ChannelRow[] {
-  return array(object(body).channels).map((row) => {
-    const r = object(row);
+  return array(fields<ApiResponse<'/channels'>>(body).channels).map((row) => {
+    const r = fields<Channel>(row);
     return {
       name: text(r.name, '?'),
       status: text(r.status, '?'),
@@ -162,8 +165,8 @@ export function readChannels(body: unknown): ChannelRow[] {
 }
 
 export function readProviders(body: unknown): ProviderRow[] {
-  return array(object(body).providers).map((row) => {
-    const r = object(row);
+  return array(fields<ApiResponse<'/models'>>(body).providers).map((row) => {
+    const r = fields<Provider>(row);
     return {
       provider: text(r.provider, '?'),
       configured: bool(r.configured),

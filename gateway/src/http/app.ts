@@ -19,6 +19,8 @@ export interface HttpAppOptions {
   hosts: HostPolicy;
   bodyLimitBytes: number;
   groups: readonly RouteGroup[];
+  /** The document served at /openapi.json (built from `groups` and `version` when absent). */
+  openApi?: Record<string, unknown>;
   /** Pages outside the API (web client, canvas frames), with the paths that need no key. */
   pages?: readonly PublicPages[];
 }
@@ -76,7 +78,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     else app.use(group.prefix, router);
   }
   for (const page of pages) app.use(page.router);
-  app.use(docsRouter(buildOpenApiDocument(options.groups, options.version)));
+  app.use(docsRouter(options.openApi ?? buildOpenApiDocument(options.groups, options.version)));
 
   app.use(notFoundHandler());
   app.use(errorHandler(options.logger));

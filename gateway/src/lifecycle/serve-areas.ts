@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { HearthConfig } from '../config/schema.ts';
 import { createHttpApp } from '../http/app.ts';
 import { assertSafeBinding } from '../http/binding.ts';
+import { buildOpenApiDocument, type RouteGroup } from '../http/openapi.ts';
 import { trackInFlight } from '../http/drain.ts';
 import { createHostPolicy } from '../http/middleware/hosts.ts';
 import { createOriginPolicy } from '../http/middleware/origins.ts';
@@ -42,6 +43,11 @@ export function serveAreas(areas: readonly Area[], options: ServeAreasOptions) {
     corsOrigins: settings.cors_origins,
     allowedHosts: settings.allowed_hosts,
   });
+  const groups: RouteGroup[] = [
+    { prefix: '', routes: areas.flatMap((area) => area.rootRoutes ?? []) },
+    { prefix: '/api/v1', routes: areas.flatMap((area) => area.routes ?? []) },
+  ];
+  const openApi = buildOpenApiDocument(groups, options.version);
   const app: Express = createHttpApp({
     logger,
     version: options.version,
@@ -50,10 +56,8 @@ export function serveAreas(areas: readonly Area[], options: ServeAreasOptions) {
     hosts,
     bodyLimitBytes: settings.body_limit_bytes,
     pages: areas.flatMap((area) => (area.pages ? [area.pages] : [])),
-    groups: [
-      { prefix: '', routes: areas.flatMap((area) => area.rootRoutes ?? []) },
-      { prefix: '/api/v1', routes: areas.flatMap((area) => area.routes ?? []) },
-    ],
+    groups,
+    openApi,
   });
   const server: Server = createServer(app);
   server.keepAliveTimeout = 65_000;
@@ -108,5 +112,5 @@ export function serveAreas(areas: readonly Area[], options: ServeAreasOptions) {
     logger.info('gateway stopped');
   }
 
-  return { app, server, sockets, listen, close };
+  return { app, server, sockets, openApi, listen, close };
 }

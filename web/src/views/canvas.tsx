@@ -1,19 +1,11 @@
+import type { ApiResponse } from '@hearth/client';
 import { useEffect, useState } from 'preact/hooks';
 import { openSocket } from '../api.ts';
 import { renderMarkdown } from '../markdown.ts';
 
-interface Chart {
-  type: string;
-  labels: string[];
-  values: number[];
-}
-interface Block {
-  id: string;
-  type: 'markdown' | 'html' | 'chart' | 'image' | 'code';
-  content: string | Chart;
-  language?: string;
-  created_at: string;
-}
+/** A block as GET /canvas/state lists it, and as the canvas socket pushes it. */
+type Block = ApiResponse<'/canvas/state'>['blocks'][number];
+type Chart = Exclude<Block['content'], string>;
 
 function BarChart(props: { chart: Chart }) {
   const { labels, values } = props.chart;

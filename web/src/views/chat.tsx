@@ -1,3 +1,4 @@
+import type { ApiBody, ApiResponse } from '@hearth/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import type { ChatState } from '../chat-state.ts';
@@ -15,11 +16,10 @@ const SLASH_COMMANDS = [
 
 const THINKING = ['', 'off', 'low', 'medium', 'high'] as const;
 
-interface Routing {
-  forced_provider: string | null;
-  thinking: string | null;
-  privacy_mode: boolean;
-}
+type Routing = Pick<
+  ApiResponse<'/models'>['routing'],
+  'forced_provider' | 'thinking' | 'privacy_mode'
+>;
 
 /** The conversation, the composer with slash-command hints, and the model toggles. */
 export function ChatView(props: { chat: ChatState }) {
@@ -31,10 +31,7 @@ export function ChatView(props: { chat: ChatState }) {
   const log = useRef<HTMLOListElement>(null);
 
   useEffect(() => {
-    api<{ providers: { provider: string; configured: boolean | null }[]; routing: Routing }>(
-      'GET',
-      '/models',
-    ).then(
+    api('GET', '/models').then(
       (data) => {
         setProviders(data.providers.filter((p) => p.configured !== false).map((p) => p.provider));
         setRouting(data.routing);
@@ -46,12 +43,8 @@ export function ChatView(props: { chat: ChatState }) {
     log.current?.lastElementChild?.scrollIntoView({ block: 'end' });
   }, [chat.messages]);
 
-  const apply = (change: Record<string, unknown>) => {
-    api<{ settings: { provider: string | null; thinking: string | null; privacy_mode: boolean } }>(
-      'POST',
-      '/settings/model',
-      change,
-    ).then(
+  const apply = (change: ApiBody<'/settings/model', 'POST'>) => {
+    api('POST', '/settings/model', { body: change }).then(
       ({ settings }) => {
         setRouting({
           forced_provider: settings.provider,

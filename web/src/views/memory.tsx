@@ -1,11 +1,8 @@
+import type { ApiResponse } from '@hearth/client';
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 
-interface Entry {
-  id: number;
-  content: string;
-  importance_score: number;
-}
+type Entry = ApiResponse<'/memory/search'>['results'][number];
 
 /** Search memories, edit an entry's importance, forget one after seeing what goes. */
 export function MemoryView() {
@@ -16,7 +13,7 @@ export function MemoryView() {
 
   const search = () => {
     if (query.trim() === '') return;
-    api<{ results: Entry[] }>('GET', `/memory/search?q=${encodeURIComponent(query)}`).then(
+    api('GET', '/memory/search', { query: { q: query } }).then(
       (data) => {
         setResults(data.results);
         setMessage(`${data.results.length} found`);
@@ -25,7 +22,7 @@ export function MemoryView() {
     );
   };
   const setImportance = (entry: Entry, importance: number) => {
-    api<Entry>('PATCH', `/memory/entries/${entry.id}`, { importance }).then(
+    api('PATCH', '/memory/entries/{id}', { params: { id: entry.id }, body: { importance } }).then(
       (updated) => {
         setResults((list) => list?.map((e) => (e.id === updated.id ? updated : e)));
         setMessage(`Importance of #${entry.id} set to ${importance}`);
@@ -34,7 +31,7 @@ export function MemoryView() {
     );
   };
   const forget = (entry: Entry) => {
-    api('DELETE', `/memory/entries/${entry.id}`).then(
+    api('DELETE', '/memory/entries/{id}', { params: { id: entry.id } }).then(
       () => {
         setResults((list) => list?.filter((e) => e.id !== entry.id));
         setForgetting(undefined);

@@ -1,3 +1,4 @@
+import type { ApiBody } from '@hearth/client';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 
@@ -22,7 +23,7 @@ export function PushSettings(props: { onMessage: (text: string) => void }) {
   }, []);
   const enable = async () => {
     try {
-      const { public_key } = await api<{ public_key: string }>('GET', '/push/vapid-public-key');
+      const { public_key } = await api('GET', '/push/vapid-public-key');
       const registration = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
       await navigator.serviceWorker.ready;
       if ((await Notification.requestPermission()) !== 'granted') {
@@ -33,7 +34,9 @@ export function PushSettings(props: { onMessage: (text: string) => void }) {
         userVisibleOnly: true,
         applicationServerKey: base64UrlToBytes(public_key),
       });
-      await api('POST', '/push/subscribe', subscription.toJSON());
+      // A subscription pushManager made has its endpoint and keys (toJSON types them optional).
+      const body = subscription.toJSON() as ApiBody<'/push/subscribe', 'POST'>;
+      await api('POST', '/push/subscribe', { body });
       setState('on');
       props.onMessage('Notifications are on for this browser.');
     } catch (error) {
@@ -44,7 +47,7 @@ export function PushSettings(props: { onMessage: (text: string) => void }) {
     const registration = await navigator.serviceWorker.getRegistration('/');
     const subscription = await registration?.pushManager.getSubscription();
     if (subscription) {
-      await api('DELETE', '/push/subscribe', { endpoint: subscription.endpoint }).catch(
+      await api('DELETE', '/push/subscribe', { body: { endpoint: subscription.endpoint } }).catch(
         () => undefined,
       );
       await subscription.unsubscribe();

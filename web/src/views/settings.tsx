@@ -1,3 +1,4 @@
+import type { ApiResponse } from '@hearth/client';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { PushSettings } from './push-settings.tsx';
@@ -13,12 +14,12 @@ const KEY_FIELDS = [
 
 /** Provider keys (write-only: the page only learns whether one is set), and the pipeline. */
 export function SettingsView() {
-  const [settings, setSettings] = useState<Record<string, Record<string, unknown>>>();
+  const [settings, setSettings] = useState<ApiResponse<'/settings'>>();
   const [keys, setKeys] = useState<Record<string, string>>({});
   const [steps, setSteps] = useState(5);
   const [message, setMessage] = useState<string>();
   const load = () => {
-    api<Record<string, Record<string, unknown>>>('GET', '/settings').then(
+    api('GET', '/settings').then(
       (data) => {
         setSettings(data);
         const pipeline = data.pipeline?.max_tool_steps;
@@ -42,7 +43,7 @@ export function SettingsView() {
           e.preventDefault();
           const body = Object.fromEntries(Object.entries(keys).filter(([, v]) => v !== ''));
           if (Object.keys(body).length === 0) return;
-          api<{ updated_fields: string[] }>('POST', '/settings/llm', body).then(
+          api('POST', '/settings/llm', { body }).then(
             (r) => {
               setKeys({});
               setMessage(`Saved ${r.updated_fields.join(', ')}`);
@@ -73,7 +74,7 @@ export function SettingsView() {
         class="card"
         onSubmit={(e) => {
           e.preventDefault();
-          api('POST', '/settings/pipeline', { max_tool_steps: steps }).then(
+          api('POST', '/settings/pipeline', { body: { max_tool_steps: steps } }).then(
             () => setMessage(`Tool steps per turn: ${steps}`),
             (err: unknown) => setMessage((err as Error).message),
           );

@@ -1,27 +1,17 @@
+import type { ApiResponse, GatewayStatus } from '@hearth/client';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 
-interface Status {
-  version?: string;
-  backends?: Record<string, string>;
-  [field: string]: unknown;
-}
-interface Usage {
-  models: Record<
-    string,
-    { input_tokens: number; output_tokens: number; web_searches: number; cost_usd: number | null }
-  >;
-  total_cost_usd: number;
-}
+type Usage = ApiResponse<'/usage'>;
 
 /** Backends (a fallback shows here) and usage with cost per model. */
 export function StatusView() {
-  const [status, setStatus] = useState<Status>();
+  const [status, setStatus] = useState<GatewayStatus>();
   const [usage, setUsage] = useState<Usage>();
   const [error, setError] = useState<string>();
   useEffect(() => {
     const load = () => {
-      Promise.all([api<Status>('GET', '/status'), api<Usage>('GET', '/usage')]).then(
+      Promise.all([api('GET', '/status'), api('GET', '/usage')]).then(
         ([s, u]) => {
           setStatus(s);
           setUsage(u);
