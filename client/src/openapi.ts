@@ -98,7 +98,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Gated commands waiting for a decision, on every gateway (they expire after 120 s) */
+        /** Gated commands waiting for a decision, on every gateway (each expires at its expires_at, 120 s after created_at) */
         get: operations["getApiV1ApprovalsPending"];
         put?: never;
         post?: never;
@@ -1929,6 +1929,7 @@ export interface operations {
                             };
                             command: string;
                             created_at: number;
+                            expires_at: number;
                             id: string;
                             session_id: string;
                             tool_name: string;

@@ -4,9 +4,6 @@ import { api } from './api.ts';
 
 export type { PendingApproval };
 
-/** Pending approvals expire after 120 s (then they are denied). */
-export const APPROVAL_EXPIRY_S = 120;
-
 export interface ApprovalsState {
   pending: PendingApproval[];
   error?: string;

@@ -37,7 +37,7 @@ export type SessionRow = Pick<Session, 'id' | 'message_count' | 'last_active'>;
 
 export type PendingApproval = Pick<
   Pending,
-  'id' | 'tool_name' | 'command' | 'session_id' | 'created_at'
+  'id' | 'tool_name' | 'command' | 'session_id' | 'created_at' | 'expires_at'
 >;
 
 type ModelWire = Usage['models'][string];
@@ -131,6 +131,7 @@ export function readPending(body: unknown): PendingApproval[] {
         command: text(r.command),
         session_id: text(r.session_id),
         created_at: num(r.created_at) ?? 0,
+        expires_at: num(r.expires_at) ?? 0,
       };
     })
     .filter((row) => row.id !== '');

@@ -46,6 +46,7 @@ const routes: Record<string, unknown> = {
         command: 'ls',
         session_id: 's1',
         created_at: NOW / 1000 - 20,
+        expires_at: NOW / 1000 + 100,
       },
       {
         id: 'bbbbbbbb-0000',
@@ -53,6 +54,7 @@ const routes: Record<string, unknown> = {
         command: 'pwd',
         session_id: 's1',
         created_at: NOW / 1000 - 10,
+        expires_at: NOW / 1000 + 110,
       },
     ],
   },

@@ -64,12 +64,9 @@ export function initialState(url: string, now: number): DashboardState {
   };
 }
 
-/** How long a pending approval waits before it is denied (spec: Limits). */
-export const APPROVAL_EXPIRY_SECONDS = 120;
-
-/** Whole seconds left before `approval` expires at `nowMs`; never below 0. */
+/** Whole seconds left before `approval` expires (its `expires_at`) at `nowMs`; never below 0. */
 export function secondsLeft(approval: PendingApproval, nowMs: number): number {
-  return Math.max(0, Math.ceil(approval.created_at + APPROVAL_EXPIRY_SECONDS - nowMs / 1000));
+  return Math.max(0, Math.ceil(approval.expires_at - nowMs / 1000));
 }
 
 /** Lines the log pane keeps. */

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { APPROVAL_EXPIRY_S, type ApprovalsState } from '../approvals-state.ts';
+import type { ApprovalsState } from '../approvals-state.ts';
 
-/** Seconds left before a pending approval is denied by expiry. */
-export function secondsLeft(createdAt: number, nowMs: number): number {
-  return Math.max(0, Math.ceil(createdAt + APPROVAL_EXPIRY_S - nowMs / 1000));
+/** Seconds left before a pending approval is denied by expiry (at its `expires_at`). */
+export function secondsLeft(expiresAt: number, nowMs: number): number {
+  return Math.max(0, Math.ceil(expiresAt - nowMs / 1000));
 }
 
 export function ApprovalsView(props: { approvals: ApprovalsState }) {
@@ -33,7 +33,7 @@ export function ApprovalsView(props: { approvals: ApprovalsState }) {
       </p>
       <ul class="cards">
         {pending.map((approval) => {
-          const left = secondsLeft(approval.created_at, now);
+          const left = secondsLeft(approval.expires_at, now);
           return (
             <li key={approval.id} class="card approval">
               <p>
@@ -46,7 +46,12 @@ export function ApprovalsView(props: { approvals: ApprovalsState }) {
                 in {approval.arguments.workdir} · session {approval.session_id} ·{' '}
                 <span aria-label={`${left} seconds left`}>{left} s left</span>
               </p>
-              <meter min={0} max={APPROVAL_EXPIRY_S} value={left} aria-hidden="true" />
+              <meter
+                min={0}
+                max={approval.expires_at - approval.created_at}
+                value={left}
+                aria-hidden="true"
+              />
               <div class="actions">
                 <button type="button" onClick={() => act(approval.id, 'approve')}>
                   Approve

@@ -41,6 +41,7 @@ export function sampleState(patch: Partial<DashboardState> = {}): DashboardState
         command: 'ls -la /tmp',
         session_id: 'web:alice',
         created_at: NOW / 1000 - 33,
+        expires_at: NOW / 1000 + 87,
       },
       {
         id: 'bbbbbbbb-2222-4222-8222-222222222222',
@@ -48,6 +49,7 @@ export function sampleState(patch: Partial<DashboardState> = {}): DashboardState
         command: 'open https://example.org',
         session_id: 'web:alice',
         created_at: NOW / 1000 - 110,
+        expires_at: NOW / 1000 + 10,
       },
     ],
     usage: {

@@ -136,6 +136,7 @@ describe('dashboard keys', () => {
           command: 'make',
           session_id: 's',
           created_at: now / 1000,
+          expires_at: now / 1000 + 120,
         },
       ],
     });
