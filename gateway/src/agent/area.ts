@@ -5,7 +5,7 @@ import { late } from '../lifecycle/late.ts';
 import type { MemoryRuntime } from '../memory/build-memory.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { SessionContext } from '../privacy/session-context.ts';
-import type { LlmRouter } from '../providers/router.ts';
+import type { LlmRouter } from '../providers/ports.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 import type { ToolRegistry } from '../tools/contract.ts';
 import type { FrameSenderLimits } from '../ws/send.ts';

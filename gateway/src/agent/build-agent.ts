@@ -4,7 +4,7 @@ import type { ApprovalService } from '../approvals/approval-service.ts';
 import type { MemoryRuntime } from '../memory/build-memory.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { SessionContext } from '../privacy/session-context.ts';
-import type { LlmRouter } from '../providers/router.ts';
+import type { LlmRouter } from '../providers/ports.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 import type { ConversationStore } from './conversations.ts';
 import { createPersona } from './persona.ts';

@@ -5,7 +5,7 @@ import type { ZodString } from 'zod';
 import { isHearthError } from '../errors.ts';
 import { sessionIdSchema } from '../memory/session-id.ts';
 import type { Metrics } from '../observability/metrics.ts';
-import { modelIdSchema } from '../providers/model-label.ts';
+import { modelIdSchema } from '../providers/ports.ts';
 import {
   createFrameSender,
   parseFrame,

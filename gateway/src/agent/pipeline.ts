@@ -8,10 +8,16 @@ import { memoryPromptBlock } from '../memory/prompt-blocks.ts';
 import { channelLabel } from '../observability/labels.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { SessionContext } from '../privacy/session-context.ts';
-import { resolveModel } from '../providers/catalog.ts';
-import { contextWindowOf } from '../providers/context-windows.ts';
-import type { ChatMessage, FinishReason, ToolCall, Usage } from '../providers/messages.ts';
-import type { LlmRouter, RoutedGeneration } from '../providers/router.ts';
+import {
+  resolveModel,
+  contextWindowOf,
+  type ChatMessage,
+  type FinishReason,
+  type ToolCall,
+  type Usage,
+  type LlmRouter,
+  type RoutedGeneration,
+} from '../providers/ports.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 import type { ConversationStore, SessionState } from './conversations.ts';
 import type { Persona } from './persona.ts';

@@ -7,7 +7,7 @@ import {
 } from '../http/event-stream.ts';
 import { defineRoute, type AnyRoute } from '../http/route.ts';
 import { sessionIdSchema } from '../memory/session-id.ts';
-import { modelIdSchema } from '../providers/model-label.ts';
+import { modelIdSchema } from '../providers/ports.ts';
 import { noControlChars } from '../http/validation.ts';
 import { CANVAS_HINT, extractCanvasData } from './canvas-data.ts';
 import type { ConversationStore } from './conversations.ts';

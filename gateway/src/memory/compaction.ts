@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
-import type { ChatMessage } from '../providers/messages.ts';
-import { estimateTokens } from '../providers/context-windows.ts';
+import { type ChatMessage, estimateTokens } from '../providers/ports.ts';
 import type { MemoryEntry, NewMemoryEntry } from './ports.ts';
 
 /** The live conversation of one session, owned by the chat area. */

@@ -5,9 +5,14 @@ import { redactTable } from '../config/secret-walk.ts';
 import { isSecretReference } from '../config/secrets.ts';
 import { updateConfigFile, type ConfigValue } from '../config/write.ts';
 import { HearthError } from '../errors.ts';
-import { resolveModel, resolveProviderName, type ProviderName } from '../providers/catalog.ts';
-import type { LlmRouter } from '../providers/router.ts';
-import { isThinkingLevel, type ThinkingLevel } from '../providers/thinking.ts';
+import {
+  resolveModel,
+  resolveProviderName,
+  type ProviderName,
+  type LlmRouter,
+  isThinkingLevel,
+  type ThinkingLevel,
+} from '../providers/ports.ts';
 
 export interface ModelSettingsChange {
   provider?: string | null;
