@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { ApprovalService } from '../approvals/approval-service.ts';
 import type { Area } from '../lifecycle/area.ts';
 import { late } from '../lifecycle/late.ts';
-import type { MemoryRuntime } from '../memory/build-memory.ts';
+import type { MemoryRuntime } from '../memory/ports.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { SessionContext } from '../privacy/session-context.ts';
 import type { LlmRouter } from '../providers/ports.ts';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { ApprovalService } from '../approvals/approval-service.ts';
-import type { MemoryRuntime } from '../memory/build-memory.ts';
+import type { MemoryRuntime } from '../memory/ports.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { SessionContext } from '../privacy/session-context.ts';
 import type { LlmRouter } from '../providers/ports.ts';

@@ -1,4 +1,4 @@
-import type { Conversation } from '../memory/compaction.ts';
+import type { Conversation } from '../memory/ports.ts';
 
 /** Something bound to a session that can be told to go away (a WebSocket). */
 export interface SessionConnection {

@@ -1,10 +1,12 @@
 import type { Logger } from 'pino';
 import { HearthError, validationError } from '../errors.ts';
 import type { ApprovalService } from '../approvals/approval-service.ts';
-import type { Compactor } from '../memory/compaction.ts';
-import { contentHash } from '../memory/content-hash.ts';
-import type { MemoryService } from '../memory/memory-service.ts';
-import { memoryPromptBlock } from '../memory/prompt-blocks.ts';
+import {
+  type Compactor,
+  contentHash,
+  type MemoryService,
+  memoryPromptBlock,
+} from '../memory/ports.ts';
 import { channelLabel } from '../observability/labels.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { SessionContext } from '../privacy/session-context.ts';

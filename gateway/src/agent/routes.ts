@@ -6,7 +6,7 @@ import {
   type ServerSentEvent,
 } from '../http/event-stream.ts';
 import { defineRoute, type AnyRoute } from '../http/route.ts';
-import { sessionIdSchema } from '../memory/session-id.ts';
+import { sessionIdSchema } from '../memory/ports.ts';
 import { modelIdSchema } from '../providers/ports.ts';
 import { noControlChars } from '../http/validation.ts';
 import { CANVAS_HINT, extractCanvasData } from './canvas-data.ts';

@@ -1,6 +1,5 @@
 import { HearthError } from '../errors.ts';
-import type { Compactor, Conversation } from '../memory/compaction.ts';
-import type { MemoryService } from '../memory/memory-service.ts';
+import type { Compactor, Conversation, MemoryService } from '../memory/ports.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 
 export interface SlashCommandDeps {

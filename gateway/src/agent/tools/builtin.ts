@@ -1,4 +1,4 @@
-import type { MemoryService } from '../../memory/memory-service.ts';
+import type { MemoryService } from '../../memory/ports.ts';
 import type { Tool } from '../../tools/contract.ts';
 
 /** `current_time`: the current date and time, optionally in an IANA time zone. */
