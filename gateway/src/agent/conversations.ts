@@ -47,6 +47,26 @@ class ConnectionSet extends Set<SessionConnection> {
 /** Live sessions kept in process memory before the least recently active one is evicted. */
 export const DEFAULT_MAX_SESSIONS = 10_000;
 
+/** The live sessions of this process: their conversations, turn queues and sockets. */
+export interface ConversationStore {
+  /** The session, created when new; marks it the most recently active. */
+  get(id: string): SessionState;
+  peek(id: string): SessionState | undefined;
+  /** Runs `work` after the session's earlier turns, so one session's turns never interleave. */
+  serialise<T>(id: string, work: () => Promise<T>): Promise<T>;
+  list(): SessionState[];
+  /** Removes a session from process memory and disconnects its sockets. */
+  delete(id: string): boolean;
+  size(): number;
+  /** Whether the session has a live socket in this process. */
+  hasConnections(id: string): boolean;
+  /** Follows which sessions have live sockets here; returns the unsubscribe function. */
+  watchPresence(listener: PresenceListener): () => void;
+  /** Drops the sessions idle for longer than the timeout; how many were dropped. */
+  sweep(): number;
+  close(): void;
+}
+
 /**
  * Live sessions: their in-memory conversation, counters and sockets. A session idle for
  * `idleTimeoutMs` (default 30 minutes) is evicted from process memory — its memories stay in
@@ -58,7 +78,7 @@ export function createConversationStore(options: {
   idleTimeoutMs: number;
   now: () => number;
   maxSessions?: number;
-}) {
+}): ConversationStore {
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   /** In order of last use: the first entry is the least recently active session. */
   const sessions = new Map<string, SessionState>();
@@ -153,5 +173,3 @@ export function createConversationStore(options: {
     },
   };
 }
-
-export type ConversationStore = ReturnType<typeof createConversationStore>;

@@ -9,7 +9,7 @@ import {
 } from '../memory/ports.ts';
 import { channelLabel } from '../observability/labels.ts';
 import type { Metrics } from '../observability/metrics.ts';
-import type { SessionContext } from '../privacy/session-context.ts';
+import type { SessionContext } from '../privacy/ports.ts';
 import {
   resolveModel,
   contextWindowOf,
@@ -20,7 +20,7 @@ import {
   type LlmRouter,
   type RoutedGeneration,
 } from '../providers/ports.ts';
-import type { SettingsService } from '../settings/settings-service.ts';
+import type { SettingsService } from '../settings/ports.ts';
 import type { ConversationStore, SessionState } from './conversations.ts';
 import type { Persona } from './persona.ts';
 import { qualityScore } from './quality.ts';

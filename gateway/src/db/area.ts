@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Area } from '../lifecycle/area.ts';
 import { late } from '../lifecycle/late.ts';
 import { describeKeywordSearch } from './keyword-search.ts';
-import type { Database, OpenDatabase } from './ports.ts';
+import type { Database, OpenDatabase } from './database.ts';
 
 export interface DatabaseAreaDeps {
   openDatabase: OpenDatabase;

@@ -4,7 +4,7 @@ import type { Area } from '../lifecycle/area.ts';
 import { late } from '../lifecycle/late.ts';
 import type { ToolRegistry } from '../tools/contract.ts';
 import { pluginRoutes } from './plugin-routes.ts';
-import type { ScanPackage, SkillCatalog, SkillIsolation, ValidateSkill } from './ports.ts';
+import type { ScanPackage, SkillCatalog, SkillIsolation, ValidateSkill } from './types.ts';
 import { createProposalQueue } from './review/proposals.ts';
 import { createReviewService, type ReviewService } from './review/review-service.ts';
 import { writeSkillTool } from './review/write-skill-tool.ts';

@@ -13,7 +13,7 @@ import type {
   SkillProblem,
   SkillState,
   ValidateSkill,
-} from '../ports.ts';
+} from '../types.ts';
 import { codeFile, MANIFEST_FILE, manifestSchema, type SkillManifest } from './manifest.ts';
 import { hostToolsFor } from './host-tools.ts';
 import { assertSkillName, skillNameProblem, toolName } from './names.ts';

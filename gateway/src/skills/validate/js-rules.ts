@@ -1,6 +1,6 @@
 import type { AnyNode, Program } from 'acorn';
 import { fullAncestor, simple } from 'acorn-walk';
-import type { SkillProblem } from '../ports.ts';
+import type { SkillProblem } from '../types.ts';
 import {
   blockedModules,
   blockedPrefixedModules,
