@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { unavailable } from '../errors.ts';
 import { freePort } from '../memory/short-term/testing/redis-server.ts';
 import { silentLogger } from '../observability/logger.ts';
-import { startTestGateway } from '../testing/test-gateway.ts';
+import { startTestGateway } from '../testing/gateway/test-gateway.ts';
 import { CONFORMANCE_LIMITS, runCanvasStoreConformance, textBlock, until } from './conformance.ts';
 import { createInProcessCanvasStore } from './in-process.ts';
 import { openCanvasStore } from './open-store.ts';
