@@ -17,7 +17,7 @@
 import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
-import { startChatTestBed } from '../gateway/src/testing/chat-gateway.ts';
+import { startChatTestBed } from '../gateway/src/testing/gateway/chat-gateway.ts';
 import { percentile } from './process.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);

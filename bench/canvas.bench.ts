@@ -6,7 +6,7 @@
  * runs. Prints p50/p95/max.
  */
 import WebSocket from 'ws';
-import { startTestGateway } from '../gateway/src/testing/test-gateway.ts';
+import { startTestGateway } from '../gateway/src/testing/gateway/test-gateway.ts';
 import { percentile } from './process.ts';
 
 const VIEWERS = Number(process.env.BENCH_VIEWERS ?? 50);

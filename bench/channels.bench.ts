@@ -15,7 +15,7 @@ import { channelSchema } from '../gateway/src/config/schema.ts';
 import { signedHeaders } from '../gateway/src/channels/webhook/signature.ts';
 import { startCallbackServer } from '../gateway/src/channels/testing/callback-server.ts';
 import { startFakeTelegram } from '../gateway/src/channels/testing/fake-telegram.ts';
-import { startChatTestBed } from '../gateway/src/testing/chat-gateway.ts';
+import { startChatTestBed } from '../gateway/src/testing/gateway/chat-gateway.ts';
 import { percentile } from './process.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);

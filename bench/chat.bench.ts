@@ -36,8 +36,8 @@ import {
 } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createFakeLlmServer } from '../gateway/src/testing/fake-llm/server.ts';
-import type { ReplyScript } from '../gateway/src/testing/fake-llm/script.ts';
+import { createFakeLlmServer } from '../gateway/src/testing/fakes/fake-llm/server.ts';
+import type { ReplyScript } from '../gateway/src/testing/fakes/fake-llm/script.ts';
 import { percentile, rssBytes, startGatewayProcess } from './process.ts';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 500);

@@ -22,7 +22,7 @@ import {
   FAST_TIMING,
   stdioEntry,
 } from '../gateway/src/mcp/testing/mcp-test-bed.ts';
-import { startChatTestBed } from '../gateway/src/testing/chat-gateway.ts';
+import { startChatTestBed } from '../gateway/src/testing/gateway/chat-gateway.ts';
 import { percentile } from './process.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);

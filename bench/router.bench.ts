@@ -8,7 +8,7 @@ import { createHostStats } from '../gateway/src/observability/host-stats.ts';
 import { silentLogger } from '../gateway/src/observability/logger.ts';
 import { createMetrics } from '../gateway/src/observability/metrics.ts';
 import { createLlmRouter } from '../gateway/src/providers/router.ts';
-import { createFakeLlmServer } from '../gateway/src/testing/fake-llm/server.ts';
+import { createFakeLlmServer } from '../gateway/src/testing/fakes/fake-llm/server.ts';
 import { createUsageTracker } from '../gateway/src/usage/usage-tracker.ts';
 import { percentile } from './process.ts';
 

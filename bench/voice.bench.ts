@@ -19,7 +19,7 @@
  */
 import { concatPcm16 } from '../gateway/src/voice/audio/pcm.ts';
 import { createWhisperStt } from '../gateway/src/voice/stt/whisper-stt.ts';
-import { startChatTestBed } from '../gateway/src/testing/chat-gateway.ts';
+import { startChatTestBed } from '../gateway/src/testing/gateway/chat-gateway.ts';
 import { createScriptedStt } from '../gateway/src/voice/testing/scripted-stt.ts';
 import { espeakSpeech16k, soxGenerate } from '../gateway/src/voice/testing/sox.ts';
 import { connectVoice } from '../gateway/src/voice/testing/voice-client.ts';

@@ -2,9 +2,12 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@hearth/gateway';
-import { startChatTestBed, type ChatTestBed } from '../../../gateway/src/testing/chat-gateway.ts';
-import { INSPECTORS } from '../../../gateway/src/testing/fake-llm/inspect.ts';
-import { startTestGateway } from '../../../gateway/src/testing/test-gateway.ts';
+import {
+  startChatTestBed,
+  type ChatTestBed,
+} from '../../../gateway/src/testing/gateway/chat-gateway.ts';
+import { INSPECTORS } from '../../../gateway/src/testing/fakes/fake-llm/inspect.ts';
+import { startTestGateway } from '../../../gateway/src/testing/gateway/test-gateway.ts';
 import { createHarness, freePort, type Harness } from '../testing/cli-harness.ts';
 
 interface Pending {

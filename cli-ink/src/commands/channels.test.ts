@@ -4,7 +4,10 @@ import * as TOML from '@decimalturn/toml-patch';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { channelSchema } from '../../../gateway/src/config/schema.ts';
 import { signedHeaders } from '../../../gateway/src/channels/webhook/signature.ts';
-import { startTestGateway, type TestGateway } from '../../../gateway/src/testing/test-gateway.ts';
+import {
+  startTestGateway,
+  type TestGateway,
+} from '../../../gateway/src/testing/gateway/test-gateway.ts';
 import { createHarness, freePort, type Harness } from '../testing/cli-harness.ts';
 
 describe('hearth channels add|remove|list without a gateway', () => {

@@ -1,7 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startChatTestBed, type ChatTestBed } from '../../../gateway/src/testing/chat-gateway.ts';
+import {
+  startChatTestBed,
+  type ChatTestBed,
+} from '../../../gateway/src/testing/gateway/chat-gateway.ts';
 import { createHarness, type Harness } from '../testing/cli-harness.ts';
 
 const KEY = 'cli-socket-key-0123456789';

@@ -2,7 +2,10 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startChatTestBed, type ChatTestBed } from '../../../gateway/src/testing/chat-gateway.ts';
+import {
+  startChatTestBed,
+  type ChatTestBed,
+} from '../../../gateway/src/testing/gateway/chat-gateway.ts';
 import { createHarness, freePort, type Harness } from '../testing/cli-harness.ts';
 
 describe('hearth chat', () => {

@@ -2,7 +2,10 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '@hearth/gateway';
-import { startChatTestBed, type ChatTestBed } from '../../../gateway/src/testing/chat-gateway.ts';
+import {
+  startChatTestBed,
+  type ChatTestBed,
+} from '../../../gateway/src/testing/gateway/chat-gateway.ts';
 import { createHarness, freePort, type Harness } from '../testing/cli-harness.ts';
 
 describe('hearth orchestrate without a running gateway', () => {

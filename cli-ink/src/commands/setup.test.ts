@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import {
   createFakeLlmServer,
   type FakeLlmServer,
-} from '../../../gateway/src/testing/fake-llm/server.ts';
+} from '../../../gateway/src/testing/fakes/fake-llm/server.ts';
 import { createHarness, freePort, type Harness } from '../testing/cli-harness.ts';
 
 const SECRET = 'sk-literal-secret-0123456789';

@@ -7,8 +7,11 @@
 import { cleanup, render } from 'ink-testing-library';
 import { createElement as h } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startChatTestBed, type ChatTestBed } from '../../../gateway/src/testing/chat-gateway.ts';
-import { INSPECTORS } from '../../../gateway/src/testing/fake-llm/inspect.ts';
+import {
+  startChatTestBed,
+  type ChatTestBed,
+} from '../../../gateway/src/testing/gateway/chat-gateway.ts';
+import { INSPECTORS } from '../../../gateway/src/testing/fakes/fake-llm/inspect.ts';
 import { createGatewayClient } from '../gateway-client.ts';
 import { createDashboardCore, type DashboardCore } from './dashboard-core.ts';
 import { socketOpener } from './open-socket.ts';

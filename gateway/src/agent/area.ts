@@ -1,19 +1,21 @@
 import type { Logger } from 'pino';
 import type { ApprovalService } from '../approvals/ports.ts';
-import type { Area } from '../lifecycle/area.ts';
 import { late } from '../lifecycle/late.ts';
-import type { MemoryRuntime } from '../memory/build-memory.ts';
+import type { MemoryRuntime } from '../memory/ports.ts';
 import type { Metrics } from '../observability/metrics.ts';
-import type { SessionContext } from '../privacy/session-context.ts';
-import type { LlmRouter } from '../providers/router.ts';
-import type { SettingsService } from '../settings/settings-service.ts';
-import type { ToolRegistry } from '../tools/contract.ts';
+import type { SessionContext } from '../privacy/ports.ts';
+import type { LlmRouter } from '../providers/ports.ts';
+import type { SettingsService } from '../settings/ports.ts';
+import type { ToolRegistry } from '../tools/ports.ts';
 import type { FrameSenderLimits } from '../ws/send.ts';
 import { buildAgent } from './build-agent.ts';
 import { chatSocketFormA, chatSocketFormB } from './chat-sockets.ts';
 import type { ConversationStore } from '../sessions/ports.ts';
 import type { ChatPipeline, PipelineSettings } from './pipeline.ts';
 import { chatRoutes } from './routes.ts';
+import type { AgentArea } from './ports.ts';
+
+export type { AgentArea };
 import type { ApprovalsArea } from '../approvals/ports.ts';
 import { defineArea } from '../lifecycle/install.ts';
 import type { ScaleOut } from '../scale-out/ports.ts';
@@ -40,13 +42,6 @@ export interface AgentAreaDeps {
   metrics: Metrics;
   logger: Logger;
   now: () => number;
-}
-
-export interface AgentArea extends Area {
-  /** The chat pipeline; 503 "The agent is starting" before the phase has run. */
-  readonly pipeline: () => ChatPipeline;
-  /** Whether the pipeline is built (`runtime_available`). */
-  readonly available: () => boolean;
 }
 
 /** The chat pipeline: REST chat and sessions, the `/ws` and `/ws/chat` sockets. */

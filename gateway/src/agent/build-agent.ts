@@ -1,16 +1,16 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { ApprovalService } from '../approvals/ports.ts';
-import type { MemoryRuntime } from '../memory/build-memory.ts';
+import type { MemoryRuntime } from '../memory/ports.ts';
 import type { Metrics } from '../observability/metrics.ts';
-import type { SessionContext } from '../privacy/session-context.ts';
-import type { LlmRouter } from '../providers/router.ts';
-import type { SettingsService } from '../settings/settings-service.ts';
+import type { SessionContext } from '../privacy/ports.ts';
+import type { LlmRouter } from '../providers/ports.ts';
+import type { SettingsService } from '../settings/ports.ts';
 import type { ConversationStore } from '../sessions/ports.ts';
 import { createPersona } from './persona.ts';
 import { createChatPipeline, type ChatPipeline, type PipelineSettings } from './pipeline.ts';
 import { currentTimeTool, memorySearchTool } from './tools/builtin.ts';
-import type { ToolRegistry } from '../tools/contract.ts';
+import type { ToolRegistry } from '../tools/ports.ts';
 
 export interface BuildAgentDeps {
   home: string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { metricsSnapshot } from '../observability/metrics.ts';
-import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
+import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
 import { MAX_REPORTED_MODELS } from '../usage/usage-tracker.ts';
 import { MAX_WAITING_TURNS } from './chat-sockets.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
+import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
 
 type Frame = Record<string, unknown> & { type: string };
 

@@ -3,9 +3,9 @@ import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import type { ZodString } from 'zod';
 import { isHearthError } from '../errors.ts';
-import { sessionIdSchema } from '../memory/session-id.ts';
+import { sessionIdSchema } from '../memory/ports.ts';
 import type { Metrics } from '../observability/metrics.ts';
-import { modelIdSchema } from '../providers/model-label.ts';
+import { modelIdSchema } from '../providers/ports.ts';
 import {
   createFrameSender,
   parseFrame,

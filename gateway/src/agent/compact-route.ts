@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type AnyRoute } from '../http/route.ts';
-import { sessionIdSchema } from '../memory/session-id.ts';
+import { sessionIdSchema } from '../memory/ports.ts';
 import type { ChatPipeline } from './pipeline.ts';
 
 /** `POST /memory/compact` (form B): the agent compacts a live session's history now. */

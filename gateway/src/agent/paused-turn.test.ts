@@ -5,9 +5,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
-import type { ReplyScript, ScriptedWebSearch } from '../testing/fake-llm/script.ts';
-import { arrayOf, bodyOf, isObject } from '../testing/fake-llm/wire.ts';
+import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
+import type { ReplyScript, ScriptedWebSearch } from '../testing/fakes/fake-llm/script.ts';
+import { arrayOf, bodyOf, isObject } from '../testing/fakes/fake-llm/wire.ts';
 
 const RELEASES: ScriptedWebSearch = {
   query: 'hearth release',

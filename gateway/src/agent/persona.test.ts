@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { INSPECTORS } from '../testing/fake-llm/inspect.ts';
-import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
+import { INSPECTORS } from '../testing/fakes/fake-llm/inspect.ts';
+import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
 import { createPersona } from './persona.ts';
 
 /** A logger whose records are kept in `records`. */

@@ -1,23 +1,31 @@
 import type { Logger } from 'pino';
 import { HearthError, validationError } from '../errors.ts';
 import type { ApprovalService } from '../approvals/ports.ts';
-import type { Compactor } from '../memory/compaction.ts';
-import { contentHash } from '../memory/content-hash.ts';
-import type { MemoryService } from '../memory/memory-service.ts';
-import { memoryPromptBlock } from '../memory/prompt-blocks.ts';
+import {
+  type Compactor,
+  contentHash,
+  type MemoryService,
+  memoryPromptBlock,
+} from '../memory/ports.ts';
 import { channelLabel } from '../observability/labels.ts';
 import type { Metrics } from '../observability/metrics.ts';
-import type { SessionContext } from '../privacy/session-context.ts';
-import { resolveModel } from '../providers/catalog.ts';
-import { contextWindowOf } from '../providers/context-windows.ts';
-import type { ChatMessage, FinishReason, ToolCall, Usage } from '../providers/messages.ts';
-import type { LlmRouter, RoutedGeneration } from '../providers/router.ts';
-import type { SettingsService } from '../settings/settings-service.ts';
+import type { SessionContext } from '../privacy/ports.ts';
+import {
+  resolveModel,
+  contextWindowOf,
+  type ChatMessage,
+  type FinishReason,
+  type ToolCall,
+  type Usage,
+  type LlmRouter,
+  type RoutedGeneration,
+} from '../providers/ports.ts';
+import type { SettingsService } from '../settings/ports.ts';
 import type { ConversationStore, SessionState } from '../sessions/ports.ts';
 import type { Persona } from './persona.ts';
 import { qualityScore } from './quality.ts';
 import { handleSlashCommand } from './slash-commands.ts';
-import type { ToolRegistry } from '../tools/contract.ts';
+import type { ToolRegistry } from '../tools/ports.ts';
 
 /** Longest accepted chat message, in characters. */
 export const MAX_MESSAGE_CHARS = 32_000;

@@ -1,4 +1,4 @@
-import { keywordsOf } from '../memory/keywords.ts';
+import { keywordsOf } from '../memory/ports.ts';
 
 const REFUSAL =
   /\b(i can(no|')t (help|assist|do that)|i'?m (sorry, but|unable to)|i am unable to|as an ai( language model)?|i (won'?t|will not) be able to)\b/i;

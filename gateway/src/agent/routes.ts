@@ -6,13 +6,13 @@ import {
   type ServerSentEvent,
 } from '../http/event-stream.ts';
 import { defineRoute, type AnyRoute } from '../http/route.ts';
-import { sessionIdSchema } from '../memory/session-id.ts';
-import { modelIdSchema } from '../providers/model-label.ts';
+import { sessionIdSchema } from '../memory/ports.ts';
+import { modelIdSchema } from '../providers/ports.ts';
 import { noControlChars } from '../http/validation.ts';
 import { CANVAS_HINT, extractCanvasData } from './canvas-data.ts';
 import type { ConversationStore } from '../sessions/ports.ts';
 import type { ChatPipeline, PipelineSettings, TurnInput, TurnResult } from './pipeline.ts';
-import type { ToolRegistry } from '../tools/contract.ts';
+import type { ToolRegistry } from '../tools/ports.ts';
 
 export interface ChatRouteDeps {
   pipeline: () => ChatPipeline;

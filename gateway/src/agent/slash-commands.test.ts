@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
+import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
 import { parseForgetArgument } from './slash-commands.ts';
 
 describe('slash commands in chat', () => {

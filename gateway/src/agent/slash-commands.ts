@@ -1,7 +1,6 @@
 import { HearthError } from '../errors.ts';
-import type { Compactor, Conversation } from '../memory/compaction.ts';
-import type { MemoryService } from '../memory/memory-service.ts';
-import type { SettingsService } from '../settings/settings-service.ts';
+import type { Compactor, Conversation, MemoryService } from '../memory/ports.ts';
+import type { SettingsService } from '../settings/ports.ts';
 
 export interface SlashCommandDeps {
   settings: SettingsService;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { sessionIdFor } from '../memory/session-id.ts';
+import { sessionIdFor } from '../memory/ports.ts';
 import type { ConversationStore, SessionState } from '../sessions/ports.ts';
 
 /**

@@ -4,8 +4,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
-import type { ScriptedWebSearch } from '../testing/fake-llm/script.ts';
+import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
+import type { ScriptedWebSearch } from '../testing/fakes/fake-llm/script.ts';
 
 const SEARCH: ScriptedWebSearch = {
   query: 'hearth release',

@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/open-database.ts';
 import type { Database, OpenDatabase } from '../db/ports.ts';
-import { INSPECTORS } from '../testing/fake-llm/inspect.ts';
-import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
-import { startTestGateway } from '../testing/test-gateway.ts';
+import { INSPECTORS } from '../testing/fakes/fake-llm/inspect.ts';
+import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
+import { startTestGateway } from '../testing/gateway/test-gateway.ts';
 import { DENIED_TEXT } from './approval-service.ts';
 
 /** GET /health every 25 ms until `done` settles; the slowest answer, in ms. */

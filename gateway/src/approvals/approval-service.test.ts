@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Tool, ToolContext } from '../tools/contract.ts';
+import type { Tool, ToolContext } from '../tools/ports.ts';
 import { openSqliteDatabase } from '../db/sqlite/open-sqlite.ts';
 import type { AllowlistEntry, AllowlistRepository, Database } from '../db/ports.ts';
 import { HearthError } from '../errors.ts';

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { INSPECTORS } from '../testing/fake-llm/inspect.ts';
-import type { ReplyScript } from '../testing/fake-llm/script.ts';
-import type { RecordedRequest } from '../testing/fake-llm/wire.ts';
-import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
+import { INSPECTORS } from '../testing/fakes/fake-llm/inspect.ts';
+import type { ReplyScript } from '../testing/fakes/fake-llm/script.ts';
+import type { RecordedRequest } from '../testing/fakes/fake-llm/wire.ts';
+import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
 import { DENIED_TEXT, type PendingApproval } from './approval-service.ts';
 
 type Json = Record<string, unknown>;

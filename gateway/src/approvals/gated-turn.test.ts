@@ -6,11 +6,11 @@ import WebSocket from 'ws';
 import { parseConfig } from '../config/load.ts';
 import { openDatabase } from '../db/open-database.ts';
 import type { Database } from '../db/ports.ts';
-import { INSPECTORS } from '../testing/fake-llm/inspect.ts';
-import type { ReplyScript } from '../testing/fake-llm/script.ts';
-import type { RecordedRequest } from '../testing/fake-llm/wire.ts';
-import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
-import { startTestGateway } from '../testing/test-gateway.ts';
+import { INSPECTORS } from '../testing/fakes/fake-llm/inspect.ts';
+import type { ReplyScript } from '../testing/fakes/fake-llm/script.ts';
+import type { RecordedRequest } from '../testing/fakes/fake-llm/wire.ts';
+import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
+import { startTestGateway } from '../testing/gateway/test-gateway.ts';
 import { DENIED_TEXT, type PendingApproval } from './approval-service.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -14,11 +14,11 @@ import {
   createScratchDatabase,
   type ScratchDatabase,
 } from '../db/postgres/testing/scratch-database.ts';
-import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
-import { startTcpProxy } from '../testing/tcp-proxy.ts';
-import { INSPECTORS } from '../testing/fake-llm/inspect.ts';
-import type { ReplyScript } from '../testing/fake-llm/script.ts';
-import type { RecordedRequest } from '../testing/fake-llm/wire.ts';
+import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
+import { startTcpProxy } from '../testing/fakes/tcp-proxy.ts';
+import { INSPECTORS } from '../testing/fakes/fake-llm/inspect.ts';
+import type { ReplyScript } from '../testing/fakes/fake-llm/script.ts';
+import type { RecordedRequest } from '../testing/fakes/fake-llm/wire.ts';
 import { DENIED_TEXT, type PendingApproval } from './approval-service.ts';
 
 type Json = Record<string, unknown>;

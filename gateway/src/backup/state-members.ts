@@ -1,6 +1,6 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { PULL_COMMAND } from '../memory/embedder/model-files.ts';
+import { PULL_COMMAND } from '../memory/ports.ts';
 import { isSqliteFile } from './sqlite-snapshot.ts';
 
 /** One file of the state directory to put in the archive. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { rawRequest } from '../testing/raw-request.ts';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { rawRequest } from '../testing/fakes/raw-request.ts';
+import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 import { keyProtocol } from '../ws/socket-secret.ts';
 import { FRAME_CSP } from './frame-page.ts';
 import { canvasViewer } from './testing/viewer.ts';

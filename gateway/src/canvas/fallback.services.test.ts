@@ -4,7 +4,7 @@ import {
   redisServerProcess,
   type RedisServerProcess,
 } from '../memory/short-term/testing/redis-server.ts';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 import { canvasViewer } from './testing/viewer.ts';
 
 const hasRedisServer = (() => {

@@ -3,7 +3,7 @@ import { unavailable } from '../errors.ts';
 import { freePort } from '../memory/short-term/testing/redis-server.ts';
 import { silentLogger } from '../observability/logger.ts';
 import { createRedisPool } from '../redis/pool.ts';
-import { startTestGateway } from '../testing/test-gateway.ts';
+import { startTestGateway } from '../testing/gateway/test-gateway.ts';
 import { CONFORMANCE_LIMITS, runCanvasStoreConformance, textBlock, until } from './conformance.ts';
 import { createInProcessCanvasStore } from './in-process.ts';
 import { openCanvasStore } from './open-store.ts';

@@ -5,8 +5,8 @@ import {
   chromiumSuiteTitle,
   launchChromium,
   startEgressListener,
-} from '../testing/chromium.ts';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+} from '../testing/fakes/chromium.ts';
+import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 
 /** Every egress a page can try, aimed at `target`; the DOM change proves the script ran. */
 function hostileBlock(target: string, navigation: 'top' | 'self' | 'none'): string {

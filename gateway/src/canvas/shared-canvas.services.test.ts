@@ -5,7 +5,7 @@ import {
   requireRedis,
   testRedisUrl,
 } from '../memory/short-term/testing/redis-server.ts';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 import { canvasViewer } from './testing/viewer.ts';
 
 // Two gateways on one `[memory] cache_url` (the real Redis, its own database number so the

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { ChannelConfig } from '../config/schema.ts';
 import type { ChannelRepository } from '../db/ports.ts';
 import { isHearthError } from '../errors.ts';
-import { sessionIdFor } from '../memory/session-id.ts';
+import { sessionIdFor } from '../memory/ports.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { channelLabel } from '../observability/labels.ts';
 import type { Pairings } from './pairing.ts';

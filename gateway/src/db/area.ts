@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Area } from '../lifecycle/area.ts';
 import { late } from '../lifecycle/late.ts';
 import { describeKeywordSearch } from './keyword-search.ts';
-import type { Database, OpenDatabase } from './ports.ts';
+import type { Database, OpenDatabase } from './database.ts';
 import { resolveDbPath } from '../config/state-dir.ts';
 import { defineArea } from '../lifecycle/install.ts';
 

@@ -5,7 +5,7 @@
  * reopen can be checked. Each test starts from an emptied store.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AllowlistEntry, Database, DatabaseKind } from './ports.ts';
+import type { AllowlistEntry, Database, DatabaseKind } from './database.ts';
 
 export interface ConformanceExpectations {
   kind: DatabaseKind;

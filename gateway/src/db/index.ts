@@ -6,7 +6,7 @@ export type {
   KeywordSearchInfo,
   OpenDatabase,
   SettingsRepository,
-} from './ports.ts';
+} from './database.ts';
 export { openDatabase } from './open-database.ts';
 export { openPostgresDatabase } from './postgres/open-postgres.ts';
 export type { PostgresOptions } from './postgres/open-postgres.ts';

@@ -1,4 +1,4 @@
-import type { KeywordSearchInfo } from './ports.ts';
+import type { KeywordSearchInfo } from './database.ts';
 
 /** The /status `backends.keyword_search` text: the index in use, or why searches scan. */
 export function describeKeywordSearch(info: KeywordSearchInfo): string {

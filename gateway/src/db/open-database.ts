@@ -1,4 +1,4 @@
-import type { Database } from './ports.ts';
+import type { Database } from './database.ts';
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//;
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { notFound } from '../errors.ts';
 import { silentLogger } from '../observability/logger.ts';
-import { rawRequest } from '../testing/raw-request.ts';
+import { rawRequest } from '../testing/fakes/raw-request.ts';
 import { createHttpApp } from './app.ts';
 import { createHostPolicy } from './middleware/hosts.ts';
 import { createOriginPolicy } from './middleware/origins.ts';

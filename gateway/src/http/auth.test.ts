@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawRequest } from '../testing/raw-request.ts';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { rawRequest } from '../testing/fakes/raw-request.ts';
+import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 
 const KEY = 'correct horse battery staple';
 

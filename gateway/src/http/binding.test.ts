@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { statePaths } from '../config/state-dir.ts';
 import { createGateway } from '../gateway.ts';
 import { silentLogger } from '../observability/logger.ts';
-import { testConfig } from '../testing/test-gateway.ts';
+import { testConfig } from '../testing/gateway/test-gateway.ts';
 import { isLoopbackHost } from './binding.ts';
 
 const deps = {

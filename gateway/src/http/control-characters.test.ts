@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 
 const CONFIG_TEXT = '# owner-edited\n[models]\nprimary = "ollama/llama3.2"\n';
 

@@ -1,7 +1,7 @@
 import { Agent, createServer, get, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { startChatTestBed } from '../testing/chat-gateway.ts';
+import { startChatTestBed } from '../testing/gateway/chat-gateway.ts';
 import { trackInFlight } from './drain.ts';
 
 /** A GET over a keep-alive agent; resolves with the response once its body has ended. */

@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawRequest } from '../testing/raw-request.ts';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { rawRequest } from '../testing/fakes/raw-request.ts';
+import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 
 type Document = { paths: Record<string, Record<string, unknown>> };
 

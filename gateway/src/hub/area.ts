@@ -7,7 +7,7 @@ import { createPinnedFetch, type PinnedFetch } from './pinned-fetch.ts';
 import { createHubService, type HubService } from './hub-service.ts';
 import { hubRoutes } from './routes.ts';
 import { defineArea } from '../lifecycle/install.ts';
-import { scanPackage } from '../skills/scanner/scan-package.ts';
+import { scanPackage } from '../skills/ports.ts';
 
 export interface HubAreaDeps {
   /** The skills catalog; throws 503 "… is starting" until the skills area has opened it. */

@@ -1,6 +1,5 @@
 import { silentLogger } from '../observability/logger.ts';
-import { scanPackage } from '../skills/scanner/scan-package.ts';
-import { withLocalSkillStore } from '../skills/store/local-skill-store.ts';
+import { scanPackage, withLocalSkillStore } from '../skills/ports.ts';
 import { DEFAULT_FETCH_LIMITS } from './fetch-package.ts';
 import { systemResolver } from './host-resolver.ts';
 import { createPinnedFetch } from './pinned-fetch.ts';

@@ -8,7 +8,7 @@ import { createOriginPolicy } from '../http/middleware/origins.ts';
 import { unavailable } from '../errors.ts';
 import { silentLogger } from '../observability/logger.ts';
 import type { SkillCatalog } from '../skills/ports.ts';
-import { rawRequest } from '../testing/raw-request.ts';
+import { rawRequest } from '../testing/fakes/raw-request.ts';
 import { hubArea } from './area.ts';
 import { createPinnedFetch } from './pinned-fetch.ts';
 import {

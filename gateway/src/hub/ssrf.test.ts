@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HearthError } from '../errors.ts';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 import { addressProblem } from './address-policy.ts';
 import { DEFAULT_FETCH_LIMITS, fetchPackage, type HubNetwork } from './fetch-package.ts';
 import type { CheckedAddress, HostResolver } from './host-resolver.ts';

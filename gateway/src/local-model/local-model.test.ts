@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../observability/logger.ts';
-import { createFakeLlmServer, type FakeLlmServer } from '../testing/fake-llm/server.ts';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { createFakeLlmServer, type FakeLlmServer } from '../testing/fakes/fake-llm/server.ts';
+import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 import { localModelArea } from './area.ts';
 import { listOllamaModels, pullOllamaModel, sameModel } from './ollama-pull.ts';
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createLogTail } from '../observability/log-tail.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
-import { rawRequest } from '../testing/raw-request.ts';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { rawRequest } from '../testing/fakes/raw-request.ts';
+import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 
 const KEY = 'log-pane key';
 const keyProtocol = (key: string) => `hearth.key.${Buffer.from(key).toString('base64url')}`;

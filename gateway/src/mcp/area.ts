@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Area } from '../lifecycle/area.ts';
 import { late } from '../lifecycle/late.ts';
-import type { ToolRegistry } from '../tools/contract.ts';
+import type { ToolRegistry } from '../tools/ports.ts';
 import { configServerStore, type UpdateConfig } from './client/config-store.ts';
 import { DEFAULT_TIMING, type ConnectionTiming } from './client/timing.ts';
 import { createClientManager, type ClientManager } from './client/manager.ts';

@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DENIED_TEXT, type PendingApproval } from '../approvals/approval-service.ts';
-import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
+import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
 import { VERSION } from '../version.ts';
 import { rawStdio, type RawStdio } from './testing/raw-stdio.ts';
 import { CLI_SOURCE, send, until } from './testing/mcp-test-bed.ts';

@@ -1,7 +1,7 @@
 import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { Logger } from 'pino';
 import { notFound, validationError } from '../errors.ts';
-import type { Tool, ToolRegistry } from '../tools/contract.ts';
+import type { Tool, ToolRegistry } from '../tools/ports.ts';
 
 export interface ToolCallResult {
   content: string;

@@ -5,8 +5,7 @@ import { buildMemory, type BuildMemoryDeps, type MemoryRuntime } from './build-m
 import { memoryRoutes } from './routes.ts';
 import { join } from 'node:path';
 import { defineArea } from '../lifecycle/install.ts';
-import type { Database } from '../db/ports.ts';
-import type { Embedder } from './ports.ts';
+import type { Embedder, LongTermMemory } from './ports.ts';
 import { createSummariser, type SummaryModel } from './summarise.ts';
 
 export interface MemoryAreaDeps extends BuildMemoryDeps {
@@ -71,7 +70,10 @@ export const memory = defineArea(
   'memory',
   (
     kernel,
-    needs: { database: { database: () => Database }; providers: { router: SummaryModel } },
+    needs: {
+      database: { database: () => { memory: LongTermMemory } };
+      providers: { router: SummaryModel };
+    },
     options: MemoryOptions | undefined,
   ) =>
     memoryArea({

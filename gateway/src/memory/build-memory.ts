@@ -3,25 +3,23 @@ import type { Logger } from 'pino';
 import type { HearthConfig } from '../config/schema.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { RedisPool } from '../redis/pool.ts';
-import { createCompactor, type Compactor, type Summarise } from './compaction.ts';
+import { createCompactor, type Summarise } from './compaction.ts';
 import { createTransformersEmbedder } from './embedder/transformers-embedder.ts';
-import { createMemoryService, type MemoryService } from './memory-service.ts';
-import type { Embedder, LongTermMemory, ShortTermStore, VectorStore } from './ports.ts';
+import { createMemoryService } from './memory-service.ts';
+import type {
+  Embedder,
+  LongTermMemory,
+  MemoryRuntime,
+  MemoryService,
+  ShortTermStore,
+  VectorStore,
+} from './ports.ts';
 import { createInProcessShortTermStore } from './short-term/in-process.ts';
 import { createResilientShortTermStore } from './short-term/resilient.ts';
 import { createInMemoryVectorStore } from './vectors/in-memory.ts';
 import { createResilientVectorStore } from './vectors/resilient.ts';
 
-export interface MemoryRuntime {
-  service: MemoryService;
-  compactor: Compactor;
-  shortTerm: ShortTermStore;
-  vectors: VectorStore;
-  embedder: Embedder;
-  /** Which adapter each tier uses right now (for /status). */
-  backends(): { short_term: string; vectors: string; embedder: string };
-  close(): Promise<void>;
-}
+export type { MemoryRuntime } from './ports.ts';
 
 export interface BuildMemoryDeps {
   config: HearthConfig['memory'];

@@ -1,14 +1,8 @@
 import type { Logger } from 'pino';
-import type { ChatMessage } from '../providers/messages.ts';
-import { estimateTokens } from '../providers/context-windows.ts';
-import type { MemoryEntry, NewMemoryEntry } from './ports.ts';
+import { estimateTokens } from '../providers/ports.ts';
+import type { Compactor, Conversation, MemoryEntry, NewMemoryEntry } from './ports.ts';
 
-/** The live conversation of one session, owned by the chat area. */
-export interface Conversation {
-  history: ChatMessage[];
-  /** The summary that replaced older history, prepended to the system prompt. */
-  summary: string | null;
-}
+export type { Compactor, Conversation } from './ports.ts';
 
 /** Summarises text with the LLM (a background generation; its usage is recorded). */
 export type Summarise = (text: string) => Promise<string>;
@@ -43,7 +37,7 @@ function transcript(conversation: Conversation, upTo: number): string {
  * kept). One compaction per session at a time. In the background, failures are logged and
  * swallowed and the history is left as it was.
  */
-export function createCompactor(deps: CompactorDeps) {
+export function createCompactor(deps: CompactorDeps): Compactor {
   const running = new Map<string, Promise<boolean>>();
 
   async function compact(sessionId: string, conversation: Conversation): Promise<boolean> {
@@ -98,5 +92,3 @@ export function createCompactor(deps: CompactorDeps) {
     },
   };
 }
-
-export type Compactor = ReturnType<typeof createCompactor>;

@@ -5,9 +5,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { HearthConfig } from '../config/schema.ts';
-import { createFakeLlmServer, type FakeLlmServer } from '../testing/fake-llm/server.ts';
-import { INSPECTORS } from '../testing/fake-llm/inspect.ts';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { createFakeLlmServer, type FakeLlmServer } from '../testing/fakes/fake-llm/server.ts';
+import { INSPECTORS } from '../testing/fakes/fake-llm/inspect.ts';
+import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 import { createHashEmbedder } from './embedder/hash-embedder.ts';
 import { redisServerProcess, type RedisServerProcess } from './short-term/testing/redis-server.ts';
 

@@ -6,7 +6,6 @@
  * `memory_entries` table. Timestamps are epoch seconds; tests that depend on age inject them.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Database } from '../db/ports.ts';
 import { HearthError } from '../errors.ts';
 import { contentHash } from './content-hash.ts';
 import { describeRetentionConformance } from './long-term-retention-conformance.ts';
@@ -42,9 +41,18 @@ const entryKeys = [
   'updated_at',
 ];
 
-export function runLongTermMemoryConformance(name: string, open: () => Promise<Database>): void {
+/** What the suite opens: a store holding the long-term tier (a `Database` of the db area). */
+export interface LongTermStore {
+  readonly memory: LongTermMemory;
+  close(): Promise<void>;
+}
+
+export function runLongTermMemoryConformance(
+  name: string,
+  open: () => Promise<LongTermStore>,
+): void {
   describe(`LongTermMemory conformance: ${name}`, () => {
-    let db: Database;
+    let db: LongTermStore;
     let memory: LongTermMemory;
 
     beforeAll(async () => {

@@ -8,12 +8,16 @@ import type {
   Embedder,
   LongTermMemory,
   MemoryEntry,
+  MemoryService,
   NewMemoryEntry,
   ShortTermItem,
   ShortTermStore,
+  TurnToRemember,
   VectorStore,
 } from './ports.ts';
 import type { RetrievedMemory } from './prompt-blocks.ts';
+
+export type { MemoryService, TurnToRemember } from './ports.ts';
 
 export interface MemoryServiceDeps {
   shortTerm: ShortTermStore;
@@ -27,12 +31,6 @@ export interface MemoryServiceDeps {
   /** Epoch milliseconds. */
   now: () => number;
   randomId: () => string;
-}
-
-export interface TurnToRemember {
-  sessionId: string;
-  user: string;
-  assistant: string;
 }
 
 /** How many recent short-term items one retrieval looks at. */
@@ -68,7 +66,7 @@ function dot(a: Float32Array, b: Float32Array): number {
  * - long-term substring match on the query's keywords: 0.3 × matched fraction + 0.3 × importance.
  * Then deduplicated by content hash (best score kept), sorted, capped at top_k.
  */
-export function createMemoryService(deps: MemoryServiceDeps) {
+export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
   const turnEmbeddings = new Map<string, Float32Array>();
 
   function cacheEmbedding(hash: string, vector: Float32Array): void {
@@ -415,5 +413,3 @@ export function createMemoryService(deps: MemoryServiceDeps) {
     },
   };
 }
-
-export type MemoryService = ReturnType<typeof createMemoryService>;

@@ -7,6 +7,9 @@
  * The embedder runs in-process only; no embedding ever leaves the process.
  */
 
+import type { ChatMessage } from '../providers/ports.ts';
+import type { RetrievedMemory } from './prompt-blocks.ts';
+
 export type MemoryRole = 'user' | 'assistant' | 'summary' | 'note';
 
 /** One remembered piece of text in the short-term tier. */
@@ -64,17 +67,9 @@ export interface VectorStore {
   close(): Promise<void>;
 }
 
-export type EmbedderState = 'unknown' | 'available' | 'unavailable';
+import type { Embedder } from './embedder/port.ts';
 
-export interface Embedder {
-  /** 'unknown' until the first embed call; reading it never triggers a load. */
-  readonly state: EmbedderState;
-  /** Why it is unavailable (model missing, load failure), for /status and logs. */
-  readonly detail: string | null;
-  readonly dimensions: number;
-  /** Normalised embeddings, one per text. Throws when the model is unavailable. */
-  embed(texts: readonly string[]): Promise<Float32Array[]>;
-}
+export type { Embedder, EmbedderState } from './embedder/port.ts';
 
 /** A row of the long-term store (the spec's "Memory entry" plus Hearth's own fields). */
 export interface MemoryEntry {
@@ -153,3 +148,91 @@ export interface LongTermMemory {
   /** Sessions with their last activity (epoch seconds) and row counts. */
   sessions(): Promise<{ session_id: string; last_active: number; count: number }[]>;
 }
+
+/** The live conversation of one session, owned by the chat area. */
+export interface Conversation {
+  history: ChatMessage[];
+  /** The summary that replaced older history, prepended to the system prompt. */
+  summary: string | null;
+}
+
+/** Compaction of a conversation into a long-term summary. */
+export interface Compactor {
+  needsCompaction(conversation: Conversation, contextWindow: number): boolean;
+  /** `/compact` and POST /memory/compact: compacts now and reports whether anything was compacted. */
+  compact(sessionId: string, conversation: Conversation): Promise<boolean>;
+  /** After a reply: compacts in the background when over the threshold; never throws. */
+  compactInBackground(sessionId: string, conversation: Conversation, contextWindow: number): void;
+  /** Settles when every running compaction has finished (tests, shutdown). */
+  idle(): Promise<void>;
+}
+
+export interface TurnToRemember {
+  sessionId: string;
+  user: string;
+  assistant: string;
+}
+
+/** The three tiers behind one interface (memory-service.ts has the retrieval rules). */
+export interface MemoryService {
+  /** Null until the embedder's load state is known; reading never triggers a load. */
+  semanticAvailable(): boolean | null;
+  rememberTurn(turn: TurnToRemember): Promise<{ importance: number; longTermId: number | null }>;
+  retrieve(request: {
+    sessionId: string;
+    query: string;
+    topK: number;
+    /** Hashes already in the prompt (the live history), left out. */
+    exclude?: ReadonlySet<string>;
+  }): Promise<RetrievedMemory[]>;
+  /** `/forget <keyword>`: what would be deleted, without deleting. */
+  forgetPreview(sessionId: string, keyword: string): Promise<{ count: number; snippets: string[] }>;
+  /** `/forget <keyword> confirm`: deletes matches from every tier. */
+  forget(sessionId: string, keyword: string): Promise<number>;
+  /** `/tag <name>`: attaches a tag to every long-term memory of the session; count tagged. */
+  tag(sessionId: string, tag: string): Promise<number>;
+  /** `/tags`: the tags on the session's memories with their counts. */
+  tags(sessionId: string): Promise<Record<string, number>>;
+  /** Stores a row (POST /memory, summaries, archives), embedded when possible. */
+  store(entry: Omit<NewMemoryEntry, 'embedding'>): Promise<MemoryEntry>;
+  update(
+    id: number,
+    patch: { content?: string; importance_score?: number },
+  ): Promise<MemoryEntry | undefined>;
+  removeEntries(ids: readonly number[]): Promise<number>;
+  removeSession(sessionId: string): Promise<number>;
+  /** Deletes old and/or unimportant rows (POST /memory/prune) from every tier, in batches. */
+  prune(options: { days?: number; threshold?: number }): Promise<number>;
+  /**
+   * Retention (`[memory] long_term_days`): deletes the long-term rows created more than `days`
+   * days ago, with their vectors, `batchSize` rows at a time. `days` 0 keeps everything.
+   */
+  expireOlderThan(days: number, batchSize?: number): Promise<number>;
+  /** Loads every stored embedding into an in-memory vector index (at start, without Qdrant). */
+  rebuildVectorIndex(target?: VectorStore): Promise<number>;
+}
+
+/** The memory area as built at start-up: the service, the compactor and the tiers. */
+export interface MemoryRuntime {
+  service: MemoryService;
+  compactor: Compactor;
+  shortTerm: ShortTermStore;
+  vectors: VectorStore;
+  embedder: Embedder;
+  /** Which adapter each tier uses right now (for /status). */
+  backends(): { short_term: string; vectors: string; embedder: string };
+  close(): Promise<void>;
+}
+
+// Helpers other areas use: session ids, content hashes, query keywords, the prompt block of
+// retrieved memories, and the local embedder's model files.
+export { MAX_SESSION_ID_CHARS, sessionIdFor, sessionIdSchema } from './session-id.ts';
+export { contentHash, normaliseContent } from './content-hash.ts';
+export { keywordsOf } from './keywords.ts';
+export { memoryPromptBlock, type RetrievedMemory } from './prompt-blocks.ts';
+export {
+  DEFAULT_EMBEDDING_MODEL_ID,
+  PULL_COMMAND,
+  createTransformersEmbedder,
+  inspectModelFolder,
+} from './embedder/index.ts';

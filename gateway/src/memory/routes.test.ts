@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SUMMARY_PROMPT } from './summarise.ts';
-import { INSPECTORS } from '../testing/fake-llm/inspect.ts';
-import type { RecordedRequest } from '../testing/fake-llm/wire.ts';
-import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
+import { INSPECTORS } from '../testing/fakes/fake-llm/inspect.ts';
+import type { RecordedRequest } from '../testing/fakes/fake-llm/wire.ts';
+import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
 import { contentHash } from './content-hash.ts';
 import type { MemoryEntry } from './ports.ts';
 

@@ -10,7 +10,7 @@ import {
 } from './orchestrator-service.ts';
 import type { OrchestratorNodeStore } from './ports.ts';
 import { orchestratorRoutes } from './routes.ts';
-import type { Database } from '../db/ports.ts';
+import type { LongTermMemory } from '../memory/ports.ts';
 import { defineArea } from '../lifecycle/install.ts';
 
 export interface OrchestratorAreaDeps {
@@ -51,7 +51,12 @@ export function orchestratorArea(deps: OrchestratorAreaDeps): OrchestratorArea {
 }
 
 export interface OrchestratorNeeds {
-  database: { database: () => Database };
+  database: {
+    database: () => {
+      orchestratorNodes: OrchestratorNodeStore;
+      memory: Pick<LongTermMemory, 'list' | 'sessions'>;
+    };
+  };
   memory: {
     memory: () => { service: Pick<NamespaceMemory, 'store' | 'removeEntries' | 'removeSession'> };
   };

@@ -4,8 +4,8 @@
  * Origin allow-list. A refused request changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawRequest } from '../testing/raw-request.ts';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { rawRequest } from '../testing/fakes/raw-request.ts';
+import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 
 const KEY = 'orchestrator-test-key-0123456789';
 const NODE = JSON.stringify({ name: 'sneaky', model_override: 'gpt-4o' });

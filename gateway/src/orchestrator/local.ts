@@ -3,16 +3,22 @@
  * machine's database (nodes are shared with the gateway through it), with no router, so routing
  * selects a node and returns a placeholder. Input goes through the routes' own schemas.
  */
-import type { Database } from '../db/ports.ts';
 import { parseRequestPart } from '../http/validation.ts';
-import type { MemoryEntry } from '../memory/ports.ts';
+import type { LongTermMemory, MemoryEntry } from '../memory/ports.ts';
 import { silentLogger } from '../observability/logger.ts';
 import { createNamespaces } from './namespaces.ts';
 import { createNodeCounters } from './node-counters.ts';
 import { createOrchestratorService } from './orchestrator-service.ts';
+import type { OrchestratorNodeStore } from './ports.ts';
 import { createBody, nameParams, patchBody, routeBody } from './schemas.ts';
 
-export function localOrchestrator(db: Database) {
+/** The parts of this machine's database the orchestrator uses (a `Database` has them). */
+export interface LocalOrchestratorStores {
+  readonly orchestratorNodes: OrchestratorNodeStore;
+  readonly memory: LongTermMemory;
+}
+
+export function localOrchestrator(db: LocalOrchestratorStores) {
   const service = createOrchestratorService({
     nodes: () => db.orchestratorNodes,
     namespaces: createNamespaces(() => ({

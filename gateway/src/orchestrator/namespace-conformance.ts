@@ -3,12 +3,18 @@
  * (namespaces.test.ts) and PostgreSQL (namespaces.services.test.ts).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Database } from '../db/ports.ts';
+import type { LongTermMemory } from '../memory/ports.ts';
 import { createNamespaces, namespaceOf } from './namespaces.ts';
 
-export function runNamespaceConformance(name: string, open: () => Promise<Database>): void {
+/** What the suite opens: a store holding the long-term tier (a `Database` of the db area). */
+interface LongTermStore {
+  readonly memory: LongTermMemory;
+  close(): Promise<void>;
+}
+
+export function runNamespaceConformance(name: string, open: () => Promise<LongTermStore>): void {
   describe(`Orchestrator namespace conformance: ${name}`, () => {
-    let db: Database;
+    let db: LongTermStore;
     const namespaces = (max: number) =>
       createNamespaces(
         () => ({

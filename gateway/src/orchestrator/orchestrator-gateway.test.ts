@@ -4,9 +4,9 @@
  * metrics, memory namespaces in the real memory tiers, and a restart on the same state dir.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
-import { INSPECTORS } from '../testing/fake-llm/inspect.ts';
-import type { RecordedRequest } from '../testing/fake-llm/wire.ts';
+import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
+import { INSPECTORS } from '../testing/fakes/fake-llm/inspect.ts';
+import type { RecordedRequest } from '../testing/fakes/fake-llm/wire.ts';
 
 const inspect = (request: RecordedRequest) => INSPECTORS[request.wire as keyof typeof INSPECTORS];
 const models = { primary: 'gpt-4o', fallback: '', fast: '', local: 'ollama/llama3.2' };

@@ -1,8 +1,12 @@
 import type { Logger } from 'pino';
 import { HearthError, notFound } from '../errors.ts';
-import { providerSpec, resolveModel } from '../providers/catalog.ts';
-import type { RouteRequest, RoutedGeneration } from '../providers/router.ts';
-import { costOf } from '../usage/usage-tracker.ts';
+import {
+  providerSpec,
+  resolveModel,
+  type RouteRequest,
+  type RoutedGeneration,
+} from '../providers/ports.ts';
+import { costOf } from '../usage/ports.ts';
 import type { Namespaces, NamespaceStats } from './namespaces.ts';
 import { namespaceOf } from './namespaces.ts';
 import type { NodeCounters } from './node-counters.ts';

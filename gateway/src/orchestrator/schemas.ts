@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { noControlChars } from '../http/validation.ts';
-import { resolveModel } from '../providers/catalog.ts';
+import { resolveModel } from '../providers/ports.ts';
 
 /** Node names: what the paths `/orchestrator/nodes/{name}` and the namespaces carry. */
 export const NODE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;

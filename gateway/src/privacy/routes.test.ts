@@ -5,7 +5,7 @@ import { createHttpApp } from '../http/app.ts';
 import { createHostPolicy } from '../http/middleware/hosts.ts';
 import { createOriginPolicy } from '../http/middleware/origins.ts';
 import { silentLogger } from '../observability/logger.ts';
-import { rawRequest } from '../testing/raw-request.ts';
+import { rawRequest } from '../testing/fakes/raw-request.ts';
 import { openAuditStore, type AuditStore } from './audit-store.ts';
 import { privacyRoutes } from './routes.ts';
 

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { HearthConfig } from '../config/schema.ts';
 import type { Area } from '../lifecycle/area.ts';
 import type { Metrics } from '../observability/metrics.ts';
-import { createUsageTracker, type UsageTracker } from '../usage/usage-tracker.ts';
+import { createUsageTracker, type UsageTracker } from '../usage/ports.ts';
 import type { ProviderName } from './catalog.ts';
 import { createLlmRouter, type LlmRouter } from './router.ts';
 import { providerRoutes } from './routes.ts';

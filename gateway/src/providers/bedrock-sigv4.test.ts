@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../config/schema.ts';
-import { createFakeLlmServer, type FakeLlmServer } from '../testing/fake-llm/server.ts';
+import { createFakeLlmServer, type FakeLlmServer } from '../testing/fakes/fake-llm/server.ts';
 import { providerSpec } from './catalog.ts';
 import { generate } from './llm-call.ts';
 

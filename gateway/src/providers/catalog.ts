@@ -4,7 +4,7 @@ import { azureBaseURL, ollamaApiURL } from './endpoints.ts';
 import { ollamaFetch } from './ollama-fetch.ts';
 import { ollamaNumPredict } from './ollama-num-predict.ts';
 import type { ThinkingStyle } from './thinking.ts';
-import type { WebSearchSpec } from './web-search.ts';
+import type { WebSearchSpec } from './web-search-spec.ts';
 
 export type ModelsConfig = HearthConfig['models'];
 

@@ -7,10 +7,14 @@
 import { APICallError } from 'ai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { configSchema } from '../config/schema.ts';
-import { INSPECTORS, type WireName } from '../testing/fake-llm/inspect.ts';
-import type { ReplyScript } from '../testing/fake-llm/script.ts';
-import { createFakeLlmServer, type FakeLlmServer } from '../testing/fake-llm/server.ts';
-import type { FakeLlmOptions, JsonObject, RecordedRequest } from '../testing/fake-llm/wire.ts';
+import { INSPECTORS, type WireName } from '../testing/fakes/fake-llm/inspect.ts';
+import type { ReplyScript } from '../testing/fakes/fake-llm/script.ts';
+import { createFakeLlmServer, type FakeLlmServer } from '../testing/fakes/fake-llm/server.ts';
+import type {
+  FakeLlmOptions,
+  JsonObject,
+  RecordedRequest,
+} from '../testing/fakes/fake-llm/wire.ts';
 import { providerSpec, resolveModel, type ModelsConfig, type ProviderName } from './catalog.ts';
 import { generate, stream, type ModelCall } from './llm-call.ts';
 import type { ChatMessage, Generation, GenerationEvent, ToolSpec } from './messages.ts';

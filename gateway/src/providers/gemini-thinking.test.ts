@@ -5,8 +5,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../config/schema.ts';
-import { INSPECTORS } from '../testing/fake-llm/inspect.ts';
-import { createFakeLlmServer, type FakeLlmServer } from '../testing/fake-llm/server.ts';
+import { INSPECTORS } from '../testing/fakes/fake-llm/inspect.ts';
+import { createFakeLlmServer, type FakeLlmServer } from '../testing/fakes/fake-llm/server.ts';
 import { providerSpec } from './catalog.ts';
 import { geminiThinkingConfig } from './gemini-thinking.ts';
 import { generate, stream } from './llm-call.ts';

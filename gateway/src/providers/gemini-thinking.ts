@@ -8,7 +8,7 @@
  *   model lacks is raised to the next one it has (3 Pro has only low and high).
  * The model families follow @ai-sdk/google's own catalog (google-model-catalog.ts).
  */
-import type { ThinkingLevel } from './thinking.ts';
+import type { ThinkingLevel } from './thinking-levels.ts';
 
 export const GEMINI_LEVELS = ['minimal', 'low', 'medium', 'high'] as const;
 export type GeminiLevel = (typeof GEMINI_LEVELS)[number];

@@ -2,7 +2,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../config/schema.ts';
-import { startTestGateway } from '../testing/test-gateway.ts';
+import { startTestGateway } from '../testing/gateway/test-gateway.ts';
 import { configuredProbeOrigins, providerStatuses } from './status.ts';
 
 type Status = {

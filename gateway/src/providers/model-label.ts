@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PRICES_PER_MILLION } from '../usage/pricing.ts';
+import { PRICES_PER_MILLION } from '../usage/ports.ts';
 import { OTHER_LABEL } from '../observability/labels.ts';
 import { providerSpec, resolveModel, type ModelsConfig } from './catalog.ts';
 

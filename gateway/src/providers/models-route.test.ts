@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 import { PROVIDER_NAMES } from './catalog.ts';
 
 type Status = {

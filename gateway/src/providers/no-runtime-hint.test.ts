@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFakeLlmServer } from '../testing/fake-llm/server.ts';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { createFakeLlmServer } from '../testing/fakes/fake-llm/server.ts';
+import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 import { isUnreachable, redactUrls } from './no-runtime-hint.ts';
 
 /** A loopback port nothing listens on: bound once, then released. */

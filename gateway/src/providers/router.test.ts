@@ -3,7 +3,7 @@ import { configSchema } from '../config/schema.ts';
 import { createHostStats } from '../observability/host-stats.ts';
 import { silentLogger } from '../observability/logger.ts';
 import { createMetrics, metricsSnapshot } from '../observability/metrics.ts';
-import { createFakeLlmServer, type FakeLlmServer } from '../testing/fake-llm/server.ts';
+import { createFakeLlmServer, type FakeLlmServer } from '../testing/fakes/fake-llm/server.ts';
 import { createUsageTracker } from '../usage/usage-tracker.ts';
 import type { ProviderName } from './catalog.ts';
 import { createLlmRouter } from './router.ts';

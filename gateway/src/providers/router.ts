@@ -2,7 +2,7 @@ import type { LanguageModel } from 'ai';
 import type { Logger } from 'pino';
 import { HearthError } from '../errors.ts';
 import type { Metrics } from '../observability/metrics.ts';
-import type { UsageTracker } from '../usage/usage-tracker.ts';
+import type { UsageTracker } from '../usage/ports.ts';
 import {
   providerSpec,
   resolveModel,
@@ -101,6 +101,24 @@ function errorText(error: unknown): string {
   return redactUrls(String(error)).slice(0, 300);
 }
 
+/** The model router: chooses a model for each request and calls it with fallback. */
+export interface LlmRouter {
+  /** Runtime-only model settings, changed in place by the settings service. */
+  settings: RuntimeModelSettings;
+  /** The models a request would try, in order. */
+  candidates(
+    request: Pick<RouteRequest, 'messages' | 'model' | 'complexity' | 'onlyModel'>,
+  ): ResolvedModel[];
+  /** Forget built models (after credentials or base URLs change). */
+  invalidate(): void;
+  generate(request: RouteRequest): Promise<RoutedGeneration>;
+  /**
+   * Streams one generation. Falls back to the next candidate only while nothing has been
+   * emitted; a failure after the first chunk ends the stream with the error.
+   */
+  stream(request: RouteRequest): AsyncGenerator<RoutedEvent>;
+}
+
 /**
  * Chooses the model for each request and calls it, trying the next candidate when a provider
  * fails (before any output was streamed). Order: privacy mode → the local runtime only; a
@@ -108,7 +126,7 @@ function errorText(error: unknown): string {
  * model first; otherwise by task complexity: complex → primary, fallback, fast, local; simple →
  * fast, primary, fallback, local. Every attempt is logged and counted; usage is recorded.
  */
-export function createLlmRouter(deps: RouterDeps) {
+export function createLlmRouter(deps: RouterDeps): LlmRouter {
   const now = deps.now ?? (() => performance.now());
   const settings: RuntimeModelSettings = {
     provider: null,
@@ -356,5 +374,3 @@ export function createLlmRouter(deps: RouterDeps) {
     },
   };
 }
-
-export type LlmRouter = ReturnType<typeof createLlmRouter>;

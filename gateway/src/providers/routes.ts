@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type AnyRoute } from '../http/route.ts';
-import type { UsageTracker } from '../usage/usage-tracker.ts';
+import type { UsageTracker } from '../usage/ports.ts';
 import { PROVIDER_NAMES, type ModelsConfig } from './catalog.ts';
 import type { LlmRouter } from './router.ts';
 import { providerStatuses, type StatusProbeDeps } from './status.ts';

@@ -4,9 +4,14 @@
  * `providerOptions` of one provider, applied identically on the generate and stream paths.
  */
 import { geminiThinkingConfig } from './gemini-thinking.ts';
+import type { ProviderOptions, ThinkingLevel } from './thinking-levels.ts';
 
-export const THINKING_LEVELS = ['off', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
-export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
+export {
+  THINKING_LEVELS,
+  isThinkingLevel,
+  type ProviderOptions,
+  type ThinkingLevel,
+} from './thinking-levels.ts';
 
 export type ThinkingStyle =
   /** An extended-thinking token budget that scales with the level (Anthropic). */
@@ -38,8 +43,6 @@ export const REASONING_EFFORT: Record<Exclude<ThinkingLevel, 'off'>, 'low' | 'me
   xhigh: 'high',
   max: 'high',
 };
-
-export type ProviderOptions = Record<string, Record<string, unknown>>;
 
 /**
  * `providerOptions` for one request. `optionsKey` is the provider's key in the AI SDK's
@@ -78,8 +81,4 @@ export function thinkingOptions(
     case 'none':
       return {};
   }
-}
-
-export function isThinkingLevel(value: string): value is ThinkingLevel {
-  return (THINKING_LEVELS as readonly string[]).includes(value);
 }

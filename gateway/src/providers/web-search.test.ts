@@ -8,10 +8,10 @@ import { configSchema } from '../config/schema.ts';
 import { createHostStats } from '../observability/host-stats.ts';
 import { silentLogger } from '../observability/logger.ts';
 import { createMetrics } from '../observability/metrics.ts';
-import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
-import { INSPECTORS, type WireName } from '../testing/fake-llm/inspect.ts';
-import type { ReplyScript, ScriptedWebSearch } from '../testing/fake-llm/script.ts';
-import { createFakeLlmServer, type FakeLlmServer } from '../testing/fake-llm/server.ts';
+import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
+import { INSPECTORS, type WireName } from '../testing/fakes/fake-llm/inspect.ts';
+import type { ReplyScript, ScriptedWebSearch } from '../testing/fakes/fake-llm/script.ts';
+import { createFakeLlmServer, type FakeLlmServer } from '../testing/fakes/fake-llm/server.ts';
 import {
   arrayOf,
   bodyOf,
@@ -19,7 +19,7 @@ import {
   type FakeLlmOptions,
   type JsonObject,
   type RecordedRequest,
-} from '../testing/fake-llm/wire.ts';
+} from '../testing/fakes/fake-llm/wire.ts';
 import { createUsageTracker } from '../usage/usage-tracker.ts';
 import { providerSpec, type ModelsConfig, type ProviderName } from './catalog.ts';
 import type { ChatMessage, Generation, ToolSpec } from './messages.ts';

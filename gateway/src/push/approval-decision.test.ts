@@ -1,9 +1,9 @@
 import { Agent } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasOpenssl, selfSignedCertificate } from '../hub/testing/https-fixture.ts';
-import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
-import { INSPECTORS } from '../testing/fake-llm/inspect.ts';
-import { rawRequest } from '../testing/raw-request.ts';
+import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
+import { INSPECTORS } from '../testing/fakes/fake-llm/inspect.ts';
+import { rawRequest } from '../testing/fakes/raw-request.ts';
 import { startFakePushService } from './testing/fake-push-service.ts';
 
 const KEY = 'decision-token-test-key';

@@ -3,8 +3,8 @@ import { Agent } from 'node:https';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasOpenssl, selfSignedCertificate } from '../hub/testing/https-fixture.ts';
-import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
+import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 import { startFakePushService } from './testing/fake-push-service.ts';
 
 type Json = Record<string, unknown>;

@@ -3,9 +3,9 @@ import { rm } from 'node:fs/promises';
 import type { Browser, BrowserContext, CDPSession, Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasOpenssl, selfSignedCertificate } from '../hub/testing/https-fixture.ts';
-import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
-import { chromiumPath, chromiumSuiteTitle, launchChromium } from '../testing/chromium.ts';
-import { INSPECTORS } from '../testing/fake-llm/inspect.ts';
+import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
+import { chromiumPath, chromiumSuiteTitle, launchChromium } from '../testing/fakes/chromium.ts';
+import { INSPECTORS } from '../testing/fakes/fake-llm/inspect.ts';
 import { buildClient } from '../web-client/testing/build-client.ts';
 import { startFakePushService } from './testing/fake-push-service.ts';
 

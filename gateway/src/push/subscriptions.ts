@@ -33,8 +33,17 @@ export type PushSubscriptionRecord = z.output<typeof subscriptionSchema> & { cre
 /** The subscription store's file name in the state directory (`{data_dir}`). */
 export const PUSH_SUBSCRIPTIONS_FILE = 'push-subscriptions.json';
 
+/** The stored push subscriptions, one per endpoint, kept in a JSON file (mode 0600). */
+export interface SubscriptionFile {
+  list(): PushSubscriptionRecord[];
+  /** Adds or replaces the subscription of its endpoint; true when it is new. */
+  put(record: PushSubscriptionRecord): Promise<boolean>;
+  /** True when a subscription had that endpoint. */
+  remove(endpoint: string): Promise<boolean>;
+}
+
 /** The subscriptions, by endpoint, in a 0600 JSON file of the state directory. */
-export async function openSubscriptionFile(path: string) {
+export async function openSubscriptionFile(path: string): Promise<SubscriptionFile> {
   const byEndpoint = new Map<string, PushSubscriptionRecord>();
   try {
     const stored = JSON.parse(await readFile(path, 'utf8')) as PushSubscriptionRecord[];
@@ -63,5 +72,3 @@ export async function openSubscriptionFile(path: string) {
     },
   };
 }
-
-export type SubscriptionFile = Awaited<ReturnType<typeof openSubscriptionFile>>;

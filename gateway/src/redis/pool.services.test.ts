@@ -5,7 +5,7 @@ import {
   redisServerProcess,
   type RedisServerProcess,
 } from '../memory/short-term/testing/redis-server.ts';
-import { startTestGateway } from '../testing/test-gateway.ts';
+import { startTestGateway } from '../testing/gateway/test-gateway.ts';
 
 const hasRedisServer = (() => {
   try {

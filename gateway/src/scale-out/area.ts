@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { defineArea } from '../lifecycle/install.ts';
 import { late } from '../lifecycle/late.ts';
-import type { SessionsArea } from '../sessions/ports.ts';
 import { buildScaleOut, type BuildScaleOutDeps } from './build-scale-out.ts';
-import type { ScaleOut, ScaleOutArea, ScaleOutOptions } from './ports.ts';
+import type { LocalSessionSockets, ScaleOut, ScaleOutArea, ScaleOutOptions } from './ports.ts';
 
 /** What gateways behind one reverse proxy share: session events, leases, claims. */
 export function scaleOutArea(deps: BuildScaleOutDeps): ScaleOutArea {
@@ -20,7 +19,11 @@ export function scaleOutArea(deps: BuildScaleOutDeps): ScaleOutArea {
 
 export const scaleOut = defineArea(
   'scaleOut',
-  (kernel, { sessions }: { sessions: SessionsArea }, options: ScaleOutOptions | undefined) =>
+  (
+    kernel,
+    { sessions }: { sessions: { localSockets: LocalSessionSockets } },
+    options: ScaleOutOptions | undefined,
+  ) =>
     scaleOutArea({
       cacheUrl: kernel.config.memory.cache_url,
       redis: kernel.redis,

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { createLocalSessionEvents } from '../events/local.ts';
-import type { LocalSessionSockets } from '../events/ports.ts';
+import { createLocalSessionEvents } from './events/local.ts';
+import type { LocalSessionSockets } from './events/ports.ts';
 import type { RedisPool } from '../redis/pool.ts';
 import type { LeaseTiming, PresenceTiming, ScaleOut } from './ports.ts';
 
@@ -44,7 +44,7 @@ export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> 
 
   const [{ createGatewayPresence }, { createRedisSessionEvents }] = await Promise.all([
     import('./presence.ts'),
-    import('../events/redis.ts'),
+    import('./events/redis.ts'),
   ]);
   const link = await deps.redis.open(deps.cacheUrl);
   const presence = await createGatewayPresence({

@@ -1,4 +1,4 @@
-import type { LocalSessionSockets, SessionEvents } from '../events/ports.ts';
+import type { LocalSessionSockets, SessionEvents } from './events/ports.ts';
 import type { Area } from '../lifecycle/area.ts';
 import type { RedisLink } from '../redis/link.ts';
 import type { ConnectionLease, LeaseTiming } from './connection-lease.ts';
@@ -38,7 +38,7 @@ export interface ScaleOutOptions {
   leaseTiming?: LeaseTiming;
 }
 
-export type { LocalSessionSockets };
+export type { LocalSessionSockets, SessionEvents };
 
 /** The scale-out area as other areas see it. */
 export interface ScaleOutArea extends Area {

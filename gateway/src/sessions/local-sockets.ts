@@ -1,4 +1,4 @@
-import type { LocalSessionSockets } from '../events/ports.ts';
+import type { LocalSessionSockets } from '../scale-out/ports.ts';
 import type { ConversationStore } from './ports.ts';
 
 /** The sockets of the live sessions in `conversations`. */

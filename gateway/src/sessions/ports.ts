@@ -1,6 +1,6 @@
-import type { LocalSessionSockets } from '../events/ports.ts';
+import type { LocalSessionSockets } from '../scale-out/ports.ts';
 import type { Area } from '../lifecycle/area.ts';
-import type { Conversation } from '../memory/compaction.ts';
+import type { Conversation } from '../memory/ports.ts';
 
 /** Something bound to a session that can be told to go away (a WebSocket). */
 export interface SessionConnection {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { HearthConfig } from '../config/schema.ts';
 import type { Area } from '../lifecycle/area.ts';
-import type { LlmRouter } from '../providers/router.ts';
+import type { LlmRouter } from '../providers/ports.ts';
 import { settingsRoutes } from './routes.ts';
 import { createSettingsService, type SettingsService } from './settings-service.ts';
 import { defineArea } from '../lifecycle/install.ts';

@@ -3,8 +3,7 @@ import { KEY_PROVIDERS } from '../config/schema.ts';
 import { isSecretReference } from '../config/secrets.ts';
 import { defineRoute, type AnyRoute } from '../http/route.ts';
 import { noControlChars } from '../http/validation.ts';
-import { PROVIDER_NAMES } from '../providers/catalog.ts';
-import { THINKING_LEVELS } from '../providers/thinking.ts';
+import { PROVIDER_NAMES, THINKING_LEVELS } from '../providers/ports.ts';
 import type { SettingsService } from './settings-service.ts';
 
 /**

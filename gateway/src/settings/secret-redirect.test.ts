@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 
 const ENV_SECRET = 'aws-secret-FROM-THE-GATEWAY-ENVIRONMENT';
 const FILE_KEY = 'sk-compat-FROM-CONFIG-TOML';

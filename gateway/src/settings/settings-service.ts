@@ -5,9 +5,14 @@ import { redactTable } from '../config/secret-walk.ts';
 import { isSecretReference } from '../config/secrets.ts';
 import { updateConfigFile, type ConfigValue } from '../config/write.ts';
 import { HearthError } from '../errors.ts';
-import { resolveModel, resolveProviderName, type ProviderName } from '../providers/catalog.ts';
-import type { LlmRouter } from '../providers/router.ts';
-import { isThinkingLevel, type ThinkingLevel } from '../providers/thinking.ts';
+import {
+  resolveModel,
+  resolveProviderName,
+  type ProviderName,
+  type LlmRouter,
+  isThinkingLevel,
+  type ThinkingLevel,
+} from '../providers/ports.ts';
 
 export interface ModelSettingsChange {
   provider?: string | null;
@@ -30,14 +35,36 @@ export interface SettingsServiceDeps {
 }
 
 /**
+ * The runtime-only model settings as the API shows them (reset on restart); a type alias, so
+ * it is a JSON object where GET /settings needs one.
+ */
+export type RuntimeModelView = {
+  provider: ProviderName | null;
+  model: string | null;
+  thinking: ThinkingLevel | null;
+  privacy_mode: boolean;
+};
+
+/** Reads and applies settings: `[models]` fields persisted to config.toml, the rest runtime-only. */
+export interface SettingsService {
+  /** POST /settings/llm: persists and applies literal values; the keys written. */
+  applyLlm(values: Record<string, ConfigValue>): Promise<string[]>;
+  /** POST /settings/model: at least one field; unknown provider or thinking → 422. */
+  applyModel(change: ModelSettingsChange): RuntimeModelView;
+  runtime(): RuntimeModelView;
+  /** GET /settings: every non-secret setting; secrets appear only as `<key>_set: true|false`. */
+  publicSettings(): { runtime: RuntimeModelView };
+}
+
+/**
  * Applies settings: `[models]` fields are persisted to config.toml (atomically, comments kept)
  * and applied to the live router without a restart; model routing, thinking and privacy mode
  * are runtime-only and reset on restart. Secret values are never returned.
  */
-export function createSettingsService(deps: SettingsServiceDeps) {
+export function createSettingsService(deps: SettingsServiceDeps): SettingsService {
   let writes = Promise.resolve();
 
-  function runtime() {
+  function runtime(): RuntimeModelView {
     const s = deps.router.settings;
     return {
       provider: s.provider,
@@ -151,5 +178,3 @@ export function createSettingsService(deps: SettingsServiceDeps) {
     },
   };
 }
-
-export type SettingsService = ReturnType<typeof createSettingsService>;

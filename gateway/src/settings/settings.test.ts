@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readEnvironment } from '../config/environment.ts';
 import { runGateway } from '../run.ts';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 
 const SECRET = 'sk-ant-THIS-MUST-NEVER-BE-RETURNED';
 

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../observability/logger.ts';
-import { INSPECTORS } from '../testing/fake-llm/inspect.ts';
-import type { RecordedRequest } from '../testing/fake-llm/wire.ts';
-import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
+import { INSPECTORS } from '../testing/fakes/fake-llm/inspect.ts';
+import type { RecordedRequest } from '../testing/fakes/fake-llm/wire.ts';
+import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
 import { createSkillIsolation } from './host/isolation.ts';
 
 type Json = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HearthError, notFound, validationError } from '../errors.ts';
 import { defineRoute, type AnyRoute } from '../http/route.ts';
-import type { ScanPackage } from './ports.ts';
+import type { ScanPackage } from './types.ts';
 import { isPluginSource } from './store/plugin-shape.ts';
 import type { SkillEntry, SkillStore } from './store/skill-store.ts';
 import { skillCode, skillName } from './routes.ts';

@@ -1,9 +1,9 @@
 import { lstat, readdir, readFile, stat, symlink, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { INSPECTORS } from '../testing/fake-llm/inspect.ts';
-import type { RecordedRequest } from '../testing/fake-llm/wire.ts';
-import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
+import { INSPECTORS } from '../testing/fakes/fake-llm/inspect.ts';
+import type { RecordedRequest } from '../testing/fakes/fake-llm/wire.ts';
+import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
 
 type Json = Record<string, unknown>;
 

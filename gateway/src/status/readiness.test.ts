@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Database, OpenDatabase } from '../db/ports.ts';
 import { openDatabase } from '../db/open-database.ts';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 
 /** An openDatabase that waits until the test releases it, to observe the starting phase. */
 function gatedOpen(): { open: OpenDatabase; release: () => void } {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 import { hasProgram } from '../voice/testing/sox.ts';
 
 /** No Whisper weights in a fresh state directory: no STT; TTS is espeak-ng where installed. */

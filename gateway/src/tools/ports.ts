@@ -13,3 +13,4 @@ export interface ToolsArea extends Area {
   readonly runtime: () => ToolRuntime;
   readonly peek: () => ToolRuntime | undefined;
 }
+export { createToolRegistry } from './registry.ts';

@@ -49,12 +49,20 @@ export function costOf(record: GenerationRecord): number | null {
   return tokens + (record.webSearches ?? 0) * (webSearchPriceOf(record.provider) ?? 0);
 }
 
+/** Token, search and cost counters of this process (GET /usage, the cost metrics). */
+export interface UsageTracker {
+  /** Adds one generation's tokens, searches and cost (background generations too). */
+  record(record: GenerationRecord): void;
+  /** The counters per model, costs rounded, with their total. */
+  report(): UsageReport;
+}
+
 /**
  * Token, search and cost counters of this process (they reset on restart, as the spec says).
  * Every generation, background ones included, goes through `record`, which also feeds the
  * `tokens_total`, `web_searches_total` and `cost_usd_total` metrics.
  */
-export function createUsageTracker(metrics: Metrics) {
+export function createUsageTracker(metrics: Metrics): UsageTracker {
   const models = new Map<string, ModelUsage>();
 
   return {
@@ -96,5 +104,3 @@ export function createUsageTracker(metrics: Metrics) {
 function round(value: number): number {
   return Math.round(value * 1e8) / 1e8;
 }
-
-export type UsageTracker = ReturnType<typeof createUsageTracker>;

@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
+import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
 import { concatPcm16 } from './audio/pcm.ts';
 import { createScriptedStt, type ScriptedStt } from './testing/scripted-stt.ts';
 import { espeakSpeech16k, missingSpeechTools } from './testing/sox.ts';

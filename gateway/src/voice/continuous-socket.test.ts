@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
+import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
 import { concatPcm16 } from './audio/pcm.ts';
 import { createScriptedStt } from './testing/scripted-stt.ts';
 import { espeakSpeech16k, missingSpeechTools } from './testing/sox.ts';

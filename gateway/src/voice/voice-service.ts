@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import { HearthError, unavailable } from '../errors.ts';
 import type { Metrics } from '../observability/metrics.ts';
-import { sessionIdFor } from '../memory/session-id.ts';
+import { sessionIdFor } from '../memory/ports.ts';
 import type { AudioOutput } from './audio/command-output.ts';
 import type { AudioCapture } from './ports.ts';
 import { createVoiceSession, type VoiceSession } from './voice-session.ts';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bytesToPcm16, concatPcm16, pcm16ToBytes } from './audio/pcm.ts';
-import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
+import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
 import { createScriptedStt, type ScriptedStt } from './testing/scripted-stt.ts';
 import { espeakSpeech16k, missingSpeechTools, soxStat } from './testing/sox.ts';
 import { connectVoice, type VoiceFrame } from './testing/voice-client.ts';

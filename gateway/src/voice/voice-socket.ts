@@ -25,7 +25,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { RawData, WebSocket } from 'ws';
 import { isHearthError } from '../errors.ts';
-import { sessionIdFor } from '../memory/session-id.ts';
+import { sessionIdFor } from '../memory/ports.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { createFrameSender, parseFrame, type FrameSenderLimits } from '../ws/send.ts';
 import { bytesToPcm16, looksLikeContainer, pcm16ToBytes } from './audio/pcm.ts';

@@ -2,9 +2,9 @@ import { readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChatTestBed, type ChatTestBed } from '../testing/chat-gateway.ts';
-import { chromiumPath, chromiumSuiteTitle, launchChromium } from '../testing/chromium.ts';
-import { startTestGateway } from '../testing/test-gateway.ts';
+import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
+import { chromiumPath, chromiumSuiteTitle, launchChromium } from '../testing/fakes/chromium.ts';
+import { startTestGateway } from '../testing/gateway/test-gateway.ts';
 import { buildClient } from './testing/build-client.ts';
 
 /** axe-core's browser build, evaluated in the page (no CDN, no inline script tag: the CSP holds). */

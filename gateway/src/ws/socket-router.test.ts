@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 import { CLOSE_POLICY_VIOLATION, DEFAULT_MAX_PAYLOAD } from './socket-router.ts';
 
 function connect(url: string, headers: Record<string, string> = {}) {

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.ts';
+import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 import { withoutTrailingSlashes } from './socket-router.ts';
 
 /** Sends a raw WebSocket upgrade for `path`; resolves with the status line of the answer. */

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openDatabase } from '@hearth/gateway';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestGateway } from '../../../../gateway/src/testing/test-gateway.ts';
+import { startTestGateway } from '../../../../gateway/src/testing/gateway/test-gateway.ts';
 import { rawTarGz } from '../../../../gateway/src/backup/testing/raw-tar.ts';
 import {
   CLI_SOURCE_PATH,

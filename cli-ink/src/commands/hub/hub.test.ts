@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import {
   startTestGateway,
   type TestGateway,
-} from '../../../../gateway/src/testing/test-gateway.ts';
+} from '../../../../gateway/src/testing/gateway/test-gateway.ts';
 import { createHarness, freePort, type Harness } from '../../testing/cli-harness.ts';
 
 const SKILL = 'export function greet(args) { return `hi ${args.name}`; }\n';

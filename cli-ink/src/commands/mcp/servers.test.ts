@@ -8,7 +8,7 @@ import {
 import {
   startTestGateway,
   type TestGateway,
-} from '../../../../gateway/src/testing/test-gateway.ts';
+} from '../../../../gateway/src/testing/gateway/test-gateway.ts';
 import { createHarness, freePort, type Harness } from '../../testing/cli-harness.ts';
 
 const waitFor = async (check: () => boolean, what: string) => {

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openDatabase, type Database, type MemoryEntry } from '@hearth/gateway';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createFakeLlmServer } from '../../../../gateway/src/testing/fake-llm/server.ts';
+import { createFakeLlmServer } from '../../../../gateway/src/testing/fakes/fake-llm/server.ts';
 import { createHarness, freePort, type Harness } from '../../testing/cli-harness.ts';
 
 const DAY = 86_400;

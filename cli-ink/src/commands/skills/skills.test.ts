@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   startChatTestBed,
   type ChatTestBed,
-} from '../../../../gateway/src/testing/chat-gateway.ts';
+} from '../../../../gateway/src/testing/gateway/chat-gateway.ts';
 import { createHarness, freePort, type Harness } from '../../testing/cli-harness.ts';
 
 const GREET = '/** Greets. */\nexport function greet(who) {\n  return `hi ${who}`;\n}\n';

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import {
   startChatTestBed,
   type ChatTestBed,
-} from '../../../../gateway/src/testing/chat-gateway.ts';
+} from '../../../../gateway/src/testing/gateway/chat-gateway.ts';
 import { createScriptedStt } from '../../../../gateway/src/voice/testing/scripted-stt.ts';
 import {
   hasProgram,

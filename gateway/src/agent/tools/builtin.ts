@@ -1,5 +1,5 @@
-import type { MemoryService } from '../../memory/memory-service.ts';
-import type { Tool } from '../../tools/contract.ts';
+import type { MemoryService } from '../../memory/ports.ts';
+import type { Tool } from '../../tools/ports.ts';
 
 /** `current_time`: the current date and time, optionally in an IANA time zone. */
 export function currentTimeTool(now: () => Date): Tool {

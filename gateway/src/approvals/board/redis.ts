@@ -13,7 +13,7 @@
  * switch to the in-process board.
  */
 import type { Logger } from '../../observability/logger.ts';
-import type { PresenceKeys } from '../../scale-out/presence.ts';
+import type { PresenceKeys } from '../../scale-out/ports.ts';
 import type { RedisLink } from '../../redis/link.ts';
 import type { PendingApproval } from '../ports.ts';
 import type { BoardDecision, ClaimedApproval, PendingApprovalBoard, Verdict } from './ports.ts';

@@ -1,6 +1,6 @@
 import type { SendMailOptions } from 'nodemailer';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
+import { startChatTestBed, type ChatTestBed } from '../../testing/gateway/chat-gateway.ts';
 import {
   MAIL_DOMAIN,
   mailServersMissing,

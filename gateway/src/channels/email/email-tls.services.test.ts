@@ -4,7 +4,7 @@ import nodemailer from 'nodemailer';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { channelSchema, type ChannelConfig } from '../../config/schema.ts';
 import { silentLogger } from '../../observability/logger.ts';
-import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
+import { startChatTestBed, type ChatTestBed } from '../../testing/gateway/chat-gateway.ts';
 import type { ChannelLink } from '../ports.ts';
 import { recordingLink } from '../conformance.ts';
 import { gatewayApi } from '../testing/channel-test-kit.ts';

@@ -13,8 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelSchema } from '../../config/schema.ts';
 import { requireRedis, testRedisUrl } from '../../memory/short-term/testing/redis-server.ts';
-import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
-import { createFakeLlmServer, type FakeLlmServer } from '../../testing/fake-llm/server.ts';
+import { startChatTestBed, type ChatTestBed } from '../../testing/gateway/chat-gateway.ts';
+import { createFakeLlmServer, type FakeLlmServer } from '../../testing/fakes/fake-llm/server.ts';
 import { startFakeTelegram, type FakeTelegram } from '../testing/fake-telegram.ts';
 
 const REDIS = testRedisUrl(process.env);

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelSchema } from '../../config/schema.ts';
 import { requireRedis, testRedisUrl } from '../../memory/short-term/testing/redis-server.ts';
-import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
+import { startChatTestBed, type ChatTestBed } from '../../testing/gateway/chat-gateway.ts';
 import { startCallbackServer, type CallbackServer } from '../testing/callback-server.ts';
 import { signedHeaders } from '../webhook/signature.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatTestBed } from '../../testing/chat-gateway.ts';
+import type { ChatTestBed } from '../../testing/gateway/chat-gateway.ts';
 import { startFakeTelegram, type FakeTelegram } from '../testing/fake-telegram.ts';
 import {
   approvalShortId,

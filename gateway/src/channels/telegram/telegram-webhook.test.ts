@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { channelSchema } from '../../config/schema.ts';
-import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
+import { startChatTestBed, type ChatTestBed } from '../../testing/gateway/chat-gateway.ts';
 import { startFakeTelegram, type FakeTelegram } from '../testing/fake-telegram.ts';
 import { SECRET_TOKEN_HEADER } from './telegram-adapter.ts';
 

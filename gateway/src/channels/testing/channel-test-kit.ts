@@ -1,6 +1,6 @@
 import { channelSchema } from '../../config/schema.ts';
-import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
-import type { ReplyScript } from '../../testing/fake-llm/script.ts';
+import { startChatTestBed, type ChatTestBed } from '../../testing/gateway/chat-gateway.ts';
+import type { ReplyScript } from '../../testing/fakes/fake-llm/script.ts';
 
 export type Json = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelSchema } from '../../config/schema.ts';
-import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
-import { rawRequest } from '../../testing/raw-request.ts';
+import { startChatTestBed, type ChatTestBed } from '../../testing/gateway/chat-gateway.ts';
+import { rawRequest } from '../../testing/fakes/raw-request.ts';
 import { gatewayApi } from '../testing/channel-test-kit.ts';
 import { startFakeGraph, type FakeGraph } from '../testing/fake-graph.ts';
 

@@ -6,7 +6,7 @@
  * same results.
  */
 import type pg from 'pg';
-import type { KeywordSearchInfo } from '../ports.ts';
+import type { KeywordSearchInfo } from '../database.ts';
 
 export const TRIGRAM_INDEX = 'memory_entries_content_trgm_idx';
 

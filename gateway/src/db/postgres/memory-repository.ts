@@ -14,12 +14,12 @@
  */
 import type { SQL } from 'drizzle-orm';
 import { HearthError } from '../../errors.ts';
-import { contentHash } from '../../memory/content-hash.ts';
-import type {
-  LongTermMemory,
-  MemoryEntry,
-  MemoryFilter,
-  NewMemoryEntry,
+import {
+  contentHash,
+  type LongTermMemory,
+  type MemoryEntry,
+  type MemoryFilter,
+  type NewMemoryEntry,
 } from '../../memory/ports.ts';
 import { orm } from '../drizzle.ts';
 import { nowEpochSeconds } from '../json-text.ts';

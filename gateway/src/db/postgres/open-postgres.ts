@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { loadNodePostgres, orm } from '../drizzle.ts';
 import pg from 'pg';
-import type { Database, KeywordSearchInfo } from '../ports.ts';
+import type { Database, KeywordSearchInfo } from '../database.ts';
 import { ensureKeywordIndex } from './keyword-index.ts';
 import { postgresChannelRepository } from './channel-repository.ts';
 import { postgresMemoryRepository } from './memory-repository.ts';

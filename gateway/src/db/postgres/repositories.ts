@@ -1,7 +1,7 @@
 import { orm } from '../drizzle.ts';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { nowEpochSeconds, toJsonText } from '../json-text.ts';
-import type { AllowlistRepository, SettingsRepository } from '../ports.ts';
+import type { AllowlistRepository, SettingsRepository } from '../database.ts';
 import { allowlist, settings } from './schema.ts';
 
 const { asc, eq, sql } = orm;

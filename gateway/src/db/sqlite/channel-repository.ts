@@ -1,5 +1,5 @@
 import { orm } from '../drizzle.ts';
-import type { ChannelPairing, ChannelRepository } from '../ports.ts';
+import type { ChannelPairing, ChannelRepository } from '../database.ts';
 import type { SqliteDrizzle } from './repositories.ts';
 import { channelMessages, channelPairings } from './schema.ts';
 

@@ -6,7 +6,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLongTermMemoryConformance } from '../../memory/long-term-conformance.ts';
 import type { MemoryEntry } from '../../memory/ports.ts';
-import type { Database } from '../ports.ts';
+import type { Database } from '../database.ts';
 import { loadBetterSqlite3 } from '../drizzle.ts';
 import { openSqliteDatabase } from './open-sqlite.ts';
 

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import { loadBetterSqlite3, orm } from '../drizzle.ts';
-import type { Database } from '../ports.ts';
+import type { Database } from '../database.ts';
 import type { SqliteMemoryOptions } from './memory-search.ts';
 import { sqliteChannelRepository } from './channel-repository.ts';
 import { sqliteMemoryRepository } from './memory-repository.ts';

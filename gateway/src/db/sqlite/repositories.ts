@@ -1,7 +1,7 @@
 import { orm } from '../drizzle.ts';
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { nowEpochSeconds, toJsonText } from '../json-text.ts';
-import type { AllowlistEntry, AllowlistRepository, SettingsRepository } from '../ports.ts';
+import type { AllowlistEntry, AllowlistRepository, SettingsRepository } from '../database.ts';
 import { allowlist, settings } from './schema.ts';
 
 const { asc, eq, sql } = orm;

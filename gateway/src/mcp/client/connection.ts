@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { unavailable } from '../../errors.ts';
-import type { Tool, ToolRegistry } from '../../tools/contract.ts';
+import type { Tool, ToolRegistry } from '../../tools/ports.ts';
 import type {
   ApprovalGate,
   ConnectionState,

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DENIED_TEXT, type PendingApproval } from '../../approvals/approval-service.ts';
-import { INSPECTORS } from '../../testing/fake-llm/inspect.ts';
-import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
+import { INSPECTORS } from '../../testing/fakes/fake-llm/inspect.ts';
+import { startChatTestBed, type ChatTestBed } from '../../testing/gateway/chat-gateway.ts';
 import { connected, FAST_TIMING, send, stdioEntry, until } from '../testing/mcp-test-bed.ts';
 
 describe('external MCP tools behind the approval gate', { timeout: 120_000 }, () => {

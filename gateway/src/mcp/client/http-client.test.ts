@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INSPECTORS } from '../../testing/fake-llm/inspect.ts';
-import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
+import { INSPECTORS } from '../../testing/fakes/fake-llm/inspect.ts';
+import { startChatTestBed, type ChatTestBed } from '../../testing/gateway/chat-gateway.ts';
 import { startFixtureHttpServer, type FixtureHttpServer } from '../testing/fixture-http-server.ts';
 import {
   callTool,

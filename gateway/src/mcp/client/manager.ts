@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { HearthError, notFound } from '../../errors.ts';
-import type { ToolRegistry } from '../../tools/contract.ts';
+import type { ToolRegistry } from '../../tools/ports.ts';
 import type {
   ApprovalGate,
   ExternalServerStatus,

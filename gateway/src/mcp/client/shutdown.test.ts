@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startChatTestBed } from '../../testing/chat-gateway.ts';
+import { startChatTestBed } from '../../testing/gateway/chat-gateway.ts';
 import { callTool, connected, FAST_TIMING, send, stdioEntry } from '../testing/mcp-test-bed.ts';
 
 const alive = (pid: number): boolean => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../../testing/test-gateway.ts';
+import { startTestGateway, type TestGateway } from '../../testing/gateway/test-gateway.ts';
 import { FAST_TIMING } from '../testing/mcp-test-bed.ts';
 import type { ExternalServerStatus } from '../ports.ts';
 

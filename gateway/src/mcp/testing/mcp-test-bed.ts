@@ -1,7 +1,7 @@
 /** Helpers for the MCP tests: the fixture server's entry, polling the gateway, REST calls. */
 import { fileURLToPath } from 'node:url';
 import type { McpServerEntry } from '../../config/schema.ts';
-import type { ChatTestBed } from '../../testing/chat-gateway.ts';
+import type { ChatTestBed } from '../../testing/gateway/chat-gateway.ts';
 import type { ExternalServerStatus } from '../ports.ts';
 
 export const FIXTURE_STDIO_SERVER = fileURLToPath(

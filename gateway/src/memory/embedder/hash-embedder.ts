@@ -9,7 +9,7 @@
  * semantic search for the turn (`Embedder.state` 'unavailable'), not to embed badly.
  */
 import { createHash } from 'node:crypto';
-import type { Embedder } from '../ports.ts';
+import type { Embedder } from './port.ts';
 
 export interface HashEmbedderOptions {
   /** Vector width; default 64. */

@@ -1,4 +1,4 @@
-import type { Embedder } from '../ports.ts';
+import type { Embedder } from './port.ts';
 
 /**
  * `/status` → `memory.semantic_available`: null until the first embed call settled the

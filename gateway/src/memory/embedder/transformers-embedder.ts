@@ -15,7 +15,7 @@
  */
 import type { Logger } from '../../observability/logger.ts';
 import { unavailable } from '../../errors.ts';
-import type { Embedder, EmbedderState } from '../ports.ts';
+import type { Embedder, EmbedderState } from './port.ts';
 import {
   DEFAULT_EMBEDDING_DIMENSIONS,
   DEFAULT_EMBEDDING_MODEL_ID,

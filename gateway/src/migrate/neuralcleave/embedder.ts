@@ -3,8 +3,8 @@ import {
   createTransformersEmbedder,
   DEFAULT_EMBEDDING_MODEL_ID,
   inspectModelFolder,
-} from '../../memory/embedder/index.ts';
-import type { Embedder } from '../../memory/ports.ts';
+  type Embedder,
+} from '../../memory/ports.ts';
 
 /** The gateway's embedder when its model is in the cache; else why embeddings are skipped. */
 export async function localEmbedder(

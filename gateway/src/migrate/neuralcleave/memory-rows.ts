@@ -1,6 +1,11 @@
 import Database from 'better-sqlite3';
-import { contentHash, normaliseContent } from '../../memory/content-hash.ts';
-import type { Embedder, LongTermMemory, NewMemoryEntry } from '../../memory/ports.ts';
+import {
+  contentHash,
+  normaliseContent,
+  type Embedder,
+  type LongTermMemory,
+  type NewMemoryEntry,
+} from '../../memory/ports.ts';
 import { memoryRowSchema, type PredecessorMemoryRow } from './formats.ts';
 
 export interface MemoryImport {

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { openSubscriptionFile, subscriptionSchema } from '../../push/subscriptions.ts';
+import { openSubscriptionFile, subscriptionSchema } from '../../push/ports.ts';
 import { predecessorPushSubscriptionSchema } from './formats.ts';
 
 export interface PushReport {

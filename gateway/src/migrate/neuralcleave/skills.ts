@@ -1,10 +1,14 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SkillStore } from '../../skills/store/skill-store.ts';
-import { describeProblems, MAX_SKILL_SOURCE_BYTES } from '../../skills/store/skill-store.ts';
-import { skillNameProblem } from '../../skills/store/names.ts';
-import type { SkillKind, ValidateSkill } from '../../skills/ports.ts';
-import { codeFile } from '../../skills/store/manifest.ts';
+import {
+  type SkillStore,
+  describeProblems,
+  MAX_SKILL_SOURCE_BYTES,
+  skillNameProblem,
+  type SkillKind,
+  type ValidateSkill,
+  codeFile,
+} from '../../skills/ports.ts';
 
 export interface SkillsImport {
   imported: string[];

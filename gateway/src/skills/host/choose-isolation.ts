@@ -1,6 +1,6 @@
 import type { HearthConfig } from '../../config/schema.ts';
 import type { Logger } from '../../observability/logger.ts';
-import type { SkillIsolation } from '../ports.ts';
+import type { SkillIsolation } from '../types.ts';
 import { createSkillIsolation } from './isolation.ts';
 import { createSidecarSkillIsolation } from './sidecar-isolation.ts';
 

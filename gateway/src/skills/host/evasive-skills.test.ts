@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../observability/logger.ts';
-import type { SkillHost, SkillIsolation } from '../ports.ts';
+import type { SkillHost, SkillIsolation } from '../types.ts';
 import { SkillCallError } from './errors.ts';
 import { createSkillIsolation } from './isolation.ts';
 import type { SkillRequestEvent } from './skill-process.ts';

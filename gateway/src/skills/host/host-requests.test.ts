@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../observability/logger.ts';
-import type { HostToolCall } from '../ports.ts';
+import type { HostToolCall } from '../types.ts';
 import { createSkillIsolation } from './isolation.ts';
 import { createSkillFixture, type SkillFixture } from './testing/skill-fixture.ts';
 

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { HearthError } from '../../errors.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { sanitiseEnv } from '../../config/sanitise-env.ts';
-import type { SkillHost, SkillHostOptions, SkillIsolation } from '../ports.ts';
+import type { SkillHost, SkillHostOptions, SkillIsolation } from '../types.ts';
 import { wrapInBubblewrap } from './bubblewrap.ts';
 import { childLink } from './child-link.ts';
 import { nodeSkillCommand } from './node-permission.ts';

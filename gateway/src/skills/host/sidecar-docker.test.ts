@@ -17,7 +17,7 @@ import {
   silentLogger as silentSidecarLogger,
 } from '../../../../sidecars/sandbox-executor/src/index.ts';
 import { silentLogger } from '../../observability/logger.ts';
-import type { SkillIsolation } from '../ports.ts';
+import type { SkillIsolation } from '../types.ts';
 import { SkillCallError } from './errors.ts';
 import { createSidecarSkillIsolation } from './sidecar-isolation.ts';
 import { createSkillFixture, type SkillFixture } from './testing/skill-fixture.ts';

@@ -13,7 +13,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HearthError } from '../../errors.ts';
 import type { Logger } from '../../observability/logger.ts';
-import type { SkillHost, SkillHostOptions, SkillIsolation } from '../ports.ts';
+import type { SkillHost, SkillHostOptions, SkillIsolation } from '../types.ts';
 import { SANDBOX_TOKEN_HEADER, sidecarLink } from './sidecar-link.ts';
 import {
   DEFAULT_LIMITS,

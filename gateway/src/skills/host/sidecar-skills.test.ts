@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { silentLogger } from '../../observability/logger.ts';
-import type { SkillIsolation } from '../ports.ts';
+import type { SkillIsolation } from '../types.ts';
 import { SkillCallError } from './errors.ts';
 import { createSidecarSkillIsolation } from './sidecar-isolation.ts';
 import { skillHostUrl } from './sidecar-link.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HearthError } from '../../errors.ts';
 import { silentLogger } from '../../observability/logger.ts';
-import type { SkillHost } from '../ports.ts';
+import type { SkillHost } from '../types.ts';
 import { SkillCallError } from './errors.ts';
 import { createSkillIsolation, PYTHON_NEEDS_BUBBLEWRAP } from './isolation.ts';
 import { createSkillFixture, type SkillFixture } from './testing/skill-fixture.ts';

@@ -14,7 +14,7 @@
  * idle stop runs waits for it and gets the new child.
  */
 import type { Logger } from '../../observability/logger.ts';
-import type { HostToolCall, SkillHost, SkillToolSpec } from '../ports.ts';
+import type { HostToolCall, SkillHost, SkillToolSpec } from '../types.ts';
 import { SkillCallError, type SkillCallFailure } from './errors.ts';
 import type { ConnectHost, HostLink, HostLinkEvents } from './host-link.ts';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createToolRegistry } from '../../tools/registry.ts';
+import { createToolRegistry } from '../../tools/ports.ts';
 import { fakeIsolation, fakeValidate } from '../testing/skill-doubles.ts';
 import { createSkillStore, type SkillStore } from '../store/skill-store.ts';
 import { createProposalQueue, MAX_PENDING_PROPOSALS } from './proposals.ts';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { HearthError, validationError } from '../../errors.ts';
-import type { SkillKind, ValidateSkill } from '../ports.ts';
+import type { SkillKind, ValidateSkill } from '../types.ts';
 import { assertSkillName } from '../store/names.ts';
 import {
   describeProblems,

@@ -1,4 +1,4 @@
-import type { Tool } from '../../tools/contract.ts';
+import type { Tool } from '../../tools/ports.ts';
 import { isHearthError } from '../../errors.ts';
 import type { ReviewService } from './review-service.ts';
 

@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { SkillKind } from '../ports.ts';
+import type { SkillKind } from '../types.ts';
 import { scanPackage } from './scan-package.ts';
 
 const CORPUS = new URL('./corpus/', import.meta.url);

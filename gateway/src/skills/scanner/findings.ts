@@ -4,7 +4,7 @@
  * trip a rule on every line; the report keeps the `MAX_FINDINGS` most severe (then earliest)
  * and says how many it left out, while `flagged` still counts them all.
  */
-import type { ScanFinding, ScanResult, ScanSeverity } from '../ports.ts';
+import type { ScanFinding, ScanResult, ScanSeverity } from '../types.ts';
 
 export const MAX_FINDINGS = 200;
 

@@ -4,7 +4,7 @@
  * paths, and instructions aimed at the model. Matching is plain `includes` on a lower-cased,
  * whitespace-collapsed copy, so a hostile megabyte costs one linear pass per marker.
  */
-import type { ScanSeverity } from '../ports.ts';
+import type { ScanSeverity } from '../types.ts';
 
 export type MarkerKind =
   'miner' | 'reverse-shell' | 'pipe-to-shell' | 'persistence' | 'sensitive-path' | 'collector';

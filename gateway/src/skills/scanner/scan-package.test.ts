@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ScanResult } from '../ports.ts';
+import type { ScanResult } from '../types.ts';
 import { MAX_FINDINGS } from './findings.ts';
 import { MAX_SCAN_BYTES, scanPackage } from './scan-package.ts';
 

@@ -9,7 +9,7 @@
  * (no backtracking regular expressions on the package's text), and sources over
  * `MAX_SCAN_BYTES` are flagged unread.
  */
-import { SKILL_CAPABILITIES, type ScanPackage, type ScanResult, type SkillKind } from '../ports.ts';
+import { SKILL_CAPABILITIES, type ScanPackage, type ScanResult, type SkillKind } from '../types.ts';
 import { readJsCapabilities } from '../validate/capabilities.ts';
 import { combineFacts } from './combine.ts';
 import { emptyFacts, type ModuleFacts } from './facts.ts';

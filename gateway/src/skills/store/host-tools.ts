@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { ToolContext, ToolRegistry } from '../../tools/contract.ts';
-import type { HostToolCall, SkillCapability } from '../ports.ts';
+import type { ToolContext, ToolRegistry } from '../../tools/ports.ts';
+import type { HostToolCall, SkillCapability } from '../types.ts';
 
 export interface HostToolsInput {
   skill: string;

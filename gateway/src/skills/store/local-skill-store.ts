@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { silentLogger } from '../../observability/logger.ts';
-import { createToolRegistry } from '../../tools/registry.ts';
-import type { SkillIsolation } from '../ports.ts';
+import { createToolRegistry } from '../../tools/ports.ts';
+import type { SkillIsolation } from '../types.ts';
 import { createSkillValidator } from '../validate/validator.ts';
 import { createSkillStore, type SkillStore } from './skill-store.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SKILL_CAPABILITIES } from '../ports.ts';
+import { SKILL_CAPABILITIES } from '../types.ts';
 
 /** `skill.json` beside the code: what the store remembers about a skill between starts. */
 export const manifestSchema = z.object({

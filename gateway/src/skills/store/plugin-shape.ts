@@ -1,5 +1,5 @@
 import { parse, type Program } from 'acorn';
-import type { SkillKind } from '../ports.ts';
+import type { SkillKind } from '../types.ts';
 import { defaultExportsPlugin } from '../validate/js-tools.ts';
 
 /**

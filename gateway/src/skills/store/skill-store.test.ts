@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createToolRegistry } from '../../tools/registry.ts';
-import type { ToolRegistry } from '../../tools/contract.ts';
+import { createToolRegistry } from '../../tools/ports.ts';
+import type { ToolRegistry } from '../../tools/ports.ts';
 import { fakeIsolation, fakeValidate } from '../testing/skill-doubles.ts';
 import { createSkillStore, type SkillStore } from './skill-store.ts';
 

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { HearthError, notFound, validationError } from '../../errors.ts';
-import type { ToolRegistry } from '../../tools/contract.ts';
+import type { ToolRegistry } from '../../tools/ports.ts';
 import type {
   InstalledSkill,
   SkillCapability,
@@ -13,7 +13,7 @@ import type {
   SkillProblem,
   SkillState,
   ValidateSkill,
-} from '../ports.ts';
+} from '../types.ts';
 import { codeFile, MANIFEST_FILE, manifestSchema, type SkillManifest } from './manifest.ts';
 import { hostToolsFor } from './host-tools.ts';
 import { assertSkillName, skillNameProblem, toolName } from './names.ts';

@@ -1,4 +1,4 @@
-import type { SkillHost, SkillIsolation, SkillToolSpec, ValidateSkill } from '../ports.ts';
+import type { SkillHost, SkillIsolation, SkillToolSpec, ValidateSkill } from '../types.ts';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 

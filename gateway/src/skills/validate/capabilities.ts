@@ -1,5 +1,5 @@
 import type { Program } from 'acorn';
-import { SKILL_CAPABILITIES, type SkillCapability, type SkillProblem } from '../ports.ts';
+import { SKILL_CAPABILITIES, type SkillCapability, type SkillProblem } from '../types.ts';
 import { isNotStatic, staticValue } from './static-value.ts';
 
 const known: ReadonlySet<string> = new Set(SKILL_CAPABILITIES);

@@ -1,5 +1,5 @@
 import type { AnyNode, Class, Comment, Program } from 'acorn';
-import type { SkillProblem, SkillToolSpec } from '../ports.ts';
+import type { SkillProblem, SkillToolSpec } from '../types.ts';
 import { parseJsDoc } from './jsdoc.ts';
 import { isNotStatic, staticValue } from './static-value.ts';
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { HearthError } from '../../errors.ts';
-import type { SkillProblem, SkillToolSpec, ValidationResult } from '../ports.ts';
+import type { SkillProblem, SkillToolSpec, ValidationResult } from '../types.ts';
 import { checkCapabilities } from './capabilities.ts';
 
 /** The helper sits beside this file, in the sources and in dist/ (scripts/build.ts copies it). */

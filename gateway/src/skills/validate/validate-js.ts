@@ -1,5 +1,5 @@
 import { parse, type Comment } from 'acorn';
-import type { ValidationResult } from '../ports.ts';
+import type { ValidationResult } from '../types.ts';
 import { readJsCapabilities } from './capabilities.ts';
 import { findBlockedConstructs } from './js-rules/find-blocked.ts';
 import { extractJsTools } from './js-tools.ts';

@@ -1,4 +1,4 @@
-import type { SkillKind, ValidateSkill, ValidationResult } from '../ports.ts';
+import type { SkillKind, ValidateSkill, ValidationResult } from '../types.ts';
 import { validatePythonSkill } from './python.ts';
 import { validateJsSkill } from './validate-js.ts';
 

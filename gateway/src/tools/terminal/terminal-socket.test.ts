@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startTestGateway, type TestGateway } from '../../testing/test-gateway.ts';
+import { startTestGateway, type TestGateway } from '../../testing/gateway/test-gateway.ts';
 
 type Frame = Record<string, unknown> & { type: string };
 

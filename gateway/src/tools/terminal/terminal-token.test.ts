@@ -4,7 +4,7 @@ import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startTestGateway, type TestGateway } from '../../testing/test-gateway.ts';
+import { startTestGateway, type TestGateway } from '../../testing/gateway/test-gateway.ts';
 
 /** The HTTP status an upgrade was refused with, or 101 when the socket opened. */
 function upgradeStatus(

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { monitorEgress } from '../../memory/embedder/testing/egress-monitor.ts';
-import { startChatTestBed, type ChatTestBed } from '../../testing/chat-gateway.ts';
+import { startChatTestBed, type ChatTestBed } from '../../testing/gateway/chat-gateway.ts';
 import { espeakSpeech16k, hasProgram } from '../testing/sox.ts';
 import { TINY_WHISPER_ID, TINY_WHISPER_TEXT, writeTinyWhisper } from '../testing/tiny-whisper.ts';
 import { connectVoice } from '../testing/voice-client.ts';

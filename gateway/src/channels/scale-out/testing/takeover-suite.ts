@@ -12,7 +12,7 @@ import {
   type ScratchDatabase,
 } from '../../../db/postgres/testing/scratch-database.ts';
 import { requireRedis, testRedisUrl } from '../../../memory/short-term/testing/redis-server.ts';
-import { startChatTestBed, type ChatTestBed } from '../../../testing/chat-gateway.ts';
+import { startChatTestBed, type ChatTestBed } from '../../../testing/gateway/chat-gateway.ts';
 import { gatewayApi } from '../../testing/channel-test-kit.ts';
 
 /** The network's far end, as the suite drives it. */

@@ -2,7 +2,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SkillHostOptions, SkillKind } from '../../ports.ts';
+import type { SkillHostOptions, SkillKind } from '../../types.ts';
 
 export interface SkillFixture {
   root: string;

@@ -5,7 +5,7 @@
  * closure `create` returns; what it learns for the combination rules goes into `context.facts`.
  */
 import type { AnyNode, Comment } from 'acorn';
-import type { ScanSeverity } from '../../ports.ts';
+import type { ScanSeverity } from '../../types.ts';
 import type { ModuleFacts } from '../facts.ts';
 
 export interface ScanRuleMeta<Finding extends string> {

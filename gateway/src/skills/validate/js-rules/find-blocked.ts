@@ -6,7 +6,7 @@
  */
 import type { AnyNode, Program } from 'acorn';
 import { fullAncestor } from 'acorn-walk';
-import type { SkillProblem } from '../../ports.ts';
+import type { SkillProblem } from '../../types.ts';
 import { blockedRules } from './index.ts';
 import { moduleScope } from './scope.ts';
 

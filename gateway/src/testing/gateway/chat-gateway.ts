@@ -1,9 +1,9 @@
 import type { Agent as HttpsAgent } from 'node:https';
-import { createHashEmbedder } from '../memory/embedder/hash-embedder.ts';
-import type { PresenceTiming } from '../scale-out/presence.ts';
-import type { FrameSenderLimits } from '../ws/send.ts';
-import type { VoiceEngineOverrides } from '../voice/voice-runtime.ts';
-import { createFakeLlmServer, type FakeLlmServer } from './fake-llm/server.ts';
+import { createHashEmbedder } from '../../memory/embedder/hash-embedder.ts';
+import type { PresenceTiming } from '../../scale-out/presence.ts';
+import type { FrameSenderLimits } from '../../ws/send.ts';
+import type { VoiceEngineOverrides } from '../../voice/voice-runtime.ts';
+import { createFakeLlmServer, type FakeLlmServer } from '../fakes/fake-llm/server.ts';
 import { startTestGateway, type TestGateway } from './test-gateway.ts';
 
 /** Optional overrides for the test bed's gateway. */

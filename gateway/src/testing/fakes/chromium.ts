@@ -2,7 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
-import { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATHS } from '../tools/browser/browser-session.ts';
+import { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATHS } from '../../config/chromium.ts';
 
 /** The system's Chromium, or undefined (suites then skip, saying why in their title). */
 export const chromiumPath = DEFAULT_CHROMIUM_PATHS.find((path) => {

@@ -3,8 +3,8 @@ import {
   createConversationStore,
   type ConversationStore,
   type SessionConnection,
-} from '../sessions/conversations.ts';
-import { conversationSockets } from '../sessions/local-sockets.ts';
+} from '../../sessions/conversations.ts';
+import { conversationSockets } from '../../sessions/local-sockets.ts';
 import { createLocalSessionEvents } from './local.ts';
 
 function socket(): SessionConnection & { frames: string[]; closed: [number, string][] } {

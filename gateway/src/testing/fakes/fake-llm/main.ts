@@ -8,7 +8,7 @@
  * - a tool result: `Tool output: <result>`, so the test sees what the tool returned;
  * - anything else: the `--reply` text.
  *
- *   node gateway/src/testing/fake-llm/main.ts --host 0.0.0.0 --port 11434 --reply "hello" \
+ *   node gateway/src/testing/fakes/fake-llm/main.ts --host 0.0.0.0 --port 11434 --reply "hello" \
  *     --model llama3.2
  */
 import { parseArgs } from 'node:util';

@@ -9,16 +9,16 @@ import {
   createConversationStore,
   type ConversationStore,
   type SessionConnection,
-} from '../sessions/conversations.ts';
+} from '../../sessions/conversations.ts';
 import {
   deleteKeys,
   redisServerProcess,
   requireRedis,
   testRedisUrl,
-} from '../memory/short-term/testing/redis-server.ts';
-import { silentLogger } from '../observability/logger.ts';
-import { createRedisLink, type RedisLink } from '../redis/link.ts';
-import { conversationSockets } from '../sessions/local-sockets.ts';
+} from '../../memory/short-term/testing/redis-server.ts';
+import { silentLogger } from '../../observability/logger.ts';
+import { createRedisLink, type RedisLink } from '../../redis/link.ts';
+import { conversationSockets } from '../../sessions/local-sockets.ts';
 import type { SessionEvents } from './ports.ts';
 import { createRedisSessionEvents } from './redis.ts';
 

@@ -12,8 +12,8 @@
  * removes it from memory and closes its sockets there. A peer that misses it (Redis down) keeps
  * the session until its idle timeout.
  */
-import type { Logger } from '../observability/logger.ts';
-import type { RedisLink } from '../redis/link.ts';
+import type { Logger } from '../../observability/logger.ts';
+import type { RedisLink } from '../../redis/link.ts';
 import type { LocalSessionSockets, SessionEvents } from './ports.ts';
 
 export interface RedisSessionEventsOptions {
