@@ -219,7 +219,7 @@ describe.skipIf(unavailable !== null)(title, () => {
     const chat = JSON.stringify({ message: 'hello through the proxy', session_id: 'e2e-proxy' });
     const ok = await viaCaddy('/api/v1/chat', { method: 'POST', body: chat, key: apiKey });
     expect(ok.status).toBe(200);
-    expect((JSON.parse(ok.body) as { reply: string }).reply).toBe(FAKE_REPLY);
+    expect((JSON.parse(ok.body) as ApiResponse<'/chat', 'POST'>).reply).toBe(FAKE_REPLY);
 
     // The embedding model baked in at build time, if the build could fetch one; without it
     // status says semantic memory is off and how to get the model.

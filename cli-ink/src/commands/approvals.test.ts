@@ -1,3 +1,4 @@
+import type { ApiResponse, PendingApproval } from '@hearth/client';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -9,14 +10,6 @@ import {
 import { INSPECTORS } from '../../../gateway/src/testing/fakes/fake-llm/inspect.ts';
 import { startTestGateway } from '../../../gateway/src/testing/gateway/test-gateway.ts';
 import { createHarness, freePort, type Harness } from '../testing/cli-harness.ts';
-
-interface Pending {
-  id: string;
-  tool_name: string;
-  command: string;
-  session_id: string;
-  created_at: number;
-}
 
 describe('hearth approvals without a running gateway', () => {
   let h: Harness;
@@ -118,7 +111,7 @@ describe('hearth approvals without a running gateway', () => {
     try {
       await gw.gateway.whenReady();
       const res = await fetch(`${gw.url}/api/v1/approvals/allowlist`);
-      const body = (await res.json()) as { entries: { pattern: string }[] };
+      const body = (await res.json()) as ApiResponse<'/approvals/allowlist'>;
       expect(body.entries.map((e) => e.pattern)).toEqual(['make']);
     } finally {
       await gw.gateway.close(); // the harness removes the state directory
@@ -192,7 +185,8 @@ describe('hearth approvals against a running gateway', () => {
     const turn = bed.post('/chat', { message: `please run ${command}`, session_id: sessionId });
     const until = Date.now() + 5_000;
     for (;;) {
-      const { pending } = (await bed.get('/approvals/pending')).body as { pending: Pending[] };
+      const { pending } = (await bed.get('/approvals/pending'))
+        .body as ApiResponse<'/approvals/pending'>;
       const found = pending.find((p) => p.command === command);
       if (found) return { turn, approval: found };
       if (Date.now() > until) throw new Error(`${command} never became pending`);
@@ -219,7 +213,7 @@ describe('hearth approvals against a running gateway', () => {
     expect(listed.stdout).toMatch(
       new RegExp(`^${short} {2}shell: echo from-cli {2}\\(session cli-session, \\d+ s ago\\)\\n$`),
     );
-    const json = JSON.parse((await cli('pending', '--json')).stdout) as Pending[];
+    const json = JSON.parse((await cli('pending', '--json')).stdout) as PendingApproval[];
     expect(json).toEqual([approval]);
 
     expect(await cli('approve', approval.id.slice(0, 6))).toEqual({
@@ -244,7 +238,7 @@ describe('hearth approvals against a running gateway', () => {
       `shell: touch X #\\x1b[2K\\r\\x1b[32mls -la \\u202eexe.txt  (session cli-hidden,`,
     );
     for (const hidden of ['\u001b', '\r', '\u202e']) expect(listed.stdout).not.toContain(hidden);
-    const json = JSON.parse((await cli('pending', '--json')).stdout) as Pending[];
+    const json = JSON.parse((await cli('pending', '--json')).stdout) as PendingApproval[];
     expect(json.map((p) => p.command)).toEqual([command]);
     await cli('deny', approval.id);
     await turn;
@@ -282,9 +276,8 @@ describe('hearth approvals against a running gateway', () => {
       code: 0,
       stdout: expect.stringMatching(/^Added #\d+ git {2}args \/\^git status\$\/\.\n$/),
     });
-    const { entries } = (await bed.get('/approvals/allowlist')).body as {
-      entries: { id: number; pattern: string; arg_pattern: string | null }[];
-    };
+    const { entries } = (await bed.get('/approvals/allowlist'))
+      .body as ApiResponse<'/approvals/allowlist'>;
     expect(entries).toEqual([
       expect.objectContaining({ pattern: 'git', arg_pattern: '^git status$' }),
     ]);

@@ -1,3 +1,4 @@
+import type { ApiResponse } from '@hearth/client';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as TOML from '@decimalturn/toml-patch';
@@ -181,7 +182,7 @@ describe('hearth channels with a running gateway', () => {
     await vi.waitFor(
       async () => {
         const res = await fetch(`${t.url}/api/v1/channels/hooks`);
-        expect(((await res.json()) as { status: string }).status).toBe('connected');
+        expect(((await res.json()) as ApiResponse<'/channels/{name}'>).status).toBe('connected');
       },
       { timeout: 30_000, interval: 100 },
     );
@@ -205,9 +206,7 @@ describe('hearth channels with a running gateway', () => {
     expect(res.status).toBe(200);
     const { pairings } = (await (
       await fetch(`${t.url}/api/v1/channels/hooks/pairings`)
-    ).json()) as {
-      pairings: { code: string }[];
-    };
+    ).json()) as ApiResponse<'/channels/{name}/pairings'>;
     const code = pairings[0]?.code ?? '';
     expect(await h.run(['channels', 'pair', code.toLowerCase()])).toEqual({
       code: 0,

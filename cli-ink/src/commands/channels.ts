@@ -8,6 +8,7 @@ import {
   type ChannelType,
   type ConfigValue,
 } from '@hearth/gateway/config';
+import type { ApiResponse } from '@hearth/client';
 import type { Command } from 'commander';
 import { dirname } from 'node:path';
 import { CliError } from '../cli-error.ts';
@@ -60,13 +61,15 @@ const FIELDS: Record<ChannelType, { key: string; prompt: string; optional?: bool
   ],
 };
 
-interface ListItem {
-  name: string;
-  type: string;
-  status: string;
-  unread: number;
-  messages_total: number;
-}
+type Channel = ApiResponse<'/channels'>['channels'][number];
+type Pairings = ApiResponse<'/channels/{name}/pairings'>;
+type Paired = ApiResponse<'/channels/{name}/pairings/{code}/approve', 'POST'>;
+
+/**
+ * A row of `channels list`: a channel as GET /channels answers it, or one read from config.toml
+ * when no gateway runs (its status then says 'not running', which the wire never does).
+ */
+type ListItem = Pick<Channel, 'name' | 'type' | 'unread' | 'messages_total'> & { status: string };
 
 const CTRL_C = String.fromCharCode(3);
 
@@ -139,7 +142,7 @@ export function registerChannels(program: Command, ctx: CommandContext): void {
       let items: ListItem[];
       try {
         const client = await locateGateway(ctx);
-        items = ((await client.getJson('/api/v1/channels')) as { channels: ListItem[] }).channels;
+        items = ((await client.getJson('/api/v1/channels')) as ApiResponse<'/channels'>).channels;
       } catch (error) {
         if (error instanceof GatewayHttpError) throw new CliError(error.detail);
         if (!(error instanceof GatewayUnreachableError)) throw error;
@@ -266,13 +269,13 @@ export function registerChannels(program: Command, ctx: CommandContext): void {
       try {
         let names = options.channel ? [options.channel] : [];
         if (names.length === 0) {
-          const { channels: all } = (await client.getJson('/api/v1/channels')) as {
-            channels: ListItem[];
-          };
+          const { channels: all } = (await client.getJson(
+            '/api/v1/channels',
+          )) as ApiResponse<'/channels'>;
           for (const channel of all) {
             const { pairings } = (await client.getJson(
               `/api/v1/channels/${encodeURIComponent(channel.name)}/pairings`,
-            )) as { pairings: { code?: string }[] };
+            )) as Pairings;
             if (pairings.some((p) => p.code === code.toUpperCase())) names = [channel.name];
           }
           if (names.length === 0) throw new CliError(`no channel has pairing code ${code} pending`);
@@ -281,7 +284,7 @@ export function registerChannels(program: Command, ctx: CommandContext): void {
         const result = (await client.sendJson(
           'POST',
           `/api/v1/channels/${encodeURIComponent(channel)}/pairings/${encodeURIComponent(code)}/approve`,
-        )) as { sender_id: string };
+        )) as Paired;
         printResult(
           ctx.deps.output,
           options,

@@ -1,3 +1,4 @@
+import type { ApiResponse } from '@hearth/client';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -25,9 +26,9 @@ describe('hearth chat', () => {
   async function waitForPending(command: string): Promise<{ id: string }> {
     const until = Date.now() + 5_000;
     for (;;) {
-      const body = (await (await fetch(`${bed.gw.url}/api/v1/approvals/pending`)).json()) as {
-        pending: { id: string; command: string }[];
-      };
+      const body = (await (
+        await fetch(`${bed.gw.url}/api/v1/approvals/pending`)
+      ).json()) as ApiResponse<'/approvals/pending'>;
       const found = body.pending.find((p) => p.command === command);
       if (found) return found;
       if (Date.now() > until) throw new Error(`${command} never became pending`);

@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline';
+import type { ApiBody } from '@hearth/client';
 import type { Command } from 'commander';
 import {
   ChatError,
@@ -143,7 +144,9 @@ async function interactive(
       await client.sendJson(
         'POST',
         `/api/v1/approvals/${notice.id}/${verb === 'approve' ? 'approve' : 'deny'}`,
-        verb === 'approve' ? { always } : undefined,
+        verb === 'approve'
+          ? ({ always } satisfies ApiBody<'/approvals/{approval_id}/approve', 'POST'>)
+          : undefined,
       );
       waiting.delete(notice.id);
       write(`${verb === 'approve' ? 'Approved' : 'Denied'} ${notice.short_id}.\n`);

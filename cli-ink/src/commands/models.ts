@@ -1,18 +1,13 @@
-import {
-  loadConfig,
-  createOnePasswordReader,
-  PROVIDERS,
-  providerStatuses,
-  type ProviderStatus,
-} from '@hearth/gateway';
+import { loadConfig, createOnePasswordReader, PROVIDERS, providerStatuses } from '@hearth/gateway';
+import type { ApiResponse } from '@hearth/client';
 import type { Command } from 'commander';
 import type { CommandContext } from '../deps.ts';
 import { restOrLocal } from '../rest-or-local.ts';
 
-interface ModelsResponse {
-  providers: ProviderStatus[];
-  routing?: Record<string, unknown>;
-}
+type Models = ApiResponse<'/models'>;
+type Provider = Models['providers'][number];
+/** GET /models; the status computed by this process when no gateway answers has no routing. */
+type ModelsResponse = Pick<Models, 'providers'> & Partial<Pick<Models, 'routing'>>;
 
 /** `hearth models list | status [--live]`. */
 export function registerModels(program: Command, ctx: CommandContext): void {
@@ -72,7 +67,7 @@ export function registerModels(program: Command, ctx: CommandContext): void {
     });
 }
 
-export function formatStatuses(providers: readonly ProviderStatus[]): string {
+export function formatStatuses(providers: readonly Provider[]): string {
   return providers
     .map((p) => {
       const state = p.configured === null ? 'sdk-chain' : p.configured ? 'configured' : '-';

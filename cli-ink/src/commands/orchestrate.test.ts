@@ -1,3 +1,4 @@
+import type { ApiResponse } from '@hearth/client';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -152,9 +153,10 @@ describe('hearth orchestrate against a running gateway', () => {
     expect(
       (await cli('add', 'coder', '--model', 'gpt-4o', '--keywords', 'bug', '--json')).code,
     ).toBe(0);
-    expect(((await bed.get('/orchestrator/nodes')).body.nodes as { name: string }[])[0]?.name).toBe(
-      'coder',
-    );
+    expect(
+      ((await bed.get('/orchestrator/nodes')).body as ApiResponse<'/orchestrator/nodes'>).nodes[0]
+        ?.name,
+    ).toBe('coder');
     expect((await cli('list')).stdout).toContain('coder  gpt-4o (openai)  enabled  priority 0');
 
     bed.fake.reply({ text: 'Patched the bug.', usage: { inputTokens: 11, outputTokens: 4 } });

@@ -1,3 +1,4 @@
+import type { ApiBody, ApiResponse } from '@hearth/client';
 import type { Command } from 'commander';
 import type { LocalOrchestrator } from '@hearth/gateway/orchestrator-local';
 import { showControls } from '@hearth/gateway/show-controls';
@@ -9,47 +10,11 @@ import { EXIT_USAGE } from '../usage-exit.ts';
 import { printResult } from '../print-result.ts';
 
 /** A node as `GET /orchestrator/nodes` returns it. */
-interface OrchestratorNode {
-  name: string;
-  model_override: string;
-  provider: string;
-  enabled: boolean;
-  priority: number;
-  keywords: string[];
-  channels: string[];
-  task_types: string[];
-  system_prompt: string | null;
-}
-interface RouteResult {
-  node: string;
-  model: string;
-  provider: string;
-  text: string;
-  generated: boolean;
-  usage: { input_tokens: number; output_tokens: number; total_tokens: number } | null;
-  cost_usd: number | null;
-  score: number;
-  matched_keywords: string[];
-  candidates: string[];
-}
-interface NodeCounts {
-  name: string;
-  enabled: boolean;
-  model_override: string;
-  requests: number;
-  errors: number;
-  input_tokens: number;
-  output_tokens: number;
-}
-interface OrchestratorStatus {
-  healthy: boolean;
-  router_available: boolean;
-  nodes_total: number;
-  nodes_enabled: number;
-  requests_total: number;
-  errors_total: number;
-  nodes: NodeCounts[];
-}
+type OrchestratorNode = ApiResponse<'/orchestrator/nodes'>['nodes'][number];
+type Added = ApiResponse<'/orchestrator/nodes', 'POST'>;
+type Removed = ApiResponse<'/orchestrator/nodes/{name}', 'DELETE'>;
+type RouteResult = ApiResponse<'/orchestrator/route', 'POST'>;
+type OrchestratorStatus = ApiResponse<'/orchestrator/status'>;
 
 /** A routed generation may take as long as a chat reply. */
 const ROUTE_TIMEOUT_MS = 120_000;
@@ -118,7 +83,7 @@ export function registerOrchestrate(program: Command, ctx: CommandContext): void
       const { value: nodes } = await viaGatewayOrLocal(
         ctx,
         async (send) =>
-          ((await send('GET', '/api/v1/orchestrator/nodes')) as { nodes: OrchestratorNode[] })
+          ((await send('GET', '/api/v1/orchestrator/nodes')) as ApiResponse<'/orchestrator/nodes'>)
             .nodes,
         () => withLocal(ctx, (local) => local.list()),
         NOTE,
@@ -164,11 +129,10 @@ export function registerOrchestrate(program: Command, ctx: CommandContext): void
           ...(options.channels !== undefined ? { channels: csv(options.channels) } : {}),
           ...(options.taskTypes !== undefined ? { task_types: csv(options.taskTypes) } : {}),
           ...(options.systemPrompt !== undefined ? { system_prompt: options.systemPrompt } : {}),
-        };
+        } satisfies ApiBody<'/orchestrator/nodes', 'POST'>;
         const { value: node } = await viaGatewayOrLocal(
           ctx,
-          async (send) =>
-            (await send('POST', '/api/v1/orchestrator/nodes', body)) as OrchestratorNode,
+          async (send) => (await send('POST', '/api/v1/orchestrator/nodes', body)) as Added,
           () => withLocal(ctx, (local) => local.add(body)),
           NOTE,
         );
@@ -184,9 +148,10 @@ export function registerOrchestrate(program: Command, ctx: CommandContext): void
       const { value } = await viaGatewayOrLocal(
         ctx,
         async (send) =>
-          (await send('DELETE', `/api/v1/orchestrator/nodes/${encodeURIComponent(name)}`)) as {
-            memory_cleared: number;
-          },
+          (await send(
+            'DELETE',
+            `/api/v1/orchestrator/nodes/${encodeURIComponent(name)}`,
+          )) as Removed,
         () => withLocal(ctx, (local) => local.remove(name)),
         NOTE,
       );
@@ -211,7 +176,7 @@ export function registerOrchestrate(program: Command, ctx: CommandContext): void
           ...(options.taskType !== undefined ? { task_type: options.taskType } : {}),
           ...(options.channel !== undefined ? { channel: options.channel } : {}),
           ...(content !== '' ? { content } : {}),
-        };
+        } satisfies ApiBody<'/orchestrator/route', 'POST'>;
         const { value: result } = await viaGatewayOrLocal(
           ctx,
           async (send) => (await send('POST', '/api/v1/orchestrator/route', body)) as RouteResult,

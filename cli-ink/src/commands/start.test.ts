@@ -1,3 +1,4 @@
+import type { GatewayStatus } from '@hearth/client';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -19,9 +20,9 @@ describe('hearth start (foreground)', () => {
     const ready = await fetch(`http://127.0.0.1:${port}/ready`);
     expect(ready.status).toBe(200);
     // The memory set-up `start` asked for before running the gateway reaches /status.
-    const status = (await (await fetch(`http://127.0.0.1:${port}/api/v1/status`)).json()) as {
-      backends: Record<string, string>;
-    };
+    const status = (await (
+      await fetch(`http://127.0.0.1:${port}/api/v1/status`)
+    ).json()) as GatewayStatus;
     expect(status.backends).toMatchObject(TEST_RUNTIME);
   });
 

@@ -1,12 +1,9 @@
+import type { ApiResponse } from '@hearth/client';
 import type { Command } from 'commander';
 import type { CommandContext } from '../deps.ts';
 import { restOrLocal } from '../rest-or-local.ts';
 
-interface ToolRow {
-  name: string;
-  description: string;
-  source: string;
-}
+type Tools = ApiResponse<'/tools'>;
 
 /** `hearth tools list`: the tools the running agent can call. */
 export function registerTools(program: Command, ctx: CommandContext): void {
@@ -16,13 +13,13 @@ export function registerTools(program: Command, ctx: CommandContext): void {
     .command('list')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
-      const { body } = await restOrLocal<{ tools: ToolRow[] }>(
+      const { body } = await restOrLocal<Tools>(
         ctx,
         '/api/v1/tools',
         () => Promise.resolve({ tools: [] }),
         'tools are registered in the running gateway; none to show from here.',
       );
-      const { tools } = body as { tools: ToolRow[] };
+      const { tools } = body as Tools;
       ctx.deps.output.out(
         options.json
           ? JSON.stringify(tools, null, 2)

@@ -1,8 +1,8 @@
-import type { UsageReport } from '@hearth/gateway';
+import type { ApiResponse } from '@hearth/client';
 import { describe, expect, it } from 'vitest';
 import { formatUsage } from './usage.ts';
 
-type ModelUsage = UsageReport['models'][string];
+type ModelUsage = ApiResponse<'/usage'>['models'][string];
 const row = (patch: Partial<ModelUsage> = {}): ModelUsage => ({
   input_tokens: 1200,
   output_tokens: 300,

@@ -1,7 +1,9 @@
-import type { UsageReport } from '@hearth/gateway';
+import type { ApiResponse } from '@hearth/client';
 import type { Command } from 'commander';
 import type { CommandContext } from '../deps.ts';
 import { restOrLocal } from '../rest-or-local.ts';
+
+type UsageReport = ApiResponse<'/usage'>;
 
 /** `hearth usage [--json]`: tokens and estimated cost per model since the gateway started. */
 export function registerUsage(program: Command, ctx: CommandContext): void {

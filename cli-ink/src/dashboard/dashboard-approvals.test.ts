@@ -4,6 +4,7 @@
  * REST API. Each decision is checked where it lands: the command ran (its output reached the
  * model), an `always` allowlist entry was stored, or the agent was told it was denied.
  */
+import type { ApiResponse } from '@hearth/client';
 import { cleanup, render } from 'ink-testing-library';
 import { createElement as h } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -19,11 +20,6 @@ import { DashboardApp } from './ui/dashboard-app.ts';
 
 /** Generous: the machine running the suite may be loaded; every wait ends on what it awaits. */
 const WAIT = { timeout: 30_000, interval: 50 };
-
-interface Pending {
-  id: string;
-  command: string;
-}
 
 let bed: ChatTestBed;
 let core: DashboardCore;
@@ -67,7 +63,8 @@ async function gatedTurn(command: string, sessionId: string) {
   );
   const turn = bed.post('/chat', { message: `please run ${command}`, session_id: sessionId });
   const approval = await vi.waitFor(async () => {
-    const { pending } = (await bed.get('/approvals/pending')).body as { pending: Pending[] };
+    const { pending } = (await bed.get('/approvals/pending'))
+      .body as ApiResponse<'/approvals/pending'>;
     const found = pending.find((p) => p.command === command);
     if (!found) throw new Error(`${command} is not pending yet`);
     return found;
@@ -116,9 +113,8 @@ describe('dashboard approval keys against a real pending approval', () => {
     expect((await turn).body.reply).toBe("finished sh -c 'uname -s'");
     await frameShowing(`Approved ${approval.id.slice(0, 8)}; allowed from now on.`);
     await frameShowing('Approvals (0 pending)');
-    const { entries } = (await bed.get('/approvals/allowlist')).body as {
-      entries: { pattern: string; arg_pattern: string | null }[];
-    };
+    const { entries } = (await bed.get('/approvals/allowlist'))
+      .body as ApiResponse<'/approvals/allowlist'>;
     expect(entries).toEqual([
       expect.objectContaining({ pattern: 'uname', arg_pattern: '^uname -s$' }),
     ]);

@@ -3,6 +3,7 @@
  * chats over `/ws/chat`, decides approvals, and keeps one `DashboardState` that the Ink view
  * renders. I/O comes in as parameters (client, socket opener, clock, timers) so tests drive it.
  */
+import type { ApiBody } from '@hearth/client';
 import { errorMessage } from '../cli-error.ts';
 import { GatewayHttpError, type GatewayClient } from '../gateway-client.ts';
 import {
@@ -249,7 +250,9 @@ export function createDashboardCore(deps: DashboardDeps): DashboardCore {
       await client.sendJson(
         'POST',
         `/api/v1/approvals/${encodeURIComponent(target.id)}/${verb}`,
-        verb === 'approve' ? { always } : undefined,
+        verb === 'approve'
+          ? ({ always } satisfies ApiBody<'/approvals/{approval_id}/approve', 'POST'>)
+          : undefined,
       );
       update({
         notice:

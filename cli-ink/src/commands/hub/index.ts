@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { ApiBody, ApiResponse } from '@hearth/client';
 import type { Command } from 'commander';
 import { showControls } from '@hearth/gateway/show-controls';
 import { CliError } from '../../cli-error.ts';
@@ -9,36 +10,11 @@ import { EXIT_USAGE } from '../../usage-exit.ts';
 import { printResult } from '../../print-result.ts';
 
 /** What the gateway answers for a package (`GET /hub/{name}` and the lists). */
-export interface HubPackage {
-  name: string;
-  version: string;
-  tags: string[];
-  enabled: boolean;
-  kind: string;
-  tools: string[];
-  origin: string;
-}
-interface Finding {
-  rule: string;
-  line: number;
-  severity: string;
-  message: string;
-}
-interface ScanResult {
-  flagged: boolean;
-  findings: Finding[];
-}
-export interface Installed extends HubPackage {
-  sha256: string;
-  scan: ScanResult;
-  forced: boolean;
-}
-export interface InstallRequest {
-  url: string;
-  name?: string;
-  force?: boolean;
-  expected_checksum?: string;
-}
+export type HubPackage = ApiResponse<'/hub/{name}'>;
+type ScanResult = ApiResponse<'/hub/scan', 'POST'>;
+type Finding = ScanResult['findings'][number];
+export type Installed = ApiResponse<'/hub/packages', 'POST'>;
+export type InstallRequest = ApiBody<'/hub/packages', 'POST'>;
 
 /** Installs fetch and scan on the gateway: longer than a plain request may take. */
 const INSTALL_TIMEOUT_MS = 60_000;
@@ -186,7 +162,7 @@ export function registerHub(program: Command, ctx: CommandContext): void {
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       const client = await requireGateway(ctx);
-      const { packages } = await rest<{ packages: HubPackage[] }>(() =>
+      const { packages } = await rest<ApiResponse<'/hub/packages'>>(() =>
         client.getJson('/api/v1/hub/packages'),
       );
       if (options.json) return out(JSON.stringify(packages, null, 2));
@@ -199,7 +175,7 @@ export function registerHub(program: Command, ctx: CommandContext): void {
     .option('--json', 'print JSON')
     .action(async (query: string, options: { json?: boolean }) => {
       const client = await requireGateway(ctx);
-      const { packages } = await rest<{ packages: HubPackage[] }>(() =>
+      const { packages } = await rest<ApiResponse<'/hub/search'>>(() =>
         client.getJson(`/api/v1/hub/search?q=${encodeURIComponent(query)}`),
       );
       if (options.json) return out(JSON.stringify(packages, null, 2));
@@ -227,7 +203,10 @@ export function registerHub(program: Command, ctx: CommandContext): void {
       }
       const client = await requireGateway(ctx);
       const result = await rest<ScanResult>(() =>
-        client.sendJson('POST', '/api/v1/hub/scan', { code, kind }),
+        client.sendJson('POST', '/api/v1/hub/scan', {
+          code,
+          kind,
+        } satisfies ApiBody<'/hub/scan', 'POST'>),
       );
       if (options.json) out(JSON.stringify(result, null, 2));
       else if (result.findings.length === 0) out('No findings.');
@@ -248,8 +227,10 @@ export function registerHub(program: Command, ctx: CommandContext): void {
       .option('--json', 'print JSON')
       .action(async (name: string, options: { json?: boolean }) => {
         const client = await requireGateway(ctx);
-        const p = await rest<HubPackage>(() =>
-          client.sendJson('PATCH', `/api/v1/hub/${encodeURIComponent(name)}`, { enabled }),
+        const p = await rest<ApiResponse<'/hub/{name}', 'PATCH'>>(() =>
+          client.sendJson('PATCH', `/api/v1/hub/${encodeURIComponent(name)}`, {
+            enabled,
+          } satisfies ApiBody<'/hub/{name}', 'PATCH'>),
         );
         printResult(
           ctx.deps.output,

@@ -1,3 +1,4 @@
+import type { ApiBody, ApiResponse } from '@hearth/client';
 import type { Command } from 'commander';
 import { showControls } from '@hearth/gateway/show-controls';
 import { CliError } from '../../cli-error.ts';
@@ -10,16 +11,9 @@ import {
 import { locateGateway } from '../../locate-gateway.ts';
 
 /** An external server as `GET /api/v1/mcp/servers` shows it. */
-export interface ServerRow {
-  name: string;
-  transport: 'stdio' | 'http';
-  enabled: boolean;
-  state: string;
-  tool_count: number;
-  tools: string[];
-  last_error: string | null;
-  restarts: number;
-}
+export type ServerRow = ApiResponse<'/mcp/servers'>['servers'][number];
+type Added = ApiResponse<'/mcp/servers', 'POST'>;
+type Toggled = ApiResponse<'/mcp/servers/{name}', 'PATCH'>;
 
 export interface AddOptions {
   url?: string;
@@ -61,7 +55,11 @@ export function parseEnv(words: readonly string[]): Record<string, string> {
 }
 
 /** The `POST /mcp/servers` body for `add <name> [command...]`. */
-export function addBody(name: string, command: readonly string[], options: AddOptions) {
+export function addBody(
+  name: string,
+  command: readonly string[],
+  options: AddOptions,
+): ApiBody<'/mcp/servers', 'POST'> {
   if ((options.url === undefined) === (command.length === 0))
     throw new CliError('give either a command (stdio) or --url (Streamable HTTP), not both', 2);
   return {
@@ -104,7 +102,7 @@ export function registerServers(mcp: Command, ctx: CommandContext): void {
     .action(async (options: { json?: boolean }) => {
       const { servers: rows } = await withGateway(
         ctx,
-        async (client) => (await client.getJson(PATH)) as { servers: ServerRow[] },
+        async (client) => (await client.getJson(PATH)) as ApiResponse<'/mcp/servers'>,
       );
       if (options.json) out(JSON.stringify(rows, null, 2));
       else out(rows.length === 0 ? 'No MCP servers.' : rows.map(formatServer).join('\n'));
@@ -128,7 +126,7 @@ export function registerServers(mcp: Command, ctx: CommandContext): void {
       print(
         await withGateway(
           ctx,
-          async (client) => (await client.sendJson('POST', PATH, body)) as ServerRow,
+          async (client) => (await client.sendJson('POST', PATH, body)) as Added,
         ),
         options.json,
       );
@@ -160,7 +158,7 @@ export function registerServers(mcp: Command, ctx: CommandContext): void {
             async (client) =>
               (await client.sendJson('PATCH', `${PATH}/${encodeURIComponent(name)}`, {
                 enabled,
-              })) as ServerRow,
+              } satisfies ApiBody<'/mcp/servers/{name}', 'PATCH'>)) as Toggled,
           ),
           options.json,
         );

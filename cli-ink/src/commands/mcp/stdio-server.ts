@@ -1,3 +1,4 @@
+import type { ApiBody, ApiResponse } from '@hearth/client';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -10,13 +11,8 @@ import {
 import { errorMessage } from '../../cli-error.ts';
 import { GatewayHttpError, type GatewayClient } from '../../gateway-client.ts';
 
-/** A tool as `GET /api/v1/tools` lists it. */
-interface GatewayTool {
-  name: string;
-  description: string;
-  source: string;
-  parameters: Record<string, unknown>;
-}
+type Tools = ApiResponse<'/tools'>;
+type Called = ApiResponse<'/mcp/tools/{name}/call', 'POST'>;
 
 /** How often a waiting `tools/call` reports progress (when the client asked for it). */
 export const PROGRESS_INTERVAL_MS = 5_000;
@@ -46,7 +42,7 @@ export function createHearthMcpServer(gateway: GatewayClient, version: string): 
   );
 
   server.setRequestHandler(ListToolsRequestSchema, async (): Promise<ListToolsResult> => {
-    const { tools } = (await gateway.getJson('/api/v1/tools')) as { tools: GatewayTool[] };
+    const { tools } = (await gateway.getJson('/api/v1/tools')) as Tools;
     return {
       tools: tools.map((tool) => ({
         name: tool.name,
@@ -85,9 +81,9 @@ export function createHearthMcpServer(gateway: GatewayClient, version: string): 
           {
             arguments: request.params.arguments ?? {},
             client: clientSessionName(server.getClientVersion()?.name),
-          },
+          } satisfies ApiBody<'/mcp/tools/{name}/call', 'POST'>,
           { timeoutMs: null, signal: extra.signal },
-        )) as { content: string; is_error: boolean };
+        )) as Called;
         return { content: [{ type: 'text', text: result.content }], isError: result.is_error };
       } catch (error) {
         if (error instanceof GatewayHttpError && error.status === 404)

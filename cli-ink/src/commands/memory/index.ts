@@ -3,8 +3,8 @@ import {
   pullEmbeddingModel,
   silentLogger,
   SUMMARY_PROMPT,
-  type MemoryEntry,
 } from '@hearth/gateway';
+import type { ApiBody, ApiResponse } from '@hearth/client';
 import { type Command, InvalidArgumentError } from 'commander';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -15,6 +15,13 @@ import { locateGateway } from '../../locate-gateway.ts';
 import { localRouter, withLocalStore } from '../../local-store.ts';
 import { EXIT_USAGE } from '../../usage-exit.ts';
 import { printResult } from '../../print-result.ts';
+
+type Search = ApiResponse<'/memory/search'>;
+/** A memory as the gateway answers it; the local store's entries have the same fields. */
+type Entry = Search['results'][number];
+type Pruned = ApiResponse<'/memory/prune', 'POST'>;
+type Edited = ApiResponse<'/memory/entries/{id}', 'PATCH'>;
+type SessionCleared = ApiResponse<'/memory/session/{id}', 'DELETE'>;
 
 /** Runs `rest` against a running gateway, or `local` on the store when none answers (with a note). */
 async function restOrStore<T>(
@@ -41,7 +48,7 @@ async function restOrStore<T>(
   }
 }
 
-function formatEntry(entry: MemoryEntry): string {
+function formatEntry(entry: Entry): string {
   const when = new Date(entry.created_at * 1000).toISOString().slice(0, 16).replace('T', ' ');
   const tags = entry.tags.length ? ` [${entry.tags.join(', ')}]` : '';
   return `#${entry.id} ${when} ${entry.session_id} (${entry.type}, importance ${entry.importance_score})${tags}\n    ${entry.content.replace(/\s+/g, ' ').slice(0, 200)}`;
@@ -95,11 +102,8 @@ export function registerMemory(program: Command, ctx: CommandContext): void {
             limit: String(options.limit),
             ...(options.session ? { session_id: options.session } : {}),
           });
-          return (
-            (await send('GET', `/api/v1/memory/search?${params.toString()}`)) as {
-              results: MemoryEntry[];
-            }
-          ).results;
+          return ((await send('GET', `/api/v1/memory/search?${params.toString()}`)) as Search)
+            .results;
         },
         () =>
           withLocalStore(ctx, (db) =>
@@ -127,7 +131,13 @@ export function registerMemory(program: Command, ctx: CommandContext): void {
       const removed = await restOrStore(
         ctx,
         async (send) =>
-          ((await send('POST', '/api/v1/memory/prune', options)) as { removed: number }).removed,
+          (
+            (await send(
+              'POST',
+              '/api/v1/memory/prune',
+              options satisfies ApiBody<'/memory/prune', 'POST'>,
+            )) as Pruned
+          ).removed,
         () => withLocalStore(ctx, (db) => db.memory.prune({ ...options, now: Date.now() / 1000 })),
       );
       printResult(
@@ -157,7 +167,11 @@ export function registerMemory(program: Command, ctx: CommandContext): void {
         const entry = await restOrStore(
           ctx,
           async (send) =>
-            (await send('PATCH', `/api/v1/memory/entries/${id}`, options)) as MemoryEntry,
+            (await send(
+              'PATCH',
+              `/api/v1/memory/entries/${id}`,
+              options satisfies ApiBody<'/memory/entries/{id}', 'PATCH'>,
+            )) as Edited,
           () =>
             withLocalStore(ctx, async (db) => {
               const updated = await db.memory.update(id, {
@@ -197,9 +211,10 @@ export function registerMemory(program: Command, ctx: CommandContext): void {
             ctx,
             async (send) =>
               (
-                (await send('DELETE', `/api/v1/memory/session/${encodeURIComponent(session)}`)) as {
-                  deleted: number;
-                }
+                (await send(
+                  'DELETE',
+                  `/api/v1/memory/session/${encodeURIComponent(session)}`,
+                )) as SessionCleared
               ).deleted,
             () => withLocalStore(ctx, (db) => db.memory.removeSession(session)),
           )

@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ApiResponse } from '@hearth/client';
 import { openDatabase, type Database, type MemoryEntry } from '@hearth/gateway';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeLlmServer } from '../../../../gateway/src/testing/fakes/fake-llm/server.ts';
@@ -213,12 +214,12 @@ describe('hearth memory against a running gateway (REST)', () => {
       body: JSON.stringify({ content, session_id, importance }),
     });
     expect(res.status).toBe(200);
-    return (await res.json()) as MemoryEntry;
+    return (await res.json()) as ApiResponse<'/memory', 'POST'>;
   }
 
   async function entries(query = ''): Promise<MemoryEntry[]> {
     const res = await fetch(`${base}/api/v1/memory?limit=1000${query}`);
-    return ((await res.json()) as { entries: MemoryEntry[] }).entries;
+    return ((await res.json()) as ApiResponse<'/memory'>).entries;
   }
 
   beforeAll(async () => {

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import type { ApiBody, ApiResponse } from '@hearth/client';
 import type { Command } from 'commander';
 import { showControls as show } from '@hearth/gateway/show-controls';
 import type { CommandContext } from '../../deps.ts';
@@ -6,14 +7,12 @@ import { printResult } from '../../print-result.ts';
 import { readSkillFile } from '../skills/format.ts';
 import { kindOfFile, withGateway } from '../skills/rest.ts';
 
-interface Plugin {
-  name: string;
-  tools: string[];
-  metadata: { kind: string; origin: string; version: string; tags: string[] };
-  enabled: boolean;
-  status: string;
-  load_error: string | null;
-}
+/** A plugin as the gateway answers it (GET /plugins/{name} and the lists). */
+type Plugin = ApiResponse<'/plugins/{name}'>;
+type Installed = ApiResponse<'/plugins', 'POST'>;
+type Toggled = ApiResponse<'/plugins/{name}', 'PATCH'>;
+type Reloaded = ApiResponse<'/plugins/{name}/reload', 'POST'>;
+type ReloadedAll = ApiResponse<'/plugins/reload', 'POST'>;
 
 const formatPlugin = (p: Plugin) =>
   `${show(p.name)}  ${show(p.metadata.version)}  ${p.status}  ${
@@ -38,7 +37,7 @@ export function registerPlugins(program: Command, ctx: CommandContext): void {
     .action(async (options: { json?: boolean }) => {
       const { plugins: list } = await withGateway(
         ctx,
-        async (send) => (await send('GET', '/plugins')) as { plugins: Plugin[] },
+        async (send) => (await send('GET', '/plugins')) as ApiResponse<'/plugins'>,
       );
       if (options.json) return out(JSON.stringify(list, null, 2));
       out(list.length === 0 ? 'No plugins installed.' : list.map(formatPlugin).join('\n'));
@@ -79,7 +78,7 @@ export function registerPlugins(program: Command, ctx: CommandContext): void {
               code,
               kind,
               force: options.force === true,
-            })) as Plugin,
+            } satisfies ApiBody<'/plugins', 'POST'>)) as Installed,
         );
         print(options, plugin, () => `Installed ${formatPlugin(plugin)}`);
       },
@@ -105,7 +104,10 @@ export function registerPlugins(program: Command, ctx: CommandContext): void {
       .action(async (name: string, options: { json?: boolean }) => {
         const plugin = await withGateway(
           ctx,
-          async (send) => (await send('PATCH', path(name), { enabled })) as Plugin,
+          async (send) =>
+            (await send('PATCH', path(name), {
+              enabled,
+            } satisfies ApiBody<'/plugins/{name}', 'PATCH'>)) as Toggled,
         );
         print(options, plugin, () => formatPlugin(plugin));
       });
@@ -119,7 +121,7 @@ export function registerPlugins(program: Command, ctx: CommandContext): void {
       if (name === undefined) {
         const { plugins: list } = await withGateway(
           ctx,
-          async (send) => (await send('POST', '/plugins/reload')) as { plugins: Plugin[] },
+          async (send) => (await send('POST', '/plugins/reload')) as ReloadedAll,
         );
         return print(options, list, () =>
           [
@@ -130,7 +132,7 @@ export function registerPlugins(program: Command, ctx: CommandContext): void {
       }
       const plugin = await withGateway(
         ctx,
-        async (send) => (await send('POST', `${path(name)}/reload`)) as Plugin,
+        async (send) => (await send('POST', `${path(name)}/reload`)) as Reloaded,
       );
       print(options, plugin, () => `Reloaded ${formatPlugin(plugin)}`);
     });

@@ -1,18 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import type { ApiResponse } from '@hearth/client';
 import { showControls as show } from '@hearth/gateway/show-controls';
 import { CliError } from '../../cli-error.ts';
 
-export interface Skill {
-  name: string;
-  kind: string;
-  state: string;
-  tools: string[];
-  load_error: string | null;
-  origin: string;
-  version: string;
-  tags: string[];
-  plugin: boolean;
-}
+/** A skill as the gateway answers it (GET /skills and the answers that return one skill). */
+export type Skill = ApiResponse<'/skills'>['skills'][number];
 
 export const formatSkill = (s: Skill): string =>
   `${show(s.name)}  ${s.state}  ${s.tools.length ? s.tools.map(show).join(', ') : '(no tools)'}${

@@ -1,11 +1,16 @@
+import type { ApiBody, ApiResponse } from '@hearth/client';
 import type { Command } from 'commander';
 import { showControls as show } from '@hearth/gateway/show-controls';
 import { CliError } from '../../cli-error.ts';
 import type { CommandContext } from '../../deps.ts';
 import { printResult } from '../../print-result.ts';
-import { formatSkill, readSkillFile, type Skill } from './format.ts';
+import { formatSkill, readSkillFile } from './format.ts';
 import { registerReview } from './review.ts';
 import { kindOfFile, withGateway } from './rest.ts';
+
+type Written = ApiResponse<'/skills', 'POST'>;
+type WithCode = ApiResponse<'/skills/{name}'>;
+type Quarantined = ApiResponse<'/skills/{name}/quarantine', 'POST'>;
 
 /** `hearth skills write|list|show|delete|validate|quarantine` and `skills review …`. */
 export function registerSkills(program: Command, ctx: CommandContext): void {
@@ -25,7 +30,12 @@ export function registerSkills(program: Command, ctx: CommandContext): void {
       const code = await readSkillFile(options.file);
       const skill = await withGateway(
         ctx,
-        async (send) => (await send('POST', '/skills', { name, code, kind })) as Skill,
+        async (send) =>
+          (await send('POST', '/skills', {
+            name,
+            code,
+            kind,
+          } satisfies ApiBody<'/skills', 'POST'>)) as Written,
       );
       print(options, skill, () => `Wrote ${formatSkill(skill)}`);
       if (skill.state === 'error') throw new CliError(`${name} was written but did not load`);
@@ -38,7 +48,7 @@ export function registerSkills(program: Command, ctx: CommandContext): void {
     .action(async (options: { json?: boolean }) => {
       const { skills: list } = await withGateway(
         ctx,
-        async (send) => (await send('GET', '/skills')) as { skills: Skill[] },
+        async (send) => (await send('GET', '/skills')) as ApiResponse<'/skills'>,
       );
       if (options.json) return out(JSON.stringify(list, null, 2));
       out(list.length === 0 ? 'No skills installed.' : list.map(formatSkill).join('\n'));
@@ -51,8 +61,7 @@ export function registerSkills(program: Command, ctx: CommandContext): void {
     .action(async (name: string, options: { json?: boolean }) => {
       const skill = await withGateway(
         ctx,
-        async (send) =>
-          (await send('GET', `/skills/${encodeURIComponent(name)}`)) as Skill & { code: string },
+        async (send) => (await send('GET', `/skills/${encodeURIComponent(name)}`)) as WithCode,
       );
       if (options.json) return out(JSON.stringify(skill, null, 2));
       out(
@@ -79,7 +88,7 @@ export function registerSkills(program: Command, ctx: CommandContext): void {
       const skill = await withGateway(
         ctx,
         async (send) =>
-          (await send('POST', `/skills/${encodeURIComponent(name)}/quarantine`)) as Skill,
+          (await send('POST', `/skills/${encodeURIComponent(name)}/quarantine`)) as Quarantined,
       );
       print(options, skill, () => `Quarantined ${show(skill.name)}: unloaded, file kept.`);
     });

@@ -1,28 +1,24 @@
+import type { ApiResponse } from '@hearth/client';
 import type { Command } from 'commander';
 import { showControls as show } from '@hearth/gateway/show-controls';
 import { CliError } from '../../cli-error.ts';
 import type { CommandContext } from '../../deps.ts';
 import { printResult } from '../../print-result.ts';
-import { formatSkill, type Skill } from './format.ts';
+import { formatSkill } from './format.ts';
 import { withGateway, type Send } from './rest.ts';
 
-interface Proposal {
-  id: string;
-  name: string;
-  kind: string;
-  code: string;
-  description: string | null;
-  tools: string[];
-  session_id: string;
-  created_at: number;
-}
+type Pending = ApiResponse<'/skills/review/pending'>;
+type Proposal = Pending['pending'][number];
+type Shown = ApiResponse<'/skills/review/{id}'>;
+type Approved = ApiResponse<'/skills/review/{id}/approve', 'POST'>;
+type Rejected = ApiResponse<'/skills/review/{id}/reject', 'POST'>;
 
 const formatProposal = (p: Proposal) =>
   `${p.id.slice(0, 8)}  ${show(p.name)}  tools: ${p.tools.map(show).join(', ') || '(none)'}  (session ${show(p.session_id)})`;
 
 /** A full id from a prefix of a pending proposal's (the list shows 8 characters). */
 async function resolveId(send: Send, prefix: string): Promise<string> {
-  const { pending } = (await send('GET', '/skills/review/pending')) as { pending: Proposal[] };
+  const { pending } = (await send('GET', '/skills/review/pending')) as Pending;
   const found = pending.filter((p) => p.id.startsWith(prefix));
   if (found.length === 1) return found[0]!.id;
   if (found.length === 0) throw new CliError(`No pending skill proposal ${prefix}.`);
@@ -41,7 +37,7 @@ export function registerReview(skills: Command, ctx: CommandContext): void {
     .action(async (options: { json?: boolean }) => {
       const { pending } = await withGateway(
         ctx,
-        async (send) => (await send('GET', '/skills/review/pending')) as { pending: Proposal[] },
+        async (send) => (await send('GET', '/skills/review/pending')) as Pending,
       );
       if (options.json) return out(JSON.stringify(pending, null, 2));
       out(
@@ -59,7 +55,7 @@ export function registerReview(skills: Command, ctx: CommandContext): void {
       const proposal = await withGateway(
         ctx,
         async (send) =>
-          (await send('GET', `/skills/review/${await resolveId(send, prefix)}`)) as Proposal,
+          (await send('GET', `/skills/review/${await resolveId(send, prefix)}`)) as Shown,
       );
       if (options.json) return out(JSON.stringify(proposal, null, 2));
       out(
@@ -78,9 +74,10 @@ export function registerReview(skills: Command, ctx: CommandContext): void {
       const { skill } = await withGateway(
         ctx,
         async (send) =>
-          (await send('POST', `/skills/review/${await resolveId(send, prefix)}/approve`)) as {
-            skill: Skill;
-          },
+          (await send(
+            'POST',
+            `/skills/review/${await resolveId(send, prefix)}/approve`,
+          )) as Approved,
       );
       printResult(ctx.deps.output, options, { skill }, () => `Approved: ${formatSkill(skill)}`);
     });
@@ -93,9 +90,10 @@ export function registerReview(skills: Command, ctx: CommandContext): void {
       const { name } = await withGateway(
         ctx,
         async (send) =>
-          (await send('POST', `/skills/review/${await resolveId(send, prefix)}/reject`)) as {
-            name: string;
-          },
+          (await send(
+            'POST',
+            `/skills/review/${await resolveId(send, prefix)}/reject`,
+          )) as Rejected,
       );
       printResult(
         ctx.deps.output,
