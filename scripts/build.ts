@@ -12,12 +12,21 @@
  * Types are not checked here (`npm run typecheck` does that), and no declaration files are
  * read, so the build takes a few seconds. Test-only modules (fake servers, conformance suites,
  * testing/ helpers, __fixtures__/) are left out, and the build fails if one reaches dist/.
+ *
+ * dist/gateway and dist/cli-ink each get a node_modules link to their workspace's own
+ * node_modules, so a compiled file finds the same packages as its source (npm nests a
+ * workspace's dependency there when the root holds another version of it). The build fails
+ * when a compiled file's import finds a version outside its workspace's declared range.
  */
 import { execFileSync } from 'node:child_process';
 import { cp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { checkResolution, describeProblem } from './build/check-resolution.ts';
 import { isTestOnlyModule } from './test-only-modules.ts';
+
+/** The workspaces compiled into dist/ (tsconfig.build.json's `include`). */
+const COMPILED_WORKSPACES = ['gateway', 'cli-ink'];
 
 const require = createRequire(import.meta.url);
 await rm('dist', { recursive: true, force: true });
@@ -51,10 +60,28 @@ for (const path of [
 }
 await writeGatewayManifest();
 await linkGatewayPackage();
+for (const workspace of COMPILED_WORKSPACES) await linkWorkspaceModules(workspace);
 
 const testOnly = (await readdir('dist', { recursive: true })).filter(isTestOnlyModule);
 if (testOnly.length > 0) {
   process.stderr.write(`build: test-only modules reached dist/:\n  ${testOnly.join('\n  ')}\n`);
+  process.exit(1);
+}
+
+const resolutionProblems = await checkResolution({
+  root: process.cwd(),
+  outputRoot: 'dist',
+  ownScope: '@hearth/',
+  workspaces: COMPILED_WORKSPACES.map((workspace) => ({
+    output: `dist/${workspace}`,
+    manifest: `${workspace}/package.json`,
+  })),
+});
+if (resolutionProblems.length > 0) {
+  process.stderr.write(
+    `build: compiled imports find packages outside the declared ranges:\n  ` +
+      `${resolutionProblems.map(describeProblem).join('\n  ')}\n`,
+  );
   process.exit(1);
 }
 
@@ -80,4 +107,13 @@ async function writeGatewayManifest(): Promise<void> {
 async function linkGatewayPackage(): Promise<void> {
   await mkdir('dist/node_modules/@hearth', { recursive: true });
   await symlink('../../gateway', 'dist/node_modules/@hearth/gateway', 'dir');
+}
+
+/**
+ * dist/<workspace>/node_modules → <workspace>/node_modules (a relative link, so it holds in
+ * the Docker image too, whose deps stage installs the same layout), made whether or not the
+ * workspace has nested packages now, so a later install that nests one is seen at once.
+ */
+async function linkWorkspaceModules(workspace: string): Promise<void> {
+  await symlink(`../../${workspace}/node_modules`, `dist/${workspace}/node_modules`, 'dir');
 }
