@@ -16,12 +16,14 @@
  * dist/gateway and dist/cli-ink each get a node_modules link to their workspace's own
  * node_modules, so a compiled file finds the same packages as its source (npm nests a
  * workspace's dependency there when the root holds another version of it). The build fails
- * when a compiled file's import finds a version outside its workspace's declared range.
+ * when a compiled file's import finds a version outside its workspace's declared range, or
+ * when the compiled hub address policy disagrees with its test cases.
  */
 import { execFileSync } from 'node:child_process';
 import { cp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { checkAddressPolicy } from './build/check-address-policy.ts';
 import { checkResolution, describeProblem } from './build/check-resolution.ts';
 import { isTestOnlyModule } from './test-only-modules.ts';
 
@@ -81,6 +83,15 @@ if (resolutionProblems.length > 0) {
   process.stderr.write(
     `build: compiled imports find packages outside the declared ranges:\n  ` +
       `${resolutionProblems.map(describeProblem).join('\n  ')}\n`,
+  );
+  process.exit(1);
+}
+
+const policyMismatches = await checkAddressPolicy('dist/gateway/src/hub/address-policy.js');
+if (policyMismatches.length > 0) {
+  process.stderr.write(
+    `build: the compiled hub address policy disagrees with its tests:\n  ` +
+      `${policyMismatches.join('\n  ')}\n`,
   );
   process.exit(1);
 }

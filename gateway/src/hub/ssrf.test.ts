@@ -13,9 +13,9 @@ import {
   TEST_PACKAGE_HOST,
   type CountingServer,
 } from './testing/https-fixture.ts';
+import { ALLOWED_ADDRESSES, PUBLIC_V4, REFUSED_ADDRESSES } from './testing/address-cases.ts';
 
 const SKILL = 'export function hi() {\n  return "hi";\n}\n';
-const PUBLIC_V4 = '93.184.216.34';
 
 async function refusal(work: Promise<unknown>): Promise<{ status: number; message: string }> {
   try {
@@ -50,38 +50,13 @@ function recordingNetwork(names: Record<string, string[]> = {}) {
 }
 
 describe('which addresses a hub download may connect to', () => {
-  it.each([
-    ['127.0.0.1', 'loopback'],
-    ['127.255.0.9', 'loopback'],
-    ['10.1.2.3', 'private'],
-    ['172.16.0.1', 'private'],
-    ['192.168.1.1', 'private'],
-    ['169.254.169.254', 'link-local'],
-    ['100.64.0.1', 'carrier-grade NAT'],
-    ['0.0.0.0', 'special-purpose'],
-    ['224.0.0.1', 'special-purpose'],
-    ['255.255.255.255', 'special-purpose'],
-    ['::1', 'loopback'],
-    ['::', 'special-purpose'],
-    ['fe80::1', 'link-local'],
-    ['fc00::1', 'private'],
-    ['fd12:3456::1', 'private'],
-    ['ff02::1', 'special-purpose'],
-    ['::ffff:127.0.0.1', 'loopback'],
-    ['::ffff:7f00:1', 'loopback'],
-    ['::ffff:10.0.0.1', 'private'],
-    ['64:ff9b::7f00:1', 'special-purpose'],
-    ['2002:7f00:1::', 'special-purpose'],
-  ])('refuses %s (%s)', (address, kind) => {
+  it.each(REFUSED_ADDRESSES)('refuses %s (%s)', (address, kind) => {
     expect(addressProblem(address, false)).toContain(kind);
   });
 
-  it.each([PUBLIC_V4, '8.8.8.8', '2606:4700:4700::1111', `::ffff:${PUBLIC_V4}`])(
-    'allows public unicast %s',
-    (address) => {
-      expect(addressProblem(address, false)).toBeUndefined();
-    },
-  );
+  it.each(ALLOWED_ADDRESSES)('allows public unicast %s', (address) => {
+    expect(addressProblem(address, false)).toBeUndefined();
+  });
 
   it('the opt-in admits loopback, private, link-local and CGNAT hosts, never unspecified or multicast', () => {
     for (const address of ['127.0.0.1', '10.0.0.1', '192.168.0.2', 'fe80::1', '100.64.1.1', '::1'])
