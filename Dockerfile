@@ -110,6 +110,9 @@ COPY --from=models --chown=node:node /models-home/models /data/models
 COPY --from=deps /app/ ./
 COPY gateway/ gateway/
 COPY cli-ink/ cli-ink/
+# dist/gateway/node_modules and dist/cli-ink/node_modules are relative links to the
+# workspaces' own node_modules (from the deps stage, same layout as the build stage's), so the
+# compiled files load the versions the build checked, not the root's hoisted ones.
 COPY --from=build /app/dist/ dist/
 # The web client the gateway serves at `/` (built by Vite in the build stage).
 COPY --from=build /app/web/dist/ web/dist/
