@@ -11,10 +11,10 @@ export interface AreaSocket {
 }
 
 /**
- * One area of the gateway as `createGateway` sees it. A factory (`memoryArea(deps)`,
- * `privacyArea(deps)`, …) takes only the ports it needs and returns this; the gateway is a list
- * of areas in start-up order plus generic code that mounts their routes and sockets, runs
- * `start` as a start-up phase, merges `status`, and closes them in reverse order.
+ * One area of the gateway as `createGateway` sees it. Its installer (`defineArea`, install.ts)
+ * takes the kernel and only the faces of the areas it names, and returns this; the gateway is a
+ * list of installers in start-up order plus generic code that mounts their routes and sockets,
+ * runs `start` as a start-up phase, merges `status`, and closes them in reverse order.
  *
  * Routes and sockets exist from the beginning (the port is bound before start-up runs); a part
  * built in `start` is reached through a `late` value, which answers 503 "… is starting" until
