@@ -97,7 +97,6 @@ interface Waiting {
   cancelExpiry: () => void;
 }
 
-
 /**
  * The approval gate in front of shell and browser tools, with the spec's state machine:
  * a prompted command is pending until approved (it then runs at once and the waiting tool call
@@ -340,4 +339,3 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
     },
   };
 }
-

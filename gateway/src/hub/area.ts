@@ -59,11 +59,7 @@ export interface HubOptions {
 
 export const hub = defineArea(
   'hub',
-  (
-    kernel,
-    needs: { skills: { catalog: () => SkillCatalog } },
-    options: HubOptions | undefined,
-  ) =>
+  (kernel, needs: { skills: { catalog: () => SkillCatalog } }, options: HubOptions | undefined) =>
     hubArea({
       catalog: needs.skills.catalog,
       scan: scanPackage,

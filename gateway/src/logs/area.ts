@@ -32,8 +32,6 @@ export interface LogsOptions {
   tail?: LogTail;
 }
 
-export const logs = defineArea(
-  'logs',
-  (kernel, _needs: object, options: LogsOptions | undefined) =>
-    logsArea({ tail: options?.tail, frameLimits: kernel.frameLimits }),
+export const logs = defineArea('logs', (kernel, _needs: object, options: LogsOptions | undefined) =>
+  logsArea({ tail: options?.tail, frameLimits: kernel.frameLimits }),
 );

@@ -112,28 +112,25 @@ export interface McpNeeds {
   approvals: { gate: ApprovalGate; deniedText: string };
 }
 
-export const mcp = defineArea(
-  'mcp',
-  (kernel, needs: McpNeeds, options: McpOptions | undefined) => {
-    const { config } = kernel;
-    return mcpArea({
-      servers: config.mcp.servers,
-      tools: needs.tools.registry,
-      gate: needs.approvals.gate,
-      deniedText: needs.approvals.deniedText,
-      // The entry's env only, through the shared sanitiser: no provider key or configured secret.
-      childEnv: (env) => kernel.childEnv(env),
-      serverCommand: options?.serverCommand,
-      // The spawned `hearth mcp` gets this gateway's URL and key, and nothing else secret.
-      serverEnv: () => ({
-        ...kernel.childEnv(),
-        HEARTH_GATEWAY_URL: kernel.localUrl(),
-        ...(config.gateway.api_key === '' ? {} : { HEARTH_API_KEY: config.gateway.api_key }),
-      }),
-      updateConfig: (section, values) => updateConfigFile(kernel.paths.configPath, section, values),
-      timing: options?.timing,
-      version: VERSION,
-      logger: kernel.logger,
-    });
-  },
-);
+export const mcp = defineArea('mcp', (kernel, needs: McpNeeds, options: McpOptions | undefined) => {
+  const { config } = kernel;
+  return mcpArea({
+    servers: config.mcp.servers,
+    tools: needs.tools.registry,
+    gate: needs.approvals.gate,
+    deniedText: needs.approvals.deniedText,
+    // The entry's env only, through the shared sanitiser: no provider key or configured secret.
+    childEnv: (env) => kernel.childEnv(env),
+    serverCommand: options?.serverCommand,
+    // The spawned `hearth mcp` gets this gateway's URL and key, and nothing else secret.
+    serverEnv: () => ({
+      ...kernel.childEnv(),
+      HEARTH_GATEWAY_URL: kernel.localUrl(),
+      ...(config.gateway.api_key === '' ? {} : { HEARTH_API_KEY: config.gateway.api_key }),
+    }),
+    updateConfig: (section, values) => updateConfigFile(kernel.paths.configPath, section, values),
+    timing: options?.timing,
+    version: VERSION,
+    logger: kernel.logger,
+  });
+});

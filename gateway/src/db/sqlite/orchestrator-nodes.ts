@@ -26,9 +26,8 @@ const settle = <T>(work: () => T): Promise<T> => new Promise((resolve) => resolv
 export function sqliteOrchestratorNodeStore(db: SqliteDrizzle): OrchestratorNodeStore {
   return {
     list: () =>
-      settle(
-        (): OrchestratorNode[] =>
-          db.select(columns).from(orchestratorNodes).orderBy(asc(orchestratorNodes.name)).all(),
+      settle((): OrchestratorNode[] =>
+        db.select(columns).from(orchestratorNodes).orderBy(asc(orchestratorNodes.name)).all(),
       ),
     get: (name) =>
       settle(() =>
