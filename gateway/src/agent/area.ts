@@ -9,6 +9,7 @@ import type { SettingsService } from '../settings/ports.ts';
 import type { ToolRegistry } from '../tools/ports.ts';
 import type { FrameSenderLimits } from '../ws/send.ts';
 import { buildAgent } from './build-agent.ts';
+import { AGENT_TOOLS } from './tools/builtin.ts';
 import { chatSocketFormA, chatSocketFormB } from './chat-sockets.ts';
 import type { ConversationStore } from '../sessions/ports.ts';
 import type { ChatPipeline, PipelineSettings } from './pipeline.ts';
@@ -47,6 +48,8 @@ export interface AgentAreaDeps {
 /** The chat pipeline: REST chat and sessions, the `/ws` and `/ws/chat` sockets. */
 export function agentArea(deps: AgentAreaDeps): AgentArea {
   const pipeline = late<ChatPipeline>('The agent');
+  // Registered at start-up, after the skills and plugins on disk: reserved now.
+  for (const name of AGENT_TOOLS) deps.tools.reserve(name, 'builtin');
   const pipelineSettings: PipelineSettings = { maxToolSteps: 5 };
   const socketDeps = {
     pipeline: pipeline.get,

@@ -38,9 +38,9 @@ export async function buildAgent(deps: BuildAgentDeps): Promise<ChatPipeline> {
     now: deps.now,
   });
   await persona.ensureFiles();
-  if (!deps.tools.get('current_time'))
-    deps.tools.register(currentTimeTool(() => new Date(deps.now())));
-  if (!deps.tools.get('memory_search')) deps.tools.register(memorySearchTool(deps.memory.service));
+  // Reserved by the agent area's installer: nothing else can hold these names.
+  deps.tools.register(currentTimeTool(() => new Date(deps.now())));
+  deps.tools.register(memorySearchTool(deps.memory.service));
   return createChatPipeline({
     router: deps.router,
     memory: deps.memory.service,

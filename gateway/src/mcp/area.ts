@@ -3,6 +3,7 @@ import type { Area } from '../lifecycle/area.ts';
 import { late } from '../lifecycle/late.ts';
 import type { ToolRegistry } from '../tools/ports.ts';
 import { configServerStore, type UpdateConfig } from './client/config-store.ts';
+import { mcpOrigin, mcpPrefix } from './client/names.ts';
 import { DEFAULT_TIMING, type ConnectionTiming } from './client/timing.ts';
 import { createClientManager, type ClientManager } from './client/manager.ts';
 import type {
@@ -57,6 +58,9 @@ function describe(server: ExternalServerStatus): string {
  */
 export function mcpArea(deps: McpAreaDeps): McpArea {
   const logger = deps.logger.child({ area: 'mcp' });
+  // Each configured server's namespace, before any area loads a tool (whatever the order).
+  for (const server of deps.servers)
+    deps.tools.reservePrefix(mcpPrefix(server.name), mcpOrigin(server.name));
   const clients = late<ClientManager>('The MCP client');
   const process = createServerProcess({
     command: deps.serverCommand,

@@ -7,7 +7,7 @@ import { pluginRoutes } from './plugin-routes.ts';
 import type { ScanPackage, SkillCatalog, SkillIsolation, ValidateSkill } from './types.ts';
 import { createProposalQueue } from './review/proposals.ts';
 import { createReviewService, type ReviewService } from './review/review-service.ts';
-import { writeSkillTool } from './review/write-skill-tool.ts';
+import { WRITE_SKILL, writeSkillTool } from './review/write-skill-tool.ts';
 import { skillRoutes } from './routes.ts';
 import { createSkillStore, type SkillStore } from './store/skill-store.ts';
 import { defineArea } from '../lifecycle/install.ts';
@@ -43,6 +43,8 @@ export interface SkillsArea extends Area {
  */
 export function skillsArea(deps: SkillsAreaDeps): SkillsArea {
   const logger = deps.logger.child({ area: 'skills' });
+  // Registered at start-up, after the skills on disk: reserved now, so none of them takes it.
+  deps.tools.reserve(WRITE_SKILL, 'builtin');
   const store = late<SkillStore>('Skills');
   const review = late<ReviewService>('Skills');
   let isolation: SkillIsolation | undefined;
@@ -76,7 +78,7 @@ export function skillsArea(deps: SkillsAreaDeps): SkillsArea {
           logger,
         }),
       );
-      if (!deps.tools.get('write_skill')) deps.tools.register(writeSkillTool(review.get));
+      deps.tools.register(writeSkillTool(review.get));
     },
     status: (): Record<string, string> => {
       if (!isolation) return {};

@@ -5,7 +5,7 @@ import { isLoopbackHost } from '../http/binding.ts';
 import type { AreaSocket } from '../lifecycle/area.ts';
 import { defineArea } from '../lifecycle/install.ts';
 import { late } from '../lifecycle/late.ts';
-import { buildTools, terminalEnabled, type ToolRuntime } from './build-tools.ts';
+import { BUILTIN_TOOLS, buildTools, terminalEnabled, type ToolRuntime } from './build-tools.ts';
 import type { ToolsArea } from './ports.ts';
 import { createToolRegistry } from './registry.ts';
 import { terminalSocket } from './terminal/terminal-socket.ts';
@@ -21,6 +21,8 @@ export const tools = defineArea(
   (kernel, needs: { approvals: Pick<ApprovalsArea, 'gate'> }): ToolsArea => {
     const { config, paths } = kernel;
     const registry = createToolRegistry();
+    // Registered by the start-up phase; reserved now, before any area loads a tool.
+    for (const name of BUILTIN_TOOLS) registry.reserve(name, 'builtin');
     const runtime = late<ToolRuntime>('The tools');
     const terminalServed = terminalEnabled(
       config.security.terminal,

@@ -11,6 +11,9 @@ import type { Executor } from './executors/ports.ts';
 import { createSidecarExecutor } from './executors/sidecar/sidecar-executor.ts';
 import { gatedTool, shellTool } from './shell-tool.ts';
 
+/** The built-ins registered here, reserved by the tools area's installer. */
+export const BUILTIN_TOOLS = ['shell', 'browser'] as const;
+
 export interface ToolRuntime {
   executor: Executor;
   browser: BrowserController;
@@ -86,7 +89,7 @@ export async function buildTools(deps: BuildToolsDeps): Promise<ToolRuntime> {
       (args) => browsing.normaliseArgs(args),
     ),
   ]) {
-    if (!deps.tools.get(tool.name)) deps.tools.register(tool);
+    deps.tools.register(tool);
   }
 
   return {

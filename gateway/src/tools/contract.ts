@@ -34,9 +34,25 @@ export interface Tool extends ToolDescriptor {
   execute(context: ToolContext, args: Record<string, unknown>): Promise<string>;
 }
 
-/** The registry port: register, look up and describe the tools of one gateway. */
+/**
+ * The registry port: register, look up and describe the tools of one gateway. One namespace:
+ * a name is held by one origin (a tool's `source`), and names an origin reserved (built-ins,
+ * an MCP server's `<server>__` namespace) can be registered by that origin only.
+ */
 export interface ToolRegistry {
+  /** Throws a 409 naming the tool, its origin and the holder when the name is taken. */
   register(tool: Tool): void;
+  /** Keeps `name` for tools whose `source` is `origin`; a 409 when another origin holds it. */
+  reserve(name: string, origin: string): void;
+  /** Keeps every name starting with `prefix` for `origin`; a 409 when another holds one. */
+  reservePrefix(prefix: string, origin: string): void;
+  /** Gives a prefix `origin` reserved back (an MCP server removed). */
+  releasePrefix(prefix: string, origin: string): void;
+  /**
+   * Why a tool of `origin` could not take `name` now (the 409's message), or null. A tool
+   * `origin` registered itself does not count: installing again replaces it.
+   */
+  conflict(name: string, origin: string): string | null;
   unregister(name: string): boolean;
   get(name: string): Tool | undefined;
   list(): Tool[];

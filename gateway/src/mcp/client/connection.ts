@@ -21,6 +21,7 @@ import type {
 } from '../ports.ts';
 import { gateCommand } from './gate-command.ts';
 import { GuardedTransport } from './message-guard.ts';
+import { mcpOrigin, mcpPrefix } from './names.ts';
 import type { ConnectionTiming } from './timing.ts';
 import { resultText } from './tool-result.ts';
 
@@ -55,6 +56,7 @@ const messageOf = (error: unknown): string =>
 export function createConnection(deps: ConnectionDeps) {
   const { entry, timing } = deps;
   const logger = deps.logger.child({ area: 'mcp-client', server: entry.name });
+  const origin = mcpOrigin(entry.name);
   let enabled = entry.enabled;
   let state: ConnectionState = enabled ? 'connecting' : 'disabled';
   /** This generation's client once connected (its tools are registered). */
@@ -126,12 +128,12 @@ export function createConnection(deps: ConnectionDeps) {
   }
 
   function toolFor(tool: McpTool, gen: number): Tool {
-    const name = `${entry.name}__${tool.name}`;
+    const name = `${mcpPrefix(entry.name)}${tool.name}`;
     return {
       name,
       description: tool.description ?? tool.title ?? `${tool.name} (MCP server ${entry.name})`,
       parameters: tool.inputSchema,
-      source: `mcp:${entry.name}`,
+      source: mcpOrigin(entry.name),
       async execute(context, args) {
         const command = gateCommand(entry.name, tool.name, args);
         const decision = await deps.gate({
@@ -189,15 +191,29 @@ export function createConnection(deps: ConnectionDeps) {
     return tools;
   }
 
-  function register(tools: McpTool[], gen: number): void {
+  /** The server's tools the registry would take (allowed, well named). */
+  function wanted(tools: McpTool[]): McpTool[] {
     const allowed = entry.tools === undefined ? undefined : new Set(entry.tools);
+    return tools.filter((tool) => {
+      if (allowed && !allowed.has(tool.name)) return false;
+      if (REGISTRY_NAME.test(`${mcpPrefix(entry.name)}${tool.name}`)) return true;
+      logger.warn({ tool: tool.name }, 'MCP tool skipped: its name does not fit the registry');
+      return false;
+    });
+  }
+
+  /** The first of the server's tools another origin holds, or null. */
+  function collision(tools: McpTool[]): string | null {
     for (const tool of tools) {
-      if (allowed && !allowed.has(tool.name)) continue;
-      const name = `${entry.name}__${tool.name}`;
-      if (!REGISTRY_NAME.test(name)) {
-        logger.warn({ tool: tool.name }, 'MCP tool skipped: its name does not fit the registry');
-        continue;
-      }
+      const problem = deps.tools.conflict(`${mcpPrefix(entry.name)}${tool.name}`, origin);
+      if (problem !== null) return problem;
+    }
+    return null;
+  }
+
+  function register(tools: McpTool[], gen: number): void {
+    for (const tool of tools) {
+      const name = `${mcpPrefix(entry.name)}${tool.name}`;
       try {
         deps.tools.register(toolFor(tool, gen));
         registered.push(name);
@@ -228,8 +244,16 @@ export function createConnection(deps: ConnectionDeps) {
         await current.close();
         return;
       }
+      const kept = wanted(tools);
+      const taken = collision(kept);
+      if (taken !== null) {
+        // Not connected at all: none of its tools, and no restart until it is enabled again.
+        await drop(gen, `refused: ${taken}`, false);
+        state = 'failed';
+        return;
+      }
       client = current;
-      register(tools, gen);
+      register(kept, gen);
       state = 'connected';
       attempt = 0;
       logger.info({ tools: registered.length }, 'MCP server connected');
@@ -247,7 +271,7 @@ export function createConnection(deps: ConnectionDeps) {
     async setEnabled(next: boolean): Promise<void> {
       enabled = next;
       if (next) {
-        if (state === 'disabled') {
+        if (state === 'disabled' || state === 'failed') {
           attempt = 0;
           await connect();
         }

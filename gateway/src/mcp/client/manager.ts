@@ -9,6 +9,7 @@ import type {
 } from '../ports.ts';
 import type * as ConnectionModule from './connection.ts';
 import type { Connection } from './connection.ts';
+import { mcpOrigin, mcpPrefix } from './names.ts';
 import type { ConnectionTiming } from './timing.ts';
 
 export interface ClientManagerDeps {
@@ -78,7 +79,14 @@ export function createClientManager(deps: ClientManagerDeps) {
         if (closed) throw new HearthError('unavailable', 'The gateway is closing');
         if (connections.has(entry.name))
           throw new HearthError('conflict', `An MCP server named '${entry.name}' already exists`);
-        await deps.store.save([...entries(), entry]);
+        // Its namespace first: a 409 while another origin holds a `<name>__` tool, nothing saved.
+        deps.tools.reservePrefix(mcpPrefix(entry.name), mcpOrigin(entry.name));
+        try {
+          await deps.store.save([...entries(), entry]);
+        } catch (error) {
+          deps.tools.releasePrefix(mcpPrefix(entry.name), mcpOrigin(entry.name));
+          throw error;
+        }
         const connection = await open(entry);
         connections.set(entry.name, connection);
         void connection.connect();
@@ -91,6 +99,7 @@ export function createClientManager(deps: ClientManagerDeps) {
         await deps.store.save(entries().filter((entry) => entry.name !== name));
         connections.delete(name);
         await connection.close();
+        deps.tools.releasePrefix(mcpPrefix(name), mcpOrigin(name));
         return { removed: true as const, name };
       }),
 

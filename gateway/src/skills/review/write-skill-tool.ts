@@ -2,6 +2,9 @@ import type { Tool } from '../../tools/ports.ts';
 import { isHearthError } from '../../errors.ts';
 import type { ReviewService } from './review-service.ts';
 
+/** The built-in's name, reserved by the skills area's installer. */
+export const WRITE_SKILL = 'write_skill';
+
 /**
  * The agent's `write_skill` tool: validates the code and queues a proposal. Nothing is
  * written or loaded until a human approves it; a rejection by layer 1 comes back as the
@@ -9,7 +12,7 @@ import type { ReviewService } from './review-service.ts';
  */
 export function writeSkillTool(review: () => ReviewService): Tool {
   return {
-    name: 'write_skill',
+    name: WRITE_SKILL,
     source: 'builtin',
     description:
       'Propose a new skill: an ES module whose exported functions become tools named <skill>_<function> (a JSDoc comment describes each). A human must approve it before it is written or loaded.',

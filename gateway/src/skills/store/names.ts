@@ -24,5 +24,8 @@ export function assertSkillName(name: string): void {
   if (problem !== null) throw validationError(`skill name ${problem}`);
 }
 
+/** The registry `source` of a skill's tools: `skill:<name>`. */
+export const skillOrigin = (skill: string): string => `skill:${skill}`;
+
 /** The registry name of a skill's function: `<skill>_<function>`. */
 export const toolName = (skill: string, fn: string): string => `${skill}_${fn}`;

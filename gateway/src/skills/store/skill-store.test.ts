@@ -1,8 +1,10 @@
 import { mkdtemp, mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HearthError } from '../../errors.ts';
 import { createToolRegistry } from '../../tools/ports.ts';
 import type { ToolRegistry } from '../../tools/ports.ts';
 import { fakeIsolation, fakeValidate } from '../testing/skill-doubles.ts';
@@ -136,6 +138,9 @@ describe('skill store', () => {
   });
 
   it('a tool name clash is a load error, not a crash', async () => {
+    // The clash arises after the install (an install that would clash is refused: below).
+    await store.install({ name: 'hello', kind: 'mjs', source: GREET, origin: 'trusted' });
+    await store.setEnabled('hello', false);
     tools.register({
       name: 'hello_greet',
       description: '',
@@ -143,15 +148,39 @@ describe('skill store', () => {
       source: 'builtin',
       execute: () => Promise.resolve(''),
     });
-    const entry = await store.install({
-      name: 'hello',
-      kind: 'mjs',
-      source: GREET,
-      origin: 'trusted',
-    });
+    const entry = await store.setEnabled('hello', true);
     expect(entry.state).toBe('error');
     expect(entry.load_error).toMatch(/already registered/);
     expect(tools.get('hello_greet')?.source).toBe('builtin');
+  });
+
+  it('an install whose tool another origin holds is a 409 naming it, and nothing is written', async () => {
+    tools.reserve('hello_greet', 'builtin');
+    const refused = await store
+      .install({ name: 'hello', kind: 'mjs', source: GREET, origin: 'trusted' })
+      .catch((error: unknown) => error as HearthError);
+    expect(refused).toBeInstanceOf(HearthError);
+    expect((refused as HearthError).code).toBe('conflict');
+    expect((refused as HearthError).message).toMatch(/'hello_greet' \(skill:hello\).*builtin/);
+    expect(store.get('hello')).toBeUndefined();
+    expect(existsSync(join(home, 'skills/hello'))).toBe(false);
+  });
+
+  it('at load, a skill with one tool another origin holds loads none, and its code never runs', async () => {
+    const MEMORY = 'export function recall() {}\nexport function search() {}\n';
+    await store.install({ name: 'memory', kind: 'mjs', source: MEMORY, origin: 'trusted' });
+    await store.close();
+    // A restart: the owner of memory_search reserved it before the skills on disk load.
+    tools = createToolRegistry();
+    tools.reserve('memory_search', 'builtin');
+    isolation = fakeIsolation();
+    store = build();
+    await store.loadAll();
+    const entry = store.get('memory')!;
+    expect(entry).toMatchObject({ state: 'error', tools: [] });
+    expect(entry.load_error).toMatch(/'memory_search' \(skill:memory\).*reserved by builtin/);
+    expect(tools.list()).toEqual([]);
+    expect(isolation.started).toEqual([]);
   });
 
   it('reload re-reads from disk: a hand edit that adds a blocked import is an error', async () => {

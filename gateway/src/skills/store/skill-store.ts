@@ -12,11 +12,12 @@ import type {
   SkillKind,
   SkillProblem,
   SkillState,
+  SkillToolSpec,
   ValidateSkill,
 } from '../types.ts';
 import { codeFile, MANIFEST_FILE, manifestSchema, type SkillManifest } from './manifest.ts';
 import { hostToolsFor } from './host-tools.ts';
-import { assertSkillName, skillNameProblem, toolName } from './names.ts';
+import { assertSkillName, skillNameProblem, skillOrigin, toolName } from './names.ts';
 import { isPluginSource } from './plugin-shape.ts';
 import { assertNoSymlinks, ensurePrivateDir, removeInside, writeFileAtomic } from './safe-files.ts';
 
@@ -133,7 +134,19 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
     };
   }
 
-  /** Starts the skill's host and registers its tools; a failure leaves it in state `error`. */
+  /** The first of the skill's tools another origin holds (registered or reserved), or null. */
+  function collision(name: string, tools: readonly SkillToolSpec[]): string | null {
+    for (const spec of tools) {
+      const problem = deps.tools.conflict(toolName(name, spec.name), skillOrigin(name));
+      if (problem !== null) return problem;
+    }
+    return null;
+  }
+
+  /**
+   * Starts the skill's host and registers its tools, all or none; a failure (a tool name
+   * another origin holds among them) leaves it in state `error`.
+   */
   async function load(name: string, manifest: SkillManifest, source: string): Promise<SkillEntry> {
     await unload(name);
     const loaded: Loaded = { entry: entryOf(name, manifest), registered: [] };
@@ -147,6 +160,9 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
     // The file may have been edited by hand since it was written: layer 1 runs on every load.
     const validation = await deps.validate(source, manifest.kind);
     if (!validation.ok) return fail(`rejected: ${describeProblems(validation.problems)}`);
+    // Refused before its code runs: a skill never takes a built-in's or a server's name.
+    const taken = collision(name, validation.tools);
+    if (taken !== null) return fail(`not loaded: ${taken}`);
     let host: SkillHost;
     try {
       const dataDir = join(deps.dataDir, name);
@@ -172,7 +188,7 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
           name: name_,
           description: spec.description,
           parameters: spec.parameters,
-          source: `skill:${name}`,
+          source: skillOrigin(name),
           execute: (context, args) =>
             host.call(spec.name, args, {
               signal: context.signal,
@@ -290,6 +306,8 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
         const validation = await deps.validate(input.source, input.kind);
         if (!validation.ok)
           throw validationError(`code rejected: ${describeProblems(validation.problems)}`);
+        const taken = collision(input.name, validation.tools);
+        if (taken !== null) throw new HearthError('conflict', `${taken}; nothing was installed`);
         const before = skills.get(input.name)?.entry.state ?? 'absent';
         const previous = skills.get(input.name)?.entry;
         const manifest: SkillManifest = {
