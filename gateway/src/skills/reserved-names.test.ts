@@ -116,7 +116,10 @@ describe('reserved tool names', { timeout: 180_000 }, () => {
   });
 
   it('a server added after a skill holding a name in its namespace is refused (409), config untouched', async () => {
-    const installed = await send(bed, 'POST', '/skills', { name: 'docs_', code: skill('echo', 'x') });
+    const installed = await send(bed, 'POST', '/skills', {
+      name: 'docs_',
+      code: skill('echo', 'x'),
+    });
     expect(installed.status).toBe(201);
     const configPath = join(home, 'config.toml');
     const before = await readFile(configPath, 'utf8').catch(() => '');

@@ -34,7 +34,11 @@ describe('an MCP server whose tool name is taken', { timeout: 120_000 }, () => {
       tools,
       gate: (request) => {
         asked.push(request);
-        return Promise.resolve({ allowed: false, outcome: 'denied', message: 'denied by the gate' });
+        return Promise.resolve({
+          allowed: false,
+          outcome: 'denied',
+          message: 'denied by the gate',
+        });
       },
       childEnv: (env) => ({ PATH: '/usr/local/bin:/usr/bin:/bin', ...env }),
       timing: FAST_TIMING,
