@@ -98,6 +98,7 @@ async function openBoard(deps: BuildGateDeps, logger: Logger): Promise<PendingAp
       link: shared.link,
       owner,
       presence: shared.presence,
+      seal: shared.seal,
       logger,
       now: deps.now,
     }),

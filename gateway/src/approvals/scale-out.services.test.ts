@@ -20,6 +20,7 @@ import { INSPECTORS } from '../testing/fakes/fake-llm/inspect.ts';
 import type { ReplyScript } from '../testing/fakes/fake-llm/script.ts';
 import type { RecordedRequest } from '../testing/fakes/fake-llm/wire.ts';
 import { DENIED_TEXT, type PendingApproval } from './approval-service.ts';
+import { TEST_CLUSTER_SECRET } from '../scale-out/testing/test-seal.ts';
 
 type Json = Record<string, unknown>;
 type Frame = Json & { type: string };
@@ -92,7 +93,10 @@ const databaseUrl = () => database!.url;
 const gateway = (approvalExpiryMs?: number) =>
   startChatTestBed(undefined, {
     approvalExpiryMs,
-    config: { memory: { cache_url: redis.url, db_path: databaseUrl() } },
+    config: {
+      gateway: { cluster_secret: TEST_CLUSTER_SECRET },
+      memory: { cache_url: redis.url, db_path: databaseUrl() },
+    },
   });
 
 beforeAll(async () => {
@@ -309,7 +313,10 @@ describe('an approval whose gateway crashed', () => {
     // peers see it (no clean close, its presence key lapses), while PostgreSQL stays up.
     const proxy = await startTcpProxy(redis.port);
     const doomed = await startChatTestBed(undefined, {
-      config: { memory: { cache_url: `redis://127.0.0.1:${proxy.port}`, db_path: databaseUrl() } },
+      config: {
+        gateway: { cluster_secret: TEST_CLUSTER_SECRET },
+        memory: { cache_url: `redis://127.0.0.1:${proxy.port}`, db_path: databaseUrl() },
+      },
       presenceTiming: { ttlMs: 600, refreshMs: 200 },
     });
     let orphanTurn: ReturnType<ChatTestBed['post']> | undefined;
@@ -354,7 +361,10 @@ describe('an approval whose gateway crashed', () => {
 describe('a gateway whose Redis is unreachable', () => {
   it('keeps approvals in process, says so in /status, and still gates and decides', async () => {
     const alone = await startChatTestBed(undefined, {
-      config: { memory: { cache_url: 'redis://127.0.0.1:1' } },
+      config: {
+        gateway: { cluster_secret: TEST_CLUSTER_SECRET },
+        memory: { cache_url: 'redis://127.0.0.1:1' },
+      },
     });
     try {
       const { backends } = (await alone.get('/status')).body as { backends: Json };

@@ -6,6 +6,7 @@ import {
 } from '../memory/short-term/testing/redis-server.ts';
 import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 import { canvasViewer } from './testing/viewer.ts';
+import { TEST_CLUSTER_SECRET } from '../scale-out/testing/test-seal.ts';
 
 const hasRedisServer = (() => {
   try {
@@ -30,8 +31,18 @@ describe.skipIf(!hasRedisServer)(
     beforeAll(async () => {
       redis = await redisServerProcess();
       await redis.start();
-      a = await startTestGateway({ config: { memory: { cache_url: redis.url } } });
-      b = await startTestGateway({ config: { memory: { cache_url: redis.url } } });
+      a = await startTestGateway({
+        config: {
+          gateway: { cluster_secret: TEST_CLUSTER_SECRET },
+          memory: { cache_url: redis.url },
+        },
+      });
+      b = await startTestGateway({
+        config: {
+          gateway: { cluster_secret: TEST_CLUSTER_SECRET },
+          memory: { cache_url: redis.url },
+        },
+      });
       await Promise.all([a.gateway.whenReady(), b.gateway.whenReady()]);
     }, 60_000);
     afterAll(async () => {

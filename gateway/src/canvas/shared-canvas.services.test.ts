@@ -7,6 +7,7 @@ import {
 } from '../memory/short-term/testing/redis-server.ts';
 import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 import { canvasViewer } from './testing/viewer.ts';
+import { TEST_CLUSTER_SECRET } from '../scale-out/testing/test-seal.ts';
 
 // Two gateways on one `[memory] cache_url` (the real Redis, its own database number so the
 // canvas keys of this run touch no one else's): one canvas, viewers on either see everything.
@@ -21,8 +22,12 @@ describe('canvas shared by two gateways through Redis', () => {
   beforeAll(async () => {
     await requireRedis(base);
     await deleteKeys(cacheUrl, 'hearth:canvas:');
-    a = await startTestGateway({ config: { memory: { cache_url: cacheUrl } } });
-    b = await startTestGateway({ config: { memory: { cache_url: cacheUrl } } });
+    a = await startTestGateway({
+      config: { gateway: { cluster_secret: TEST_CLUSTER_SECRET }, memory: { cache_url: cacheUrl } },
+    });
+    b = await startTestGateway({
+      config: { gateway: { cluster_secret: TEST_CLUSTER_SECRET }, memory: { cache_url: cacheUrl } },
+    });
     await Promise.all([a.gateway.whenReady(), b.gateway.whenReady()]);
   });
   afterAll(async () => {

@@ -29,6 +29,12 @@ export const gatewaySection = z.strictObject({
   host: z.string().min(1).default('127.0.0.1'),
   port: port.default(7432),
   api_key: z.string().default(''),
+  /**
+   * The key gateways sharing `[memory] cache_url` authenticate what they put on Redis with
+   * (the same value on every gateway, never given to clients); without it they do not trust
+   * one another (scale-out/bus-seal.ts).
+   */
+  cluster_secret: z.string().default(''),
   allow_unauthenticated: z.boolean().default(false),
   cors_origins: z.array(z.url()).default([]),
   allowed_hosts: z
@@ -68,6 +74,8 @@ export const memorySection = z.strictObject({
   /** Days a long-term memory is kept after it was created; 0 keeps memories forever. */
   long_term_days: z.number().int().min(0).default(90),
   cache_url: z.string().default(''),
+  /** The Redis password (AUTH) for `cache_url` when the URL carries none. */
+  cache_password_secret: z.string().default(''),
   vector_store_url: z.string().default(''),
   db_path: z.string().default(''),
 });

@@ -74,7 +74,10 @@ export function createKernel(parts: KernelParts): Kernel {
     secretValues,
     frameLimits: parts.frameLimits,
     startup: createStartup(parts.logger),
-    redis: createRedisPool({ logger: parts.logger }),
+    redis: createRedisPool({
+      logger: parts.logger,
+      password: parts.config.memory.cache_password_secret,
+    }),
     uptimeMs: () => parts.monotonicNow() - startedAt,
     childEnv: (source = parts.processEnv) => sanitiseEnv(source, secretValues()),
     localUrl() {

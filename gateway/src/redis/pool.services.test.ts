@@ -6,6 +6,7 @@ import {
   type RedisServerProcess,
 } from '../memory/short-term/testing/redis-server.ts';
 import { startTestGateway } from '../testing/gateway/test-gateway.ts';
+import { TEST_CLUSTER_SECRET } from '../scale-out/testing/test-seal.ts';
 
 const hasRedisServer = (() => {
   try {
@@ -39,7 +40,12 @@ describe.skipIf(!hasRedisServer)(
         return lines.map((client) => (client.sub > 0 || client.psub > 0 ? 'pub/sub' : 'commands'));
       };
       try {
-        const gw = await startTestGateway({ config: { memory: { cache_url: redis.url } } });
+        const gw = await startTestGateway({
+          config: {
+            gateway: { cluster_secret: TEST_CLUSTER_SECRET },
+            memory: { cache_url: redis.url },
+          },
+        });
         try {
           await gw.gateway.whenReady();
           const status = (await (await fetch(`${gw.url}/api/v1/status`)).json()) as {

@@ -8,6 +8,7 @@
  */
 import type { Logger } from '../observability/logger.ts';
 import type { RedisLink } from './link.ts';
+import { redisUrlWithPassword } from './url-password.ts';
 
 export interface RedisPool {
   /** A handle on the link to `url`, opened on first use; never rejects because Redis is down. */
@@ -18,6 +19,11 @@ export interface RedisPoolDeps {
   logger: Logger;
   /** Opens the link for a URL; default `createRedisLink`. */
   connect?: (url: string) => Promise<RedisLink>;
+  /**
+   * `[memory] cache_password_secret`: the password sent to a Redis whose URL carries none
+   * (compose's Redis requires one).
+   */
+  password?: string;
 }
 
 interface Shared {
@@ -50,7 +56,7 @@ export function createRedisPool(deps: RedisPoolDeps): RedisPool {
     async open(url) {
       let shared = links.get(url);
       if (shared === undefined) {
-        shared = { link: connect(url), handles: 0 };
+        shared = { link: connect(redisUrlWithPassword(url, deps.password ?? '')), handles: 0 };
         links.set(url, shared);
       }
       shared.handles += 1;

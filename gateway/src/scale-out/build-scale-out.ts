@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { busKey, createBusSeal, MIN_CLUSTER_SECRET_LENGTH } from './bus-seal.ts';
 import { createLocalSessionEvents } from './events/local.ts';
 import type { LocalSessionSockets } from './events/ports.ts';
 import type { RedisPool } from '../redis/pool.ts';
@@ -9,6 +10,8 @@ export type { ScaleOut };
 export interface BuildScaleOutDeps {
   /** `[memory] cache_url`: empty for a single gateway (everything in process). */
   cacheUrl: string;
+  /** `[gateway] cluster_secret`: what the gateways sharing `cacheUrl` trust one another by. */
+  clusterSecret: string;
   /** The gateway's Redis connections, one link per URL. */
   redis: RedisPool;
   sockets: LocalSessionSockets;
@@ -22,10 +25,30 @@ export interface BuildScaleOutDeps {
   leaseTiming?: LeaseTiming;
 }
 
+/** Why the gateways cannot trust one another, or undefined when the cluster secret will do. */
+export function clusterSecretProblem(clusterSecret: string): string | undefined {
+  const fix =
+    `set [gateway] cluster_secret to the same random value on every gateway sharing it, ` +
+    `e.g. cluster_secret = "ENV:HEARTH_CLUSTER_SECRET" with ` +
+    `HEARTH_CLUSTER_SECRET=$(openssl rand -hex 32) in each gateway's environment`;
+  if (clusterSecret === '')
+    return `refused: [memory] cache_url is set but [gateway] cluster_secret is not, so nothing on Redis can be authenticated; ${fix}`;
+  if (clusterSecret.length < MIN_CLUSTER_SECRET_LENGTH)
+    return `refused: [gateway] cluster_secret is shorter than ${MIN_CLUSTER_SECRET_LENGTH} characters; ${fix}`;
+  return undefined;
+}
+
 /**
  * In process without `cache_url`; otherwise Redis. The Redis client is imported only when
  * configured (like the short-term tier, memory/build-memory.ts), so a single gateway never
  * loads it.
+ *
+ * What decides something for a peer (session frames and clears, the approval board) is sealed
+ * with the cluster secret (bus-seal.ts). Without a usable one, those parts refuse to share:
+ * session events stay in process, the approval board is this gateway's own (`shared` is
+ * undefined), and /status `backends.scale_out` says why and how to set it. The connection
+ * lease and message claims keep using Redis: what they hold only says which gateway does a
+ * job, and whoever can write to Redis can already stop a job (by deleting keys) without them.
  */
 export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> {
   const logger = deps.logger.child({ area: 'scale-out' });
@@ -34,6 +57,7 @@ export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> 
     return {
       gatewayId: deps.gatewayId,
       shared: undefined,
+      refused: undefined,
       events,
       lease: () => undefined,
       claim: undefined,
@@ -41,7 +65,10 @@ export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> 
       close: () => events.close(),
     };
   }
+  const refused = clusterSecretProblem(deps.clusterSecret);
+  if (refused !== undefined) return buildRefused(deps, logger, refused);
 
+  const seal = createBusSeal({ key: busKey(deps.clusterSecret), logger, now: deps.now });
   const [{ createGatewayPresence }, { createRedisSessionEvents }] = await Promise.all([
     import('./presence.ts'),
     import('./events/redis.ts'),
@@ -57,6 +84,7 @@ export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> 
     link,
     sockets: deps.sockets,
     gatewayId: deps.gatewayId,
+    seal,
     logger,
   });
   const [{ createRedisConnectionLease }, { createRedisMessageClaim }] = await Promise.all([
@@ -65,7 +93,8 @@ export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> 
   ]);
   return {
     gatewayId: deps.gatewayId,
-    shared: { link, presence },
+    shared: { link, presence, seal },
+    refused: undefined,
     events,
     lease: (key) =>
       createRedisConnectionLease({
@@ -77,10 +106,59 @@ export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> 
         now: deps.now,
       }),
     claim: createRedisMessageClaim({ link, gatewayId: deps.gatewayId, logger }),
-    backends: () => ({ events: events.kind }),
+    backends: () => ({
+      events: events.kind,
+      scale_out: 'redis (authenticated)',
+      scale_out_rejected: describeRejected(seal.rejected()),
+    }),
     async close() {
       await events.close();
       await presence.close();
+      await link.close();
+    },
+  };
+}
+
+/** `bad_mac=2 replayed=1` (only reasons seen), or `0`. */
+function describeRejected(counts: Record<string, number>): string {
+  const seen = Object.entries(counts).filter(([, count]) => count > 0);
+  return seen.length === 0 ? '0' : seen.map(([reason, count]) => `${reason}=${count}`).join(' ');
+}
+
+/** `cache_url` without a usable cluster secret: leases and claims only (see buildScaleOut). */
+async function buildRefused(
+  deps: BuildScaleOutDeps,
+  logger: Logger,
+  refused: string,
+): Promise<ScaleOut> {
+  logger.warn(
+    { reason: refused },
+    'scale-out refused: session events and pending approvals stay on this gateway',
+  );
+  const events = createLocalSessionEvents(deps.sockets);
+  const link = await deps.redis.open(deps.cacheUrl);
+  const [{ createRedisConnectionLease }, { createRedisMessageClaim }] = await Promise.all([
+    import('./connection-lease.ts'),
+    import('./message-claim.ts'),
+  ]);
+  return {
+    gatewayId: deps.gatewayId,
+    shared: undefined,
+    refused,
+    events,
+    lease: (key) =>
+      createRedisConnectionLease({
+        link,
+        key: `hearth:lease:${key}`,
+        gatewayId: deps.gatewayId,
+        timing: deps.leaseTiming,
+        logger,
+        now: deps.now,
+      }),
+    claim: createRedisMessageClaim({ link, gatewayId: deps.gatewayId, logger }),
+    backends: () => ({ events: events.kind, scale_out: refused }),
+    async close() {
+      await events.close();
       await link.close();
     },
   };

@@ -161,7 +161,10 @@ export function runApprovalBoardConformance(
 
     test('a verdict delivered to its own owner reaches its handler', async () => {
       const received = verdicts(board);
-      const verdict: Verdict = { id: makeApproval().id, decision: 'denied', always_allowed: false };
+      const approval = makeApproval();
+      await board.publish(approval, TTL);
+      expect(await board.claim(approval.id, 'denied')).toBeDefined();
+      const verdict: Verdict = { id: approval.id, decision: 'denied', always_allowed: false };
       await board.deliver('gw-a', verdict);
       expect(await received.until(1)).toEqual([verdict]);
     });
@@ -181,11 +184,11 @@ export function runApprovalBoardConformance(
       const peer = await harness.open('gw-b');
       const atOwner = verdicts(board);
       const atPeer = verdicts(peer);
-      const verdict: Verdict = {
-        id: makeApproval().id,
-        decision: 'approved',
-        always_allowed: true,
-      };
+      // A verdict follows a claim (the decision it carries is the one the claim recorded).
+      const approval = makeApproval();
+      await board.publish(approval, TTL);
+      expect(await peer.claim(approval.id, 'approved')).toBeDefined();
+      const verdict: Verdict = { id: approval.id, decision: 'approved', always_allowed: true };
       await peer.deliver('gw-a', verdict);
       expect(await atOwner.until(1)).toEqual([verdict]);
       expect(atPeer.seen).toEqual([]);

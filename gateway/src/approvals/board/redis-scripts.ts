@@ -3,7 +3,10 @@
  * every key it touches. Per approval there are two keys:
  * - `e:<id>`, the entry's JSON ({approval, owner}) with a TTL of the approval's expiry + margin;
  * - `v:<id>`, the decision of the claim that took it (`approved` | `denied`), kept until the
- *   owner's expiry has passed so the owner can read it back if the verdict message was lost;
+ *   owner's expiry has passed: the owner reads it back when a verdict message wakes it up, at
+ *   its expiry, and after an outage.
+ * Both values are signed for their key with the cluster secret (scale-out/bus-seal.ts); the
+ * scripts store and return them as they are, the board checks them.
  * and one index, `pending`, a sorted set of ids scored by publication time (epoch ms).
  * The index may hold ids whose entry has expired: readers skip and drop them.
  *

@@ -11,9 +11,15 @@
  *
  * Calls reject while Redis is unreachable; the resilient board (resilient.ts) turns that into a
  * switch to the in-process board.
+ *
+ * Nothing on Redis is taken on its word: entries and recorded decisions are signed with the
+ * cluster secret for the key they are stored under, verdict messages sealed for the owner's
+ * channel (scale-out/bus-seal.ts), and what fails is treated as absent. A verdict message is
+ * only a wake-up: the owner then reads the claim's recorded decision back from the board and
+ * hands the waiting call that decision, or nothing when the board has none.
  */
 import type { Logger } from '../../observability/logger.ts';
-import type { PresenceKeys } from '../../scale-out/ports.ts';
+import type { BusSeal, PresenceKeys } from '../../scale-out/ports.ts';
 import type { RedisLink } from '../../redis/link.ts';
 import type { PendingApproval } from '../ports.ts';
 import type { BoardDecision, ClaimedApproval, PendingApprovalBoard, Verdict } from './ports.ts';
@@ -26,6 +32,8 @@ export interface RedisBoardOptions {
   owner: string;
   /** Gateway liveness: entries of an owner whose key is gone are dropped. */
   presence: PresenceKeys;
+  /** Signs and checks what gateways write for one another (the cluster secret). */
+  seal: BusSeal;
   logger: Logger;
   /** Epoch milliseconds, the index's score. */
   now?: () => number;
@@ -55,7 +63,7 @@ export interface RedisApprovalBoard extends PendingApprovalBoard {
 export async function createRedisApprovalBoard(
   options: RedisBoardOptions,
 ): Promise<RedisApprovalBoard> {
-  const { link, owner, presence, logger } = options;
+  const { link, owner, presence, seal, logger } = options;
   const { client, subscriber } = link;
   const now = options.now ?? Date.now;
   const prefix = options.keyPrefix ?? 'hearth:ap:';
@@ -71,10 +79,36 @@ export async function createRedisApprovalBoard(
   let closed = false;
   let readyBefore = false;
 
+  /** The entry stored under `id`, when it is genuine (signed by a gateway for that key). */
+  const readEntry = (id: string, stored: unknown): ClaimedApproval | undefined =>
+    parseEntry(seal.verify(entryKey(id), stored));
+  const readDecision = (id: string, stored: unknown): BoardDecision | undefined =>
+    parseDecision(seal.verify(decisionKey(id), stored));
+  const signEntry = (approval: PendingApproval): string =>
+    seal.sign(entryKey(approval.id), encodeEntry(approval, owner));
+
+  /** A verdict message is a hint: the decision acted on is the one the claim recorded. */
+  async function wakeUp(verdict: Verdict): Promise<void> {
+    const recorded = readDecision(verdict.id, await client.get(decisionKey(verdict.id)));
+    if (recorded === undefined) {
+      logger.warn(
+        { id: verdict.id },
+        'ignored an approval verdict: the board records no decision for it',
+      );
+      return;
+    }
+    handler?.({ ...verdict, decision: recorded });
+  }
+
   const listener = (message: string): void => {
-    const verdict = parseVerdict(message);
-    if (verdict) handler?.(verdict);
-    else logger.debug('skipped an unreadable approval verdict');
+    const opened = seal.open(channel(owner), message);
+    if (opened === undefined) return;
+    const verdict = parseVerdict(opened);
+    if (!verdict) return void logger.debug('skipped an unreadable approval verdict');
+    wakeUp(verdict).catch((error: unknown) => {
+      // Redis went away meanwhile: the expiry (or the reconciliation) reads the decision back.
+      logger.debug({ id: verdict.id, err: String(error) }, 'approval verdict not read back yet');
+    });
   };
 
   function subscribe(): Promise<void> {
@@ -105,7 +139,7 @@ export async function createRedisApprovalBoard(
         keys: [entryKey(approval.id), index, ownPresence],
         arguments: [
           approval.id,
-          encodeEntry(approval, owner),
+          signEntry(approval),
           String(Math.ceil(ttlMs)),
           String(now()),
           presenceTtl,
@@ -120,8 +154,8 @@ export async function createRedisApprovalBoard(
       const entries: ClaimedApproval[] = [];
       const gone: string[] = [];
       ids.forEach((id, i) => {
-        const entry = parseEntry(values[i]);
-        if (entry) entries.push(entry);
+        const entry = readEntry(id, values[i]);
+        if (entry && entry.approval.id === id) entries.push(entry);
         else if (values[i] === null) gone.push(id);
       });
       if (gone.length > 0) await client.zRem(index, gone);
@@ -132,27 +166,31 @@ export async function createRedisApprovalBoard(
     },
 
     async claim(id, decision) {
-      const entry = parseEntry(await client.get(entryKey(id)));
-      if (!entry) {
+      // An entry nobody signed (written by something that is not a gateway) is not claimable.
+      const entry = readEntry(id, await client.get(entryKey(id)));
+      if (!entry || entry.approval.id !== id) {
         await client.zRem(index, id);
         return undefined;
       }
       const result = await client.eval(CLAIM, {
         keys: [entryKey(id), index, decisionKey(id), presence.keyOf(entry.owner)],
-        arguments: [id, decision, margin, entry.owner, owner],
+        arguments: [id, seal.sign(decisionKey(id), decision), margin, entry.owner, owner],
       });
       if (result === OWNER_GONE) {
         logger.info({ id, owner: entry.owner }, 'dropped a pending approval: its gateway is gone');
+        return undefined;
       }
-      return parseEntry(result);
+      const claimed = readEntry(id, result);
+      return claimed && claimed.approval.id === id ? claimed : undefined;
     },
 
     async decisionOf(id) {
-      return parseDecision(await client.get(decisionKey(id)));
+      return readDecision(id, await client.get(decisionKey(id)));
     },
 
     async deliver(to, verdict) {
-      await client.publish(channel(to), JSON.stringify(verdict));
+      const topic = channel(to);
+      await client.publish(topic, seal.seal(topic, JSON.stringify(verdict)));
     },
 
     onVerdict(next) {
@@ -168,13 +206,13 @@ export async function createRedisApprovalBoard(
         keys: [entryKey(approval.id), index, decisionKey(approval.id), ownPresence],
         arguments: [
           approval.id,
-          encodeEntry(approval, owner),
+          signEntry(approval),
           String(Math.max(1, Math.ceil(ttlMs))),
           String(now()),
           presenceTtl,
         ],
       });
-      return parseDecision(decided);
+      return readDecision(approval.id, decided);
     },
 
     async ping() {

@@ -16,6 +16,7 @@ import { requireRedis, testRedisUrl } from '../../memory/short-term/testing/redi
 import { startChatTestBed, type ChatTestBed } from '../../testing/gateway/chat-gateway.ts';
 import { createFakeLlmServer, type FakeLlmServer } from '../../testing/fakes/fake-llm/server.ts';
 import { startFakeTelegram, type FakeTelegram } from '../testing/fake-telegram.ts';
+import { TEST_CLUSTER_SECRET } from '../../scale-out/testing/test-seal.ts';
 
 const REDIS = testRedisUrl(process.env);
 const TOKEN = '555:lease-failover';
@@ -47,6 +48,7 @@ describe('a long-polling channel among gateways sharing Redis', () => {
       [
         '[gateway]',
         'port = 0',
+        `cluster_secret = "${TEST_CLUSTER_SECRET}"`,
         '[models]',
         'primary = "ollama/llama3.2"',
         'local = "ollama/llama3.2"',
@@ -96,6 +98,7 @@ describe('a long-polling channel among gateways sharing Redis', () => {
     await expect.poll(() => statusOf(holderUrl), { timeout: 30_000 }).toBe('connected');
     peer = await startChatTestBed(undefined, {
       config: {
+        gateway: { cluster_secret: TEST_CLUSTER_SECRET },
         memory: { cache_url: REDIS },
         channels: {
           [CHANNEL]: channelSchema.parse({

@@ -11,6 +11,7 @@ import { requireRedis, testRedisUrl } from '../../memory/short-term/testing/redi
 import { startChatTestBed, type ChatTestBed } from '../../testing/gateway/chat-gateway.ts';
 import { startCallbackServer, type CallbackServer } from '../testing/callback-server.ts';
 import { signedHeaders } from '../webhook/signature.ts';
+import { TEST_CLUSTER_SECRET } from '../../scale-out/testing/test-seal.ts';
 
 const REDIS = testRedisUrl(process.env);
 const SECRET = 'shared-webhook-secret';
@@ -25,6 +26,7 @@ describe('a webhook channel on two gateways sharing Redis', () => {
   const start = () =>
     startChatTestBed(undefined, {
       config: {
+        gateway: { cluster_secret: TEST_CLUSTER_SECRET },
         memory: { cache_url: REDIS },
         channels: {
           [CHANNEL]: channelSchema.parse({

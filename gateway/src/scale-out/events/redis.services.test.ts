@@ -20,6 +20,7 @@ import { silentLogger } from '../../observability/logger.ts';
 import { createRedisLink, type RedisLink } from '../../redis/link.ts';
 import { conversationSockets } from '../../sessions/local-sockets.ts';
 import type { SessionEvents } from './ports.ts';
+import { testSeal } from '../testing/test-seal.ts';
 import { createRedisSessionEvents } from './redis.ts';
 
 // The services project needs a real Redis; an unreachable server fails this file loudly.
@@ -50,6 +51,7 @@ async function hub(gatewayId: string, redisUrl = url): Promise<Hub> {
     link,
     sockets: conversationSockets(conversations),
     gatewayId,
+    seal: testSeal(),
     logger: silentLogger(),
     keyPrefix,
   });
@@ -172,6 +174,7 @@ describe('session events over Redis, two gateways', () => {
       link,
       sockets: conversationSockets(conversations),
       gatewayId: 'gw-late',
+      seal: testSeal(),
       logger: silentLogger(),
       keyPrefix,
     });

@@ -11,9 +11,14 @@
  * (`<prefix>clear`), since a peer may hold the session in memory without sockets: each one
  * removes it from memory and closes its sockets there. A peer that misses it (Redis down) keeps
  * the session until its idle timeout.
+ *
+ * Every message is sealed with the cluster secret (../bus-seal.ts) for the channel it travels
+ * on: a frame or clear that some other Redis client published, changed or replayed is dropped
+ * (counted and logged), never delivered.
  */
 import type { Logger } from '../../observability/logger.ts';
 import type { RedisLink } from '../../redis/link.ts';
+import type { BusSeal } from '../bus-seal.ts';
 import type { LocalSessionSockets, SessionEvents } from './ports.ts';
 
 export interface RedisSessionEventsOptions {
@@ -21,6 +26,8 @@ export interface RedisSessionEventsOptions {
   sockets: LocalSessionSockets;
   /** This gateway's id: it skips its own frames coming back from Redis. */
   gatewayId: string;
+  /** Seals what this gateway publishes and opens what it receives. */
+  seal: BusSeal;
   logger: Logger;
   /** Prefix of every channel; default `hearth:ev:`. */
   keyPrefix?: string;
@@ -64,7 +71,7 @@ function parseEnvelope(message: string): Envelope | undefined {
 }
 
 export function createRedisSessionEvents(options: RedisSessionEventsOptions): SessionEvents {
-  const { link, sockets, gatewayId, logger } = options;
+  const { link, sockets, gatewayId, seal, logger } = options;
   const prefix = options.keyPrefix ?? 'hearth:ev:';
   const channel = (sessionId: string) => `${prefix}s:${sessionId}`;
   const clearChannel = `${prefix}clear`;
@@ -77,14 +84,19 @@ export function createRedisSessionEvents(options: RedisSessionEventsOptions): Se
   const stale = new Set<string>();
   let closed = false;
 
-  const listener = (message: string): void => {
-    const envelope = parseEnvelope(message);
-    if (!envelope) return void logger.debug('skipped an unreadable session event');
+  const listener = (message: string, from: string): void => {
+    const opened = seal.open(from, message);
+    if (opened === undefined) return;
+    const envelope = parseEnvelope(opened);
+    if (!envelope || channel(envelope.session) !== from)
+      return void logger.debug('skipped an unreadable session event');
     if (envelope.from !== gatewayId) sockets.deliver(envelope.session, envelope.frame);
   };
 
   const clearListener = (message: string): void => {
-    const envelope = parseClearEnvelope(message);
+    const opened = seal.open(clearChannel, message);
+    if (opened === undefined) return;
+    const envelope = parseClearEnvelope(opened);
     if (!envelope) return void logger.debug('skipped an unreadable session clear');
     if (envelope.from !== gatewayId) sockets.clear(envelope.session);
   };
@@ -155,7 +167,8 @@ export function createRedisSessionEvents(options: RedisSessionEventsOptions): Se
       let elsewhere = 0;
       try {
         const envelope: Envelope = { from: gatewayId, session: sessionId, frame };
-        const listening = await link.client.publish(channel(sessionId), JSON.stringify(envelope));
+        const to = channel(sessionId);
+        const listening = await link.client.publish(to, seal.seal(to, JSON.stringify(envelope)));
         elsewhere = listening - (subscribed.has(sessionId) ? 1 : 0);
       } catch (error) {
         logger.debug({ sessionId, err: String(error) }, 'session frame not published');
@@ -167,7 +180,7 @@ export function createRedisSessionEvents(options: RedisSessionEventsOptions): Se
       const here = sockets.clear(sessionId);
       try {
         const envelope: ClearEnvelope = { from: gatewayId, session: sessionId };
-        await link.client.publish(clearChannel, JSON.stringify(envelope));
+        await link.client.publish(clearChannel, seal.seal(clearChannel, JSON.stringify(envelope)));
       } catch (error) {
         logger.debug({ sessionId, err: String(error) }, 'session clear not published');
       }

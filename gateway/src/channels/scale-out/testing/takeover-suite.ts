@@ -14,6 +14,7 @@ import {
 import { requireRedis, testRedisUrl } from '../../../memory/short-term/testing/redis-server.ts';
 import { startChatTestBed, type ChatTestBed } from '../../../testing/gateway/chat-gateway.ts';
 import { gatewayApi } from '../../testing/channel-test-kit.ts';
+import { TEST_CLUSTER_SECRET } from '../../../scale-out/testing/test-seal.ts';
 
 /** The network's far end, as the suite drives it. */
 export interface TakeoverFarEnd {
@@ -45,6 +46,7 @@ export function runTakeoverSuite(
     const start = () =>
       startChatTestBed(undefined, {
         config: {
+          gateway: { cluster_secret: TEST_CLUSTER_SECRET },
           memory: { cache_url: redis, db_path: database.url },
           channels: { ch: channelSchema.parse(far.channel) },
         },
