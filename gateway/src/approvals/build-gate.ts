@@ -17,7 +17,7 @@ export interface BuildGateDeps {
   /** The workspace's real path (allowlist entries without a directory allow only it). */
   workspace: string;
   /** What gateways share: the board lives in Redis when they share one. */
-  scaleOut: Pick<ScaleOut, 'gatewayId' | 'shared'>;
+  scaleOut: Pick<ScaleOut, 'gatewayId' | 'shared' | 'refused'>;
   /** Tells the session's surfaces; false when nobody got it. */
   notify: (sessionId: string, text: string, approval: PendingApproval) => Promise<boolean>;
   expiryMs: number;
@@ -74,7 +74,11 @@ export async function buildGate(deps: BuildGateDeps): Promise<Gate> {
   });
   return {
     service,
-    boardKind: () => board.kind,
+    // Refused sharing (no cluster secret): this gateway's own board, and /status says why.
+    boardKind: () =>
+      deps.scaleOut.refused === undefined
+        ? board.kind
+        : `${board.kind} (not shared: see scale_out)`,
     async close() {
       await service.close();
       await analyser.close();

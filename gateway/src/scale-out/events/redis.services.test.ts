@@ -240,6 +240,43 @@ describe('clearing a session over Redis, two gateways', () => {
   });
 });
 
+describe('session events from a writer without the cluster secret', () => {
+  it('a forged, wrongly keyed, re-routed or replayed frame or clear reaches no socket', async () => {
+    const [a, b, redis] = [await hub('gw-a'), await hub('gw-b'), await observer()];
+    const onB = b.join('ned');
+    const otherOnB = b.join('ola');
+    await expect.poll(() => listeners(redis, 'ned'), poll).toBe(1);
+    await expect.poll(() => listeners(redis, 'ola'), poll).toBe(1);
+    const tap = await observer();
+    const captured: string[] = [];
+    await tap.subscribe(channel('ned'), (message) => captured.push(message));
+
+    const frame = (text: string) => JSON.stringify({ from: 'gw-x', session: 'ned', frame: text });
+    const stranger = testSeal('not-the-cluster-secret-0123456789abcdef0123');
+    await redis.publish(channel('ned'), frame('plain'));
+    await redis.publish(channel('ned'), stranger.seal(channel('ned'), frame('wrong key')));
+    await redis.publish(`${keyPrefix}clear`, JSON.stringify({ from: 'gw-x', session: 'ned' }));
+    await redis.publish(
+      `${keyPrefix}clear`,
+      stranger.seal(`${keyPrefix}clear`, JSON.stringify({ from: 'gw-x', session: 'ned' })),
+    );
+
+    // A genuine frame for ned, captured, replayed on ned and re-routed to ola.
+    expect(await a.events.send('ned', 'genuine')).toBe(true);
+    await expect.poll(() => onB.frames, poll).toEqual(['genuine']);
+    // The tap saw the two forgeries, then the genuine frame.
+    await expect.poll(() => captured, poll).toHaveLength(3);
+    await redis.publish(channel('ned'), captured[2]!);
+    await redis.publish(channel('ola'), captured[2]!);
+
+    expect(await a.events.send('ned', 'after')).toBe(true);
+    await expect.poll(() => onB.frames, poll).toEqual(['genuine', 'after']);
+    expect(otherOnB.frames).toEqual([]);
+    expect(onB.closed).toEqual([]);
+    expect(b.conversations.peek('ned')).toBeDefined();
+  });
+});
+
 describe('session events when Redis drops and comes back', () => {
   it('local sockets still get frames, kind says so; once back, peers get them again', async () => {
     const server = await redisServerProcess();
