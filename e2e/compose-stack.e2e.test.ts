@@ -168,6 +168,9 @@ describe.skipIf(unavailable !== null)(title, () => {
       env = {
         ...process.env,
         HEARTH_API_KEY: apiKey,
+        // As the README's .env: Redis requires a password; gateways sign what they share.
+        HEARTH_REDIS_PASSWORD: randomBytes(24).toString('hex'),
+        HEARTH_CLUSTER_SECRET: randomBytes(32).toString('hex'),
         HEARTH_SANDBOX_TOKEN: randomBytes(24).toString('hex'),
         HEARTH_IMAGE: GATEWAY_IMAGE,
         HEARTH_IMAGE_TAG: IMAGE_TAG,
@@ -248,8 +251,18 @@ describe.skipIf(unavailable !== null)(title, () => {
   });
 
   it('uses Redis; killing it never reaches a chat, and starting it again switches back', async () => {
-    expect((await backends()).short_term).toBe('redis');
+    expect(await backends()).toMatchObject({
+      short_term: 'redis',
+      approvals: 'redis',
+      scale_out: 'redis (authenticated)',
+    });
     const redis = await containerOf('redis');
+    // Redis answers nobody without the password of .env.
+    const anonymous = await runOk(
+      ['docker', 'exec', redis, 'sh', '-c', 'env -u REDISCLI_AUTH redis-cli ping'],
+      { timeoutMs: 15_000 },
+    );
+    expect(anonymous).toMatch(/NOAUTH/);
     await runOk(['docker', 'kill', redis], { timeoutMs: 30_000 });
     const chat = await api('/chat', {
       method: 'POST',

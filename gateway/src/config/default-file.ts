@@ -1,6 +1,6 @@
 /** The commented config.toml written by `hearth config init` and on a gateway's first start. */
 export const DEFAULT_CONFIG_TOML = `# Hearth configuration. Every key is optional; the values shown are the defaults.
-# Secret values (any *_api_key) may be a literal, ENV:VAR_NAME, or op://vault/item/field.
+# Secret values (any *_api_key or *_secret) may be a literal, ENV:VAR_NAME, or op://vault/item/field.
 
 [gateway]
 # Address to bind. Anything but a loopback address needs api_key (or allow_unauthenticated).
@@ -9,6 +9,11 @@ port = 7432
 # When set, every /api/* request and every WebSocket must send it (header X-API-Key, or the
 # WebSocket subprotocol hearth.key.<base64url(key)>). Set one with: hearth config set-key
 api_key = ""
+# With [memory] cache_url: the key gateways sharing that Redis sign what they share with (pending
+# approvals, session events). The same value on each, at least 32 characters, never given to
+# clients: cluster_secret = "ENV:HEARTH_CLUSTER_SECRET" with HEARTH_CLUSTER_SECRET=$(openssl rand -hex 32).
+# Unset: nothing on Redis is trusted, and approvals and events stay on each gateway.
+cluster_secret = ""
 allow_unauthenticated = false
 # Extra browser origins allowed for CORS and WebSocket upgrades (the gateway's own are implied).
 cors_origins = []
@@ -38,6 +43,8 @@ short_term_ttl = 3600
 long_term_days = 90
 # redis://host:6379 for a shared cache; empty uses in-process storage.
 cache_url = ""
+# The Redis password for cache_url when the URL has none, e.g. "ENV:HEARTH_REDIS_PASSWORD".
+cache_password_secret = ""
 # http://host:6333 for a vector store; empty uses in-memory cosine search.
 vector_store_url = ""
 # A SQLite file path or a postgresql:// URL; empty uses memory.db in the state directory.
