@@ -67,3 +67,46 @@ describe.skipIf(!hasRedisServer)(
     });
   },
 );
+
+describe.skipIf(!hasRedisServer)(
+  'a gateway on a Redis that requires a password (skipped without the redis-server binary)',
+  { timeout: 60_000 },
+  () => {
+    const password = 'the-redis-password-of-this-test';
+    let redis: RedisServerProcess;
+    beforeAll(async () => {
+      redis = await redisServerProcess({ password });
+      await redis.start();
+    });
+    afterAll(async () => {
+      await redis?.kill();
+    });
+
+    it('sends [memory] cache_password_secret for a cache_url without one', async () => {
+      const anonymous = createClient({ url: redis.url, socket: { reconnectStrategy: false } });
+      anonymous.on('error', () => undefined);
+      await expect(anonymous.connect().then(() => anonymous.ping())).rejects.toThrow(/NOAUTH/);
+      if (anonymous.isOpen) anonymous.destroy();
+      const gw = await startTestGateway({
+        config: {
+          gateway: { cluster_secret: TEST_CLUSTER_SECRET },
+          memory: { cache_url: redis.url, cache_password_secret: password },
+        },
+      });
+      try {
+        await gw.gateway.whenReady();
+        const status = (await (await fetch(`${gw.url}/api/v1/status`)).json()) as {
+          backends: Record<string, string>;
+        };
+        expect(status.backends).toMatchObject({
+          short_term: 'redis',
+          approvals: 'redis',
+          events: 'redis',
+          scale_out: 'redis (authenticated)',
+        });
+      } finally {
+        await gw.close();
+      }
+    });
+  },
+);

@@ -67,8 +67,13 @@ export interface RedisServerProcess {
   kill(): Promise<void>;
 }
 
-/** A disposable `redis-server` without persistence, on a free port of 127.0.0.1. */
-export async function redisServerProcess(): Promise<RedisServerProcess> {
+/**
+ * A disposable `redis-server` without persistence, on a free port of 127.0.0.1; with
+ * `password`, it requires it (`--requirepass`; the URL carries none).
+ */
+export async function redisServerProcess(
+  options: { password?: string } = {},
+): Promise<RedisServerProcess> {
   const port = await freePort();
   const url = `redis://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
@@ -80,7 +85,10 @@ export async function redisServerProcess(): Promise<RedisServerProcess> {
       if (child !== undefined) return;
       const started = spawn(
         'redis-server',
-        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        [
+          ...['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+          ...(options.password === undefined ? [] : ['--requirepass', options.password]),
+        ],
         { stdio: ['ignore', 'pipe', 'pipe'] },
       );
       child = started;
