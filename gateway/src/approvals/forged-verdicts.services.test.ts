@@ -109,6 +109,7 @@ describe('a forger on the shared Redis, without the cluster secret', () => {
     expect(toolResults(a.fake.requests[1])).toEqual([DENIED_TEXT]);
     const { backends } = (await a.get('/status')).body as { backends: Json };
     expect(backends.scale_out).toBe('redis (authenticated)');
+    expect(String(backends.redis_password)).toMatch(/^none: .*cache_password_secret/);
     expect(String(backends.scale_out_rejected)).toMatch(/bad_mac=\d+/);
     expect(String(backends.scale_out_rejected)).toMatch(/unreadable=\d+/);
   });

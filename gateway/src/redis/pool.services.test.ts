@@ -103,6 +103,7 @@ describe.skipIf(!hasRedisServer)(
           approvals: 'redis',
           events: 'redis',
           scale_out: 'redis (authenticated)',
+          redis_password: 'set',
         });
       } finally {
         await gw.close();

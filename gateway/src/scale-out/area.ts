@@ -27,6 +27,7 @@ export const scaleOut = defineArea(
     scaleOutArea({
       cacheUrl: kernel.config.memory.cache_url,
       clusterSecret: kernel.config.gateway.cluster_secret,
+      cachePassword: kernel.config.memory.cache_password_secret,
       redis: kernel.redis,
       sockets: sessions.localSockets,
       // This process among the gateways sharing `[memory] cache_url`.

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { redisUrlHasPassword, redisUrlWithPassword } from '../redis/url-password.ts';
 import { busKey, createBusSeal, MIN_CLUSTER_SECRET_LENGTH } from './bus-seal.ts';
 import { createLocalSessionEvents } from './events/local.ts';
 import type { LocalSessionSockets } from './events/ports.ts';
@@ -12,6 +13,8 @@ export interface BuildScaleOutDeps {
   cacheUrl: string;
   /** `[gateway] cluster_secret`: what the gateways sharing `cacheUrl` trust one another by. */
   clusterSecret: string;
+  /** `[memory] cache_password_secret`, for /status `backends.redis_password` only. */
+  cachePassword?: string;
   /** The gateway's Redis connections, one link per URL. */
   redis: RedisPool;
   sockets: LocalSessionSockets;
@@ -110,6 +113,7 @@ export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> 
       events: events.kind,
       scale_out: 'redis (authenticated)',
       scale_out_rejected: describeRejected(seal.rejected()),
+      redis_password: redisPassword(deps),
     }),
     async close() {
       await events.close();
@@ -117,6 +121,17 @@ export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> 
       await link.close();
     },
   };
+}
+
+/**
+ * Whether Redis is asked for a password: without one, anything that reaches it reads what is
+ * cached there (conversation turns) and can delete what gateways share.
+ */
+function redisPassword(deps: BuildScaleOutDeps): string {
+  return redisUrlHasPassword(redisUrlWithPassword(deps.cacheUrl, deps.cachePassword ?? ''))
+    ? 'set'
+    : 'none: anything that reaches this Redis reads the cached conversation turns; ' +
+        'give it a password (requirepass) and set [memory] cache_password_secret';
 }
 
 /** `bad_mac=2 replayed=1` (only reasons seen), or `0`. */
@@ -156,7 +171,11 @@ async function buildRefused(
         now: deps.now,
       }),
     claim: createRedisMessageClaim({ link, gatewayId: deps.gatewayId, logger }),
-    backends: () => ({ events: events.kind, scale_out: refused }),
+    backends: () => ({
+      events: events.kind,
+      scale_out: refused,
+      redis_password: redisPassword(deps),
+    }),
     async close() {
       await events.close();
       await link.close();

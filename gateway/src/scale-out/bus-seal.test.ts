@@ -60,6 +60,17 @@ describe('sealed bus messages', () => {
     expect(receiver.rejected().stale).toBe(2);
   });
 
+  it('a message replayed after the window is stale; its nonce need not be remembered', () => {
+    const clock = { now: 1_700_000_000_000 };
+    const seal = sealAt(clock);
+    const message = seal.seal('t', 'x');
+    expect(seal.open('t', message)).toBe('x');
+    clock.now += 30_001;
+    expect(seal.open('t', seal.seal('t', 'y'))).toBe('y');
+    expect(seal.open('t', message)).toBeUndefined();
+    expect(seal.rejected()).toMatchObject({ stale: 1, replayed: 0 });
+  });
+
   it('a forger who knows the format but not the key cannot make an accepted MAC', () => {
     const clock = { now: 1_700_000_000_000 };
     const seal = sealAt(clock);

@@ -96,8 +96,16 @@ export function createBusSeal(options: BusSealOptions): BusSeal {
     return undefined;
   }
 
+  /**
+   * Drops the nonces that have left the window, oldest first (the map keeps arrival order,
+   * close to time order), so a busy bus costs what expires, not a scan of the whole map. One
+   * kept a little longer behind a younger one only costs memory.
+   */
   function forget(at: number): void {
-    for (const [nonce, time] of seen) if (Math.abs(at - time) > windowMs) seen.delete(nonce);
+    for (const [nonce, time] of seen) {
+      if (at - time <= windowMs) break;
+      seen.delete(nonce);
+    }
   }
 
   return {
