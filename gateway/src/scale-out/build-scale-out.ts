@@ -46,12 +46,15 @@ export function clusterSecretProblem(clusterSecret: string): string | undefined 
  * configured (like the short-term tier, memory/build-memory.ts), so a single gateway never
  * loads it.
  *
- * What decides something for a peer (session frames and clears, the approval board) is sealed
- * with the cluster secret (bus-seal.ts). Without a usable one, those parts refuse to share:
- * session events stay in process, the approval board is this gateway's own (`shared` is
- * undefined), and /status `backends.scale_out` says why and how to set it. The connection
- * lease and message claims keep using Redis: what they hold only says which gateway does a
- * job, and whoever can write to Redis can already stop a job (by deleting keys) without them.
+ * What decides something for a peer (session frames and clears, the approval board, message
+ * claims) is sealed or signed with the cluster secret (bus-seal.ts). Without a usable one,
+ * those parts refuse to share: session events stay in process, the approval board is this
+ * gateway's own (`shared` is undefined), each gateway de-duplicates messages alone, and
+ * /status `backends.scale_out` says why and how to set it. The connection lease keeps using
+ * Redis unsigned: it only says which gateway holds a connection, and whoever can write to
+ * Redis can stop a job (by deleting or holding keys) with or without a signature. Presence
+ * keys likewise: a forged one keeps a dead gateway's approvals listed, but deciding them
+ * reaches nobody, and a deleted one drops a live gateway's approvals (denied, never run).
  */
 export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> {
   const logger = deps.logger.child({ area: 'scale-out' });
@@ -108,7 +111,7 @@ export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> 
         logger,
         now: deps.now,
       }),
-    claim: createRedisMessageClaim({ link, gatewayId: deps.gatewayId, logger }),
+    claim: createRedisMessageClaim({ link, gatewayId: deps.gatewayId, logger, seal }),
     backends: () => ({
       events: events.kind,
       scale_out: 'redis (authenticated)',
@@ -170,7 +173,9 @@ async function buildRefused(
         logger,
         now: deps.now,
       }),
-    claim: createRedisMessageClaim({ link, gatewayId: deps.gatewayId, logger }),
+    // Unsigned claims could be forged to make a message look handled: each gateway
+    // de-duplicates alone instead.
+    claim: undefined,
     backends: () => ({
       events: events.kind,
       scale_out: refused,

@@ -1,5 +1,6 @@
 import type { Logger } from '../observability/logger.ts';
 import type { RedisLink } from '../redis/link.ts';
+import type { BusSeal } from './bus-seal.ts';
 
 /**
  * Claims a network's message id among the gateways sharing Redis, so a push network's delivery
@@ -12,17 +13,42 @@ export type MessageClaim = (key: string) => Promise<boolean>;
 /** How long a claimed id is remembered (a network's redeliveries come within minutes). */
 export const CLAIM_TTL_MS = 600_000;
 
+/**
+ * KEYS: the claim. ARGV: the signed claim value, TTL ms. 0 when a gateway already claimed it
+ * (the value is the genuine one); otherwise the claim is taken (a value nobody signed, written
+ * by something that is not a gateway to make the message look handled, is replaced) and 1.
+ */
+const CLAIM_SIGNED = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+`;
+
 export function createRedisMessageClaim(options: {
   link: RedisLink;
   gatewayId: string;
   logger: Logger;
   ttlMs?: number;
+  /**
+   * With the cluster secret: a claim counts only when a gateway signed it (the same value on
+   * every gateway for one key), so a forger cannot make a message look handled in advance.
+   */
+  seal?: BusSeal;
 }): MessageClaim {
+  const ttlMs = options.ttlMs ?? CLAIM_TTL_MS;
   return async (key) => {
+    const claimKey = `hearth:seen:${key}`;
     try {
-      const set = await options.link.client.set(`hearth:seen:${key}`, options.gatewayId, {
+      if (options.seal) {
+        const taken = await options.link.client.eval(CLAIM_SIGNED, {
+          keys: [claimKey],
+          arguments: [options.seal.sign(claimKey, 'claimed'), String(ttlMs)],
+        });
+        return taken === 1;
+      }
+      const set = await options.link.client.set(claimKey, options.gatewayId, {
         NX: true,
-        PX: options.ttlMs ?? CLAIM_TTL_MS,
+        PX: ttlMs,
       });
       return set === 'OK';
     } catch (error) {
