@@ -151,14 +151,11 @@ async function buildRefused(
 ): Promise<ScaleOut> {
   logger.warn(
     { reason: refused },
-    'scale-out refused: session events and pending approvals stay on this gateway',
+    'scale-out refused: session events, pending approvals and message claims stay on this gateway',
   );
   const events = createLocalSessionEvents(deps.sockets);
   const link = await deps.redis.open(deps.cacheUrl);
-  const [{ createRedisConnectionLease }, { createRedisMessageClaim }] = await Promise.all([
-    import('./connection-lease.ts'),
-    import('./message-claim.ts'),
-  ]);
+  const { createRedisConnectionLease } = await import('./connection-lease.ts');
   return {
     gatewayId: deps.gatewayId,
     shared: undefined,
