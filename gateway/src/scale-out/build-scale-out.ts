@@ -54,7 +54,9 @@ export function clusterSecretProblem(clusterSecret: string): string | undefined 
  * Redis unsigned: it only says which gateway holds a connection, and whoever can write to
  * Redis can stop a job (by deleting or holding keys) with or without a signature. Presence
  * keys likewise: a forged one keeps a dead gateway's approvals listed, but deciding them
- * reaches nobody, and a deleted one drops a live gateway's approvals (denied, never run).
+ * reaches nobody; a deleted one hides a live gateway's approvals from its peers (a peer's claim
+ * then drops them), which at worst leaves them to be decided where they wait or to expire
+ * denied.
  */
 export async function buildScaleOut(deps: BuildScaleOutDeps): Promise<ScaleOut> {
   const logger = deps.logger.child({ area: 'scale-out' });
@@ -143,7 +145,7 @@ function describeRejected(counts: Record<string, number>): string {
   return seen.length === 0 ? '0' : seen.map(([reason, count]) => `${reason}=${count}`).join(' ');
 }
 
-/** `cache_url` without a usable cluster secret: leases and claims only (see buildScaleOut). */
+/** `cache_url` without a usable cluster secret: connection leases only (see buildScaleOut). */
 async function buildRefused(
   deps: BuildScaleOutDeps,
   logger: Logger,
