@@ -36,6 +36,11 @@ function connect(options, payload) {
   });
 }
 
+/** Harmless: shows the skill runs at all behind the wall. */
+export function hello() {
+  return 'hello from behind the wall';
+}
+
 /** Opens a TCP connection to host:port. */
 export async function tcp({ host, port }) {
   await connect({ host, port: Number(port) });
