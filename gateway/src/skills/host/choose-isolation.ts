@@ -19,7 +19,8 @@ export function skillHostPlace(
   config: HearthConfig,
 ): { place: 'local' } | { place: 'sidecar'; url: string; token: string } {
   const { security, skills } = config;
-  const place = skills.host ?? (security.executor === 'sandbox' ? 'sidecar' : 'local');
+  const place =
+    skills.host === 'auto' ? (security.executor === 'sandbox' ? 'sidecar' : 'local') : skills.host;
   if (place === 'local') return { place };
   return {
     place,
@@ -31,8 +32,8 @@ export function skillHostPlace(
 /**
  * Where skill hosts run: `[skills] host` (`sidecar`: the sandbox-executor sidecar at
  * `sidecar_url`, over TCP or a Unix socket; `local`: this machine inside bubblewrap, refused
- * where bubblewrap cannot build a sandbox). Unset, `[security] executor = "sandbox"` keeps
- * meaning the sidecar at `sandbox_url`. An idle host is stopped (its memory returned) and
+ * where bubblewrap cannot build a sandbox). `auto` (the default) keeps `[security] executor =
+ * "sandbox"` meaning the sidecar at `sandbox_url`. An idle host is stopped (its memory returned) and
  * restarted by the next call.
  */
 export function chooseSkillIsolation(deps: ChooseIsolationDeps): SkillIsolation {
