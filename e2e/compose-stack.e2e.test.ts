@@ -384,18 +384,19 @@ describe.skipIf(unavailable !== null)(title, () => {
     ];
     for (const [what, tool, args] of attempts) {
       const reply = await callTool(tool, args);
+      process.stdout.write(`escape suite, ${what}: ${reply.slice(0, 160)}\n`);
       // A tool error of the skill (the tool ran and failed), never a way through.
       expect(reply, what).toMatch(/^Tool output: skill escape: /);
       expect(reply, what).not.toContain('ESCAPED');
     }
 
-    // Nothing got approved: the request is still pending, and rejecting it is the owner's call.
+    // Nothing got approved: the request is still pending, and denying it is the owner's call.
     const still = (await (await api('/approvals/pending')).json()) as {
       pending: PendingApproval[];
     };
     expect(still.pending.map((entry) => entry.id)).toContain(pending.id);
     expect(
-      (await api(`/approvals/${pending.id}/reject`, { method: 'POST', body: '{}' })).status,
+      (await api(`/approvals/${pending.id}/deny`, { method: 'POST', body: '{}' })).status,
     ).toBe(200);
     expect(((await (await waiting).json()) as ChatReply).reply).not.toMatch(
       /^Tool output: never-approved/,
