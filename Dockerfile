@@ -101,6 +101,9 @@ RUN apt-get update \
 # image) with mode 0700, as the gateway wants it. A new named volume mounted on /data copies
 # this ownership and mode, so the container never needs root to fix permissions.
 RUN install -d -o node -g node -m 0700 /data
+# Where the compose stack's skill-host sidecar puts its Unix socket (a volume both mount): the
+# gateway's own, whichever container creates the volume first.
+RUN install -d -o node -g node -m 0700 /run/hearth-skills
 # A new volume on /data starts with the model baked in here (an empty folder when none was fetched).
 COPY --from=models --chown=node:node /models-home/models /data/models
 

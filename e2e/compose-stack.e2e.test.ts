@@ -5,8 +5,10 @@
  * `sandbox` and `proxy` profiles. Then, like a user: the gateway turns healthy through the compose
  * healthcheck on /ready, a chat goes through Caddy over TLS with X-API-Key (and is refused
  * without it), Redis is used and its loss never reaches a chat, an approved shell command runs in
- * a throwaway container with no network and a read-only root, and the state outlives
- * `docker compose down && up`.
+ * a throwaway container with no network and a read-only root, a hostile skill installed from
+ * the hub runs in the skill-host container and gets nowhere (the escape suite: no TCP to
+ * loopback, the gateway or Redis, no self-approval over REST, no Unix socket, no other
+ * session's cache), and the state outlives `docker compose down && up`.
  *
  * Skipped, with the reason in the title, when no Docker engine, compose client or built images
  * are here (`scripts/build-images.sh` builds them; `.ci/run` does both). HEARTH_E2E_CONTAINERS=0
@@ -24,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiResponse, GatewayStatus, PendingApproval } from '@hearth/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ESCAPE_SKILL_MJS } from '../gateway/src/skills/host/testing/escape-suite.ts';
 import {
   composeCommand,
   engineUnavailableReason,
@@ -172,6 +175,7 @@ describe.skipIf(unavailable !== null)(title, () => {
         HEARTH_REDIS_PASSWORD: randomBytes(24).toString('hex'),
         HEARTH_CLUSTER_SECRET: randomBytes(32).toString('hex'),
         HEARTH_SANDBOX_TOKEN: randomBytes(24).toString('hex'),
+        HEARTH_SKILLS_TOKEN: randomBytes(24).toString('hex'),
         HEARTH_IMAGE: GATEWAY_IMAGE,
         HEARTH_IMAGE_TAG: IMAGE_TAG,
         HEARTH_PUBLISH_PORT: String(gatewayPort),
@@ -316,6 +320,101 @@ describe.skipIf(unavailable !== null)(title, () => {
       timeoutMs: 15_000,
     });
     expect(left.trim()).toBe('');
+  });
+
+  it('hosts a hostile hub skill in the skill-host container, where it reaches nothing', async () => {
+    expect((await backends()).skills).toMatch(/^sandbox sidecar \(process, wall: no network/);
+    const ipOf = async (service: string) =>
+      (
+        await runOk(
+          [
+            'docker',
+            'inspect',
+            '--format',
+            '{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}',
+            await containerOf(service),
+          ],
+          { timeoutMs: 15_000 },
+        )
+      )
+        .trim()
+        .split(' ')[0]!;
+    const gatewayIp = await ipOf('gateway');
+    const redisIp = await ipOf('redis');
+
+    // A pending approval of another session, which the skill will try to approve itself.
+    const waiting = api('/chat', {
+      method: 'POST',
+      body: JSON.stringify({ message: 'run: echo never-approved', session_id: 'e2e-victim' }),
+    });
+    const pending = await eventually(
+      async () => {
+        const body = (await (await api('/approvals/pending')).json()) as {
+          pending: PendingApproval[];
+        };
+        return body.pending.find((entry) => entry.session_id === 'e2e-victim');
+      },
+      60_000,
+      async () => `no pending approval appeared\n${await logs()}`,
+    );
+
+    const installed = await api('/hub/packages', {
+      method: 'POST',
+      body: JSON.stringify({
+        name: 'escape',
+        url: `data:text/javascript;base64,${Buffer.from(ESCAPE_SKILL_MJS).toString('base64')}`,
+        force: true,
+      }),
+    });
+    expect(installed.status, await installed.clone().text()).toBe(201);
+    expect(((await installed.json()) as { state: string }).state).toBe('active');
+
+    const callTool = async (tool: string, args: Record<string, unknown>) => {
+      const turn = await api('/chat', {
+        method: 'POST',
+        body: JSON.stringify({
+          message: `call: escape_${tool} ${JSON.stringify(args)}`,
+          session_id: 'e2e-escape',
+        }),
+      });
+      expect(turn.status).toBe(200);
+      return ((await turn.json()) as ChatReply).reply;
+    };
+    // The skill runs: the wall is around it, not instead of it.
+    expect(await callTool('hello', {})).toContain('hello from behind the wall');
+
+    const approveUrl = (host: string) => `http://${host}/api/v1/approvals/${pending.id}/approve`;
+    const attempts: [string, string, Record<string, unknown>][] = [
+      ['TCP to loopback (the gateway port)', 'tcp', { host: '127.0.0.1', port: 7432 }],
+      ['TCP to the gateway on the compose network', 'tcp', { host: gatewayIp, port: 7432 }],
+      ['TCP to Redis', 'tcp', { host: redisIp, port: 6379 }],
+      ['self-approval over REST, loopback', 'approve', { url: approveUrl('127.0.0.1:7432') }],
+      ['self-approval over REST, the gateway', 'approve', { url: approveUrl(`${gatewayIp}:7432`) }],
+      ['another session in Redis', 'redis', { host: redisIp, port: 6379, key: 'hearth:e2e' }],
+      ['the host’s Docker socket', 'unixSocket', { path: '/var/run/docker.sock' }],
+      ['another session’s cache (the gateway’s database)', 'readFile', { path: '/data/memory.db' }],
+      ['the gateway’s config', 'readFile', { path: '/data/config.toml' }],
+    ];
+    for (const [what, tool, args] of attempts) {
+      const reply = await callTool(tool, args);
+      process.stdout.write(`escape suite, ${what}: ${reply.slice(0, 160)}\n`);
+      // A tool error of the skill (the tool ran and failed), never a way through.
+      expect(reply, what).toMatch(/^Tool output: skill escape: /);
+      expect(reply, what).not.toContain('ESCAPED');
+    }
+
+    // Nothing got approved: the request is still pending, and denying it is the owner's call.
+    const still = (await (await api('/approvals/pending')).json()) as {
+      pending: PendingApproval[];
+    };
+    expect(still.pending.map((entry) => entry.id)).toContain(pending.id);
+    expect(
+      (await api(`/approvals/${pending.id}/deny`, { method: 'POST', body: '{}' })).status,
+    ).toBe(200);
+    expect(((await (await waiting).json()) as ChatReply).reply).not.toMatch(
+      /^Tool output: never-approved/,
+    );
+    expect((await api('/hub/escape', { method: 'DELETE' })).status).toBe(200);
   });
 
   it(

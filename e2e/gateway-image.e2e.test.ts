@@ -64,6 +64,13 @@ describe.skipIf(unavailable !== null)(title, () => {
     expect((await fetch(`${url}/api/v1/status`)).status).toBe(401);
   });
 
+  it('alone it has no wall for skills: /status says they are refused, and why', async () => {
+    const status = await fetch(`${url}/api/v1/status`, { headers: { 'X-API-Key': apiKey } });
+    const backends = ((await status.json()) as { backends: Record<string, string> }).backends;
+    // No bubblewrap in the image, and Docker's default seccomp profile refuses user namespaces.
+    expect(backends.skills).toMatch(/^no wall: skills refused \(bubblewrap is not installed\)/);
+  });
+
   it('runs as the unprivileged node user, its state directory private to it', async () => {
     const id = await container?.exec(['id', '-u']);
     expect(id?.output.trim()).toBe('1000');

@@ -6621,6 +6621,7 @@ export interface operations {
                             tools: string[];
                             updated_at: number;
                             version: string;
+                            without_wall: boolean;
                         }[];
                     };
                 };
@@ -6688,6 +6689,7 @@ export interface operations {
                         tools: string[];
                         updated_at: number;
                         version: string;
+                        without_wall: boolean;
                     };
                 };
             };
@@ -6743,6 +6745,7 @@ export interface operations {
                         tools: string[];
                         updated_at: number;
                         version: string;
+                        without_wall: boolean;
                     };
                 };
             };
@@ -6859,6 +6862,7 @@ export interface operations {
                         tools: string[];
                         updated_at: number;
                         version: string;
+                        without_wall: boolean;
                     };
                 };
             };
@@ -6985,6 +6989,7 @@ export interface operations {
                             tools: string[];
                             updated_at: number;
                             version: string;
+                            without_wall: boolean;
                         };
                     };
                 };

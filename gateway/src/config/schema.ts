@@ -171,6 +171,18 @@ export const skillsSection = z.strictObject({
    * a Plugin instance's in-memory state is lost); 0 keeps hosts running.
    */
   host_idle_seconds: z.number().int().min(0).max(86_400).default(300),
+  /**
+   * Where skill hosts run: `local` (this machine, inside bubblewrap; refused where bubblewrap
+   * cannot build a sandbox), `sidecar` (the sandbox-executor sidecar at `sidecar_url`), or
+   * `auto`: the sidecar at `[security] sandbox_url` when `executor = "sandbox"`, else local.
+   */
+  host: z.enum(['auto', 'local', 'sidecar']).default('auto'),
+  /** `http://host:port` or `unix:/path/to/sandbox.sock`; empty: `[security] sandbox_url`. */
+  sidecar_url: z
+    .union([z.url({ protocol: /^https?$/ }), z.string().regex(/^unix:\/\S+$/), z.literal('')])
+    .default(''),
+  /** The sidecar's SANDBOX_TOKEN; empty: `[security] sandbox_token`. */
+  sidecar_token: z.string().default(''),
 });
 
 /** How a channel answers in group chats: every message, only when mentioned, or never. */

@@ -30,6 +30,11 @@ export const skillSchema = z.object({
   plugin: z.boolean(),
   /** Gateway tools its calls may ask for (`shell`, `browser`), each behind the approval gate. */
   capabilities: z.array(z.string()),
+  /**
+   * Its owner set `"without_wall": true` in its skill.json by hand: where no wall exists it
+   * runs behind Node's permission model alone, which cannot keep it off the network.
+   */
+  without_wall: z.boolean(),
   updated_at: z.number(),
 });
 
@@ -44,6 +49,7 @@ export const toSkillView = (entry: SkillEntry): z.input<typeof skillSchema> => (
   tags: entry.tags,
   plugin: entry.plugin,
   capabilities: entry.capabilities,
+  without_wall: entry.without_wall,
   updated_at: entry.updated_at,
 });
 

@@ -74,7 +74,9 @@ describe('a gateway with executor = "sandbox" hosts skills in the sidecar', () =
     expect(answer).toMatch(/^Oslo: sunny \(pid \d+\)$/);
     // Not this process, and not a child of it: the sidecar started the host.
     expect(sidecar.log()).toContain('"skill":"weather"');
-    expect(await status()).toBe('sandbox sidecar (process); 1 skill host running');
+    expect(await status()).toBe(
+      'sandbox sidecar (process, wall: bubblewrap); 1 skill host running',
+    );
     bed.fake.reset();
   });
 

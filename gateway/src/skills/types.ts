@@ -78,6 +78,11 @@ export interface SkillHostOptions {
   dataDir: string;
   /** The skill's manifest asks for network access (audited). */
   network: boolean;
+  /**
+   * The owner set `"without_wall": true` in the skill's skill.json by hand: where no wall
+   * exists, this one skill is hosted anyway (loudly). Never set by an install or a review.
+   */
+  withoutWall?: boolean;
 }
 
 /** Layer 3: a skill running outside the gateway process behind the isolation walls. */

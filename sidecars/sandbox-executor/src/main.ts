@@ -2,6 +2,7 @@
  * Entry point: `node src/main.ts`. Reads the environment (config/env.ts), picks the backend,
  * listens, and on SIGTERM/SIGINT stops accepting calls, kills running commands and exits.
  */
+import { chmodSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,13 +46,18 @@ if (backend.name === 'process') {
   const processLauncher = createProcessLauncher({
     root: config.skillsDir ?? join(tmpdir(), 'hearth-sandbox-skills'),
     logger,
+    socketOnly: config.socket !== undefined,
+    bwrapPath: config.bwrap,
   });
-  logger.info(
-    { bubblewrap: processLauncher.bubblewrap },
-    processLauncher.bubblewrap
-      ? 'skill hosts: node --permission inside bubblewrap'
-      : 'skill hosts: node --permission (bubblewrap does not work here; skill.py is refused)',
-  );
+  if (processLauncher.refusal !== null)
+    logger.error({ bubblewrap: false, wall: null }, processLauncher.refusal);
+  else
+    logger.info(
+      { bubblewrap: processLauncher.bubblewrap, wall: processLauncher.wall },
+      processLauncher.bubblewrap
+        ? 'skill hosts: node --permission inside bubblewrap'
+        : `skill hosts: node --permission, wall: ${processLauncher.wall} (skill.py is refused without bubblewrap)`,
+    );
   launcher = processLauncher;
 } else {
   const dockerLauncher = createDockerLauncher({
@@ -70,14 +76,28 @@ const server = createSandboxServer({
   logger,
   ...(launcher ? { skills: { launcher } } : {}),
 });
-server.listen(config.port, config.host, () => {
-  // The bound port (SANDBOX_PORT=0 picks a free one).
-  const { port } = server.address() as AddressInfo;
-  logger.info(
-    { host: config.host, port, backend: backend.name, isolation: backend.isolation },
-    'sandbox-executor listening',
-  );
-});
+if (config.socket !== undefined) {
+  const socket = config.socket;
+  rmSync(socket, { force: true }); // a socket file left by a previous run
+  const mask = process.umask(0o177);
+  server.listen(socket, () => {
+    process.umask(mask);
+    chmodSync(socket, 0o600);
+    logger.info(
+      { socket, backend: backend.name, isolation: backend.isolation },
+      'sandbox-executor listening',
+    );
+  });
+} else {
+  server.listen(config.port, config.host, () => {
+    // The bound port (SANDBOX_PORT=0 picks a free one).
+    const { port } = server.address() as AddressInfo;
+    logger.info(
+      { host: config.host, port, backend: backend.name, isolation: backend.isolation },
+      'sandbox-executor listening',
+    );
+  });
+}
 
 let stopping = false;
 const stop = (signal: string) => {

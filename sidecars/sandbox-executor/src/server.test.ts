@@ -68,6 +68,7 @@ describe('sandbox-executor HTTP server', () => {
       backend: 'process',
       isolation: 'process-group',
       skills: null, // no skill launcher given: GET /skills/host is 404
+      skills_wall: null,
     });
     await new Promise((resolve) => server?.close(resolve));
 

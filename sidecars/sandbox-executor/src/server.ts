@@ -2,7 +2,8 @@
  * The sidecar's HTTP API (node:http, no framework). The server is built here and started in
  * main.ts, so tests run it in-process on a free port.
  *
- *   GET  /health   no token   200 { status: 'ok', backend, isolation } | 503 status 'unavailable'
+ *   GET  /health   no token   200 { status: 'ok', backend, isolation, skills, skills_wall }
+ *                             | 503 status 'unavailable'
  *   POST /exec     X-Sandbox-Token, JSON body (see exec-body.ts) → 200 result JSON
  *                  401 bad token · 413 body too large · 415 not JSON · 422 { detail } bad body
  *
@@ -75,6 +76,7 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
       backend: backend.name,
       isolation: backend.isolation,
       skills: skills ? skills.launcher.isolation : null,
+      skills_wall: skills ? (skills.launcher.wall ?? null) : null,
     });
   }
 

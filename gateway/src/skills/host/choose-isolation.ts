@@ -14,26 +14,43 @@ export interface ChooseIsolationDeps {
   logger: Logger;
 }
 
+/** Where skill hosts run, and the sidecar's address and token when there. */
+export function skillHostPlace(
+  config: HearthConfig,
+): { place: 'local' } | { place: 'sidecar'; url: string; token: string } {
+  const { security, skills } = config;
+  const place =
+    skills.host === 'auto' ? (security.executor === 'sandbox' ? 'sidecar' : 'local') : skills.host;
+  if (place === 'local') return { place };
+  return {
+    place,
+    url: skills.sidecar_url || security.sandbox_url,
+    token: skills.sidecar_token || security.sandbox_token,
+  };
+}
+
 /**
- * Where skill hosts run: the sandbox sidecar's hosts with `[security] executor = "sandbox"`,
- * otherwise local hosts (bubblewrap where it works, the permission model always). An idle host
- * is stopped (its memory returned) and restarted by the next call.
+ * Where skill hosts run: `[skills] host` (`sidecar`: the sandbox-executor sidecar at
+ * `sidecar_url`, over TCP or a Unix socket; `local`: this machine inside bubblewrap, refused
+ * where bubblewrap cannot build a sandbox). `auto` (the default) keeps `[security] executor =
+ * "sandbox"` meaning the sidecar at `sandbox_url`. An idle host is stopped (its memory returned) and
+ * restarted by the next call.
  */
 export function chooseSkillIsolation(deps: ChooseIsolationDeps): SkillIsolation {
-  const { security, skills } = deps.config;
-  const limits = { idleMs: skills.host_idle_seconds * 1000 };
+  const limits = { idleMs: deps.config.skills.host_idle_seconds * 1000 };
   const onRequest = (_skill: string, request: { method: string; url: string }) =>
     deps.recordRequest(request.method, request.url);
-  return security.executor === 'sandbox'
+  const where = skillHostPlace(deps.config);
+  return where.place === 'sidecar'
     ? createSidecarSkillIsolation({
-        url: security.sandbox_url,
-        token: () => security.sandbox_token,
+        url: where.url,
+        token: () => where.token,
         logger: deps.logger,
         limits,
         onRequest,
       })
     : createSkillIsolation({
-        executor: security.executor,
+        executor: 'local',
         logger: deps.logger,
         env: deps.processEnv,
         secretValues: deps.secretValues(),

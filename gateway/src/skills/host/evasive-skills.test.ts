@@ -18,7 +18,7 @@ import type { SkillHost, SkillIsolation } from '../types.ts';
 import { SkillCallError } from './errors.ts';
 import { createSkillIsolation } from './isolation.ts';
 import type { SkillRequestEvent } from './skill-process.ts';
-import { createSkillFixture, type SkillFixture } from './testing/skill-fixture.ts';
+import { createSkillFixture, offersWall, type SkillFixture } from './testing/skill-fixture.ts';
 
 const SECRET = 'sk-evasive-test-0123456789abcdefghijklmnop';
 const SSH_KEY = '-----BEGIN OPENSSH PRIVATE KEY----- evasive-test-key';
@@ -207,8 +207,8 @@ interface Scene {
   port: number;
 }
 
-async function setScene(): Promise<Scene> {
-  const fixture = await createSkillFixture();
+async function setScene(withoutWall = false): Promise<Scene> {
+  const fixture = await createSkillFixture({ withoutWall });
   const outside = join(fixture.root, 'outside');
   await mkdir(join(fixture.root, 'home', '.ssh'), { recursive: true });
   await mkdir(join(fixture.root, 'state'), { recursive: true });
@@ -280,13 +280,13 @@ describe.each(walls)('evasive node skills ($label)', ({ label, bwrapPath }) => {
     limits: { maxOutputBytes: 256 * 1024 },
     onRequest: (_skill, event) => requests.push(event),
   });
-  const unavailable = isolation.description !== label;
+  const unavailable = !offersWall(isolation.description, label);
   const bubblewrap = label === 'bubblewrap+permission';
   let scene: Scene;
   let host: SkillHost;
 
   beforeAll(async () => {
-    scene = await setScene();
+    scene = await setScene(bwrapPath === null);
     if (!unavailable)
       host = await isolation.start(await scene.fixture.write('evasive', 'mjs', EVASIVE_MJS));
   });

@@ -46,7 +46,7 @@ describe('a skill host unused for idleMs is stopped and restarted by the next ca
     limits: { idleMs: IDLE_MS, callTimeoutMs: 20_000, startTimeoutMs: 20_000 },
   });
   let fixture: SkillFixture;
-  beforeAll(async () => void (fixture = await createSkillFixture()));
+  beforeAll(async () => void (fixture = await createSkillFixture({ withoutWall: true })));
   afterAll(() => fixture.remove());
 
   const count = async (host: Awaited<ReturnType<typeof isolation.start>>) =>

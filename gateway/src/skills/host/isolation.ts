@@ -3,8 +3,10 @@
  * (shown in /status backends).
  *   bubblewrap+permission  bwrap works here: Node skills get both walls, Python skills bwrap
  *                          (both with a seccomp filter refusing new processes on x86_64)
- *   permission             no bwrap: Node skills get the permission model; Python skills are
- *                          refused with a message saying to install bubblewrap
+ *   no wall                no bwrap: no skill is hosted (no-wall.ts says why and how to get a
+ *                          wall), except a Node skill whose owner set `"without_wall": true` in
+ *                          its skill.json by hand: it runs behind the permission model alone,
+ *                          with a warning at every start and its name in /status
  * The skill's environment is built from nothing (PATH, HOME = its data folder, the locale) and
  * still passed through the shared sanitiser: no variable of the gateway's and nothing from
  * config.toml reaches it. With `executor = "sandbox"` skills run in the sidecar instead
@@ -23,6 +25,7 @@ import { childLink } from './child-link.ts';
 import { nodeSkillCommand } from './node-permission.ts';
 import { pythonSkillCommand } from './python-command.ts';
 import { noNewProcessesFilter } from './seccomp.ts';
+import { noWallDescription, noWallRefusal, warnWithoutWall, type NoWallReason } from './no-wall.ts';
 import {
   DEFAULT_LIMITS,
   startSkillProcess,
@@ -90,16 +93,19 @@ function bubblewrapWorks(bwrapPath: string): boolean {
   return probe.status === 0;
 }
 
-function findBubblewrap(option: string | null | undefined, logger: Logger): string | null {
-  if (option === null) return null;
+function findBubblewrap(
+  option: string | null | undefined,
+  logger: Logger,
+): { path: string } | { path: null; reason: NoWallReason } {
+  if (option === null) return { path: null, reason: 'disabled' };
   const path = option ?? BWRAP_CANDIDATES.find(executable);
-  if (!path) return null;
-  if (bubblewrapWorks(path)) return path;
+  if (!path) return { path: null, reason: 'not-installed' };
+  if (bubblewrapWorks(path)) return { path };
   logger.warn(
     { bwrap: path },
-    'bubblewrap is installed but cannot create a sandbox here; skills run without it',
+    'bubblewrap is installed but cannot create a sandbox here; no skill is hosted without a wall',
   );
-  return null;
+  return { path: null, reason: 'cannot-sandbox' };
 }
 
 /** The interpreter's real path and install prefix (bound read-only inside bubblewrap). */
@@ -151,7 +157,11 @@ function skillFile(dir: string, kind: SkillHostOptions['kind']): string {
 
 export function createSkillIsolation(options: SkillIsolationOptions): SkillIsolation {
   const { logger } = options;
-  const bwrapPath = findBubblewrap(options.bwrapPath, logger);
+  const found = findBubblewrap(options.bwrapPath, logger);
+  const bwrapPath = found.path;
+  const noWall = found.path === null ? found.reason : null;
+  /** Skills started without a wall by their owner's opt-out (shown in /status). */
+  const optedOut = new Set<string>();
   const nodePath = realpathSync(options.nodePath ?? process.execPath);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const maxOldSpaceMb = options.maxOldSpaceMb ?? 128;
@@ -204,14 +214,20 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
     });
   }
 
-  const walls = bwrapPath ? 'bubblewrap+permission' : 'permission';
   let live = 0;
   return {
     running: () => live,
-    description: walls,
+    get description(): string {
+      return noWall === null ? 'bubblewrap+permission' : noWallDescription(noWall, [...optedOut]);
+    },
     async start(host: SkillHostOptions): Promise<SkillHost> {
       if (host.kind === 'py' && !bwrapPath)
         throw new HearthError('unavailable', PYTHON_NEEDS_BUBBLEWRAP);
+      if (noWall !== null) {
+        if (host.withoutWall !== true) throw noWallRefusal(host.name, noWall);
+        warnWithoutWall(logger, host.name, noWall);
+        optedOut.add(host.name);
+      }
       mkdirSync(host.dataDir, { recursive: true });
       const dir = realpathSync(host.dir);
       const dataDir = realpathSync(host.dataDir);

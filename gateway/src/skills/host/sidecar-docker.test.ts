@@ -137,7 +137,9 @@ describe.skipIf(missing !== null)(
           await expect(host.call(tool, {})).rejects.toBeInstanceOf(SkillCallError);
         await expect(host.call('crash', {})).rejects.toMatchObject({ reason: 'crashed' });
         expect(await host.call('add', { a: 1, b: 1 })).toBe('2'); // a fresh container
-        expect(isolation.description).toBe('sandbox sidecar (container)');
+        expect(isolation.description).toBe(
+          'sandbox sidecar (container, wall: a container per host)',
+        );
       } finally {
         await host.close();
       }

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { HearthError } from '../../errors.ts';
 import type { Logger } from '../../observability/logger.ts';
 import type { SkillHost, SkillHostOptions, SkillIsolation } from '../types.ts';
+import { sidecarHealth } from './sidecar-address.ts';
 import { SANDBOX_TOKEN_HEADER, sidecarLink } from './sidecar-link.ts';
 import {
   DEFAULT_LIMITS,
@@ -23,14 +24,13 @@ import {
 } from './skill-process.ts';
 
 export interface SidecarIsolationOptions {
-  /** `[security] sandbox_url`. */
+  /** `[skills] sidecar_url` (or `[security] sandbox_url`): `http://…` or `unix:/path`. */
   url: string;
   token: () => string;
   logger: Logger;
   limits?: Partial<SkillProcessLimits>;
   maxOldSpaceMb?: number;
   onRequest?: (skill: string, event: SkillRequestEvent) => void;
-  fetch?: typeof fetch;
 }
 
 const RUNTIME_DIR = join(dirname(fileURLToPath(import.meta.url)), 'runtime');
@@ -77,28 +77,29 @@ async function readRuntime(): Promise<Record<string, string>> {
 }
 
 type Health =
-  { state: 'unknown' } | { state: 'up'; skills: string | null } | { state: 'down'; reason: string };
+  | { state: 'unknown' }
+  | { state: 'up'; skills: string | null; wall: string | null }
+  | { state: 'down'; reason: string };
 
 export function createSidecarSkillIsolation(options: SidecarIsolationOptions): SkillIsolation {
   const { logger } = options;
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const maxOldSpaceMb = options.maxOldSpaceMb ?? 128;
-  const fetchImpl = options.fetch ?? fetch;
   let health: Health = { state: 'unknown' };
   let live = 0;
 
   async function probe(): Promise<void> {
     if (options.url === '') {
-      health = { state: 'down', reason: 'no [security] sandbox_url' };
+      health = { state: 'down', reason: 'no [skills] sidecar_url' };
       return;
     }
     try {
-      const res = await fetchImpl(new URL('health', options.url.replace(/\/?$/, '/')), {
-        signal: AbortSignal.timeout(5_000),
-        headers: { [SANDBOX_TOKEN_HEADER]: options.token() },
-      });
-      const body = (await res.json()) as { skills?: unknown };
-      health = { state: 'up', skills: typeof body.skills === 'string' ? body.skills : null };
+      const body = await sidecarHealth(options.url, { [SANDBOX_TOKEN_HEADER]: options.token() });
+      health = {
+        state: 'up',
+        skills: typeof body.skills === 'string' ? body.skills : null,
+        wall: typeof body.skills_wall === 'string' ? body.skills_wall : null,
+      };
     } catch (error) {
       health = {
         state: 'down',
@@ -119,9 +120,10 @@ export function createSidecarSkillIsolation(options: SidecarIsolationOptions): S
         case 'unknown':
           return 'sandbox sidecar';
         case 'up':
-          return health.skills
-            ? `sandbox sidecar (${health.skills})`
-            : 'sandbox sidecar (hosts no skills)';
+          if (!health.skills) return 'sandbox sidecar (hosts no skills)';
+          return health.wall
+            ? `sandbox sidecar (${health.skills}, wall: ${health.wall})`
+            : `sandbox sidecar (${health.skills})`;
         case 'down':
           return `sandbox sidecar (unreachable: ${health.reason})`;
       }
@@ -129,7 +131,10 @@ export function createSidecarSkillIsolation(options: SidecarIsolationOptions): S
     running: () => live,
     async start(host: SkillHostOptions): Promise<SkillHost> {
       if (options.url === '')
-        throw new HearthError('unavailable', 'executor = "sandbox" needs [security] sandbox_url');
+        throw new HearthError(
+          'unavailable',
+          'skill hosts in the sidecar need [skills] sidecar_url (or [security] sandbox_url)',
+        );
       const files = await readSkillFolder(host.dir);
       const runtime = await readRuntime();
       const frame = JSON.stringify({

@@ -8,26 +8,20 @@
  */
 import WebSocket from 'ws';
 import type { ConnectHost, HostLink } from './host-link.ts';
+import { skillHostUrl } from './sidecar-address.ts';
+
+export { skillHostUrl };
 
 export const SANDBOX_TOKEN_HEADER = 'x-sandbox-token';
 
 export interface SidecarLinkOptions {
-  /** The sidecar's base URL (`http://sandbox-executor:7433`). */
+  /** The sidecar's base URL (`http://sandbox-executor:7433` or `unix:/run/…/sandbox.sock`). */
   url: string;
   token: string;
   /** The start frame (JSON text): read when the link opens. */
   startFrame: () => Promise<string>;
   /** Largest message accepted from the sidecar (bytes). */
   maxPayload?: number;
-}
-
-/** `http(s)://host:port/…` → `ws(s)://host:port/skills/host`. */
-export function skillHostUrl(base: string): string {
-  const url = new URL(base);
-  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}/skills/host`;
-  url.search = '';
-  return url.href;
 }
 
 export function sidecarLink(options: SidecarLinkOptions): ConnectHost {

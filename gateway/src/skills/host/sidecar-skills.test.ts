@@ -177,7 +177,7 @@ describe('skills hosted by the sandbox sidecar (a real sidecar process, process 
       expect(await host.call('note', { text: 'kept' })).toBe('kept');
       expect(existsSync(join(sidecar.skillsDir, 'data', 'sums', 'note.txt'))).toBe(true);
       expect(isolation.running?.()).toBe(1);
-      expect(isolation.description).toBe('sandbox sidecar (process)');
+      expect(isolation.description).toBe('sandbox sidecar (process, wall: bubblewrap)');
     } finally {
       await host.close();
     }

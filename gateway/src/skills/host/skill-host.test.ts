@@ -4,7 +4,7 @@ import { silentLogger } from '../../observability/logger.ts';
 import type { SkillHost } from '../types.ts';
 import { SkillCallError } from './errors.ts';
 import { createSkillIsolation, PYTHON_NEEDS_BUBBLEWRAP } from './isolation.ts';
-import { createSkillFixture, type SkillFixture } from './testing/skill-fixture.ts';
+import { createSkillFixture, offersWall, type SkillFixture } from './testing/skill-fixture.ts';
 
 const BASICS = `
 /**
@@ -75,12 +75,12 @@ describe.each(walls)('the isolated skill host ($label)', ({ label, bwrapPath }) 
     maxOldSpaceMb: 48,
     limits: { maxOutputBytes: 64 * 1024, callTimeoutMs: 5_000 },
   });
-  const unavailable = isolation.description !== label;
+  const unavailable = !offersWall(isolation.description, label);
   let fixture: SkillFixture;
   let host: SkillHost;
 
   beforeAll(async () => {
-    fixture = await createSkillFixture();
+    fixture = await createSkillFixture({ withoutWall: bwrapPath === null });
     if (!unavailable) host = await isolation.start(await fixture.write('basics', 'mjs', BASICS));
   });
   afterAll(async () => {
@@ -217,7 +217,7 @@ describe('skill.py', () => {
       logger: silentLogger(),
       bwrapPath: null,
     });
-    expect(isolation.description).toBe('permission');
+    expect(isolation.description).toBe('no wall: skills refused (bubblewrap is disabled)');
     const error = await isolation
       .start(await fixture.write('seed', 'py', 'def hello():\n    return "hi"\n'))
       .catch((caught: unknown) => caught);

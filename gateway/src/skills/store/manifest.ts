@@ -16,6 +16,13 @@ export const manifestSchema = z.object({
    * code declares them; every such request goes through the tool's approval gate.
    */
   capabilities: z.array(z.enum(SKILL_CAPABILITIES)).max(SKILL_CAPABILITIES.length).default([]),
+  /**
+   * Set by the owner by hand only (no install, hub package or review writes it, and a new
+   * install replaces the manifest without it): where no wall exists (no working bubblewrap),
+   * this one skill is hosted anyway, behind Node's permission model alone, which cannot keep
+   * it off the network. Logged as a warning at every start, shown in /status and the entry.
+   */
+  without_wall: z.boolean().optional(),
   /** The module default-exports a `Plugin` subclass. */
   plugin: z.boolean(),
   updated_at: z.number(),

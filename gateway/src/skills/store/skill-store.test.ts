@@ -192,6 +192,42 @@ describe('skill store', () => {
     expect(tools.get('hello_greet')).toBeUndefined();
   });
 
+  it('"without_wall" is the owner\'s hand edit only: passed to the host and shown; an install drops it', async () => {
+    const hosted: { name: string; withoutWall?: boolean }[] = [];
+    const start = isolation.start.bind(isolation);
+    isolation.start = (options) => {
+      hosted.push({ name: options.name, withoutWall: options.withoutWall });
+      return start(options);
+    };
+    const installed = await store.install({
+      name: 'hello',
+      kind: 'mjs',
+      source: GREET,
+      origin: 'https://hub.example/hello',
+    });
+    expect(installed.without_wall).toBe(false);
+    const path = join(home, 'skills/hello/skill.json');
+    const manifest = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+    expect(manifest).not.toHaveProperty('without_wall');
+    await writeFile(path, JSON.stringify({ ...manifest, without_wall: true }));
+    const [edited] = await store.reload('hello');
+    expect(edited).toMatchObject({ state: 'active', without_wall: true });
+    expect(hosted.at(-1)).toEqual({ name: 'hello', withoutWall: true });
+    // A state change keeps the owner's edit; writing the skill again (hub, review) drops it.
+    await store.setEnabled('hello', false);
+    expect((await store.setEnabled('hello', true)).without_wall).toBe(true);
+    expect(hosted.at(-1)).toEqual({ name: 'hello', withoutWall: true });
+    const again = await store.install({
+      name: 'hello',
+      kind: 'mjs',
+      source: GREET,
+      origin: 'review',
+    });
+    expect(again.without_wall).toBe(false);
+    expect(hosted.at(-1)).toEqual({ name: 'hello', withoutWall: undefined });
+    expect(JSON.parse(await readFile(path, 'utf8'))).not.toHaveProperty('without_wall');
+  });
+
   it('reload of all picks up new folders and forgets removed ones', async () => {
     await store.install({ name: 'hello', kind: 'mjs', source: GREET, origin: 'trusted' });
     await rm(join(home, 'skills/hello'), { recursive: true });

@@ -40,6 +40,8 @@ export interface SkillStoreDeps {
 export interface SkillEntry extends InstalledSkill {
   plugin: boolean;
   network: boolean;
+  /** Its owner opted it out of the wall by hand (skill.json `"without_wall": true`). */
+  without_wall: boolean;
   /** The gateway tools its calls may ask for, each behind that tool's approval gate. */
   capabilities: SkillCapability[];
   updated_at: number;
@@ -129,6 +131,7 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
       tags: manifest.tags,
       plugin: manifest.plugin,
       network: manifest.network,
+      without_wall: manifest.without_wall === true,
       capabilities: [...manifest.capabilities],
       updated_at: manifest.updated_at,
     };
@@ -173,6 +176,7 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
         dir: dirOf(name),
         dataDir,
         network: manifest.network,
+        ...(manifest.without_wall === true ? { withoutWall: true } : {}),
       });
     } catch (error) {
       return fail(`failed to start: ${(error as Error).message}`);
@@ -247,6 +251,7 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
         tags: [],
         plugin: false,
         network: false,
+        without_wall: false,
         capabilities: [],
         updated_at: 0,
       };

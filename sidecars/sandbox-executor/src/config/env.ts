@@ -4,6 +4,9 @@
  *   SANDBOX_TOKEN             required (≥ 16 characters): callers send it as X-Sandbox-Token
  *   SANDBOX_PORT              default 7433
  *   SANDBOX_HOST              default 127.0.0.1 (the image sets 0.0.0.0)
+ *   SANDBOX_SOCKET            a Unix socket path to listen on instead of TCP (SANDBOX_HOST and
+ *                             SANDBOX_PORT are then unused); created 0600 (the gateway runs as
+ *                             the same uid); with no network but loopback it is the skill wall
  *   SANDBOX_BACKEND           docker | process; default: docker when the engine answers, else process
  *   SANDBOX_IMAGE             image of the throwaway containers, default debian:bookworm-slim
  *   SANDBOX_WORKSPACE_VOLUME  a Docker volume mounted at /work instead of a tmpfs (optional)
@@ -11,6 +14,9 @@
  *   SANDBOX_SKILL_IMAGE       image of skill-host containers (Node 24, and python3 for skill.py),
  *                             default node:24-bookworm-slim (offline: hearth/node:<version>-bookworm
  *                             from scripts/build-images.sh); not pulled
+ *   SANDBOX_BWRAP             process backend: the bwrap binary for skill hosts; `none` never uses
+ *                             it (then only a sidecar without network may host skills, wall.ts);
+ *                             default: the usual places, when it can build a sandbox here
  *   SANDBOX_SKILLS_DIR        process backend: where skill hosts and their data folders live,
  *                             default <tmpdir>/hearth-sandbox-skills
  */
@@ -22,12 +28,15 @@ export interface SandboxConfig {
   token: string;
   port: number;
   host: string;
+  socket: string | undefined;
   backend: BackendChoice;
   image: string;
   workspaceVolume: string | undefined;
   logLevel: LogLevel;
   skillImage: string;
   skillsDir: string | undefined;
+  /** undefined: look for it; null: `none`. */
+  bwrap: string | null | undefined;
 }
 
 export class ConfigError extends Error {
@@ -53,6 +62,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SandboxConfig 
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new ConfigError(`SANDBOX_PORT must be a port number, got "${env.SANDBOX_PORT}"`);
   }
+  if (env.SANDBOX_SOCKET && !env.SANDBOX_SOCKET.startsWith('/')) {
+    throw new ConfigError(`SANDBOX_SOCKET must be an absolute path, got "${env.SANDBOX_SOCKET}"`);
+  }
   const backend = (env.SANDBOX_BACKEND || 'auto').toLowerCase();
   if (backend !== 'docker' && backend !== 'process' && backend !== 'auto') {
     throw new ConfigError(
@@ -67,11 +79,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SandboxConfig 
     token,
     port,
     host: env.SANDBOX_HOST || '127.0.0.1',
+    socket: env.SANDBOX_SOCKET || undefined,
     backend,
     image: env.SANDBOX_IMAGE || 'debian:bookworm-slim',
     workspaceVolume: env.SANDBOX_WORKSPACE_VOLUME || undefined,
     logLevel: logLevel as LogLevel,
     skillImage: env.SANDBOX_SKILL_IMAGE || 'node:24-bookworm-slim',
     skillsDir: env.SANDBOX_SKILLS_DIR || undefined,
+    bwrap: env.SANDBOX_BWRAP === 'none' ? null : env.SANDBOX_BWRAP || undefined,
   };
 }

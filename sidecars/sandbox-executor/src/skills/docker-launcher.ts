@@ -71,6 +71,7 @@ export function createDockerLauncher(
   const live = new Set<() => Promise<unknown>>();
   return {
     isolation: 'container',
+    wall: 'a container per host',
     async close() {
       await Promise.all([...live].map((remove) => remove()));
       await Promise.all(removals.values());

@@ -21,6 +21,8 @@ export interface SkillProcess {
 export interface SkillLauncher {
   /** `process` (permission model, plus bubblewrap when it works) or `container`. */
   readonly isolation: 'process' | 'container';
+  /** The network wall around each host, or why there is none (then every start is refused). */
+  readonly wall?: string;
   start(start: SkillStart, events: SkillProcessEvents): Promise<SkillProcess>;
 }
 

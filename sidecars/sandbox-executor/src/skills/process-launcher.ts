@@ -19,6 +19,7 @@ import type { SkillLauncher, SkillProcess, SkillProcessEvents } from './launcher
 import { SkillStartError } from './launcher.ts';
 import { noNewProcessesFilter } from './seccomp.ts';
 import { writeSkillFiles } from './skill-files.ts';
+import { detectWall, type SkillWall } from './wall.ts';
 import type { SkillStart } from './start-frame.ts';
 
 export interface ProcessLauncherOptions {
@@ -28,6 +29,10 @@ export interface ProcessLauncherOptions {
   /** The bwrap binary; undefined looks in the usual places, null disables the wall. */
   bwrapPath?: string | null;
   pythonPath?: string;
+  /** The sidecar listens only on a Unix socket (SANDBOX_SOCKET): see wall.ts. */
+  socketOnly?: boolean;
+  /** Interface names for the wall check (default: this machine's). */
+  interfaces?: readonly string[];
 }
 
 const SKILL_PATH = '/usr/local/bin:/usr/bin:/bin';
@@ -148,8 +153,14 @@ function resolvePython(pythonPath: string): { executable: string; prefix: string
 
 export function createProcessLauncher(options: ProcessLauncherOptions): SkillLauncher & {
   readonly bubblewrap: boolean;
+  readonly refusal: string | null;
 } {
   const bwrap = findBubblewrap(options.bwrapPath);
+  const wall: SkillWall = detectWall({
+    bubblewrap: bwrap !== null,
+    socketOnly: options.socketOnly === true,
+    ...(options.interfaces ? { interfaces: options.interfaces } : {}),
+  });
   const nodePath = realpathSync(process.execPath);
   let python: { executable: string; prefix: string } | undefined;
 
@@ -221,8 +232,11 @@ export function createProcessLauncher(options: ProcessLauncherOptions): SkillLau
 
   return {
     isolation: 'process',
+    wall: wall.description,
     bubblewrap: bwrap !== null,
+    refusal: wall.refusal,
     async start(start: SkillStart, events: SkillProcessEvents): Promise<SkillProcess> {
+      if (wall.refusal !== null) throw new SkillStartError(wall.refusal);
       await mkdir(join(options.root, 'hosts'), { recursive: true, mode: 0o700 });
       const dataDir = join(options.root, 'data', start.name);
       await mkdir(dataDir, { recursive: true, mode: 0o700 });

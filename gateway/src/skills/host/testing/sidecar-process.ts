@@ -1,6 +1,8 @@
 /**
  * Test helper: the sandbox-executor sidecar as a real process (`node src/main.ts`, process
- * backend) on a free loopback port, with its skill hosts under a throwaway folder.
+ * backend) on a free loopback port, or on a Unix socket (`unix: true`: `url` is then
+ * `unix:<path>`), with its skill hosts under a throwaway folder. `wrap` runs it under another
+ * command (containerLike(): as in the compose stack's skill-host container).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -26,10 +28,17 @@ export interface SidecarProcess {
 
 export async function startSidecarProcess(
   env: Record<string, string> = {},
+  options: {
+    unix?: boolean;
+    /** A command to run the sidecar under, given the skills folder (bound into it). */
+    wrap?: (skillsDir: string) => readonly string[];
+  } = {},
 ): Promise<SidecarProcess> {
   const skillsDir = await mkdtemp(join(tmpdir(), 'hearth-sidecar-skills-'));
+  const socket = options.unix ? join(skillsDir, 'sandbox.sock') : null;
   const token = 'sidecar-skills-test-token-0123456789';
-  const child = spawn(process.execPath, ['src/main.ts'], {
+  const [file, ...args] = [...(options.wrap?.(skillsDir) ?? []), process.execPath, 'src/main.ts'];
+  const child = spawn(file, args, {
     cwd: SIDECAR_DIR,
     env: {
       PATH: '/usr/local/bin:/usr/bin:/bin',
@@ -38,6 +47,7 @@ export async function startSidecarProcess(
       SANDBOX_BACKEND: 'process',
       SANDBOX_SKILLS_DIR: skillsDir,
       SANDBOX_LOG_LEVEL: 'info',
+      ...(socket ? { SANDBOX_SOCKET: socket } : {}),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -53,7 +63,7 @@ export async function startSidecarProcess(
       const line = output.split('\n').find((text) => text.includes('sandbox-executor listening'));
       if (line) {
         clearTimeout(timer);
-        resolvePort(Number((JSON.parse(line) as { port: number }).port));
+        resolvePort(Number((JSON.parse(line) as { port?: number }).port ?? 0));
       }
     });
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -71,7 +81,7 @@ export async function startSidecarProcess(
     throw error;
   }
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: socket ? `unix:${socket}` : `http://127.0.0.1:${port}`,
     token,
     skillsDir,
     child,
@@ -85,4 +95,46 @@ export async function startSidecarProcess(
       await rm(skillsDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Where the repository and the Node binary live: what the sidecar needs to run. */
+const REPO_ROOT = resolve(SIDECAR_DIR, '../..');
+
+/**
+ * A command that runs the sidecar as the compose stack's skill-host container runs it: a
+ * network namespace with no interface but loopback (`network_mode: none`) and a file system of
+ * its own, holding the system, the repository and Node read-only, and only its skills folder
+ * (with its socket) writable; a fresh /tmp, so no Unix socket of this machine's /tmp is there.
+ * Built with bubblewrap, which must work here.
+ */
+export function containerLike(skillsDir: string): string[] {
+  const system = ['/usr', '/lib', '/lib64', '/bin', '/sbin', '/etc'].flatMap((dir) => [
+    '--ro-bind-try',
+    dir,
+    dir,
+  ]);
+  return [
+    'bwrap',
+    '--unshare-all',
+    '--die-with-parent',
+    ...system,
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--tmpfs',
+    '/tmp',
+    '--ro-bind',
+    REPO_ROOT,
+    REPO_ROOT,
+    '--ro-bind',
+    dirname(process.execPath),
+    dirname(process.execPath),
+    '--bind',
+    skillsDir,
+    skillsDir,
+    '--chdir',
+    SIDECAR_DIR,
+    '--',
+  ];
 }

@@ -16,7 +16,14 @@ export interface SkillFixture {
   remove(): Promise<void>;
 }
 
-export async function createSkillFixture(): Promise<SkillFixture> {
+/**
+ * `withoutWall`: every skill written carries its owner's opt-out (skill.json
+ * `"without_wall": true`), so that tests of the permission model alone can host it where no
+ * wall exists (without it such a host is refused, no-wall.ts).
+ */
+export async function createSkillFixture(
+  options: { withoutWall?: boolean } = {},
+): Promise<SkillFixture> {
   const root = await mkdtemp(join(tmpdir(), 'hearth-skills-'));
   return {
     root,
@@ -24,8 +31,23 @@ export async function createSkillFixture(): Promise<SkillFixture> {
       const dir = join(root, 'skills', name);
       await mkdir(dir, { recursive: true });
       await writeFile(join(dir, `skill.${kind}`), source);
-      return { name, kind, dir, dataDir: join(root, 'skill-data', name), network };
+      return {
+        name,
+        kind,
+        dir,
+        dataDir: join(root, 'skill-data', name),
+        network,
+        ...(options.withoutWall ? { withoutWall: true } : {}),
+      };
     },
     remove: () => rm(root, { recursive: true, force: true }),
   };
+}
+
+/**
+ * Whether the isolation offers the wall a test is about: `bubblewrap+permission`, or
+ * `permission` (no bubblewrap: hosts only the skills their owner opted out).
+ */
+export function offersWall(description: string, label: string): boolean {
+  return label === 'permission' ? description.startsWith('no wall: ') : description === label;
 }

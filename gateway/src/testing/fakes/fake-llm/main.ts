@@ -5,6 +5,7 @@
  *
  * What it answers, from the request's last message (Ollama and OpenAI-style `messages`):
  * - a user message `run: <command>`: a call of the `shell` tool with that command;
+ * - a user message `call: <tool> <JSON arguments>`: a call of that tool with those arguments;
  * - a tool result: `Tool output: <result>`, so the test sees what the tool returned;
  * - anything else: the `--reply` text.
  *
@@ -45,6 +46,15 @@ function respond(request: RecordedRequest): ReplyScript | undefined {
   const run = last?.role === 'user' ? /^run: (.+)$/s.exec(last.content) : null;
   if (run?.[1] !== undefined) {
     return { toolCalls: [{ name: 'shell', arguments: { command: run[1] } }], usage };
+  }
+  const call = last?.role === 'user' ? /^call: (\S+) (\{.*\})$/s.exec(last.content) : null;
+  if (call?.[1] !== undefined && call[2] !== undefined) {
+    try {
+      const args = JSON.parse(call[2]) as Record<string, unknown>;
+      return { toolCalls: [{ name: call[1], arguments: args }], usage };
+    } catch {
+      return { text: `call: the arguments are not JSON`, usage };
+    }
   }
   return undefined;
 }
