@@ -56,6 +56,7 @@ const options: SkillHostOptions = {
   dir: join(root, 'skills', 'bench'),
   dataDir: join(root, 'skill-data', 'bench'),
   network: false,
+  hosts: [],
 };
 
 async function time(runs: number, run: () => Promise<unknown>): Promise<number[]> {

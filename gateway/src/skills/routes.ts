@@ -30,6 +30,10 @@ export const skillSchema = z.object({
   plugin: z.boolean(),
   /** Gateway tools its calls may ask for (`shell`, `browser`), each behind the approval gate. */
   capabilities: z.array(z.string()),
+  /** skill.json `network`: the gateway fetches for it (only `hosts`; its host has no network). */
+  network: z.boolean(),
+  /** The hosts the gateway fetches for it over https (skill.json `hosts`); none: no network. */
+  hosts: z.array(z.string()),
   updated_at: z.number(),
 });
 
@@ -44,6 +48,8 @@ export const toSkillView = (entry: SkillEntry): z.input<typeof skillSchema> => (
   tags: entry.tags,
   plugin: entry.plugin,
   capabilities: entry.capabilities,
+  network: entry.network,
+  hosts: entry.hosts,
   updated_at: entry.updated_at,
 });
 

@@ -3,14 +3,15 @@ import type { Logger } from '../../observability/logger.ts';
 import type { SkillIsolation } from '../types.ts';
 import { createSkillIsolation } from './isolation.ts';
 import { createSidecarSkillIsolation } from './sidecar-isolation.ts';
+import type { SkillFetch } from './skill-fetch.ts';
 
 export interface ChooseIsolationDeps {
   config: HearthConfig;
   processEnv: Readonly<Record<string, string | undefined>>;
   /** Every configured secret value: none reaches a skill, by name or by value. */
   secretValues: () => string[];
-  /** Skills granted network access report their requests to the privacy audit. */
-  recordRequest: (method: string, url: string) => void;
+  /** The gateway's fetch for skills (skill-fetch.ts): no skill host has a network of its own. */
+  skillFetch: SkillFetch;
   logger: Logger;
 }
 
@@ -22,15 +23,13 @@ export interface ChooseIsolationDeps {
 export function chooseSkillIsolation(deps: ChooseIsolationDeps): SkillIsolation {
   const { security, skills } = deps.config;
   const limits = { idleMs: skills.host_idle_seconds * 1000 };
-  const onRequest = (_skill: string, request: { method: string; url: string }) =>
-    deps.recordRequest(request.method, request.url);
   return security.executor === 'sandbox'
     ? createSidecarSkillIsolation({
         url: security.sandbox_url,
         token: () => security.sandbox_token,
         logger: deps.logger,
         limits,
-        onRequest,
+        skillFetch: deps.skillFetch,
       })
     : createSkillIsolation({
         executor: security.executor,
@@ -38,6 +37,6 @@ export function chooseSkillIsolation(deps: ChooseIsolationDeps): SkillIsolation 
         env: deps.processEnv,
         secretValues: deps.secretValues(),
         limits,
-        onRequest,
+        fetch: deps.skillFetch,
       });
 }

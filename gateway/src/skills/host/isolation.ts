@@ -23,12 +23,12 @@ import { childLink } from './child-link.ts';
 import { nodeSkillCommand } from './node-permission.ts';
 import { pythonSkillCommand } from './python-command.ts';
 import { noNewProcessesFilter } from './seccomp.ts';
+import { hostFetch, type SkillFetch } from './skill-fetch.ts';
 import {
   DEFAULT_LIMITS,
   startSkillProcess,
   type ChildCommand,
   type SkillProcessLimits,
-  type SkillRequestEvent,
 } from './skill-process.ts';
 
 export interface SkillIsolationOptions {
@@ -48,8 +48,8 @@ export interface SkillIsolationOptions {
   limits?: Partial<SkillProcessLimits>;
   /** Heap cap of a Node skill host (MB). */
   maxOldSpaceMb?: number;
-  /** Outbound requests of skills granted network access, for the privacy audit. */
-  onRequest?: (skill: string, event: SkillRequestEvent) => void;
+  /** The gateway's fetch for skills (skill-fetch.ts): a skill host has no network of its own. */
+  fetch?: SkillFetch;
 }
 
 const RUNTIME_DIR = join(dirname(fileURLToPath(import.meta.url)), 'runtime');
@@ -174,13 +174,11 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
         skillFile: file,
         dataDir,
         env,
-        network: host.network,
       });
       return wrapInBubblewrap(inner, {
         bwrapPath,
         readOnly: [python.prefix, RUNTIME_DIR, dir],
         writable: [dataDir],
-        network: host.network,
         seccomp,
       });
     }
@@ -192,14 +190,12 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
       dataDir,
       maxOldSpaceMb,
       env,
-      reportRequests: host.network,
     });
     if (!bwrapPath) return inner;
     return wrapInBubblewrap(inner, {
       bwrapPath,
       readOnly: [dirname(nodePath), RUNTIME_DIR, dir],
       writable: [dataDir],
-      network: host.network,
       seccomp,
     });
   }
@@ -222,7 +218,7 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
         connect: childLink(() => built),
         limits,
         logger: logger.child({ skill: host.name }),
-        onRequest: options.onRequest ? (event) => options.onRequest!(host.name, event) : undefined,
+        fetch: hostFetch(options.fetch, host),
         onRunning: (running) => (live += running ? 1 : -1),
       });
     },

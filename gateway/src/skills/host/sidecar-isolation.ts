@@ -15,12 +15,8 @@ import { HearthError } from '../../errors.ts';
 import type { Logger } from '../../observability/logger.ts';
 import type { SkillHost, SkillHostOptions, SkillIsolation } from '../types.ts';
 import { SANDBOX_TOKEN_HEADER, sidecarLink } from './sidecar-link.ts';
-import {
-  DEFAULT_LIMITS,
-  startSkillProcess,
-  type SkillProcessLimits,
-  type SkillRequestEvent,
-} from './skill-process.ts';
+import { hostFetch, type SkillFetch } from './skill-fetch.ts';
+import { DEFAULT_LIMITS, startSkillProcess, type SkillProcessLimits } from './skill-process.ts';
 
 export interface SidecarIsolationOptions {
   /** `[security] sandbox_url`. */
@@ -29,7 +25,8 @@ export interface SidecarIsolationOptions {
   logger: Logger;
   limits?: Partial<SkillProcessLimits>;
   maxOldSpaceMb?: number;
-  onRequest?: (skill: string, event: SkillRequestEvent) => void;
+  /** The gateway's fetch for skills (skill-fetch.ts): no sidecar host has a network. */
+  skillFetch?: SkillFetch;
   fetch?: typeof fetch;
 }
 
@@ -135,7 +132,8 @@ export function createSidecarSkillIsolation(options: SidecarIsolationOptions): S
       const frame = JSON.stringify({
         name: host.name,
         kind: host.kind,
-        network: host.network,
+        // A skill's requests are made by the gateway (skill-fetch.ts), never by its host.
+        network: false,
         files,
         runtime,
         max_old_space_mb: maxOldSpaceMb,
@@ -150,9 +148,7 @@ export function createSidecarSkillIsolation(options: SidecarIsolationOptions): S
           }),
           limits,
           logger: logger.child({ skill: host.name, isolation: 'sandbox' }),
-          onRequest: options.onRequest
-            ? (event) => options.onRequest!(host.name, event)
-            : undefined,
+          fetch: hostFetch(options.skillFetch, host),
           onRunning: (running) => {
             live += running ? 1 : -1;
             // A host gone (idle, crashed, or the sidecar down): /status follows the sidecar.

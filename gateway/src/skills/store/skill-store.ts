@@ -16,6 +16,7 @@ import type {
   ValidateSkill,
 } from '../types.ts';
 import { codeFile, MANIFEST_FILE, manifestSchema, type SkillManifest } from './manifest.ts';
+import { declaredHosts } from './declared-hosts.ts';
 import { hostToolsFor } from './host-tools.ts';
 import { assertSkillName, skillNameProblem, skillOrigin, toolName } from './names.ts';
 import { isPluginSource } from './plugin-shape.ts';
@@ -40,6 +41,8 @@ export interface SkillStoreDeps {
 export interface SkillEntry extends InstalledSkill {
   plugin: boolean;
   network: boolean;
+  /** The hosts the gateway fetches for it (skill.json `hosts`); none: no network. */
+  hosts: string[];
   /** The gateway tools its calls may ask for, each behind that tool's approval gate. */
   capabilities: SkillCapability[];
   updated_at: number;
@@ -129,6 +132,7 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
       tags: manifest.tags,
       plugin: manifest.plugin,
       network: manifest.network,
+      hosts: [...manifest.hosts],
       capabilities: [...manifest.capabilities],
       updated_at: manifest.updated_at,
     };
@@ -173,6 +177,7 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
         dir: dirOf(name),
         dataDir,
         network: manifest.network,
+        hosts: manifest.hosts,
       });
     } catch (error) {
       return fail(`failed to start: ${(error as Error).message}`);
@@ -247,6 +252,7 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
         tags: [],
         plugin: false,
         network: false,
+        hosts: [],
         capabilities: [],
         updated_at: 0,
       };
@@ -284,6 +290,7 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
     ...entry,
     tools: [...entry.tools],
     capabilities: [...entry.capabilities],
+    hosts: [...entry.hosts],
     tags: [...entry.tags],
   });
 
@@ -308,6 +315,8 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
           throw validationError(`code rejected: ${describeProblems(validation.problems)}`);
         const taken = collision(input.name, validation.tools);
         if (taken !== null) throw new HearthError('conflict', `${taken}; nothing was installed`);
+        // The code's `hearth:hosts` header: its hosts, and network when it declares any.
+        const hosts = declaredHosts(input.source, input.kind);
         const before = skills.get(input.name)?.entry.state ?? 'absent';
         const previous = skills.get(input.name)?.entry;
         const manifest: SkillManifest = {
@@ -317,7 +326,8 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
           origin: input.origin,
           version: input.version ?? previous?.version ?? '0.1.0',
           tags: input.tags ?? previous?.tags ?? [],
-          network: false,
+          network: hosts.length > 0,
+          hosts,
           capabilities: validation.capabilities ?? [],
           plugin: isPluginSource(input.source, input.kind),
           updated_at: deps.now(),

@@ -12,6 +12,7 @@ export interface SkillFixture {
     kind: SkillKind,
     source: string,
     network?: boolean,
+    hosts?: readonly string[],
   ): Promise<SkillHostOptions>;
   remove(): Promise<void>;
 }
@@ -20,11 +21,11 @@ export async function createSkillFixture(): Promise<SkillFixture> {
   const root = await mkdtemp(join(tmpdir(), 'hearth-skills-'));
   return {
     root,
-    async write(name, kind, source, network = false) {
+    async write(name, kind, source, network = false, hosts = []) {
       const dir = join(root, 'skills', name);
       await mkdir(dir, { recursive: true });
       await writeFile(join(dir, `skill.${kind}`), source);
-      return { name, kind, dir, dataDir: join(root, 'skill-data', name), network };
+      return { name, kind, dir, dataDir: join(root, 'skill-data', name), network, hosts };
     },
     remove: () => rm(root, { recursive: true, force: true }),
   };
