@@ -27,7 +27,7 @@ import { createPrivacyAudit, type PrivacyAudit } from '../../privacy/index.ts';
 import type { SkillHost } from '../types.ts';
 import { SkillCallError } from './errors.ts';
 import { createSkillIsolation } from './isolation.ts';
-import { createSkillFetch } from './skill-fetch.ts';
+import { createSkillFetch, type SkillFetch } from './skill-fetch.ts';
 import { createSkillFixture, type SkillFixture } from './testing/skill-fixture.ts';
 
 const DECLARED = TEST_PACKAGE_HOST;
@@ -72,6 +72,36 @@ export async function rawHttps(args) {
     request.on('error', reject);
     request.setTimeout(2000, () => reject(new Error('timeout')));
   });
+}
+/** Every other route to a socket a skill might try. */
+export async function importNet(args) {
+  const net = await import('node:' + 'net');
+  return await new Promise((resolve, reject) => {
+    const socket = net.connect({ host: '127.0.0.1', port: args.port }, () => resolve('connected'));
+    socket.on('error', reject);
+  });
+}
+export function requireNet(args) {
+  const require = process.getBuiltinModule('module').createRequire(import.meta.url);
+  require('net').connect({ host: '127.0.0.1', port: args.port });
+  return 'asked';
+}
+export async function httpGet(args) {
+  const http = await import('node:http');
+  return await new Promise((resolve, reject) => {
+    http.get('http://127.0.0.1:' + args.port + '/', () => resolve('answered')).on('error', reject);
+  });
+}
+export async function webSocket(args) {
+  return await new Promise((resolve, reject) => {
+    const socket = new WebSocket('ws://127.0.0.1:' + args.port + '/');
+    socket.onopen = () => resolve('open');
+    socket.onerror = () => reject(new Error('socket error'));
+  });
+}
+export function dnsLookup() {
+  process.getBuiltinModule('dns').lookup('example.com', () => {});
+  return 'asked';
 }
 /** Writes 2,000 forged request reports, fake replies and fake ids on the protocol, then answers. */
 export function forge(args) {
@@ -182,6 +212,7 @@ describe.runIf(hasOpenssl())(
       fetch: undefined,
     });
     const bubblewrap = isolation.description === 'bubblewrap+permission';
+    let skillFetch: SkillFetch;
     let mjs: SkillHost;
     let py: SkillHost | undefined;
 
@@ -212,7 +243,7 @@ describe.runIf(hasOpenssl())(
         names[hostname]
           ? Promise.resolve([{ address: names[hostname], family: 4 }])
           : Promise.reject(Object.assign(new Error('nx'), { code: 'ENOTFOUND' }));
-      const skillFetch = createSkillFetch({
+      skillFetch = createSkillFetch({
         fetch,
         resolve,
         attribute: (source, work) => audit.egressSource.run(source, work),
@@ -370,6 +401,48 @@ describe.runIf(hasOpenssl())(
       });
       expect(audit.store.report(null).total).toBe(0);
       expect(await attempt(mjs, 'viaApi', { url: `${origin}/data` })).toMatchObject({ ok: true });
+    });
+
+    it('skill.mjs with the permission model alone (no bubblewrap): every module and global that opens a socket is gone', async () => {
+      const bare = createSkillIsolation({
+        executor: 'local',
+        logger: silentLogger(),
+        bwrapPath: null,
+        fetch: skillFetch,
+      });
+      expect(bare.description).toBe('permission');
+      const host = await bare.start(
+        await fixture.write('barenet', 'mjs', HOSTILE_MJS, true, [`${DECLARED}:${port}`]),
+      );
+      try {
+        const before = server.requests.length;
+        for (const tool of [
+          'rawTcp',
+          'rawHttps',
+          'importNet',
+          'requireNet',
+          'httpGet',
+          'webSocket',
+          'dnsLookup',
+        ]) {
+          const outcome = await attempt(host, tool, {
+            host: '127.0.0.1',
+            port,
+            url: `https://127.0.0.1:${port}/data`,
+          });
+          expect(outcome, tool).toMatchObject({ ok: false });
+        }
+        expect(await attempt(host, 'rawUnix', { path: unixPath })).toMatchObject({ ok: false });
+        expect(server.requests.length).toBe(before);
+        expect(unixHits).toBe(0);
+        // The gateway's fetch still works there.
+        expect(await attempt(host, 'viaApi', { url: `${origin}/data` })).toEqual({
+          ok: true,
+          text: 'declared data',
+        });
+      } finally {
+        await host.close();
+      }
     });
 
     describe.skipIf(!bubblewrap)(

@@ -51,7 +51,8 @@ console.debug = console.error;
  * the skill loads, and not replaceable afterwards.
  */
 function denied(name) {
-  return () => {
+  // A plain function, so `new WebSocket()` throws this too.
+  return function deniedInSkill() {
     throw Object.assign(new Error(`${name} is not allowed in a skill`), {
       code: 'ERR_ACCESS_DENIED',
     });
@@ -84,6 +85,57 @@ Object.defineProperty(os, 'setPriority', {
   configurable: false,
 });
 
+/*
+ * No network from here: bubblewrap (and the sidecar's container) give the host none, and where
+ * only the permission model stands (Node 24 has no network permission) the modules and globals
+ * that open sockets are taken away before the skill loads, by any route (import, require,
+ * process.getBuiltinModule). A skill's `fetch` asks the gateway.
+ */
+const NETWORK_MODULES = new Set([
+  'net',
+  'dgram',
+  'tls',
+  'http',
+  'https',
+  'http2',
+  'dns',
+  'dns/promises',
+  '_http_agent',
+  '_http_client',
+  '_http_common',
+  '_http_incoming',
+  '_http_outgoing',
+  '_http_server',
+  '_tls_common',
+  '_tls_wrap',
+]);
+const isNetworkModule = (specifier) =>
+  typeof specifier === 'string' && NETWORK_MODULES.has(specifier.replace(/^node:/, ''));
+function noNetwork(name) {
+  return Object.assign(
+    new Error(
+      `${name} is not available in a skill: it has no network (its fetch asks the gateway)`,
+    ),
+    { code: 'ERR_ACCESS_DENIED' },
+  );
+}
+const getBuiltinModule = process.getBuiltinModule.bind(process);
+Object.defineProperty(process, 'getBuiltinModule', {
+  value: (id) => {
+    if (isNetworkModule(id)) throw noNetwork(id);
+    return getBuiltinModule(id);
+  },
+  writable: false,
+  configurable: false,
+});
+for (const name of ['WebSocket', 'EventSource']) {
+  Object.defineProperty(globalThis, name, {
+    value: denied(name),
+    writable: false,
+    configurable: false,
+  });
+}
+
 function send(message) {
   writeStdout(`${JSON.stringify(message)}\n`);
 }
@@ -92,6 +144,7 @@ function send(message) {
 registerHooks({
   resolve(specifier, context, nextResolve) {
     if (specifier === SKILL_API_SPECIFIER) return { url: SKILL_API_URL, shortCircuit: true };
+    if (isNetworkModule(specifier)) throw noNetwork(specifier);
     return nextResolve(specifier, context);
   },
 });
