@@ -76,6 +76,7 @@ describe('skill egress through the gateway', () => {
   afterEach(async () => {
     bed.fake.reset();
     await call('DELETE', '/skills/netty');
+    await call('DELETE', '/hub/hubnet');
   });
 
   it('the hearth:hosts header becomes skill.json hosts and network, shown by GET /skills', async () => {
@@ -98,6 +99,24 @@ describe('skill egress through the gateway', () => {
       code: 'export function one() { return 1; }\n',
     });
     expect(plain.body).toMatchObject({ network: false, hosts: [] });
+  });
+
+  it('a hub package declares its hosts the same way; the gateway fetches for it those only', async () => {
+    const url = `data:text/javascript;base64,${Buffer.from(NETWORKED).toString('base64')}`;
+    const installed = await call('POST', '/hub/install', { name: 'hubnet', url });
+    expect(installed.status).toBe(201);
+    expect((await call('GET', '/skills')).body.skills).toEqual([
+      expect.objectContaining({
+        name: 'hubnet',
+        network: true,
+        hosts: ['api.weather.example', 'tiles.weather.example:8443'],
+      }),
+    ]);
+    const [answer] = await turn('egress-hub', 'hubnet_get', { url: 'https://evil.example/' });
+    expect(answer).toMatch(/refused: .*not among the hosts skill hubnet declares/);
+    expect((await report('egress-hub')).entries).toEqual([
+      expect.objectContaining({ source: 'skill:hubnet', destination: 'evil.example' }),
+    ]);
   });
 
   it.each([

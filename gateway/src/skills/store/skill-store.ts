@@ -167,6 +167,11 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
     // Refused before its code runs: a skill never takes a built-in's or a server's name.
     const taken = collision(name, validation.tools);
     if (taken !== null) return fail(`not loaded: ${taken}`);
+    if (manifest.network && manifest.hosts.length === 0)
+      logger.warn(
+        { skill: name },
+        'skill.json sets network: true but declares no hosts: the skill gets no network',
+      );
     let host: SkillHost;
     try {
       const dataDir = join(deps.dataDir, name);
