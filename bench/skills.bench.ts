@@ -56,7 +56,6 @@ const options: SkillHostOptions = {
   dir: join(root, 'skills', 'bench'),
   dataDir: join(root, 'skill-data', 'bench'),
   network: false,
-  hosts: [],
 };
 
 async function time(runs: number, run: () => Promise<unknown>): Promise<number[]> {

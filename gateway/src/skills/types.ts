@@ -81,8 +81,8 @@ export interface SkillHostOptions {
    * and only https URLs of the `hosts` it declares; its host itself never has a network.
    */
   network: boolean;
-  /** The host names (optionally `name:port`) its manifest declares; empty: no network. */
-  hosts: readonly string[];
+  /** The host names (optionally `name:port`) its manifest declares; empty or absent: no network. */
+  hosts?: readonly string[];
 }
 
 /** Layer 3: a skill running outside the gateway process behind the isolation walls. */

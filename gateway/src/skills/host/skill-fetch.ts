@@ -95,7 +95,7 @@ export type HostFetch = (params: SkillFetchParams, signal: AbortSignal) => Promi
 
 /** The gateway's fetch bound to one skill's manifest (what it declares, never what it says). */
 export function hostFetch(fetch: SkillFetch | undefined, host: SkillHostOptions): HostFetch {
-  const grant = { skill: host.name, network: host.network, hosts: [...host.hosts] };
+  const grant = { skill: host.name, network: host.network, hosts: [...(host.hosts ?? [])] };
   return fetch
     ? (params, signal) => fetch(grant, params, signal)
     : () => Promise.reject(new SkillFetchError(`skill ${host.name} has no network access`));
