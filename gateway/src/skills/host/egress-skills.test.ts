@@ -403,6 +403,31 @@ describe.runIf(hasOpenssl())(
       expect(await attempt(mjs, 'viaApi', { url: `${origin}/data` })).toMatchObject({ ok: true });
     });
 
+    it('a skill that fetches while it loads gets nothing: the gateway fetches only during a call', async () => {
+      const loading = createSkillIsolation({
+        executor: 'local',
+        logger: silentLogger(),
+        fetch: skillFetch,
+        limits: { startTimeoutMs: 2_000 },
+      });
+      const before = server.requests.length;
+      clear();
+      const source = `const answer = await fetch(${JSON.stringify(`${origin}/data`)}).then((r) => r.text(), (e) => e.message);\nexport function got() { return answer; }\n`;
+      const started = loading
+        .start(await fixture.write('eager', 'mjs', source, true, [`${DECLARED}:${port}`]))
+        .then(
+          async (host) => {
+            const answer = await host.call('got', {});
+            await host.close();
+            return answer;
+          },
+          (error: unknown) => (error as Error).message,
+        );
+      expect(await started).not.toBe('declared data');
+      expect(server.requests.length).toBe(before);
+      expect(audit.store.report(null).total).toBe(0);
+    });
+
     it('skill.mjs with the permission model alone (no bubblewrap): every module and global that opens a socket is gone', async () => {
       const bare = createSkillIsolation({
         executor: 'local',

@@ -67,6 +67,8 @@ interface Pending {
   inCallContext: <R>(work: () => R) => R;
   /** Aborted when the call ends: its fetches stop with it. */
   ended: AbortController;
+  /** A tool call (fetches are answered), not the listing of tools at start. */
+  isCall: boolean;
   fetchesRunning: number;
   fetchesMade: number;
 }
@@ -176,7 +178,8 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
   /** A `fetch` of the child: the gateway makes the request itself, or refuses it. */
   async function answerFetch(state: Running, request: number, params: unknown): Promise<void> {
     const pending = state.pending;
-    if (!pending) return reply(state, request, { error: 'no call of this skill is running' });
+    if (!pending?.isCall)
+      return reply(state, request, { error: 'no call of this skill is running' });
     const fetchFor = options.fetch;
     if (!fetchFor) return reply(state, request, { error: `skill ${skill} has no network access` });
     if (pending.fetchesRunning >= MAX_FETCHES_IN_FLIGHT)
@@ -342,6 +345,7 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
         },
         inCallContext: AsyncLocalStorage.snapshot(),
         ended,
+        isCall: method === 'call',
         fetchesRunning: 0,
         fetchesMade: 0,
       };
