@@ -5407,6 +5407,7 @@ export interface operations {
                             load_error: string | null;
                             metadata: {
                                 capabilities: string[];
+                                hosts: string[];
                                 /** @enum {string} */
                                 kind: "mjs" | "py";
                                 network: boolean;
@@ -5477,6 +5478,7 @@ export interface operations {
                         load_error: string | null;
                         metadata: {
                             capabilities: string[];
+                            hosts: string[];
                             /** @enum {string} */
                             kind: "mjs" | "py";
                             network: boolean;
@@ -5534,6 +5536,7 @@ export interface operations {
                         load_error: string | null;
                         metadata: {
                             capabilities: string[];
+                            hosts: string[];
                             /** @enum {string} */
                             kind: "mjs" | "py";
                             network: boolean;
@@ -5659,6 +5662,7 @@ export interface operations {
                         load_error: string | null;
                         metadata: {
                             capabilities: string[];
+                            hosts: string[];
                             /** @enum {string} */
                             kind: "mjs" | "py";
                             network: boolean;
@@ -5725,6 +5729,7 @@ export interface operations {
                         load_error: string | null;
                         metadata: {
                             capabilities: string[];
+                            hosts: string[];
                             /** @enum {string} */
                             kind: "mjs" | "py";
                             network: boolean;
@@ -5790,6 +5795,7 @@ export interface operations {
                             load_error: string | null;
                             metadata: {
                                 capabilities: string[];
+                                hosts: string[];
                                 /** @enum {string} */
                                 kind: "mjs" | "py";
                                 network: boolean;
@@ -5850,7 +5856,11 @@ export interface operations {
                             /** @description Host, with the port only when it is not the default */
                             destination: string;
                             method: string;
+                            /** @description Why the gateway refused to make the request (nothing was sent); null if it was made */
+                            refused: string | null;
                             session_id: string | null;
+                            /** @description null: the gateway itself; `skill:<name>`: made by the gateway for that skill */
+                            source: string | null;
                             /** @description Epoch seconds */
                             timestamp: number;
                             /** @description Userinfo removed, secret-bearing query values redacted */
@@ -6609,10 +6619,12 @@ export interface operations {
                     "application/json": {
                         skills: {
                             capabilities: string[];
+                            hosts: string[];
                             /** @enum {string} */
                             kind: "mjs" | "py";
                             load_error: string | null;
                             name: string;
+                            network: boolean;
                             origin: string;
                             plugin: boolean;
                             /** @enum {string} */
@@ -6677,10 +6689,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         capabilities: string[];
+                        hosts: string[];
                         /** @enum {string} */
                         kind: "mjs" | "py";
                         load_error: string | null;
                         name: string;
+                        network: boolean;
                         origin: string;
                         plugin: boolean;
                         /** @enum {string} */
@@ -6733,10 +6747,12 @@ export interface operations {
                     "application/json": {
                         capabilities: string[];
                         code: string;
+                        hosts: string[];
                         /** @enum {string} */
                         kind: "mjs" | "py";
                         load_error: string | null;
                         name: string;
+                        network: boolean;
                         origin: string;
                         plugin: boolean;
                         /** @enum {string} */
@@ -6850,10 +6866,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         capabilities: string[];
+                        hosts: string[];
                         /** @enum {string} */
                         kind: "mjs" | "py";
                         load_error: string | null;
                         name: string;
+                        network: boolean;
                         origin: string;
                         plugin: boolean;
                         /** @enum {string} */
@@ -6977,10 +6995,12 @@ export interface operations {
                         id: string;
                         skill: {
                             capabilities: string[];
+                            hosts: string[];
                             /** @enum {string} */
                             kind: "mjs" | "py";
                             load_error: string | null;
                             name: string;
+                            network: boolean;
                             origin: string;
                             plugin: boolean;
                             /** @enum {string} */

@@ -1,19 +1,13 @@
-import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { HearthError, validationError } from '../errors.ts';
-import { addressProblem } from './address-policy.ts';
+import { addressProblem } from '../http/outbound/address-policy.ts';
+import type { CheckedAddress, HostResolver } from '../http/outbound/resolver.ts';
 
-/** An address a hub download connects to, checked once; the connection uses exactly it. */
-export interface CheckedAddress {
-  address: string;
-  family: 4 | 6;
-}
-
-/** Every address a host name resolves to (the seam tests replace; the system resolver by default). */
-export type HostResolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
-
-export const systemResolver: HostResolver = (hostname) =>
-  lookup(hostname, { all: true, order: 'verbatim' });
+export {
+  systemResolver,
+  type CheckedAddress,
+  type HostResolver,
+} from '../http/outbound/resolver.ts';
 
 const PRIVATE_OPT_IN = 'private hosts need [security] hub_allow_private_hosts = true';
 

@@ -1,15 +1,12 @@
 import type { Logger } from 'pino';
 import type { Area } from '../lifecycle/area.ts';
 import { late } from '../lifecycle/late.ts';
+import { createEgressSource } from './egress-source.ts';
 import { createPrivacyAudit, type PrivacyAudit } from './index.ts';
-import { createIsLocal } from './local-hosts.ts';
-import { targetOf } from './outbound-request.ts';
 import { redactUrl } from './redact-url.ts';
 import { privacyRoutes } from './routes.ts';
 import type { SessionContext } from './session-context.ts';
 import { defineArea } from '../lifecycle/install.ts';
-
-const isLoopbackTarget = createIsLocal([]);
 
 export interface PrivacyAreaDeps {
   /** `{data_dir}/privacy_audit.db` or `HEARTH_AUDIT_DB_PATH`. */
@@ -23,10 +20,21 @@ export interface PrivacyAreaDeps {
 
 export interface PrivacyArea extends Area {
   /**
-   * Records a request made outside this process's observed HTTP stack (a skill host granted
-   * network access reports its own); loopback is not egress. Dropped before the audit starts.
+   * Runs `work` so that every request the audit observes it making is recorded for `source`
+   * (`skill:<name>`: the gateway makes a skill's requests itself; a skill has no network).
    */
-  readonly recordRequest: (method: string, url: string) => void;
+  readonly attributeEgress: <T>(source: string, work: () => Promise<T>) => Promise<T>;
+  /**
+   * Records a request the gateway refused to make for `source` (nothing was sent). Dropped
+   * before the audit starts. Nothing a skill reports is ever recorded: only what the gateway
+   * itself observed or refused.
+   */
+  readonly recordRefusal: (entry: {
+    source: string;
+    method: string;
+    url: string;
+    reason: string;
+  }) => void;
   /** Attributes a turn's outbound requests to its session, once the audit has started. */
   readonly sessionContext: () => SessionContext;
 }
@@ -37,6 +45,7 @@ export interface PrivacyArea extends Area {
  */
 export function privacyArea(deps: PrivacyAreaDeps): PrivacyArea {
   const audit = late<PrivacyAudit>('The privacy audit');
+  const egressSource = createEgressSource();
   return {
     name: 'privacy',
     routes: privacyRoutes({
@@ -50,27 +59,31 @@ export function privacyArea(deps: PrivacyAreaDeps): PrivacyArea {
           localHosts: deps.localServices.filter(Boolean),
           trustPrivate: deps.trustPrivate,
           logger: deps.logger.child({ area: 'privacy' }),
+          egressSource,
         }),
       );
       audit.get().start();
       await audit.get().localHostsChecked();
     },
     sessionContext: () => audit.get().sessionContext,
-    recordRequest(method, url) {
+    attributeEgress: (source, work) => egressSource.run(source, work),
+    recordRefusal({ source, method, url, reason }) {
       const started = audit.peek();
-      let parsed: URL;
+      if (started === undefined) return;
+      let parsed: URL | undefined;
       try {
         parsed = new URL(url);
       } catch {
-        return;
+        parsed = undefined;
       }
-      if (started === undefined || isLoopbackTarget(targetOf(parsed))) return;
       started.store.record({
         session_id: started.sessionContext.current()?.sessionId ?? null,
-        method: method.toUpperCase(),
-        url: redactUrl(parsed.href),
-        destination: parsed.host,
+        method: method.toUpperCase().slice(0, 16),
+        url: parsed ? redactUrl(parsed.href) : '(not a URL)',
+        destination: parsed?.host ?? '',
         timestamp: Date.now() / 1000,
+        source,
+        refused: reason.slice(0, 512),
       });
     },
     close: () => audit.peek()?.stop(),

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openAuditStore, type AuditStore } from './audit-store.ts';
 import type { EgressEntry } from './types.ts';
@@ -37,6 +38,32 @@ describe('audit store', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('keeps who a request was made for and why it was refused', () => {
+    store.record(entry({ source: 'skill:weather', refused: 'evil.example is not declared' }));
+    store.record(entry({ source: 'skill:weather' }));
+    expect(store.report('s1').entries.map((e) => [e.source, e.refused])).toEqual([
+      // Newest first (same time: the later one first).
+      ['skill:weather', null],
+      ['skill:weather', 'evil.example is not declared'],
+    ]);
+  });
+
+  it('adds the source and refused columns to a database written before them', () => {
+    store.close();
+    const old = join(dir, 'old.db');
+    const db = new BetterSqlite3(old);
+    db.exec(
+      'CREATE TABLE egress (id INTEGER PRIMARY KEY, session_id TEXT NULL, method TEXT NOT NULL, url TEXT NOT NULL, destination TEXT NOT NULL, timestamp REAL NOT NULL)',
+    );
+    db.prepare(
+      "INSERT INTO egress (session_id, method, url, destination, timestamp) VALUES ('s1', 'GET', 'https://a.example/', 'a.example', ?)",
+    ).run(NOW);
+    db.close();
+    store = openAuditStore(old, { now: () => clock });
+    store.record(entry({ source: 'skill:x' }));
+    expect(store.report('s1').entries.map((e) => e.source)).toEqual(['skill:x', null]);
+  });
+
   it('reports one session, newest first, with sorted unique destinations', () => {
     store.record(entry({ timestamp: NOW - 30, destination: 'api.openai.com' }));
     store.record(
@@ -60,6 +87,8 @@ describe('audit store', () => {
       url: 'https://api.anthropic.com/v1/messages',
       destination: 'api.anthropic.com',
       timestamp: NOW - 10,
+      source: null,
+      refused: null,
     });
   });
 

@@ -39,7 +39,9 @@ const schema = `
     method TEXT NOT NULL,
     url TEXT NOT NULL,
     destination TEXT NOT NULL,
-    timestamp REAL NOT NULL
+    timestamp REAL NOT NULL,
+    source TEXT NULL,
+    refused TEXT NULL
   );
   CREATE INDEX IF NOT EXISTS egress_session_id ON egress (session_id);
   CREATE INDEX IF NOT EXISTS egress_timestamp ON egress (timestamp);
@@ -63,13 +65,16 @@ export function openAuditStore(file: string, options: AuditStoreOptions = {}): A
     db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = NORMAL');
     db.exec(schema);
+    addMissingColumns(db);
   } catch (error) {
     db.close();
     throw new Error(`Cannot open the privacy audit database at ${location}`, { cause: error });
   }
 
-  const insert = db.prepare<[string | null, string, string, string, number]>(
-    'INSERT INTO egress (session_id, method, url, destination, timestamp) VALUES (?, ?, ?, ?, ?)',
+  const insert = db.prepare<
+    [string | null, string, string, string, number, string | null, string | null]
+  >(
+    'INSERT INTO egress (session_id, method, url, destination, timestamp, source, refused) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
   const countAll = db.prepare<[], { total: number }>('SELECT count(*) AS total FROM egress');
   const countSession = db.prepare<[string], { total: number }>(
@@ -81,11 +86,11 @@ export function openAuditStore(file: string, options: AuditStoreOptions = {}): A
   const destinationsSession = db.prepare<[string], { destination: string }>(
     'SELECT DISTINCT destination FROM egress WHERE session_id = ? ORDER BY destination',
   );
-  const columns = 'session_id, method, url, destination, timestamp';
-  const entriesAll = db.prepare<[number], EgressEntry>(
+  const columns = 'session_id, method, url, destination, timestamp, source, refused';
+  const entriesAll = db.prepare<[number], Required<EgressEntry>>(
     `SELECT ${columns} FROM egress ORDER BY timestamp DESC, id DESC LIMIT ?`,
   );
-  const entriesSession = db.prepare<[string, number], EgressEntry>(
+  const entriesSession = db.prepare<[string, number], Required<EgressEntry>>(
     `SELECT ${columns} FROM egress WHERE session_id = ? ORDER BY timestamp DESC, id DESC LIMIT ?`,
   );
   const deleteAll = db.prepare('DELETE FROM egress');
@@ -124,7 +129,15 @@ export function openAuditStore(file: string, options: AuditStoreOptions = {}): A
   return {
     location,
     record(entry) {
-      insert.run(entry.session_id, entry.method, entry.url, entry.destination, entry.timestamp);
+      insert.run(
+        entry.session_id,
+        entry.method,
+        entry.url,
+        entry.destination,
+        entry.timestamp,
+        entry.source ?? null,
+        entry.refused ?? null,
+      );
     },
     report: (sessionId) => readReport(sessionId),
     clear(sessionId) {
@@ -139,6 +152,15 @@ export function openAuditStore(file: string, options: AuditStoreOptions = {}): A
       db.close();
     },
   };
+}
+
+/** A database written before `source` and `refused` existed gets them (null in old rows). */
+function addMissingColumns(db: BetterSqlite3.Database): void {
+  const present = new Set(
+    (db.prepare('PRAGMA table_info(egress)').all() as { name: string }[]).map((row) => row.name),
+  );
+  for (const column of ['source', 'refused'])
+    if (!present.has(column)) db.exec(`ALTER TABLE egress ADD COLUMN ${column} TEXT NULL`);
 }
 
 function prepareFile(file: string): void {

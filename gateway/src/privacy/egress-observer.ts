@@ -7,6 +7,7 @@ import {
   targetOf,
   type OutboundRequest,
 } from './outbound-request.ts';
+import type { EgressSource } from './egress-source.ts';
 import { redactUrl } from './redact-url.ts';
 import type { SessionContext } from './session-context.ts';
 import type { EgressEntry } from './types.ts';
@@ -17,6 +18,8 @@ export interface EgressObserverOptions {
   /** Called synchronously in the request path: keep it fast. Errors are swallowed. */
   record: (entry: EgressEntry) => void;
   sessionContext: SessionContext;
+  /** Who the request is made for (a skill); absent or unset: the gateway itself. */
+  egressSource?: EgressSource;
   /** Epoch seconds. */
   now: () => number;
 }
@@ -48,13 +51,16 @@ export function createEgressObserver(options: EgressObserverOptions): EgressObse
         const request = read(message);
         if (request === null || seen.has(request.source)) return;
         seen.add(request.source);
-        if (options.isLocal(targetOf(request.url))) return;
+        const source = options.egressSource?.current() ?? null;
+        // A request made for a skill is recorded wherever it goes (it only reaches public hosts).
+        if (source === null && options.isLocal(targetOf(request.url))) return;
         options.record({
           session_id: options.sessionContext.current()?.sessionId ?? null,
           method: request.method.toUpperCase(),
           url: redactUrl(request.url.href),
           destination: request.url.host,
           timestamp: options.now(),
+          ...(source !== null ? { source } : {}),
         });
       } catch {
         // The audit must never break the request it observes.

@@ -64,6 +64,8 @@ describe('createPrivacyAudit', () => {
           url: 'http://192.0.2.99/v1/chat?key=REDACTED',
           destination: '192.0.2.99',
           timestamp: NOW,
+          source: null,
+          refused: null,
         },
       ],
     });

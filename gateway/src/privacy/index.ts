@@ -7,6 +7,7 @@ import {
   type ResolveHost,
 } from './confirm-local-hosts.ts';
 import { createEgressObserver, type EgressObserver } from './egress-observer.ts';
+import { createEgressSource, type EgressSource } from './egress-source.ts';
 import { createIsLocal } from './local-hosts.ts';
 import { privacyRoutes } from './routes.ts';
 import { createSessionContext, type SessionContext } from './session-context.ts';
@@ -29,12 +30,16 @@ export interface PrivacyAuditOptions {
   logger?: Pick<Logger, 'warn'>;
   /** Epoch seconds; defaults to the system clock. */
   now?: () => number;
+  /** Who requests are made for (default: a new one; the gateway itself unless set). */
+  egressSource?: EgressSource;
 }
 
 export interface PrivacyAudit {
   readonly store: AuditStore;
   /** Wrap each chat turn in `sessionContext.run(sessionId, …)` to attribute its requests. */
   readonly sessionContext: SessionContext;
+  /** Wrap requests the gateway makes for a skill in `egressSource.run('skill:<name>', …)`. */
+  readonly egressSource: EgressSource;
   /** `GET`/`DELETE /privacy/report`, to mount under `/api/v1`. */
   readonly routes: AnyRoute[];
   /** Starts observing outbound HTTP(S) of the whole process. Idempotent. */
@@ -52,12 +57,14 @@ export function createPrivacyAudit(options: PrivacyAuditOptions): PrivacyAudit {
   let checked: Promise<ConfirmedLocalHosts> | undefined;
   const store = openAuditStore(options.dbPath, { now });
   const sessionContext = createSessionContext();
+  const egressSource = options.egressSource ?? createEgressSource();
   let observer: EgressObserver | undefined;
   let stopped = false;
 
   return {
     store,
     sessionContext,
+    egressSource,
     routes: privacyRoutes(store),
     start() {
       if (stopped || observer) return;
@@ -78,6 +85,7 @@ export function createPrivacyAudit(options: PrivacyAuditOptions): PrivacyAudit {
         isLocal: (target) => isLocal(target),
         record: (entry) => store.record(entry),
         sessionContext,
+        egressSource,
         now,
       });
     },
@@ -96,6 +104,7 @@ export function createPrivacyAudit(options: PrivacyAuditOptions): PrivacyAudit {
 export type { AuditStore, AuditStoreOptions } from './audit-store.ts';
 export type { ConfirmedLocalHosts, ResolveHost } from './confirm-local-hosts.ts';
 export type { EgressObserver, EgressObserverOptions } from './egress-observer.ts';
+export type { EgressSource } from './egress-source.ts';
 export type { EgressTarget, IsLocal } from './local-hosts.ts';
 export type { SessionContext, SessionScope } from './session-context.ts';
 export type { AuditReport, ClearResult, EgressEntry } from './types.ts';

@@ -89,6 +89,8 @@ describe('privacy routes', () => {
           url: 'https://api.groq.com/v1/x',
           destination: 'api.groq.com',
           timestamp: NOW + 1,
+          source: null,
+          refused: null,
         },
         {
           session_id: 's1',
@@ -96,6 +98,8 @@ describe('privacy routes', () => {
           url: 'https://api.openai.com/v1/x',
           destination: 'api.openai.com',
           timestamp: NOW,
+          source: null,
+          refused: null,
         },
       ],
     });

@@ -14,6 +14,16 @@ export const egressEntrySchema = z.object({
   url: z.string().describe('Userinfo removed, secret-bearing query values redacted'),
   destination: z.string().describe('Host, with the port only when it is not the default'),
   timestamp: z.number().describe('Epoch seconds'),
+  source: z
+    .string()
+    .nullable()
+    .describe('null: the gateway itself; `skill:<name>`: made by the gateway for that skill'),
+  refused: z
+    .string()
+    .nullable()
+    .describe(
+      'Why the gateway refused to make the request (nothing was sent); null if it was made',
+    ),
 });
 
 export const auditReportResponse = z.object({

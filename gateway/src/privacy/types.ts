@@ -8,6 +8,13 @@ export interface EgressEntry {
   destination: string;
   /** Epoch seconds (fractional). */
   timestamp: number;
+  /**
+   * Who made it: null for the gateway itself, `skill:<name>` for a request the gateway made on a
+   * skill's behalf (a skill has no network of its own). Absent when recording means null.
+   */
+  source?: string | null;
+  /** Why the gateway refused to make it (nothing was sent), or null for a request that was made. */
+  refused?: string | null;
 }
 
 export interface AuditReport {
@@ -17,8 +24,8 @@ export interface AuditReport {
   total: number;
   /** Distinct destinations of every matching entry, sorted. */
   unique_destinations: string[];
-  /** Newest first, capped (see `AuditStoreOptions.entryLimit`). */
-  entries: EgressEntry[];
+  /** Newest first, capped (see `AuditStoreOptions.entryLimit`); `source`/`refused` always set. */
+  entries: Required<EgressEntry>[];
 }
 
 export interface ClearResult {

@@ -12,6 +12,9 @@ import { skillRoutes } from './routes.ts';
 import { createSkillStore, type SkillStore } from './store/skill-store.ts';
 import { defineArea } from '../lifecycle/install.ts';
 import { chooseSkillIsolation } from './host/choose-isolation.ts';
+import { createSkillFetch } from './host/skill-fetch.ts';
+import { createPinnedFetch, type PinnedFetch } from '../http/outbound/pinned-fetch.ts';
+import { systemResolver, type HostResolver } from '../http/outbound/resolver.ts';
 import { scanPackage } from './scanner/scan-package.ts';
 import { createSkillValidator } from './validate/validator.ts';
 
@@ -98,24 +101,46 @@ export function skillsArea(deps: SkillsAreaDeps): SkillsArea {
 
 export interface SkillsNeeds {
   tools: { registry: ToolRegistry };
-  privacy: { recordRequest: (method: string, url: string) => void };
+  privacy: {
+    /** The audit records what it observes the work make for `source` (`skill:<name>`). */
+    attributeEgress: <T>(source: string, work: () => Promise<T>) => Promise<T>;
+    recordRefusal: (entry: { source: string; method: string; url: string; reason: string }) => void;
+  };
 }
 
-export const skills = defineArea('skills', (kernel, needs: SkillsNeeds) =>
-  skillsArea({
-    home: kernel.paths.home,
-    tools: needs.tools.registry,
-    validate: createSkillValidator(),
-    isolation: () =>
-      chooseSkillIsolation({
-        config: kernel.config,
-        processEnv: kernel.processEnv,
-        secretValues: kernel.secretValues,
-        recordRequest: needs.privacy.recordRequest,
-        logger: kernel.logger,
-      }),
-    scan: scanPackage,
-    logger: kernel.logger,
-    now: kernel.now,
-  }),
+/**
+ * Skills' network, made by the gateway (host/skill-fetch.ts): the pinned fetch (undici by
+ * default; tests trust their own certificate) and the resolver of the address check.
+ */
+export interface SkillsOptions {
+  fetch?: PinnedFetch;
+  resolve?: HostResolver;
+}
+
+export const skills = defineArea(
+  'skills',
+  (kernel, needs: SkillsNeeds, options: SkillsOptions | undefined) => {
+    const skillFetch = createSkillFetch({
+      fetch: options?.fetch ?? createPinnedFetch(),
+      resolve: options?.resolve ?? systemResolver,
+      attribute: needs.privacy.attributeEgress,
+      refused: needs.privacy.recordRefusal,
+    });
+    return skillsArea({
+      home: kernel.paths.home,
+      tools: needs.tools.registry,
+      validate: createSkillValidator(),
+      isolation: () =>
+        chooseSkillIsolation({
+          config: kernel.config,
+          processEnv: kernel.processEnv,
+          secretValues: kernel.secretValues,
+          skillFetch,
+          logger: kernel.logger,
+        }),
+      scan: scanPackage,
+      logger: kernel.logger,
+      now: kernel.now,
+    });
+  },
 );

@@ -35,6 +35,10 @@ export const skillSchema = z.object({
    * runs behind Node's permission model alone, which cannot keep it off the network.
    */
   without_wall: z.boolean(),
+  /** skill.json `network`: the gateway fetches for it (only `hosts`; its host has no network). */
+  network: z.boolean(),
+  /** The hosts the gateway fetches for it over https (skill.json `hosts`); none: no network. */
+  hosts: z.array(z.string()),
   updated_at: z.number(),
 });
 
@@ -50,6 +54,8 @@ export const toSkillView = (entry: SkillEntry): z.input<typeof skillSchema> => (
   plugin: entry.plugin,
   capabilities: entry.capabilities,
   without_wall: entry.without_wall,
+  network: entry.network,
+  hosts: entry.hosts,
   updated_at: entry.updated_at,
 });
 

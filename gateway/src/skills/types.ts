@@ -76,13 +76,18 @@ export interface SkillHostOptions {
   dir: string;
   /** The only folder the skill may write: `{data_dir}/skill-data/<name>`. */
   dataDir: string;
-  /** The skill's manifest asks for network access (audited). */
+  /**
+   * The skill's manifest grants network access: then the gateway fetches for it (skill-fetch.ts),
+   * and only https URLs of the `hosts` it declares; its host itself never has a network.
+   */
   network: boolean;
   /**
    * The owner set `"without_wall": true` in the skill's skill.json by hand: where no wall
    * exists, this one skill is hosted anyway (loudly). Never set by an install or a review.
    */
   withoutWall?: boolean;
+  /** The host names (optionally `name:port`) its manifest declares; empty or absent: no network. */
+  hosts?: readonly string[];
 }
 
 /** Layer 3: a skill running outside the gateway process behind the isolation walls. */

@@ -1,7 +1,7 @@
 /**
  * The bubblewrap wall around a skill host: new user, PID, IPC, UTS, cgroup and network
- * namespaces (`--unshare-all`; the network is shared back only for a skill whose manifest sets
- * `network: true`), a root file system holding only read-only binds of the system libraries,
+ * namespaces (`--unshare-all`, the network never shared back: a skill's requests are made by
+ * the gateway, skill-fetch.ts; inside there is only a loopback of its own), a root file system holding only read-only binds of the system libraries,
  * the interpreter, the runtime and the skill, a writable bind of the skill's data folder, a
  * private /tmp, fresh /proc and /dev, no capabilities, an empty environment apart from the
  * sanitised one, a new session (no terminal injection), death with its parent, and a seccomp
@@ -18,21 +18,12 @@ export interface BubblewrapInput {
   readOnly: readonly string[];
   /** Folders bound writable (the data folder). */
   writable: readonly string[];
-  network: boolean;
   /** A seccomp program (see seccomp.ts), read by bwrap from fd 3. */
   seccomp?: Buffer | null;
 }
 
 /** The system folders a dynamically linked interpreter needs; symlinks (merged /usr) stay symlinks. */
 const SYSTEM_DIRS = ['/usr', '/lib', '/lib64', '/lib32', '/libx32', '/bin', '/sbin'];
-/** What name resolution and TLS need, bound only for skills granted network access. */
-const NETWORK_FILES = [
-  '/etc/resolv.conf',
-  '/etc/hosts',
-  '/etc/nsswitch.conf',
-  '/etc/ssl',
-  '/etc/ca-certificates',
-];
 
 function systemBinds(): string[] {
   const args: string[] = [];
@@ -47,7 +38,6 @@ function systemBinds(): string[] {
 export function wrapInBubblewrap(command: ChildCommand, input: BubblewrapInput): ChildCommand {
   const args = [
     '--unshare-all',
-    ...(input.network ? ['--share-net'] : []),
     '--die-with-parent',
     '--new-session',
     '--cap-drop',
@@ -62,7 +52,6 @@ export function wrapInBubblewrap(command: ChildCommand, input: BubblewrapInput):
     // /tmp first: the binds below may live under /tmp and must land on top of it.
     '--tmpfs',
     '/tmp',
-    ...(input.network ? NETWORK_FILES.flatMap((path) => ['--ro-bind-try', path, path]) : []),
     ...input.readOnly.flatMap((dir) => ['--ro-bind', dir, dir]),
     ...input.writable.flatMap((dir) => ['--bind', dir, dir]),
     '--chdir',

@@ -3,14 +3,15 @@ import type { Logger } from '../../observability/logger.ts';
 import type { SkillIsolation } from '../types.ts';
 import { createSkillIsolation } from './isolation.ts';
 import { createSidecarSkillIsolation } from './sidecar-isolation.ts';
+import type { SkillFetch } from './skill-fetch.ts';
 
 export interface ChooseIsolationDeps {
   config: HearthConfig;
   processEnv: Readonly<Record<string, string | undefined>>;
   /** Every configured secret value: none reaches a skill, by name or by value. */
   secretValues: () => string[];
-  /** Skills granted network access report their requests to the privacy audit. */
-  recordRequest: (method: string, url: string) => void;
+  /** The gateway's fetch for skills (skill-fetch.ts): no skill host has a network of its own. */
+  skillFetch: SkillFetch;
   logger: Logger;
 }
 
@@ -38,8 +39,6 @@ export function skillHostPlace(
  */
 export function chooseSkillIsolation(deps: ChooseIsolationDeps): SkillIsolation {
   const limits = { idleMs: deps.config.skills.host_idle_seconds * 1000 };
-  const onRequest = (_skill: string, request: { method: string; url: string }) =>
-    deps.recordRequest(request.method, request.url);
   const where = skillHostPlace(deps.config);
   return where.place === 'sidecar'
     ? createSidecarSkillIsolation({
@@ -47,7 +46,7 @@ export function chooseSkillIsolation(deps: ChooseIsolationDeps): SkillIsolation 
         token: () => where.token,
         logger: deps.logger,
         limits,
-        onRequest,
+        skillFetch: deps.skillFetch,
       })
     : createSkillIsolation({
         executor: 'local',
@@ -55,6 +54,6 @@ export function chooseSkillIsolation(deps: ChooseIsolationDeps): SkillIsolation 
         env: deps.processEnv,
         secretValues: deps.secretValues(),
         limits,
-        onRequest,
+        fetch: deps.skillFetch,
       });
 }

@@ -17,7 +17,6 @@ import { silentLogger } from '../../observability/logger.ts';
 import type { SkillHost, SkillIsolation } from '../types.ts';
 import { SkillCallError } from './errors.ts';
 import { createSkillIsolation } from './isolation.ts';
-import type { SkillRequestEvent } from './skill-process.ts';
 import { createSkillFixture, offersWall, type SkillFixture } from './testing/skill-fixture.ts';
 
 const SECRET = 'sk-evasive-test-0123456789abcdefghijklmnop';
@@ -270,7 +269,6 @@ const walls = [
 ] as const;
 
 describe.each(walls)('evasive node skills ($label)', ({ label, bwrapPath }) => {
-  const requests: SkillRequestEvent[] = [];
   const isolation: SkillIsolation = createSkillIsolation({
     executor: 'local',
     logger: silentLogger(),
@@ -278,7 +276,6 @@ describe.each(walls)('evasive node skills ($label)', ({ label, bwrapPath }) => {
     env: gatewayEnvironment(),
     secretValues: [SECRET],
     limits: { maxOutputBytes: 256 * 1024 },
-    onRequest: (_skill, event) => requests.push(event),
   });
   const unavailable = !offersWall(isolation.description, label);
   const bubblewrap = label === 'bubblewrap+permission';
@@ -410,19 +407,17 @@ describe.each(walls)('evasive node skills ($label)', ({ label, bwrapPath }) => {
       });
 
       it.skipIf(!bubblewrap)(
-        'with network: true reaches the network, and its requests are reported for the audit',
+        'with network: true its host still has no network: its fetch is the gateway’s, which refuses what it does not declare',
         async () => {
           const networked = await isolation.start(
-            await scene.fixture.write('networked', 'mjs', EVASIVE_MJS, true),
+            await scene.fixture.write('networked', 'mjs', EVASIVE_MJS, true, ['api.example.com']),
           );
           try {
             const before = scene.hits();
-            expect(await attempt(networked, 'fetchLocal', { url: scene.url })).toEqual({
-              ok: true,
-              text: 'reached the gateway machine',
-            });
-            expect(scene.hits()).toBe(before + 1);
-            expect(requests).toContainEqual({ method: 'GET', url: scene.url });
+            const outcome = await attempt(networked, 'fetchLocal', { url: scene.url });
+            expect(outcome.ok).toBe(false);
+            expect(outcome.text).toMatch(/has no network access/);
+            expect(scene.hits()).toBe(before);
           } finally {
             await networked.close();
           }

@@ -26,12 +26,12 @@ import { nodeSkillCommand } from './node-permission.ts';
 import { pythonSkillCommand } from './python-command.ts';
 import { noNewProcessesFilter } from './seccomp.ts';
 import { noWallDescription, noWallRefusal, warnWithoutWall, type NoWallReason } from './no-wall.ts';
+import { hostFetch, type SkillFetch } from './skill-fetch.ts';
 import {
   DEFAULT_LIMITS,
   startSkillProcess,
   type ChildCommand,
   type SkillProcessLimits,
-  type SkillRequestEvent,
 } from './skill-process.ts';
 
 export interface SkillIsolationOptions {
@@ -51,8 +51,8 @@ export interface SkillIsolationOptions {
   limits?: Partial<SkillProcessLimits>;
   /** Heap cap of a Node skill host (MB). */
   maxOldSpaceMb?: number;
-  /** Outbound requests of skills granted network access, for the privacy audit. */
-  onRequest?: (skill: string, event: SkillRequestEvent) => void;
+  /** The gateway's fetch for skills (skill-fetch.ts): a skill host has no network of its own. */
+  fetch?: SkillFetch;
 }
 
 const RUNTIME_DIR = join(dirname(fileURLToPath(import.meta.url)), 'runtime');
@@ -184,13 +184,11 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
         skillFile: file,
         dataDir,
         env,
-        network: host.network,
       });
       return wrapInBubblewrap(inner, {
         bwrapPath,
         readOnly: [python.prefix, RUNTIME_DIR, dir],
         writable: [dataDir],
-        network: host.network,
         seccomp,
       });
     }
@@ -202,14 +200,12 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
       dataDir,
       maxOldSpaceMb,
       env,
-      reportRequests: host.network,
     });
     if (!bwrapPath) return inner;
     return wrapInBubblewrap(inner, {
       bwrapPath,
       readOnly: [dirname(nodePath), RUNTIME_DIR, dir],
       writable: [dataDir],
-      network: host.network,
       seccomp,
     });
   }
@@ -238,7 +234,7 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
         connect: childLink(() => built),
         limits,
         logger: logger.child({ skill: host.name }),
-        onRequest: options.onRequest ? (event) => options.onRequest!(host.name, event) : undefined,
+        fetch: hostFetch(options.fetch, host),
         onRunning: (running) => (live += running ? 1 : -1),
       });
     },

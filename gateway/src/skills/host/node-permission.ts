@@ -18,8 +18,6 @@ export interface NodeSkillCommandInput {
   dataDir: string;
   maxOldSpaceMb: number;
   env: Record<string, string>;
-  /** Report outbound requests on the protocol (skills granted network access). */
-  reportRequests: boolean;
 }
 
 export function nodeSkillCommand(input: NodeSkillCommandInput): ChildCommand {
@@ -39,7 +37,6 @@ export function nodeSkillCommand(input: NodeSkillCommandInput): ChildCommand {
       '--disable-warning=ExperimentalWarning',
       join(input.runtimeDir, 'runtime.mjs'),
       input.skillFile,
-      ...(input.reportRequests ? ['--report-requests'] : []),
     ],
     env: input.env,
     cwd: input.dataDir,

@@ -12,7 +12,6 @@ export interface PythonSkillCommandInput {
   skillFile: string;
   dataDir: string;
   env: Record<string, string>;
-  network: boolean;
 }
 
 export function pythonSkillCommand(input: PythonSkillCommandInput): ChildCommand {
@@ -24,7 +23,6 @@ export function pythonSkillCommand(input: PythonSkillCommandInput): ChildCommand
       join(input.runtimeDir, 'runtime.py'),
       input.skillFile,
       input.dataDir,
-      ...(input.network ? ['--network'] : []),
     ],
     env: input.env,
     cwd: input.dataDir,

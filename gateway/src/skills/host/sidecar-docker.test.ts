@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -151,6 +151,54 @@ describe.skipIf(missing !== null)(
         'label=io.hearth.sandbox=skill',
       ]);
       expect(left.toString().trim()).toBe(''); // every container removed
+    }, 120_000);
+
+    it('a start frame asking for network still gets a container with none (the gateway makes skills’ requests)', async () => {
+      const runtimeDir = join(import.meta.dirname, 'runtime');
+      const runtime = await Promise.all(
+        ['runtime.mjs', 'skill-api.mjs', 'runtime.py'].map(async (path) => ({
+          path,
+          bytes: await readFile(join(runtimeDir, path)),
+        })),
+      );
+      // The real engine, with the id of each container it creates noted.
+      const docker = new Docker();
+      const created: string[] = [];
+      const noting = Object.create(docker) as Docker;
+      noting.createContainer = async (options: Parameters<Docker['createContainer']>[0]) => {
+        const container = await docker.createContainer(options);
+        created.push(container.id);
+        return container;
+      };
+      const launcherNoting = createDockerLauncher({
+        docker: noting,
+        image: IMAGE,
+        logger: silentSidecarLogger(),
+      });
+      const hosted = await launcherNoting.start(
+        {
+          name: 'asks_network',
+          kind: 'mjs',
+          network: true,
+          files: [{ path: 'skill.mjs', bytes: Buffer.from(SKILL) }],
+          runtime,
+          maxOldSpaceMb: 64,
+        },
+        { stdout: () => undefined, stderr: () => undefined, exit: () => undefined },
+      );
+      try {
+        expect(created).toHaveLength(1);
+        const mode = execFileSync('docker', [
+          'inspect',
+          '-f',
+          '{{.HostConfig.NetworkMode}}',
+          created[0]!,
+        ]);
+        expect(mode.toString().trim()).toBe('none');
+      } finally {
+        hosted.kill();
+        await launcherNoting.close();
+      }
     }, 120_000);
 
     it('a skill.py answers from its container too, as nobody, on a read-only root without network', async () => {

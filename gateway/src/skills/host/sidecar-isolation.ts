@@ -16,12 +16,8 @@ import type { Logger } from '../../observability/logger.ts';
 import type { SkillHost, SkillHostOptions, SkillIsolation } from '../types.ts';
 import { sidecarHealth } from './sidecar-address.ts';
 import { SANDBOX_TOKEN_HEADER, sidecarLink } from './sidecar-link.ts';
-import {
-  DEFAULT_LIMITS,
-  startSkillProcess,
-  type SkillProcessLimits,
-  type SkillRequestEvent,
-} from './skill-process.ts';
+import { hostFetch, type SkillFetch } from './skill-fetch.ts';
+import { DEFAULT_LIMITS, startSkillProcess, type SkillProcessLimits } from './skill-process.ts';
 
 export interface SidecarIsolationOptions {
   /** `[skills] sidecar_url` (or `[security] sandbox_url`): `http://…` or `unix:/path`. */
@@ -30,7 +26,8 @@ export interface SidecarIsolationOptions {
   logger: Logger;
   limits?: Partial<SkillProcessLimits>;
   maxOldSpaceMb?: number;
-  onRequest?: (skill: string, event: SkillRequestEvent) => void;
+  /** The gateway's fetch for skills (skill-fetch.ts): no sidecar host has a network. */
+  skillFetch?: SkillFetch;
 }
 
 const RUNTIME_DIR = join(dirname(fileURLToPath(import.meta.url)), 'runtime');
@@ -140,7 +137,8 @@ export function createSidecarSkillIsolation(options: SidecarIsolationOptions): S
       const frame = JSON.stringify({
         name: host.name,
         kind: host.kind,
-        network: host.network,
+        // A skill's requests are made by the gateway (skill-fetch.ts), never by its host.
+        network: false,
         files,
         runtime,
         max_old_space_mb: maxOldSpaceMb,
@@ -155,9 +153,7 @@ export function createSidecarSkillIsolation(options: SidecarIsolationOptions): S
           }),
           limits,
           logger: logger.child({ skill: host.name, isolation: 'sandbox' }),
-          onRequest: options.onRequest
-            ? (event) => options.onRequest!(host.name, event)
-            : undefined,
+          fetch: hostFetch(options.skillFetch, host),
           onRunning: (running) => {
             live += running ? 1 : -1;
             // A host gone (idle, crashed, or the sidecar down): /status follows the sidecar.

@@ -5,16 +5,19 @@
  * garbage frames) are refused and the sidecar stays healthy; skills that crash, hang or try to
  * escape end as tool errors.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { silentLogger } from '../../observability/logger.ts';
 import type { SkillIsolation } from '../types.ts';
 import { SkillCallError } from './errors.ts';
 import { createSidecarSkillIsolation } from './sidecar-isolation.ts';
 import { skillHostUrl } from './sidecar-link.ts';
+import { createSkillFetch } from './skill-fetch.ts';
 import { createSkillFixture, type SkillFixture } from './testing/skill-fixture.ts';
 import { startSidecarProcess, type SidecarProcess } from './testing/sidecar-process.ts';
 
@@ -71,6 +74,21 @@ export function readOutside({ path }) {
 export function writeOutside({ path }) {
   writeFileSync(path, 'escaped');
   return 'written';
+}
+
+/** Fetches through whatever fetch it has. */
+export async function fetchUrl({ url }) {
+  return await (await fetch(url)).text();
+}
+
+/** Connects to a TCP port of the machine directly. */
+export async function rawTcp({ port }) {
+  const net = await import('node:net');
+  return await new Promise((resolve, reject) => {
+    const socket = net.connect({ host: '127.0.0.1', port }, () => { socket.end(); resolve('connected'); });
+    socket.on('error', reject);
+    socket.setTimeout(2000, () => reject(new Error('timeout')));
+  });
 }
 
 /** Everything in its environment. */
@@ -131,6 +149,12 @@ async function rawSocket(
 }
 
 const base64 = (text: string) => Buffer.from(text).toString('base64');
+
+/** Whether bwrap can build a sandbox here (without it, Node 24 cannot refuse a socket). */
+function bubblewrapWorksHere(): boolean {
+  const args = ['--unshare-all', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', 'true'];
+  return spawnSync('bwrap', args, { stdio: 'ignore', timeout: 5000 }).status === 0;
+}
 
 describe('skills hosted by the sandbox sidecar (a real sidecar process, process backend)', () => {
   let sidecar: SidecarProcess;
@@ -222,6 +246,52 @@ describe('skills hosted by the sandbox sidecar (a real sidecar process, process 
       await host.close();
     }
     await healthy();
+  });
+
+  it('a skill in the sidecar has no network: its fetch is answered by the gateway, raw TCP fails', async () => {
+    const asked: string[] = [];
+    const networked = createSidecarSkillIsolation({
+      url: sidecar.url,
+      token: () => sidecar.token,
+      logger: silentLogger(),
+      limits: { callTimeoutMs: 15_000, startTimeoutMs: 20_000 },
+      skillFetch: createSkillFetch({
+        resolve: () => Promise.resolve([{ address: '93.184.216.34', family: 4 }]),
+        fetch: (url) => {
+          asked.push(url.href);
+          return Promise.resolve(new Response('answered by the gateway'));
+        },
+        attribute: (_source, work) => work(),
+        refused: () => undefined,
+      }),
+    });
+    let hits = 0;
+    const listener = createNetServer((socket) => {
+      hits += 1;
+      socket.end();
+    });
+    await new Promise<void>((done) => listener.listen(0, '127.0.0.1', done));
+    const { port } = listener.address() as AddressInfo;
+    const host = await networked.start(
+      await fixture.write('netside', 'mjs', SKILL, true, ['api.example.com']),
+    );
+    try {
+      expect(await host.call('fetchUrl', { url: 'https://api.example.com/x' })).toBe(
+        'answered by the gateway',
+      );
+      expect(asked).toEqual(['https://api.example.com/x']);
+      const undeclared = await attempt(host, 'fetchUrl', { url: 'https://evil.example/' });
+      expect(undeclared).toMatchObject({ ok: false });
+      expect(undeclared.text).toMatch(/not among the hosts skill netside declares/);
+      // The sidecar runs on this machine: its bubblewrap works when this one does.
+      if (bubblewrapWorksHere()) {
+        expect(await attempt(host, 'rawTcp', { port })).toMatchObject({ ok: false });
+        expect(hits).toBe(0);
+      }
+    } finally {
+      await host.close();
+      await new Promise((done) => listener.close(done));
+    }
   });
 
   it('a wrong or missing token is refused with 401 before any host starts', async () => {

@@ -12,11 +12,19 @@
  * one, as after a crash: the caller never sees it, but a Plugin instance's in-memory state
  * starts afresh. Calls are counted from the moment they are made, so a call made while the
  * idle stop runs waits for it and gets the new child.
+ *
+ * The child has no network: its `fetch` is a request too (`{"request":n,"method":"fetch",…}`),
+ * answered by the gateway's own fetch for this skill (skill-fetch.ts, bound to its manifest),
+ * which the privacy audit observes. Nothing else the child writes is trusted as a record: a line
+ * that is not an answer to the running call or a request (an `{"event":…}` report, a `reply`, a
+ * stale id) is ignored and counted as a protocol violation in the host's log.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from '../../observability/logger.ts';
 import type { HostToolCall, SkillHost, SkillToolSpec } from '../types.ts';
 import { SkillCallError, type SkillCallFailure } from './errors.ts';
 import type { ConnectHost, HostLink, HostLinkEvents } from './host-link.ts';
+import type { HostFetch, SkillFetchParams } from './skill-fetch.ts';
 
 export type { ChildCommand } from './child-link.ts';
 
@@ -41,11 +49,9 @@ export const DEFAULT_LIMITS: SkillProcessLimits = {
   idleMs: 300_000,
 };
 
-/** An outbound request the child reported (skills granted network access only). */
-export interface SkillRequestEvent {
-  method: string;
-  url: string;
-}
+/** Fetches one call may have running at once, and in all. */
+const MAX_FETCHES_IN_FLIGHT = 4;
+const MAX_FETCHES_PER_CALL = 100;
 
 interface Pending {
   id: number;
@@ -57,6 +63,14 @@ interface Pending {
   /** Stop and restart the call's timeout around a request for a gateway tool. */
   pause: () => void;
   resume: () => void;
+  /** Runs work in the async context of the code that made the call (its session). */
+  inCallContext: <R>(work: () => R) => R;
+  /** Aborted when the call ends: its fetches stop with it. */
+  ended: AbortController;
+  /** A tool call (fetches are answered), not the listing of tools at start. */
+  isCall: boolean;
+  fetchesRunning: number;
+  fetchesMade: number;
 }
 
 interface Running {
@@ -66,6 +80,9 @@ interface Running {
   stdoutBytes: number;
   stderr: string;
   exited: boolean;
+  /** Lines the protocol does not have (forged reports, replies, stale ids), and those logged. */
+  violations: number;
+  violationsLogged: number;
 }
 
 export interface SkillProcessOptions {
@@ -74,7 +91,8 @@ export interface SkillProcessOptions {
   connect: ConnectHost;
   limits: SkillProcessLimits;
   logger: Logger;
-  onRequest?: (event: SkillRequestEvent) => void;
+  /** Answers the child's `fetch` requests; absent: the skill has no network and they are refused. */
+  fetch?: HostFetch;
   /** Told when a child starts (true) and when it is gone (false): the isolation counts them. */
   onRunning?: (running: boolean) => void;
 }
@@ -101,7 +119,18 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
     const pending = state.pending;
     state.pending = null;
     pending?.reject(error);
+    logViolations(state);
     if (!state.exited) state.link.kill();
+  }
+
+  /** Says in the host's log how many lines the protocol does not have the child wrote. */
+  function logViolations(state: Running): void {
+    if (state.violations === state.violationsLogged) return;
+    logger.warn(
+      { skill, violations: state.violations - state.violationsLogged },
+      'the skill host wrote lines the protocol does not have (ignored; nothing it reports is recorded)',
+    );
+    state.violationsLogged = state.violations;
   }
 
   function reply(state: Running, request: number, body: { result: string } | { error: string }) {
@@ -146,13 +175,43 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
     reply(state, request, body);
   }
 
+  /** A `fetch` of the child: the gateway makes the request itself, or refuses it. */
+  async function answerFetch(state: Running, request: number, params: unknown): Promise<void> {
+    const pending = state.pending;
+    if (!pending?.isCall)
+      return reply(state, request, { error: 'no call of this skill is running' });
+    const fetchFor = options.fetch;
+    if (!fetchFor) return reply(state, request, { error: `skill ${skill} has no network access` });
+    if (pending.fetchesRunning >= MAX_FETCHES_IN_FLIGHT)
+      return reply(state, request, { error: `at most ${MAX_FETCHES_IN_FLIGHT} fetches at once` });
+    if (pending.fetchesMade >= MAX_FETCHES_PER_CALL)
+      return reply(state, request, { error: `at most ${MAX_FETCHES_PER_CALL} fetches per call` });
+    pending.fetchesRunning += 1;
+    pending.fetchesMade += 1;
+    let body: { result: string } | { error: string };
+    try {
+      const fetchParams =
+        params && typeof params === 'object' && !Array.isArray(params)
+          ? (params as SkillFetchParams)
+          : {};
+      const answer = await pending.inCallContext(() => fetchFor(fetchParams, pending.ended.signal));
+      body = { result: JSON.stringify(answer) };
+    } catch (error) {
+      body = { error: error instanceof Error ? error.message : String(error) };
+    }
+    pending.fetchesRunning -= 1;
+    if (state.pending !== pending) return; // the call ended meanwhile
+    reply(state, request, body);
+  }
+
   function onLine(state: Running, line: string): void {
     let message: {
       id?: unknown;
       result?: unknown;
       error?: { message?: unknown };
-      event?: unknown;
       request?: unknown;
+      method?: unknown;
+      params?: unknown;
     };
     try {
       message = JSON.parse(line) as typeof message;
@@ -160,13 +219,18 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
       stop(state, fail('protocol', 'the skill host wrote something that is not a JSON-RPC line'));
       return;
     }
-    if (message.event === 'request') {
-      const event = message as unknown as SkillRequestEvent;
-      options.onRequest?.({ method: String(event.method), url: String(event.url) });
+    if (message === null || typeof message !== 'object' || Array.isArray(message)) {
+      state.violations += 1;
       return;
     }
-    if (message.request !== undefined) {
-      void answerHostRequest(state, message);
+    if (message.request !== undefined && message.id === undefined) {
+      const request = message.request;
+      if (typeof request !== 'number' || !Number.isSafeInteger(request) || request < 0) {
+        state.violations += 1;
+        return;
+      }
+      if (message.method === 'fetch') void answerFetch(state, request, message.params);
+      else void answerHostRequest(state, message);
       return;
     }
     const pending = state.pending;
@@ -174,7 +238,11 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
       stop(state, fail('load', String(message.error.message)));
       return;
     }
-    if (!pending || message.id !== pending.id) return; // a stale or forged id: ignored
+    if (!pending || message.id !== pending.id) {
+      // An `{"event":…}` report, a `reply`, a stale or forged id: never trusted, only counted.
+      state.violations += 1;
+      return;
+    }
     state.pending = null;
     if (message.error) pending.reject(fail('tool', String(message.error.message)));
     else pending.resolve(message.result);
@@ -188,6 +256,8 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
       stdoutBytes: 0,
       stderr: '',
       exited: false,
+      violations: 0,
+      violationsLogged: 0,
     };
     const events: HostLinkEvents = {
       stdout(chunk) {
@@ -251,9 +321,12 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
       let timer: NodeJS.Timeout | undefined = setTimeout(onTimeout, remaining);
       const onAbort = (): void => stop(state, fail('aborted', 'the call was cancelled'));
       signal?.addEventListener('abort', onAbort, { once: true });
+      const ended = new AbortController();
       const settle = (): void => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
+        ended.abort();
+        logViolations(state);
       };
       state.pending = {
         id,
@@ -270,6 +343,11 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
           startedAt = Date.now();
           timer = setTimeout(onTimeout, Math.max(0, remaining));
         },
+        inCallContext: AsyncLocalStorage.snapshot(),
+        ended,
+        isCall: method === 'call',
+        fetchesRunning: 0,
+        fetchesMade: 0,
       };
       if (signal?.aborted) onAbort();
       else state.link.send(`${JSON.stringify({ id, method, params })}\n`);

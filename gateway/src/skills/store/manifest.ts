@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { declaredHostProblem } from '../host/skill-fetch.ts';
 import { SKILL_CAPABILITIES } from '../types.ts';
 
 /** `skill.json` beside the code: what the store remembers about a skill between starts. */
@@ -9,8 +10,24 @@ export const manifestSchema = z.object({
   origin: z.string().max(2048),
   version: z.string().max(64),
   tags: z.array(z.string().max(64)).max(32),
-  /** Skills get no network unless the manifest asks (and the host audits it). */
+  /**
+   * Skills get no network unless the manifest grants it here AND declares `hosts`; even then
+   * their host has none: the gateway fetches for them (https, declared hosts only, public
+   * addresses) and the privacy audit records each request as `skill:<name>`.
+   */
   network: z.boolean(),
+  /** Exact DNS names, optionally `name:port` (443 otherwise): the only hosts fetched for it. */
+  hosts: z
+    .array(
+      z
+        .string()
+        .max(260)
+        .refine((host) => declaredHostProblem(host) === undefined, {
+          message: 'a host is a lower-case DNS name, optionally with :port',
+        }),
+    )
+    .max(32)
+    .default([]),
   /**
    * The gateway tools the skill may ask for while its calls run (`shell`, `browser`), as its
    * code declares them; every such request goes through the tool's approval gate.

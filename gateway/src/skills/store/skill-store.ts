@@ -16,6 +16,7 @@ import type {
   ValidateSkill,
 } from '../types.ts';
 import { codeFile, MANIFEST_FILE, manifestSchema, type SkillManifest } from './manifest.ts';
+import { declaredHosts } from './declared-hosts.ts';
 import { hostToolsFor } from './host-tools.ts';
 import { assertSkillName, skillNameProblem, skillOrigin, toolName } from './names.ts';
 import { isPluginSource } from './plugin-shape.ts';
@@ -42,6 +43,8 @@ export interface SkillEntry extends InstalledSkill {
   network: boolean;
   /** Its owner opted it out of the wall by hand (skill.json `"without_wall": true`). */
   without_wall: boolean;
+  /** The hosts the gateway fetches for it (skill.json `hosts`); none: no network. */
+  hosts: string[];
   /** The gateway tools its calls may ask for, each behind that tool's approval gate. */
   capabilities: SkillCapability[];
   updated_at: number;
@@ -132,6 +135,7 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
       plugin: manifest.plugin,
       network: manifest.network,
       without_wall: manifest.without_wall === true,
+      hosts: [...manifest.hosts],
       capabilities: [...manifest.capabilities],
       updated_at: manifest.updated_at,
     };
@@ -166,6 +170,11 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
     // Refused before its code runs: a skill never takes a built-in's or a server's name.
     const taken = collision(name, validation.tools);
     if (taken !== null) return fail(`not loaded: ${taken}`);
+    if (manifest.network && manifest.hosts.length === 0)
+      logger.warn(
+        { skill: name },
+        'skill.json sets network: true but declares no hosts: the skill gets no network',
+      );
     let host: SkillHost;
     try {
       const dataDir = join(deps.dataDir, name);
@@ -177,6 +186,7 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
         dataDir,
         network: manifest.network,
         ...(manifest.without_wall === true ? { withoutWall: true } : {}),
+        hosts: manifest.hosts,
       });
     } catch (error) {
       return fail(`failed to start: ${(error as Error).message}`);
@@ -252,6 +262,7 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
         plugin: false,
         network: false,
         without_wall: false,
+        hosts: [],
         capabilities: [],
         updated_at: 0,
       };
@@ -289,6 +300,7 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
     ...entry,
     tools: [...entry.tools],
     capabilities: [...entry.capabilities],
+    hosts: [...entry.hosts],
     tags: [...entry.tags],
   });
 
@@ -313,6 +325,8 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
           throw validationError(`code rejected: ${describeProblems(validation.problems)}`);
         const taken = collision(input.name, validation.tools);
         if (taken !== null) throw new HearthError('conflict', `${taken}; nothing was installed`);
+        // The code's `hearth:hosts` header: its hosts, and network when it declares any.
+        const hosts = declaredHosts(input.source, input.kind);
         const before = skills.get(input.name)?.entry.state ?? 'absent';
         const previous = skills.get(input.name)?.entry;
         const manifest: SkillManifest = {
@@ -322,7 +336,8 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
           origin: input.origin,
           version: input.version ?? previous?.version ?? '0.1.0',
           tags: input.tags ?? previous?.tags ?? [],
-          network: false,
+          network: hosts.length > 0,
+          hosts,
           capabilities: validation.capabilities ?? [],
           plugin: isPluginSource(input.source, input.kind),
           updated_at: deps.now(),

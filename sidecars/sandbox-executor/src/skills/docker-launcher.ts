@@ -1,7 +1,7 @@
 /**
  * The docker backend's skill hosts: one throwaway container per host, from `SANDBOX_SKILL_IMAGE`
- * (Node 24; python3 too for skill.py), with the /exec containers' walls: no network unless the
- * skill declares it, read-only root, tmpfs /skillhost and /tmp, user 65534, all capabilities
+ * (Node 24; python3 too for skill.py), with the /exec containers' walls: no network ever (a
+ * skill's requests are made by the gateway, which checks and records them), read-only root, tmpfs /skillhost and /tmp, user 65534, all capabilities
  * dropped, no-new-privileges, memory/CPU/pids limits, an init, no log driver. Inside, a small
  * bootstrap (trusted, ours) reads the start frame's files from the first stdin line into
  * /skillhost, then runs the skill runtime under `node --permission` (reads: runtime, skill, data;
@@ -43,11 +43,11 @@ process.stdin.on('data', (chunk) => {
   fs.mkdirSync('/skillhost/data', { recursive: true });
   const entry = Object.keys(frame.files).find((name) => /^skill\\.(mjs|js|py)$/.test(name));
   const args = frame.kind === 'py'
-    ? ['-I', '-B', '/skillhost/runtime/runtime.py', '/skillhost/skill/' + entry, '/skillhost/data', ...(frame.network ? ['--network'] : [])]
+    ? ['-I', '-B', '/skillhost/runtime/runtime.py', '/skillhost/skill/' + entry, '/skillhost/data']
     : ['--permission', '--allow-fs-read=/skillhost/runtime', '--allow-fs-read=/skillhost/skill', '--allow-fs-read=/skillhost/data',
        '--allow-fs-write=/skillhost/data', '--max-old-space-size=' + frame.heap, '--disallow-code-generation-from-strings',
        '--no-addons', '--no-experimental-sqlite', '--disable-warning=ExperimentalWarning',
-       '/skillhost/runtime/runtime.mjs', '/skillhost/skill/' + entry, ...(frame.network ? ['--report-requests'] : [])];
+       '/skillhost/runtime/runtime.mjs', '/skillhost/skill/' + entry];
   child = spawn(frame.kind === 'py' ? 'python3' : process.execPath, args, {
     cwd: '/skillhost/data', stdio: ['pipe', 'inherit', 'inherit'],
     env: { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: '/skillhost/data', TMPDIR: '/skillhost/data' },
@@ -90,7 +90,8 @@ export function createDockerLauncher(
         AttachStderr: true,
         Labels: { [SANDBOX_LABEL]: 'skill' },
         HostConfig: {
-          NetworkMode: start.network ? 'bridge' : 'none',
+          // Never a network, whatever the frame says: the gateway makes the skill's requests.
+          NetworkMode: 'none',
           ReadonlyRootfs: true,
           Tmpfs: { '/skillhost': tmpfs, '/tmp': tmpfs },
           Memory: memory,
@@ -144,7 +145,6 @@ export function createDockerLauncher(
       }
       const frame = {
         kind: start.kind,
-        network: start.network,
         heap: start.maxOldSpaceMb,
         files: Object.fromEntries(start.files.map((f) => [f.path, f.bytes.toString('base64')])),
         runtime: Object.fromEntries(start.runtime.map((f) => [f.path, f.bytes.toString('base64')])),

@@ -4,8 +4,8 @@
  * across hosts. Node skills run under `node --permission` (reads: runtime, skill, data; writes:
  * data; no processes, workers, addons, WASI, code from strings), inside bubblewrap as well when
  * it works here (only the system libraries, the interpreter, runtime and skill bound read-only,
- * the data folder writable, a private /tmp, new namespaces, no network unless the skill
- * declares it, a seccomp filter refusing new processes). skill.py runs only inside bubblewrap.
+ * the data folder writable, a private /tmp, new namespaces, never a network (the gateway makes
+ * a skill's requests, checks and records them), a seccomp filter refusing new processes). skill.py runs only inside bubblewrap.
  * The environment is built from nothing: PATH, HOME and TMPDIR (the data folder).
  * The walls mirror the gateway's local ones (gateway/src/skills/host/).
  */
@@ -38,13 +38,6 @@ export interface ProcessLauncherOptions {
 const SKILL_PATH = '/usr/local/bin:/usr/bin:/bin';
 const BWRAP_CANDIDATES = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'];
 const SYSTEM_DIRS = ['/usr', '/lib', '/lib64', '/lib32', '/libx32', '/bin', '/sbin'];
-const NETWORK_FILES = [
-  '/etc/resolv.conf',
-  '/etc/hosts',
-  '/etc/nsswitch.conf',
-  '/etc/ssl',
-  '/etc/ca-certificates',
-];
 
 interface Command {
   file: string;
@@ -102,14 +95,12 @@ function inBubblewrap(
   bwrap: string,
   readOnly: string[],
   writable: string[],
-  network: boolean,
 ): Command {
   const seccomp = noNewProcessesFilter();
   return {
     file: bwrap,
     args: [
       '--unshare-all',
-      ...(network ? ['--share-net'] : []),
       '--die-with-parent',
       '--new-session',
       '--cap-drop',
@@ -123,7 +114,6 @@ function inBubblewrap(
       '/dev',
       '--tmpfs',
       '/tmp',
-      ...(network ? NETWORK_FILES.flatMap((path) => ['--ro-bind-try', path, path]) : []),
       ...readOnly.flatMap((dir) => ['--ro-bind', dir, dir]),
       ...writable.flatMap((dir) => ['--bind', dir, dir]),
       '--chdir',
@@ -181,24 +171,11 @@ export function createProcessLauncher(options: ProcessLauncherOptions): SkillLau
       python ??= resolvePython(options.pythonPath ?? 'python3');
       const inner: Command = {
         file: python.executable,
-        args: [
-          '-I',
-          '-B',
-          join(runtimeDir, 'runtime.py'),
-          skillFile,
-          dataDir,
-          ...(start.network ? ['--network'] : []),
-        ],
+        args: ['-I', '-B', join(runtimeDir, 'runtime.py'), skillFile, dataDir],
         env,
         cwd: dataDir,
       };
-      return inBubblewrap(
-        inner,
-        bwrap,
-        [python.prefix, runtimeDir, skillDir],
-        [dataDir],
-        start.network,
-      );
+      return inBubblewrap(inner, bwrap, [python.prefix, runtimeDir, skillDir], [dataDir]);
     }
     const inner: Command = {
       file: nodePath,
@@ -215,19 +192,12 @@ export function createProcessLauncher(options: ProcessLauncherOptions): SkillLau
         '--disable-warning=ExperimentalWarning',
         join(runtimeDir, 'runtime.mjs'),
         skillFile,
-        ...(start.network ? ['--report-requests'] : []),
       ],
       env,
       cwd: dataDir,
     };
     if (!bwrap) return inner;
-    return inBubblewrap(
-      inner,
-      bwrap,
-      [dirname(nodePath), runtimeDir, skillDir],
-      [dataDir],
-      start.network,
-    );
+    return inBubblewrap(inner, bwrap, [dirname(nodePath), runtimeDir, skillDir], [dataDir]);
   }
 
   return {

@@ -21,6 +21,10 @@ export interface SkillFile {
 export interface SkillStart {
   name: string;
   kind: 'mjs' | 'py';
+  /**
+   * Accepted for older gateways and logged, never honoured: no skill host gets a network (the
+   * gateway makes a skill's requests itself and records them).
+   */
   network: boolean;
   files: SkillFile[];
   runtime: SkillFile[];

@@ -11,8 +11,13 @@
  * capabilities it declared, through `hearth:skill`'s shell()/browser()):
  *   child → {"request":1,"method":"shell","params":{"command":"ls"}}
  *   gateway → {"reply":1,"result":"text"} or {"reply":1,"error":{"message":"…"}}
- * With network access granted, outbound requests seen on Node's diagnostics channels are sent
- * as {"event":"request","method":"GET","url":"…"} lines for the privacy audit.
+ * The skill has no network of its own (no wall gives it one): `fetch` (the global one, replaced
+ * before the skill loads, and `hearth:skill`'s) asks the gateway to make the request:
+ *   child → {"request":2,"method":"fetch","params":{"url":"https://…","method":"GET",
+ *            "headers":[["accept","…"]],"body":"<base64>","redirect":"follow"}}
+ *   gateway → {"reply":2,"result":"{\"status\":200,\"headers\":[…],\"body\":\"<base64>\",…}"}
+ * and the gateway alone decides (declared hosts, https, public addresses) and records it.
+ * Nothing this process writes is taken as a record of what it did.
  *
  * Plain JavaScript shipped as a file (the build copies it to dist/), because the child runs it
  * under the permission model with reads limited to this folder and the skill's.
@@ -20,17 +25,15 @@
 import { readFileSync } from 'node:fs';
 import { registerHooks } from 'node:module';
 import os from 'node:os';
-import { subscribe } from 'node:diagnostics_channel';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { _connectHost, Plugin } from './skill-api.mjs';
+import { _connectHost, fetch as gatewayFetch, Plugin } from './skill-api.mjs';
 
 /** The specifier a skill imports Hearth's API by; nothing else resolves to this folder. */
 const SKILL_API_SPECIFIER = 'hearth:skill';
 const SKILL_API_URL = new URL('./skill-api.mjs', import.meta.url).href;
 
 const skillFile = process.argv[2];
-const reportRequests = process.argv.includes('--report-requests');
 
 // The protocol owns stdout: the skill's console output goes to stderr (the host keeps a tail).
 const writeStdout = process.stdout.write.bind(process.stdout);
@@ -48,7 +51,8 @@ console.debug = console.error;
  * the skill loads, and not replaceable afterwards.
  */
 function denied(name) {
-  return () => {
+  // A plain function, so `new WebSocket()` throws this too.
+  return function deniedInSkill() {
     throw Object.assign(new Error(`${name} is not allowed in a skill`), {
       code: 'ERR_ACCESS_DENIED',
     });
@@ -81,6 +85,57 @@ Object.defineProperty(os, 'setPriority', {
   configurable: false,
 });
 
+/*
+ * No network from here: bubblewrap (and the sidecar's container) give the host none, and where
+ * only the permission model stands (Node 24 has no network permission) the modules and globals
+ * that open sockets are taken away before the skill loads, by any route (import, require,
+ * process.getBuiltinModule). A skill's `fetch` asks the gateway.
+ */
+const NETWORK_MODULES = new Set([
+  'net',
+  'dgram',
+  'tls',
+  'http',
+  'https',
+  'http2',
+  'dns',
+  'dns/promises',
+  '_http_agent',
+  '_http_client',
+  '_http_common',
+  '_http_incoming',
+  '_http_outgoing',
+  '_http_server',
+  '_tls_common',
+  '_tls_wrap',
+]);
+const isNetworkModule = (specifier) =>
+  typeof specifier === 'string' && NETWORK_MODULES.has(specifier.replace(/^node:/, ''));
+function noNetwork(name) {
+  return Object.assign(
+    new Error(
+      `${name} is not available in a skill: it has no network (its fetch asks the gateway)`,
+    ),
+    { code: 'ERR_ACCESS_DENIED' },
+  );
+}
+const getBuiltinModule = process.getBuiltinModule.bind(process);
+Object.defineProperty(process, 'getBuiltinModule', {
+  value: (id) => {
+    if (isNetworkModule(id)) throw noNetwork(id);
+    return getBuiltinModule(id);
+  },
+  writable: false,
+  configurable: false,
+});
+for (const name of ['WebSocket', 'EventSource']) {
+  Object.defineProperty(globalThis, name, {
+    value: denied(name),
+    writable: false,
+    configurable: false,
+  });
+}
+
 function send(message) {
   writeStdout(`${JSON.stringify(message)}\n`);
 }
@@ -89,6 +144,7 @@ function send(message) {
 registerHooks({
   resolve(specifier, context, nextResolve) {
     if (specifier === SKILL_API_SPECIFIER) return { url: SKILL_API_URL, shortCircuit: true };
+    if (isNetworkModule(specifier)) throw noNetwork(specifier);
     return nextResolve(specifier, context);
   },
 });
@@ -113,19 +169,13 @@ function settleHostRequest(message) {
   else waiting.resolve(typeof message.result === 'string' ? message.result : '');
 }
 
-if (reportRequests) {
-  subscribe('undici:request:create', ({ request }) => {
-    send({ event: 'request', method: request.method, url: `${request.origin}${request.path}` });
-  });
-  subscribe('http.client.request.start', ({ request }) => {
-    const host = request.getHeader?.('host') ?? request.host;
-    send({
-      event: 'request',
-      method: request.method,
-      url: `${request.protocol}//${host}${request.path}`,
-    });
-  });
-}
+// The skill's fetch is the gateway's: there is no network here to make requests on.
+Object.defineProperty(globalThis, 'fetch', {
+  value: gatewayFetch,
+  writable: true,
+  configurable: true,
+  enumerable: true,
+});
 
 /** `/** … *\/` comments right before `export [async] function name` or `export const name =`. */
 function readDocComments(source) {

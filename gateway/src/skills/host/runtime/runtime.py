@@ -12,20 +12,30 @@ namespace): `class Weather(Plugin):` is made once and its public methods served 
   child   -> {"request":1,"method":"shell","params":{"command":"ls"}}
   gateway -> {"reply":1,"result":"text"}   or   {"reply":1,"error":{"message":"..."}}
 
+The skill has no network of its own: `fetch(url, method=, headers=, body=)` (also
+`urllib.request.urlopen`, replaced before the skill loads) asks the gateway to make the request,
+which alone decides (the hosts skill.json declares, https, public addresses) and records it:
+  child   -> {"request":2,"method":"fetch","params":{"url":"https://...","method":"GET",...}}
+  gateway -> {"reply":2,"result":"{\"status\":200,\"headers\":[...],\"body\":\"<base64>\"}"}
+
 Bubblewrap is the wall (file system, network, a PID namespace). An audit hook installed before
 the skill loads adds a second one Python cannot take back: no processes, no native libraries
-(ctypes), no writes outside the data folder, and no sockets unless network is granted.
+(ctypes), no writes outside the data folder, and no sockets at all.
 """
+import base64
+import email.message
 import inspect
 import importlib.util
+import io
 import json
 import os
 import sys
 import types
+import urllib.error
+import urllib.request
 
 SKILL_FILE = sys.argv[1]
 DATA_DIR = os.path.realpath(sys.argv[2])
-NETWORK = "--network" in sys.argv
 
 PROTOCOL = sys.stdout
 sys.stdout = sys.stderr  # the skill's prints go to stderr; stdout carries the protocol
@@ -59,8 +69,8 @@ def _audit(event, args):
         )
         if writing and not isinstance(path, int) and not _inside_data(path):
             raise PermissionError(f"blocked in a skill: writing {path}")
-    if not NETWORK and event in ("socket.connect", "socket.bind", "socket.sendto", "socket.getaddrinfo"):
-        raise PermissionError("blocked in a skill: network access is not granted")
+    if event in ("socket.connect", "socket.bind", "socket.sendto", "socket.getaddrinfo"):
+        raise PermissionError("blocked in a skill: no sockets (fetch() asks the gateway)")
 
 
 def send(message):
@@ -115,10 +125,116 @@ def browser(args):
     return _host_call("browser", dict(args))
 
 
+class FetchError(OSError):
+    """The gateway refused the request or it failed (the message says why)."""
+
+
+class Response:
+    """What the gateway answered: status, headers (lower-case name, value pairs) and body."""
+
+    def __init__(self, answer):
+        self.status = int(answer.get("status", 0))
+        self.reason = str(answer.get("statusText", ""))
+        self.headers = [(str(n), str(v)) for n, v in answer.get("headers", [])]
+        self.body = base64.b64decode(answer.get("body", "") or "")
+        self.url = str(answer.get("url", ""))
+        self.redirected = answer.get("redirected") is True
+
+    @property
+    def ok(self):
+        return 200 <= self.status < 300
+
+    def header(self, name, default=None):
+        name = name.lower()
+        for key, value in self.headers:
+            if key == name:
+                return value
+        return default
+
+    def text(self, encoding="utf-8"):
+        return self.body.decode(encoding, errors="replace")
+
+    def json(self):
+        return json.loads(self.body)
+
+
+def fetch(url, method="GET", headers=None, body=None, redirect="follow"):
+    """Makes an https request through the gateway (declared hosts only); returns a Response."""
+    if isinstance(body, str):
+        body = body.encode("utf-8")
+    pairs = list(headers.items()) if isinstance(headers, dict) else list(headers or [])
+    params = {
+        "url": str(url),
+        "method": str(method).upper(),
+        "headers": [[str(n), str(v)] for n, v in pairs],
+        "redirect": redirect,
+    }
+    if body:
+        params["body"] = base64.b64encode(bytes(body)).decode("ascii")
+    try:
+        return Response(json.loads(_host_call("fetch", params)))
+    except HostCallError as error:
+        raise FetchError(str(error)) from None
+
+
+class _UrlopenResponse(io.BytesIO):
+    """What urllib.request.urlopen returns, enough for ordinary use (read, status, headers)."""
+
+    def __init__(self, response):
+        super().__init__(response.body)
+        self.status = self.code = response.status
+        self.reason = self.msg = response.reason
+        self.url = response.url
+        self.headers = email.message.Message()
+        for name, value in response.headers:
+            self.headers[name] = value
+
+    def getcode(self):
+        return self.status
+
+    def geturl(self):
+        return self.url
+
+    def info(self):
+        return self.headers
+
+    def getheader(self, name, default=None):
+        return self.headers.get(name, default)
+
+    def getheaders(self):
+        return list(self.headers.items())
+
+
+def _urlopen(url, data=None, timeout=None, **_ignored):
+    """urllib.request.urlopen over the gateway's fetch (https, declared hosts only)."""
+    if isinstance(url, urllib.request.Request):
+        method = url.get_method()
+        headers = list(url.header_items())
+        data = url.data if data is None else data
+        target = url.full_url
+    else:
+        target = str(url)
+        method = "POST" if data is not None else "GET"
+        headers = []
+    try:
+        response = fetch(target, method=method, headers=headers, body=data)
+    except FetchError as error:
+        raise urllib.error.URLError(str(error)) from None
+    wrapped = _UrlopenResponse(response)
+    if response.status >= 400:
+        raise urllib.error.HTTPError(target, response.status, response.reason, wrapped.headers, wrapped)
+    return wrapped
+
+
+urllib.request.urlopen = _urlopen
+
 HEARTH = types.ModuleType("hearth", "Hearth's API for skill.py skills")
 HEARTH.Plugin = Plugin
 HEARTH.shell = shell
 HEARTH.browser = browser
+HEARTH.fetch = fetch
+HEARTH.FetchError = FetchError
+HEARTH.Response = Response
 sys.modules["hearth"] = HEARTH
 
 

@@ -12,6 +12,7 @@ export interface SkillFixture {
     kind: SkillKind,
     source: string,
     network?: boolean,
+    hosts?: readonly string[],
   ): Promise<SkillHostOptions>;
   remove(): Promise<void>;
 }
@@ -27,7 +28,7 @@ export async function createSkillFixture(
   const root = await mkdtemp(join(tmpdir(), 'hearth-skills-'));
   return {
     root,
-    async write(name, kind, source, network = false) {
+    async write(name, kind, source, network = false, hosts = []) {
       const dir = join(root, 'skills', name);
       await mkdir(dir, { recursive: true });
       await writeFile(join(dir, `skill.${kind}`), source);
@@ -37,6 +38,7 @@ export async function createSkillFixture(
         dir,
         dataDir: join(root, 'skill-data', name),
         network,
+        hosts,
         ...(options.withoutWall ? { withoutWall: true } : {}),
       };
     },
