@@ -435,10 +435,12 @@ describe.runIf(hasOpenssl())(
         bwrapPath: null,
         fetch: skillFetch,
       });
-      expect(bare.description).toBe('permission');
-      const host = await bare.start(
-        await fixture.write('barenet', 'mjs', HOSTILE_MJS, true, [`${DECLARED}:${port}`]),
-      );
+      expect(bare.description).toBe('no wall: skills refused (bubblewrap is disabled)');
+      // Hosted there only by its owner's explicit opt-out (no-wall.ts).
+      const written = await fixture.write('barenet', 'mjs', HOSTILE_MJS, true, [
+        `${DECLARED}:${port}`,
+      ]);
+      const host = await bare.start({ ...written, withoutWall: true });
       try {
         const before = server.requests.length;
         for (const tool of [

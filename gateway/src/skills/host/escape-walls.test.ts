@@ -2,16 +2,19 @@
  * The escape suite (testing/escape-suite.ts) in every isolation mode Hearth supports: a skill
  * with `network: false` reaches no TCP listener (loopback or a LAN-like address), no Unix
  * socket, neither the gateway's REST API nor Redis, and no other session's cache, wherever
- * it is hosted; and where no wall exists it is not hosted at all. A control run behind Node's
- * permission model alone (the owner's explicit opt-out) shows the same skill does get out
- * there, so the suite measures the wall, not a broken skill.
+ * it is hosted; and where no wall exists it is not hosted at all. A control runs the same
+ * tools with plain Node under its permission model (no skill runtime, no wall) and shows they
+ * do get out there, so the suite measures the walls, not a broken skill. (Hosted skills also
+ * lose the socket-opening modules in the runtime, a second line; bubblewrap.test.ts proves the
+ * kernel wall alone with plain Node inside bubblewrap.)
  * A mode this machine cannot build is skipped with the reason in its title.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createDockerLauncher,
@@ -39,6 +42,8 @@ import {
   type SidecarProcess,
 } from './testing/sidecar-process.ts';
 import { createSkillFixture, type SkillFixture } from './testing/skill-fixture.ts';
+
+const execFileAsync = promisify(execFile);
 
 interface Outcome {
   ok: boolean;
@@ -242,40 +247,57 @@ describe('the escape suite in every isolation mode', () => {
     }, 60_000);
   });
 
-  describe('control: Node’s permission model alone (the owner’s explicit opt-out)', () => {
+  describe('control: the same tools run by plain Node under its permission model (no runtime, no wall)', () => {
     let fixture: SkillFixture;
     let targets: EscapeTargets;
-    let host: SkillHost;
-    const isolation = createSkillIsolation({
-      executor: 'local',
-      logger: silentLogger(),
-      bwrapPath: null,
-    });
+    let file: string;
+    /**
+     * Runs one tool of the skill module directly: `node --permission` reading only the skill
+     * (asynchronously: the targets listen in this process).
+     */
+    const run = async (entry: EscapeAttempt): Promise<Outcome> => {
+      const harness =
+        'const [file, tool, args] = process.argv.slice(1); const skill = await import(file);' +
+        ' try { process.stdout.write(String(await skill[tool](JSON.parse(args)))); }' +
+        ' catch (error) { process.stdout.write("FAILED: " + error.message); }';
+      const child = await execFileAsync(
+        process.execPath,
+        [
+          '--permission',
+          `--allow-fs-read=${file}`,
+          '--input-type=module',
+          '-e',
+          harness,
+          file,
+          entry.tool,
+          JSON.stringify(entry.args),
+        ],
+        { encoding: 'utf8', timeout: 20_000 },
+      );
+      const text = child.stdout;
+      return { ok: text.startsWith('ESCAPED: '), text };
+    };
     beforeAll(async () => {
       targets = await openEscapeTargets();
-      fixture = await createSkillFixture({ withoutWall: true });
-      host = await isolation.start(await fixture.write('escape', 'mjs', ESCAPE_SKILL_MJS));
+      fixture = await createSkillFixture();
+      const written = await fixture.write('escape', 'mjs', ESCAPE_SKILL_MJS);
+      file = join(written.dir, 'skill.mjs');
     }, 60_000);
     afterAll(async () => {
-      await host?.close();
       await targets?.close();
       await fixture?.remove();
     });
 
-    it('gets through to loopback, a Unix socket and the REST API: why no skill runs there unasked', async () => {
-      expect(isolation.description).toBe(
-        "no wall: skills refused (bubblewrap is disabled); WITHOUT A WALL by the owner's opt-out: escape",
-      );
+    it('gets through to loopback, a Unix socket and the REST API: the attempts are real, so the walls above are what stop them', async () => {
       const byTool = (tool: string) => targets.attempts.find((entry) => entry.tool === tool)!;
       for (const tool of ['tcp', 'unixSocket', 'approve']) {
         const entry = byTool(tool);
-        const outcome = await attempt(host, entry);
+        const outcome = await run(entry);
         expect(outcome, entry.what).toMatchObject({ ok: true });
-        expect(outcome.text).toMatch(/^ESCAPED: /);
         expect(entry.hits!()).toBe(1);
       }
       // The file system is the one thing the permission model does wall off.
-      expect((await attempt(host, byTool('readFile'))).ok).toBe(false);
+      expect((await run(byTool('readFile'))).ok).toBe(false);
     }, 60_000);
   });
 });

@@ -19,12 +19,14 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const ESCAPE_SKILL_MJS = `
-import net from 'node:net';
 import { readFileSync } from 'node:fs';
 
 const LIMIT_MS = 4000;
 
-function connect(options, payload) {
+// Imported when a tool runs, so that the skill loads even where the runtime takes node:net
+// away (then the import is the first thing refused).
+async function connect(options, payload) {
+  const { default: net } = await import('node:net');
   return new Promise((resolve, reject) => {
     const socket = net.createConnection(options);
     const timer = setTimeout(() => { socket.destroy(); reject(new Error('timed out')); }, LIMIT_MS);
