@@ -78,6 +78,8 @@ export interface SkillHostOptions {
   dataDir: string;
   /** The skill's manifest asks for network access (audited). */
   network: boolean;
+  /** Told why, when a host of the skill is stopped for going over a resource limit. */
+  onLimit?: (reason: string) => void;
 }
 
 /** Layer 3: a skill running outside the gateway process behind the isolation walls. */
@@ -102,6 +104,8 @@ export interface SkillIsolation {
   readonly description: string;
   /** Skill host processes running now (idle ones are stopped): shown in `/status`. */
   running?(): number;
+  /** The resource limits hosts run under, or `unavailable: <why>`: `/status` `skill_limits`. */
+  readonly resources?: string;
   start(options: SkillHostOptions): Promise<SkillHost>;
 }
 

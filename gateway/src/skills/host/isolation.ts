@@ -7,7 +7,8 @@
  *                          refused with a message saying to install bubblewrap
  * The skill's environment is built from nothing (PATH, HOME = its data folder, the locale) and
  * still passed through the shared sanitiser: no variable of the gateway's and nothing from
- * config.toml reaches it. With `executor = "sandbox"` skills run in the sidecar instead
+ * config.toml reaches it. Every host runs under OS resource limits and is watched from here
+ * (resource-limits.ts, host-watch.ts); where they cannot be set, skills are refused. With `executor = "sandbox"` skills run in the sidecar instead
  * (sidecar-isolation.ts).
  */
 import { spawnSync } from 'node:child_process';
@@ -20,8 +21,16 @@ import { sanitiseEnv } from '../../config/sanitise-env.ts';
 import type { SkillHost, SkillHostOptions, SkillIsolation } from '../types.ts';
 import { wrapInBubblewrap } from './bubblewrap.ts';
 import { childLink } from './child-link.ts';
+import { createHostGuard } from './host-guard.ts';
 import { nodeSkillCommand } from './node-permission.ts';
 import { pythonSkillCommand } from './python-command.ts';
+import {
+  DEFAULT_RESOURCE_LIMITS,
+  describeLimits,
+  probeLimitSupport,
+  wrapInLimits,
+  type ResourceLimits,
+} from './resource-limits.ts';
 import { noNewProcessesFilter } from './seccomp.ts';
 import {
   DEFAULT_LIMITS,
@@ -50,6 +59,10 @@ export interface SkillIsolationOptions {
   maxOldSpaceMb?: number;
   /** Outbound requests of skills granted network access, for the privacy audit. */
   onRequest?: (skill: string, event: SkillRequestEvent) => void;
+  /** OS resource limits of each host (resource-limits.ts). */
+  resources?: Partial<ResourceLimits>;
+  /** The prlimit binary; `undefined` looks in the usual places, `null`: none (skills refused). */
+  prlimitPath?: string | null;
 }
 
 const RUNTIME_DIR = join(dirname(fileURLToPath(import.meta.url)), 'runtime');
@@ -156,9 +169,28 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const maxOldSpaceMb = options.maxOldSpaceMb ?? 128;
   const seccomp = noNewProcessesFilter();
+  const resources = { ...DEFAULT_RESOURCE_LIMITS, ...options.resources };
+  const limitSupport = probeLimitSupport(options.prlimitPath);
+  if (limitSupport.error) logger.warn({ reason: limitSupport.error }, 'skills cannot run here');
   let python: { executable: string; prefix: string } | undefined;
 
+  /** The host's command, behind its walls and under its resource limits (outermost). */
   function command(
+    host: SkillHostOptions,
+    dir: string,
+    dataDir: string,
+    file: string,
+  ): ChildCommand {
+    const prlimitPath = limitSupport.prlimit;
+    if (!prlimitPath) throw new HearthError('unavailable', String(limitSupport.error));
+    return wrapInLimits(walled(host, dir, dataDir, file), {
+      prlimitPath,
+      limits: resources,
+      interpreter: host.kind === 'py' ? 'python' : 'node',
+    });
+  }
+
+  function walled(
     host: SkillHostOptions,
     dir: string,
     dataDir: string,
@@ -209,9 +241,13 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
   return {
     running: () => live,
     description: walls,
+    resources: limitSupport.error
+      ? `unavailable: ${limitSupport.error}`
+      : describeLimits(resources),
     async start(host: SkillHostOptions): Promise<SkillHost> {
       if (host.kind === 'py' && !bwrapPath)
         throw new HearthError('unavailable', PYTHON_NEEDS_BUBBLEWRAP);
+      if (limitSupport.error) throw new HearthError('unavailable', limitSupport.error);
       mkdirSync(host.dataDir, { recursive: true });
       const dir = realpathSync(host.dir);
       const dataDir = realpathSync(host.dataDir);
@@ -224,6 +260,8 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
         logger: logger.child({ skill: host.name }),
         onRequest: options.onRequest ? (event) => options.onRequest!(host.name, event) : undefined,
         onRunning: (running) => (live += running ? 1 : -1),
+        guard: createHostGuard(resources, dataDir),
+        onLimit: host.onLimit,
       });
     },
   };

@@ -16,6 +16,7 @@
 import type { Logger } from '../../observability/logger.ts';
 import type { HostToolCall, SkillHost, SkillToolSpec } from '../types.ts';
 import { SkillCallError, type SkillCallFailure } from './errors.ts';
+import type { HostGuard } from './host-guard.ts';
 import type { ConnectHost, HostLink, HostLinkEvents } from './host-link.ts';
 
 export type { ChildCommand } from './child-link.ts';
@@ -66,6 +67,8 @@ interface Running {
   stdoutBytes: number;
   stderr: string;
   exited: boolean;
+  /** Stops watching its resources (host-guard.ts). */
+  unwatch?: () => void;
 }
 
 export interface SkillProcessOptions {
@@ -77,6 +80,10 @@ export interface SkillProcessOptions {
   onRequest?: (event: SkillRequestEvent) => void;
   /** Told when a child starts (true) and when it is gone (false): the isolation counts them. */
   onRunning?: (running: boolean) => void;
+  /** Resource limits: each child is watched and stopped when over one (local hosts). */
+  guard?: HostGuard;
+  /** Told why, when a child was stopped for going over a resource limit. */
+  onLimit?: (reason: string) => void;
 }
 
 /** Starts the child, reads its tool list, and returns the host (rejects if it does not load). */
@@ -98,10 +105,19 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
       running = null;
       options.onRunning?.(false);
     }
+    state.unwatch?.();
     const pending = state.pending;
     state.pending = null;
     pending?.reject(error);
     if (!state.exited) state.link.kill();
+  }
+
+  /** A child over a resource limit: stopped, its call failed with the reason, and reported. */
+  function exceed(state: Running, reason: string): void {
+    if (running !== state && state.exited) return;
+    logger.warn({ skill, reason }, 'skill host went over a resource limit and was stopped');
+    stop(state, fail('limit', `the skill host was stopped: ${reason}`));
+    options.onLimit?.(reason);
   }
 
   function reply(state: Running, request: number, body: { result: string } | { error: string }) {
@@ -220,12 +236,19 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
       },
       exit(how) {
         state.exited = true;
+        const limit = options.guard?.explainExit(how);
+        if (limit) return exceed(state, limit);
         const tail = state.stderr.trim().split('\n').slice(-5).join('\n');
         stop(state, fail('crashed', `the skill host stopped (${how})${tail ? `: ${tail}` : ''}`));
         logger.debug({ skill, how }, 'skill host exited');
       },
     };
     state.link = options.connect(events);
+    state.unwatch = options.guard?.watch({
+      link: state.link,
+      busy: () => state.pending !== null,
+      exceeded: (reason) => exceed(state, reason),
+    });
     return state;
   }
 
@@ -238,6 +261,11 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
   ): Promise<unknown> {
     if (closed) return Promise.reject(fail('closed', 'the skill host is closed'));
     if (!running) {
+      const over = options.guard?.checkData();
+      if (over) {
+        options.onLimit?.(over);
+        return Promise.reject(fail('limit', `the skill host was not started: ${over}`));
+      }
       running = spawnChild();
       options.onRunning?.(true);
     }
@@ -322,13 +350,24 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
       return counted(() =>
         serial(async () => {
           const timeoutMs = callOptions?.timeoutMs ?? limits.callTimeoutMs;
-          const result = await request(
-            'call',
-            { tool, args },
-            timeoutMs,
-            callOptions?.signal,
-            callOptions?.hostTools,
-          );
+          let result: unknown;
+          try {
+            result = await request(
+              'call',
+              { tool, args },
+              timeoutMs,
+              callOptions?.signal,
+              callOptions?.hostTools,
+            );
+          } finally {
+            // After every call, answered or failed: the data folder within its quota.
+            const over = running ? options.guard?.checkData() : null;
+            if (over && running) {
+              exceed(running, over);
+              // eslint-disable-next-line no-unsafe-finally
+              throw fail('limit', `the skill host was stopped: ${over}`);
+            }
+          }
           return typeof result === 'string' ? result : JSON.stringify(result ?? '');
         }),
       );
