@@ -2,6 +2,7 @@ import type { HearthConfig } from '../../config/schema.ts';
 import type { Logger } from '../../observability/logger.ts';
 import type { SkillIsolation } from '../types.ts';
 import { createSkillIsolation } from './isolation.ts';
+import { resourceLimitsOf } from './resource-limits.ts';
 import { createSidecarSkillIsolation } from './sidecar-isolation.ts';
 
 export interface ChooseIsolationDeps {
@@ -22,6 +23,7 @@ export interface ChooseIsolationDeps {
 export function chooseSkillIsolation(deps: ChooseIsolationDeps): SkillIsolation {
   const { security, skills } = deps.config;
   const limits = { idleMs: skills.host_idle_seconds * 1000 };
+  const resources = resourceLimitsOf(skills);
   const onRequest = (_skill: string, request: { method: string; url: string }) =>
     deps.recordRequest(request.method, request.url);
   return security.executor === 'sandbox'
@@ -39,5 +41,6 @@ export function chooseSkillIsolation(deps: ChooseIsolationDeps): SkillIsolation 
         secretValues: deps.secretValues(),
         limits,
         onRequest,
+        resources,
       });
 }

@@ -52,6 +52,26 @@ export const DEFAULT_RESOURCE_LIMITS: ResourceLimits = {
   sampleMs: 1_000,
 };
 
+/** The limits `[skills]` in config.toml sets (the rest keep their defaults). */
+export function resourceLimitsOf(skills: {
+  host_memory_mb: number;
+  host_cpu_seconds: number;
+  host_max_files: number;
+  host_max_file_mb: number;
+  host_max_threads: number;
+  data_quota_mb: number;
+}): ResourceLimits {
+  return {
+    ...DEFAULT_RESOURCE_LIMITS,
+    memoryMb: skills.host_memory_mb,
+    cpuSeconds: skills.host_cpu_seconds,
+    maxFiles: skills.host_max_files,
+    maxFileMb: skills.host_max_file_mb,
+    maxTasks: skills.host_max_threads,
+    dataQuotaMb: skills.data_quota_mb,
+  };
+}
+
 /**
  * Address space an interpreter reserves beyond what it uses: Node 24 peaks at ~1.3 GB before
  * the skill loads (V8's reservations); glibc gives each Python thread a 64 MB malloc arena.
