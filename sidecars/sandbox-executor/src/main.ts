@@ -45,7 +45,9 @@ if (backend.name === 'process') {
   const processLauncher = createProcessLauncher({
     root: config.skillsDir ?? join(tmpdir(), 'hearth-sandbox-skills'),
     logger,
+    limits: config.skillLimits,
   });
+  if (processLauncher.limits) logger.warn({}, `skill hosts refused: ${processLauncher.limits}`);
   logger.info(
     { bubblewrap: processLauncher.bubblewrap },
     processLauncher.bubblewrap
@@ -58,6 +60,7 @@ if (backend.name === 'process') {
     docker: new Docker(),
     image: config.skillImage,
     logger,
+    limits: config.skillLimits,
   });
   closeLauncher = () => dockerLauncher.close();
   launcher = dockerLauncher;

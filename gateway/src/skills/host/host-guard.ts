@@ -4,7 +4,7 @@
  * folder before a host starts and after each call, and name the limit behind an exit the kernel caused.
  */
 import { dataFolderProblem, watchHost, type WatchedHost } from './host-watch.ts';
-import { limitOfExit, type ResourceLimits } from './resource-limits.ts';
+import { LIMIT_EXIT_PREFIX, limitOfExit, type ResourceLimits } from './resource-limits.ts';
 
 export interface HostGuard {
   /** Starts watching a host that was just started; returns the function that stops it. */
@@ -22,3 +22,14 @@ export function createHostGuard(limits: ResourceLimits, dataDir: string): HostGu
     explainExit: (how) => limitOfExit(how, limits),
   };
 }
+
+/**
+ * A host in the sandbox sidecar: the sidecar sets and watches its limits (its own copies of
+ * resource-limits.ts and host-watch.ts) and ends it as `over a resource limit: <reason>`.
+ */
+export const sidecarHostGuard: HostGuard = {
+  watch: () => () => {},
+  checkData: () => null,
+  explainExit: (how) =>
+    how.startsWith(LIMIT_EXIT_PREFIX) ? how.slice(LIMIT_EXIT_PREFIX.length) : null,
+};

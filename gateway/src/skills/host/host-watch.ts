@@ -8,8 +8,7 @@
  */
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HostLink } from './host-link.ts';
-import type { ResourceLimits } from './resource-limits.ts';
+import { settingOf, type ResourceLimits } from './resource-limits.ts';
 
 /** Linux reports CPU time in clock ticks of 1/100 s (USER_HZ) on every architecture Node runs on. */
 const TICK_MS = 10;
@@ -114,14 +113,15 @@ export function dataFolderProblem(dataDir: string, limits: ResourceLimits): stri
   if (usage.entries > MAX_DATA_ENTRIES)
     return `its data folder holds more than ${MAX_DATA_ENTRIES} files`;
   if (usage.bytes > limits.dataQuotaMb * MB)
-    return `its data folder holds ${Math.ceil(usage.bytes / MB)} MB, over its ${limits.dataQuotaMb} MB quota ([skills] data_quota_mb)`;
+    return `its data folder holds ${Math.ceil(usage.bytes / MB)} MB, over its ${limits.dataQuotaMb} MB quota ${settingOf(limits, 'dataQuotaMb')}`;
   if (usage.largest >= limits.maxFileMb * MB)
-    return `it wrote a file up to the ${limits.maxFileMb} MB file-size limit ([skills] host_max_file_mb)`;
+    return `it wrote a file up to the ${limits.maxFileMb} MB file-size limit ${settingOf(limits, 'maxFileMb')}`;
   return null;
 }
 
 export interface WatchedHost {
-  link: HostLink;
+  /** The host's process (bubblewrap or the interpreter); undefined: only its data folder is watched. */
+  pid?: number;
   /** A call of the host is running (its CPU use is then bounded by the call's timeout). */
   busy(): boolean;
   /** The host went over a limit: told once, with the reason. */
@@ -130,7 +130,7 @@ export interface WatchedHost {
 
 /** Starts sampling one host; returns the function that stops it. */
 export function watchHost(host: WatchedHost, limits: ResourceLimits, dataDir: string): () => void {
-  const pid = host.link.pid;
+  const pid = host.pid;
   let last: { at: number; cpuMs: number } | null = null;
   let idleBusyMs = 0;
   let samples = 0;
@@ -154,11 +154,11 @@ export function watchHost(host: WatchedHost, limits: ResourceLimits, dataDir: st
     const now = Date.now();
     if (usage.rssBytes > limits.memoryMb * MB)
       return over(
-        `it used ${Math.round(usage.rssBytes / MB)} MB of memory, over its ${limits.memoryMb} MB limit ([skills] host_memory_mb)`,
+        `it used ${Math.round(usage.rssBytes / MB)} MB of memory, over its ${limits.memoryMb} MB limit ${settingOf(limits, 'memoryMb')}`,
       );
     if (usage.tasks > limits.maxTasks)
       return over(
-        `it ran ${usage.tasks} threads, over its limit of ${limits.maxTasks} ([skills] host_max_threads)`,
+        `it ran ${usage.tasks} threads, over its limit of ${limits.maxTasks} ${settingOf(limits, 'maxTasks')}`,
       );
     if (last) {
       const elapsed = now - last.at;

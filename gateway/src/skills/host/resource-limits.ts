@@ -14,10 +14,12 @@
  * A host cannot start processes (the seccomp filter under bubblewrap, the permission model
  * without it); its threads are counted by host-watch.ts. Resident memory, CPU while no call
  * runs, threads and the data folder's total size are watched from the gateway (host-watch.ts).
+ *
+ * The sandbox sidecar's process backend keeps a byte-for-byte copy of this file and of
+ * host-watch.ts (sidecars/sandbox-executor/src/shared-copies.test.ts): no imports of either side.
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import type { ChildCommand } from './child-link.ts';
 
 export interface ResourceLimits {
   /** Resident memory of the host's processes (MB): above it the host is stopped. */
@@ -38,6 +40,36 @@ export interface ResourceLimits {
   idleGraceMs: number;
   /** How often the host is sampled (ms). */
   sampleMs: number;
+  /** Where the limits are set, named in the reasons: the gateway's config or the sidecar's environment. */
+  setBy: 'gateway' | 'sidecar';
+}
+
+/** The setting behind each limit, as the operator finds it. */
+export const LIMIT_SETTINGS = {
+  gateway: {
+    memoryMb: '[skills] host_memory_mb',
+    cpuSeconds: '[skills] host_cpu_seconds',
+    maxFiles: '[skills] host_max_files',
+    maxFileMb: '[skills] host_max_file_mb',
+    dataQuotaMb: '[skills] data_quota_mb',
+    maxTasks: '[skills] host_max_threads',
+  },
+  sidecar: {
+    memoryMb: 'SANDBOX_SKILL_MEMORY_MB',
+    cpuSeconds: 'SANDBOX_SKILL_CPU_SECONDS',
+    maxFiles: 'SANDBOX_SKILL_MAX_FILES',
+    maxFileMb: 'SANDBOX_SKILL_MAX_FILE_MB',
+    dataQuotaMb: 'SANDBOX_SKILL_DATA_QUOTA_MB',
+    maxTasks: 'SANDBOX_SKILL_MAX_THREADS',
+  },
+} as const;
+
+/** `(setting)` for a reason naming one limit. */
+export function settingOf(
+  limits: ResourceLimits,
+  limit: keyof (typeof LIMIT_SETTINGS)['gateway'],
+): string {
+  return `(${LIMIT_SETTINGS[limits.setBy][limit]})`;
 }
 
 export const DEFAULT_RESOURCE_LIMITS: ResourceLimits = {
@@ -50,6 +82,7 @@ export const DEFAULT_RESOURCE_LIMITS: ResourceLimits = {
   idleCpuPercent: 50,
   idleGraceMs: 5_000,
   sampleMs: 1_000,
+  setBy: 'gateway',
 };
 
 /** The limits `[skills]` in config.toml sets (the rest keep their defaults). */
@@ -122,10 +155,10 @@ export function probeLimitSupport(prlimitPath?: string | null): LimitSupport {
 }
 
 /** Wraps a host command (bubblewrap's or the interpreter's) so it starts under the limits. */
-export function wrapInLimits(
-  command: ChildCommand,
+export function wrapInLimits<Command extends { file: string; args: string[] }>(
+  command: Command,
   input: { prlimitPath: string; limits: ResourceLimits; interpreter: 'node' | 'python' },
-): ChildCommand {
+): Command {
   const { limits } = input;
   const addressSpace = (RESERVED_ADDRESS_SPACE_MB[input.interpreter] + limits.memoryMb) * MB;
   return {
@@ -144,12 +177,18 @@ export function wrapInLimits(
   };
 }
 
+/**
+ * How the sidecar's process backend ends a host it stopped at a limit: `{"exit": "<this><reason>"}`
+ * on the skill socket, which the gateway turns back into the reason (host-guard.ts).
+ */
+export const LIMIT_EXIT_PREFIX = 'over a resource limit: ';
+
 /** The exit of a host the kernel stopped at a limit (with bubblewrap: its exit code 128+signal). */
 export function limitOfExit(how: string, limits: ResourceLimits): string | null {
   if (how === 'signal SIGXCPU' || how === 'exit code 152')
-    return `it used its ${limits.cpuSeconds} s of CPU time ([skills] host_cpu_seconds)`;
+    return `it used its ${limits.cpuSeconds} s of CPU time ${settingOf(limits, 'cpuSeconds')}`;
   if (how === 'signal SIGXFSZ' || how === 'exit code 153')
-    return `it wrote a file past ${limits.maxFileMb} MB ([skills] host_max_file_mb)`;
+    return `it wrote a file past ${limits.maxFileMb} MB ${settingOf(limits, 'maxFileMb')}`;
   return null;
 }
 

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { HearthError } from '../../errors.ts';
 import type { Logger } from '../../observability/logger.ts';
 import type { SkillHost, SkillHostOptions, SkillIsolation } from '../types.ts';
+import { sidecarHostGuard } from './host-guard.ts';
 import { SANDBOX_TOKEN_HEADER, sidecarLink } from './sidecar-link.ts';
 import {
   DEFAULT_LIMITS,
@@ -158,6 +159,8 @@ export function createSidecarSkillIsolation(options: SidecarIsolationOptions): S
             // A host gone (idle, crashed, or the sidecar down): /status follows the sidecar.
             if (!running) void probe();
           },
+          guard: sidecarHostGuard,
+          onLimit: host.onLimit,
         });
       } finally {
         void probe(); // /status follows the sidecar's state

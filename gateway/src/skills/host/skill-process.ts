@@ -245,7 +245,7 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
     };
     state.link = options.connect(events);
     state.unwatch = options.guard?.watch({
-      link: state.link,
+      pid: state.link.pid,
       busy: () => state.pending !== null,
       exceeded: (reason) => exceed(state, reason),
     });
