@@ -128,6 +128,8 @@ export function createSidecarSkillIsolation(options: SidecarIsolationOptions): S
       }
     },
     running: () => live,
+    // The sidecar sets and watches them; a host it stops at one is reported like a local one.
+    resources: 'set by the sandbox sidecar (SANDBOX_SKILL_* in its environment)',
     async start(host: SkillHostOptions): Promise<SkillHost> {
       if (options.url === '')
         throw new HearthError('unavailable', 'executor = "sandbox" needs [security] sandbox_url');
