@@ -15,8 +15,11 @@ const TICK_MS = 10;
 const MB = 1024 * 1024;
 /** Files and folders in a data folder beyond which it counts as over quota (inodes are a resource too). */
 const MAX_DATA_ENTRIES = 10_000;
-/** The data folder is checked every this many samples (and after every call). */
-const DATA_EVERY = 5;
+/**
+ * The data folder is checked every this many samples (and after every call): between two
+ * checks a skill may write past its quota (each file capped by RLIMIT_FSIZE), no further.
+ */
+const DATA_EVERY = 2;
 
 export interface HostUsage {
   rssBytes: number;

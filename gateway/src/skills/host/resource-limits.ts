@@ -168,7 +168,8 @@ export function wrapInLimits<Command extends { file: string; args: string[] }>(
       `--as=${addressSpace}`,
       `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 2}`,
       `--nofile=${limits.maxFiles}`,
-      `--fsize=${limits.maxFileMb * MB}`,
+      // No single file larger than the whole data folder may be.
+      `--fsize=${Math.min(limits.maxFileMb, limits.dataQuotaMb) * MB}`,
       '--core=0',
       '--',
       command.file,

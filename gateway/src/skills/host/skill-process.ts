@@ -246,7 +246,8 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
     state.link = options.connect(events);
     state.unwatch = options.guard?.watch({
       pid: state.link.pid,
-      busy: () => state.pending !== null,
+      // While the gateway answers its request for a gateway tool, the skill has nothing to do.
+      busy: () => state.pending !== null && !state.pending.hostBusy,
       exceeded: (reason) => exceed(state, reason),
     });
     return state;
