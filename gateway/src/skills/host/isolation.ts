@@ -27,6 +27,7 @@ import { pythonSkillCommand } from './python-command.ts';
 import {
   DEFAULT_RESOURCE_LIMITS,
   describeLimits,
+  PYTHON_HOST_ENV,
   probeLimitSupport,
   wrapInLimits,
   type ResourceLimits,
@@ -205,7 +206,7 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
         runtimeDir: RUNTIME_DIR,
         skillFile: file,
         dataDir,
-        env,
+        env: { ...env, ...PYTHON_HOST_ENV },
         network: host.network,
       });
       return wrapInBubblewrap(inner, {

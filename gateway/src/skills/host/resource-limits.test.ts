@@ -111,6 +111,23 @@ def threads():
     return started
 `;
 
+const PY_HOG = `
+import time
+
+kept = []
+
+def hoard():
+    """Allocates 1 GB, a chunk at a time, and holds it."""
+    for _ in range(64):
+        try:
+            kept.append(bytearray(16 * 1024 * 1024))
+            kept[-1][::4096] = b'x' * (16 * 1024 * 1024 // 4096)
+        except MemoryError:
+            pass
+        time.sleep(0.02)
+    return len(kept)
+`;
+
 const SMALL: Partial<ResourceLimits> = {
   memoryMb: 128,
   cpuSeconds: 3,
@@ -292,6 +309,22 @@ describe.each(walls)('resource limits of a skill host ($label)', ({ label, bwrap
   });
 
   describe.skipIf(unavailable || label !== 'bubblewrap+permission')('skill.py', () => {
+    it('stops a host that allocates 1 GB and names the memory limit', async () => {
+      const limits: string[] = [];
+      const options = await fixture.write('pyhog', 'py', PY_HOG);
+      const host = await isolation.start({ ...options, onLimit: (reason) => limits.push(reason) });
+      try {
+        const error = await failure(host.call('hoard', {}));
+        expect(error.reason).toBe('limit');
+        expect(error.message).toMatch(
+          /^skill pyhog: the skill host was stopped: it used \d+ MB of memory, over its 128 MB limit/,
+        );
+        expect(limits).toHaveLength(1);
+      } finally {
+        await host.close();
+      }
+    });
+
     it('stops a host that runs more threads than its limit', async () => {
       const limits: string[] = [];
       const options = await fixture.write('threader', 'py', THREADS);

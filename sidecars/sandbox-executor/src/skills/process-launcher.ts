@@ -26,6 +26,7 @@ import {
   LIMIT_EXIT_PREFIX,
   limitOfExit,
   probeLimitSupport,
+  PYTHON_HOST_ENV,
   wrapInLimits,
   type ResourceLimits,
 } from './resource-limits.ts';
@@ -203,7 +204,7 @@ export function createProcessLauncher(options: ProcessLauncherOptions): SkillLau
           dataDir,
           ...(start.network ? ['--network'] : []),
         ],
-        env,
+        env: { ...env, ...PYTHON_HOST_ENV },
         cwd: dataDir,
       };
       return inBubblewrap(

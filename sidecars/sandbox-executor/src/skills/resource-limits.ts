@@ -107,9 +107,13 @@ export function resourceLimitsOf(skills: {
 
 /**
  * Address space an interpreter reserves beyond what it uses: Node 24 peaks at ~1.3 GB before
- * the skill loads (V8's reservations); glibc gives each Python thread a 64 MB malloc arena.
+ * the skill loads (V8's reservations); Python needs little, plus 8 MB of stack per thread
+ * (its malloc arenas are capped by PYTHON_HOST_ENV).
  */
-const RESERVED_ADDRESS_SPACE_MB = { node: 1536, python: 1536 } as const;
+const RESERVED_ADDRESS_SPACE_MB = { node: 1536, python: 512 } as const;
+
+/** Added to a Python host's environment: glibc reserves 64 MB per thread arena otherwise. */
+export const PYTHON_HOST_ENV = { MALLOC_ARENA_MAX: '2' } as const;
 
 const MB = 1024 * 1024;
 const PRLIMIT_CANDIDATES = ['/usr/bin/prlimit', '/bin/prlimit', '/usr/local/bin/prlimit'];
