@@ -183,6 +183,18 @@ export const skillsSection = z.strictObject({
     .default(''),
   /** The sidecar's SANDBOX_TOKEN; empty: `[security] sandbox_token`. */
   sidecar_token: z.string().default(''),
+  /** Resident memory of one skill host (MB); over it the host is stopped. */
+  host_memory_mb: z.number().int().min(32).max(65_536).default(256),
+  /** CPU seconds one skill host may use over its life (RLIMIT_CPU). */
+  host_cpu_seconds: z.number().int().min(1).max(86_400).default(600),
+  /** Open files of one skill host (RLIMIT_NOFILE). */
+  host_max_files: z.number().int().min(16).max(65_536).default(256),
+  /** The largest file a skill may write (MB, RLIMIT_FSIZE). */
+  host_max_file_mb: z.number().int().min(1).max(65_536).default(64),
+  /** Threads (and processes) of one skill host; over it the host is stopped. */
+  host_max_threads: z.number().int().min(16).max(4096).default(64),
+  /** Total size of a skill's data folder (MB); over it the host is stopped and not started. */
+  data_quota_mb: z.number().int().min(1).max(1_048_576).default(256),
 });
 
 /** How a channel answers in group chats: every message, only when mentioned, or never. */

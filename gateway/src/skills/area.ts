@@ -9,7 +9,7 @@ import { createProposalQueue } from './review/proposals.ts';
 import { createReviewService, type ReviewService } from './review/review-service.ts';
 import { WRITE_SKILL, writeSkillTool } from './review/write-skill-tool.ts';
 import { skillRoutes } from './routes.ts';
-import { createSkillStore, type SkillStore } from './store/skill-store.ts';
+import { createSkillStore, OVER_LIMIT, type SkillStore } from './store/skill-store.ts';
 import { defineArea } from '../lifecycle/install.ts';
 import { chooseSkillIsolation } from './host/choose-isolation.ts';
 import { createSkillFetch } from './host/skill-fetch.ts';
@@ -91,11 +91,32 @@ export function skillsArea(deps: SkillsAreaDeps): SkillsArea {
           running === undefined
             ? isolation.description
             : `${isolation.description}; ${running} skill host${running === 1 ? '' : 's'} running`,
+        ...skillLimitsStatus(isolation, store.peek()),
       };
     },
     catalog: store.get,
     store: store.get,
     close: () => store.peek()?.close(),
+  };
+}
+
+/**
+ * `skill_limits`: the resource limits skill hosts run under (or why they cannot, and skills are
+ * refused), and the skills stopped for going over one.
+ */
+function skillLimitsStatus(
+  isolation: SkillIsolation,
+  store: SkillStore | undefined,
+): Record<string, string> {
+  if (isolation.resources === undefined) return {};
+  const stopped = (store?.list() ?? [])
+    .filter((entry) => entry.load_error?.startsWith(OVER_LIMIT))
+    .map((entry) => `${entry.name} (${entry.load_error!.slice(OVER_LIMIT.length)})`);
+  return {
+    skill_limits:
+      stopped.length === 0
+        ? isolation.resources
+        : `${isolation.resources}; stopped: ${stopped.join('; ')}`,
   };
 }
 

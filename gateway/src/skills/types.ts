@@ -88,6 +88,8 @@ export interface SkillHostOptions {
   withoutWall?: boolean;
   /** The host names (optionally `name:port`) its manifest declares; empty or absent: no network. */
   hosts?: readonly string[];
+  /** Told why, when a host of the skill is stopped for going over a resource limit. */
+  onLimit?: (reason: string) => void;
 }
 
 /** Layer 3: a skill running outside the gateway process behind the isolation walls. */
@@ -112,6 +114,8 @@ export interface SkillIsolation {
   readonly description: string;
   /** Skill host processes running now (idle ones are stopped): shown in `/status`. */
   running?(): number;
+  /** The resource limits hosts run under, or `unavailable: <why>`: `/status` `skill_limits`. */
+  readonly resources?: string;
   start(options: SkillHostOptions): Promise<SkillHost>;
 }
 

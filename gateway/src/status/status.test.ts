@@ -46,6 +46,9 @@ describe('GET /api/v1/status', () => {
         // `bubblewrap+permission` where bwrap works, else the permission model alone; and how
         // many skill hosts run (idle ones are stopped).
         skills: expect.stringMatching(/^(bubblewrap\+)?permission; 0 skill hosts running$/),
+        // The OS resource limits every skill host runs under (`unavailable: <why>` refuses skills).
+        skill_limits:
+          'memory 256 MB, cpu 600 s per host, idle cpu 50% for 5 s, 256 open files, files 64 MB, data 256 MB, 64 threads',
         orchestrator: 'router',
         voice_stt: 'none',
         voice_tts: espeak ? 'espeak-ng' : 'none',

@@ -48,7 +48,9 @@ if (backend.name === 'process') {
     logger,
     socketOnly: config.socket !== undefined,
     bwrapPath: config.bwrap,
+    limits: config.skillLimits,
   });
+  if (processLauncher.limits) logger.warn({}, `skill hosts refused: ${processLauncher.limits}`);
   if (processLauncher.refusal !== null)
     logger.error({ bubblewrap: false, wall: null }, processLauncher.refusal);
   else
@@ -64,6 +66,7 @@ if (backend.name === 'process') {
     docker: new Docker(),
     image: config.skillImage,
     logger,
+    limits: config.skillLimits,
   });
   closeLauncher = () => dockerLauncher.close();
   launcher = dockerLauncher;

@@ -9,6 +9,11 @@ import { describe, expect, it } from 'vitest';
 const copies = [
   ['gateway/src/skills/host/seccomp.ts', 'sidecars/sandbox-executor/src/skills/seccomp.ts'],
   [
+    'gateway/src/skills/host/resource-limits.ts',
+    'sidecars/sandbox-executor/src/skills/resource-limits.ts',
+  ],
+  ['gateway/src/skills/host/host-watch.ts', 'sidecars/sandbox-executor/src/skills/host-watch.ts'],
+  [
     'gateway/src/tools/executors/local/output-cap.ts',
     'sidecars/sandbox-executor/src/backends/output-cap.ts',
   ],

@@ -52,6 +52,7 @@ export function childLink(build: () => ChildCommand): ConnectHost {
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       },
       exited,
+      pid: child.pid,
     };
   };
 }

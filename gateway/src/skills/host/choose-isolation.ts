@@ -2,6 +2,7 @@ import type { HearthConfig } from '../../config/schema.ts';
 import type { Logger } from '../../observability/logger.ts';
 import type { SkillIsolation } from '../types.ts';
 import { createSkillIsolation } from './isolation.ts';
+import { resourceLimitsOf } from './resource-limits.ts';
 import { createSidecarSkillIsolation } from './sidecar-isolation.ts';
 import type { SkillFetch } from './skill-fetch.ts';
 
@@ -38,7 +39,9 @@ export function skillHostPlace(
  * restarted by the next call.
  */
 export function chooseSkillIsolation(deps: ChooseIsolationDeps): SkillIsolation {
-  const limits = { idleMs: deps.config.skills.host_idle_seconds * 1000 };
+  const { skills } = deps.config;
+  const limits = { idleMs: skills.host_idle_seconds * 1000 };
+  const resources = resourceLimitsOf(skills);
   const where = skillHostPlace(deps.config);
   return where.place === 'sidecar'
     ? createSidecarSkillIsolation({
@@ -55,5 +58,6 @@ export function chooseSkillIsolation(deps: ChooseIsolationDeps): SkillIsolation 
         secretValues: deps.secretValues(),
         limits,
         fetch: deps.skillFetch,
+        resources,
       });
 }

@@ -5,6 +5,7 @@ export type SkillCallFailure =
   | 'timeout'
   | 'crashed'
   | 'output' // the answer exceeded the output cap
+  | 'limit' // the host went over a resource limit (memory, CPU, threads, data quota) and was stopped
   | 'protocol'
   | 'aborted'
   | 'closed';

@@ -23,6 +23,8 @@ export interface HostLink {
   kill(): void;
   /** Settles when the host is gone (after exit, failure or kill). */
   readonly exited: Promise<void>;
+  /** The host's process id on this machine (a local child), watched for its resources. */
+  readonly pid?: number;
 }
 
 /** Starts one host process and returns the link to it. */

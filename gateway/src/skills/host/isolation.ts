@@ -9,7 +9,8 @@
  *                          with a warning at every start and its name in /status
  * The skill's environment is built from nothing (PATH, HOME = its data folder, the locale) and
  * still passed through the shared sanitiser: no variable of the gateway's and nothing from
- * config.toml reaches it. With `executor = "sandbox"` skills run in the sidecar instead
+ * config.toml reaches it. Every host runs under OS resource limits and is watched from here
+ * (resource-limits.ts, host-watch.ts); where they cannot be set, skills are refused. With `executor = "sandbox"` skills run in the sidecar instead
  * (sidecar-isolation.ts).
  */
 import { spawnSync } from 'node:child_process';
@@ -22,8 +23,17 @@ import { sanitiseEnv } from '../../config/sanitise-env.ts';
 import type { SkillHost, SkillHostOptions, SkillIsolation } from '../types.ts';
 import { wrapInBubblewrap } from './bubblewrap.ts';
 import { childLink } from './child-link.ts';
+import { createHostGuard } from './host-guard.ts';
 import { nodeSkillCommand } from './node-permission.ts';
 import { pythonSkillCommand } from './python-command.ts';
+import {
+  DEFAULT_RESOURCE_LIMITS,
+  describeLimits,
+  PYTHON_HOST_ENV,
+  probeLimitSupport,
+  wrapInLimits,
+  type ResourceLimits,
+} from './resource-limits.ts';
 import { noNewProcessesFilter } from './seccomp.ts';
 import { noWallDescription, noWallRefusal, warnWithoutWall, type NoWallReason } from './no-wall.ts';
 import { hostFetch, type SkillFetch } from './skill-fetch.ts';
@@ -53,6 +63,10 @@ export interface SkillIsolationOptions {
   maxOldSpaceMb?: number;
   /** The gateway's fetch for skills (skill-fetch.ts): a skill host has no network of its own. */
   fetch?: SkillFetch;
+  /** OS resource limits of each host (resource-limits.ts). */
+  resources?: Partial<ResourceLimits>;
+  /** The prlimit binary; `undefined` looks in the usual places, `null`: none (skills refused). */
+  prlimitPath?: string | null;
 }
 
 const RUNTIME_DIR = join(dirname(fileURLToPath(import.meta.url)), 'runtime');
@@ -166,9 +180,28 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const maxOldSpaceMb = options.maxOldSpaceMb ?? 128;
   const seccomp = noNewProcessesFilter();
+  const resources = { ...DEFAULT_RESOURCE_LIMITS, ...options.resources };
+  const limitSupport = probeLimitSupport(options.prlimitPath);
+  if (limitSupport.error) logger.warn({ reason: limitSupport.error }, 'skills cannot run here');
   let python: { executable: string; prefix: string } | undefined;
 
+  /** The host's command, behind its walls and under its resource limits (outermost). */
   function command(
+    host: SkillHostOptions,
+    dir: string,
+    dataDir: string,
+    file: string,
+  ): ChildCommand {
+    const prlimitPath = limitSupport.prlimit;
+    if (!prlimitPath) throw new HearthError('unavailable', String(limitSupport.error));
+    return wrapInLimits(walled(host, dir, dataDir, file), {
+      prlimitPath,
+      limits: resources,
+      interpreter: host.kind === 'py' ? 'python' : 'node',
+    });
+  }
+
+  function walled(
     host: SkillHostOptions,
     dir: string,
     dataDir: string,
@@ -183,7 +216,7 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
         runtimeDir: RUNTIME_DIR,
         skillFile: file,
         dataDir,
-        env,
+        env: { ...env, ...PYTHON_HOST_ENV },
       });
       return wrapInBubblewrap(inner, {
         bwrapPath,
@@ -216,9 +249,13 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
     get description(): string {
       return noWall === null ? 'bubblewrap+permission' : noWallDescription(noWall, [...optedOut]);
     },
+    resources: limitSupport.error
+      ? `unavailable: ${limitSupport.error}`
+      : describeLimits(resources),
     async start(host: SkillHostOptions): Promise<SkillHost> {
       if (host.kind === 'py' && !bwrapPath)
         throw new HearthError('unavailable', PYTHON_NEEDS_BUBBLEWRAP);
+      if (limitSupport.error) throw new HearthError('unavailable', limitSupport.error);
       if (noWall !== null) {
         if (host.withoutWall !== true) throw noWallRefusal(host.name, noWall);
         warnWithoutWall(logger, host.name, noWall);
@@ -236,6 +273,8 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
         logger: logger.child({ skill: host.name }),
         fetch: hostFetch(options.fetch, host),
         onRunning: (running) => (live += running ? 1 : -1),
+        guard: createHostGuard(resources, dataDir),
+        onLimit: host.onLimit,
       });
     },
   };

@@ -15,6 +15,7 @@ import { HearthError } from '../../errors.ts';
 import type { Logger } from '../../observability/logger.ts';
 import type { SkillHost, SkillHostOptions, SkillIsolation } from '../types.ts';
 import { sidecarHealth } from './sidecar-address.ts';
+import { sidecarHostGuard } from './host-guard.ts';
 import { SANDBOX_TOKEN_HEADER, sidecarLink } from './sidecar-link.ts';
 import { hostFetch, type SkillFetch } from './skill-fetch.ts';
 import { DEFAULT_LIMITS, startSkillProcess, type SkillProcessLimits } from './skill-process.ts';
@@ -126,6 +127,8 @@ export function createSidecarSkillIsolation(options: SidecarIsolationOptions): S
       }
     },
     running: () => live,
+    // The sidecar sets and watches them; a host it stops at one is reported like a local one.
+    resources: 'set by the sandbox sidecar (SANDBOX_SKILL_* in its environment)',
     async start(host: SkillHostOptions): Promise<SkillHost> {
       if (options.url === '')
         throw new HearthError(
@@ -159,6 +162,8 @@ export function createSidecarSkillIsolation(options: SidecarIsolationOptions): S
             // A host gone (idle, crashed, or the sidecar down): /status follows the sidecar.
             if (!running) void probe();
           },
+          guard: sidecarHostGuard,
+          onLimit: host.onLimit,
         });
       } finally {
         void probe(); // /status follows the sidecar's state

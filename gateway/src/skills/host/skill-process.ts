@@ -23,6 +23,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from '../../observability/logger.ts';
 import type { HostToolCall, SkillHost, SkillToolSpec } from '../types.ts';
 import { SkillCallError, type SkillCallFailure } from './errors.ts';
+import type { HostGuard } from './host-guard.ts';
 import type { ConnectHost, HostLink, HostLinkEvents } from './host-link.ts';
 import type { HostFetch, SkillFetchParams } from './skill-fetch.ts';
 
@@ -83,6 +84,8 @@ interface Running {
   /** Lines the protocol does not have (forged reports, replies, stale ids), and those logged. */
   violations: number;
   violationsLogged: number;
+  /** Stops watching its resources (host-guard.ts). */
+  unwatch?: () => void;
 }
 
 export interface SkillProcessOptions {
@@ -95,6 +98,10 @@ export interface SkillProcessOptions {
   fetch?: HostFetch;
   /** Told when a child starts (true) and when it is gone (false): the isolation counts them. */
   onRunning?: (running: boolean) => void;
+  /** Resource limits: each child is watched and stopped when over one (local hosts). */
+  guard?: HostGuard;
+  /** Told why, when a child was stopped for going over a resource limit. */
+  onLimit?: (reason: string) => void;
 }
 
 /** Starts the child, reads its tool list, and returns the host (rejects if it does not load). */
@@ -116,6 +123,7 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
       running = null;
       options.onRunning?.(false);
     }
+    state.unwatch?.();
     const pending = state.pending;
     state.pending = null;
     pending?.reject(error);
@@ -131,6 +139,14 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
       'the skill host wrote lines the protocol does not have (ignored; nothing it reports is recorded)',
     );
     state.violationsLogged = state.violations;
+  }
+
+  /** A child over a resource limit: stopped, its call failed with the reason, and reported. */
+  function exceed(state: Running, reason: string): void {
+    if (running !== state && state.exited) return;
+    logger.warn({ skill, reason }, 'skill host went over a resource limit and was stopped');
+    stop(state, fail('limit', `the skill host was stopped: ${reason}`));
+    options.onLimit?.(reason);
   }
 
   function reply(state: Running, request: number, body: { result: string } | { error: string }) {
@@ -290,12 +306,20 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
       },
       exit(how) {
         state.exited = true;
+        const limit = options.guard?.explainExit(how);
+        if (limit) return exceed(state, limit);
         const tail = state.stderr.trim().split('\n').slice(-5).join('\n');
         stop(state, fail('crashed', `the skill host stopped (${how})${tail ? `: ${tail}` : ''}`));
         logger.debug({ skill, how }, 'skill host exited');
       },
     };
     state.link = options.connect(events);
+    state.unwatch = options.guard?.watch({
+      pid: state.link.pid,
+      // While the gateway answers its request for a gateway tool, the skill has nothing to do.
+      busy: () => state.pending !== null && !state.pending.hostBusy,
+      exceeded: (reason) => exceed(state, reason),
+    });
     return state;
   }
 
@@ -308,6 +332,11 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
   ): Promise<unknown> {
     if (closed) return Promise.reject(fail('closed', 'the skill host is closed'));
     if (!running) {
+      const over = options.guard?.checkData();
+      if (over) {
+        options.onLimit?.(over);
+        return Promise.reject(fail('limit', `the skill host was not started: ${over}`));
+      }
       running = spawnChild();
       options.onRunning?.(true);
     }
@@ -400,13 +429,24 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
       return counted(() =>
         serial(async () => {
           const timeoutMs = callOptions?.timeoutMs ?? limits.callTimeoutMs;
-          const result = await request(
-            'call',
-            { tool, args },
-            timeoutMs,
-            callOptions?.signal,
-            callOptions?.hostTools,
-          );
+          let result: unknown;
+          try {
+            result = await request(
+              'call',
+              { tool, args },
+              timeoutMs,
+              callOptions?.signal,
+              callOptions?.hostTools,
+            );
+          } finally {
+            // After every call, answered or failed: the data folder within its quota.
+            const over = running ? options.guard?.checkData() : null;
+            if (over && running) {
+              exceed(running, over);
+              // eslint-disable-next-line no-unsafe-finally
+              throw fail('limit', `the skill host was stopped: ${over}`);
+            }
+          }
           return typeof result === 'string' ? result : JSON.stringify(result ?? '');
         }),
       );

@@ -67,6 +67,9 @@ export interface SkillStore extends SkillCatalog {
   close(): Promise<void>;
 }
 
+/** How `load_error` begins for a skill whose host was stopped over a resource limit. */
+export const OVER_LIMIT = 'stopped over a resource limit: ';
+
 /** `line 3: import 'child_process' — blocked module`, one per problem. */
 export function describeProblems(problems: readonly SkillProblem[]): string {
   return problems
@@ -151,6 +154,20 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
   }
 
   /**
+   * A host of the skill went over a resource limit and was stopped: its tools are taken away
+   * and it stays in state `error` (`load_error` says which limit) until it is loaded again
+   * (reload, enable, a new write or a restart), so a hostile skill is not restarted call after call.
+   */
+  function overLimit(name: string, loaded: Loaded, reason: string): void {
+    void serial(async () => {
+      if (skills.get(name) !== loaded || loaded.entry.state !== 'active') return;
+      await unload(name);
+      loaded.entry = { ...loaded.entry, state: 'error', load_error: `${OVER_LIMIT}${reason}` };
+      logChange(name, 'active', 'error', { load_error: loaded.entry.load_error });
+    });
+  }
+
+  /**
    * Starts the skill's host and registers its tools, all or none; a failure (a tool name
    * another origin holds among them) leaves it in state `error`.
    */
@@ -187,6 +204,7 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
         network: manifest.network,
         ...(manifest.without_wall === true ? { withoutWall: true } : {}),
         hosts: manifest.hosts,
+        onLimit: (reason) => overLimit(name, loaded, reason),
       });
     } catch (error) {
       return fail(`failed to start: ${(error as Error).message}`);

@@ -21,6 +21,7 @@ describe('sidecar configuration', () => {
       logLevel: 'info',
       skillImage: 'node:24-bookworm-slim',
       skillsDir: undefined,
+      skillLimits: {},
     });
   });
 
@@ -36,6 +37,12 @@ describe('sidecar configuration', () => {
         SANDBOX_LOG_LEVEL: 'warn',
         SANDBOX_SKILL_IMAGE: 'hearth/node:24.21.0-bookworm',
         SANDBOX_SKILLS_DIR: '/var/lib/hearth-skills',
+        SANDBOX_SKILL_MEMORY_MB: '128',
+        SANDBOX_SKILL_CPU_SECONDS: '60',
+        SANDBOX_SKILL_MAX_FILES: '64',
+        SANDBOX_SKILL_MAX_FILE_MB: '8',
+        SANDBOX_SKILL_DATA_QUOTA_MB: '32',
+        SANDBOX_SKILL_MAX_THREADS: '40',
       }),
     ).toEqual({
       token: TOKEN,
@@ -47,6 +54,14 @@ describe('sidecar configuration', () => {
       logLevel: 'warn',
       skillImage: 'hearth/node:24.21.0-bookworm',
       skillsDir: '/var/lib/hearth-skills',
+      skillLimits: {
+        memoryMb: 128,
+        cpuSeconds: 60,
+        maxFiles: 64,
+        maxFileMb: 8,
+        dataQuotaMb: 32,
+        maxTasks: 40,
+      },
     });
   });
 
@@ -55,6 +70,8 @@ describe('sidecar configuration', () => {
     [{ SANDBOX_PORT: '70000' }, /SANDBOX_PORT/],
     [{ SANDBOX_BACKEND: 'podman' }, /SANDBOX_BACKEND/],
     [{ SANDBOX_LOG_LEVEL: 'loud' }, /SANDBOX_LOG_LEVEL/],
+    [{ SANDBOX_SKILL_MEMORY_MB: 'lots' }, /SANDBOX_SKILL_MEMORY_MB must be a positive integer/],
+    [{ SANDBOX_SKILL_MAX_FILES: '0' }, /SANDBOX_SKILL_MAX_FILES must be a positive integer/],
   ])('rejects %j', (env, message) => {
     expect(() => loadConfig({ SANDBOX_TOKEN: TOKEN, ...env })).toThrow(message);
   });

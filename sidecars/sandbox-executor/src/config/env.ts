@@ -19,6 +19,10 @@
  *                             default: the usual places, when it can build a sandbox here
  *   SANDBOX_SKILLS_DIR        process backend: where skill hosts and their data folders live,
  *                             default <tmpdir>/hearth-sandbox-skills
+ *   SANDBOX_SKILL_MEMORY_MB, SANDBOX_SKILL_CPU_SECONDS, SANDBOX_SKILL_MAX_FILES,
+ *   SANDBOX_SKILL_MAX_FILE_MB, SANDBOX_SKILL_DATA_QUOTA_MB, SANDBOX_SKILL_MAX_THREADS
+ *                             each skill host's resource limits (positive integers; defaults as
+ *                             the gateway's [skills] ones: 256, 600, 256, 64, 256, 64)
  */
 import type { LogLevel } from '../logger.ts';
 
@@ -37,6 +41,39 @@ export interface SandboxConfig {
   skillsDir: string | undefined;
   /** undefined: look for it; null: `none`. */
   bwrap: string | null | undefined;
+  /** Resource limits of skill hosts that are set (the rest keep their defaults). */
+  skillLimits: SkillLimitsEnv;
+}
+
+export interface SkillLimitsEnv {
+  memoryMb?: number;
+  cpuSeconds?: number;
+  maxFiles?: number;
+  maxFileMb?: number;
+  dataQuotaMb?: number;
+  maxTasks?: number;
+}
+
+const SKILL_LIMIT_VARIABLES = {
+  memoryMb: 'SANDBOX_SKILL_MEMORY_MB',
+  cpuSeconds: 'SANDBOX_SKILL_CPU_SECONDS',
+  maxFiles: 'SANDBOX_SKILL_MAX_FILES',
+  maxFileMb: 'SANDBOX_SKILL_MAX_FILE_MB',
+  dataQuotaMb: 'SANDBOX_SKILL_DATA_QUOTA_MB',
+  maxTasks: 'SANDBOX_SKILL_MAX_THREADS',
+} as const;
+
+function skillLimits(env: NodeJS.ProcessEnv): SkillLimitsEnv {
+  const limits: SkillLimitsEnv = {};
+  for (const [key, variable] of Object.entries(SKILL_LIMIT_VARIABLES)) {
+    const text = env[variable];
+    if (!text) continue;
+    const value = Number(text);
+    if (!Number.isSafeInteger(value) || value <= 0)
+      throw new ConfigError(`${variable} must be a positive integer, got "${text}"`);
+    limits[key as keyof SkillLimitsEnv] = value;
+  }
+  return limits;
 }
 
 export class ConfigError extends Error {
@@ -87,5 +124,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SandboxConfig 
     skillImage: env.SANDBOX_SKILL_IMAGE || 'node:24-bookworm-slim',
     skillsDir: env.SANDBOX_SKILLS_DIR || undefined,
     bwrap: env.SANDBOX_BWRAP === 'none' ? null : env.SANDBOX_BWRAP || undefined,
+    skillLimits: skillLimits(env),
   };
 }

@@ -1,8 +1,11 @@
 /**
  * The docker backend's skill hosts: one throwaway container per host, from `SANDBOX_SKILL_IMAGE`
  * (Node 24; python3 too for skill.py), with the /exec containers' walls: no network ever (a
- * skill's requests are made by the gateway, which checks and records them), read-only root, tmpfs /skillhost and /tmp, user 65534, all capabilities
- * dropped, no-new-privileges, memory/CPU/pids limits, an init, no log driver. Inside, a small
+ * skill's requests are made by the gateway, which checks and records them), read-only root,
+ * tmpfs /skillhost and /tmp, user 65534, all capabilities dropped, no-new-privileges,
+ * memory/CPU/pids limits, ulimits (open files, file size, CPU seconds, no core files;
+ * resource-limits.ts: a host the kernel stops at one ends as `over a resource limit: <reason>`;
+ * the data folder is capped by its tmpfs), an init, no log driver. Inside, a small
  * bootstrap (trusted, ours) reads the start frame's files from the first stdin line into
  * /skillhost, then runs the skill runtime under `node --permission` (reads: runtime, skill, data;
  * writes: /skillhost/data) or `python3 -I` with its stdin, stdout and stderr; the data folder lives
@@ -13,6 +16,12 @@ import type { DockerClient } from '../backends/docker-backend.ts';
 import { SANDBOX_LABEL } from '../backends/docker-backend.ts';
 import type { Logger } from '../logger.ts';
 import type { SkillLauncher, SkillProcess, SkillProcessEvents } from './launcher.ts';
+import {
+  DEFAULT_RESOURCE_LIMITS,
+  LIMIT_EXIT_PREFIX,
+  limitOfExit,
+  type ResourceLimits,
+} from './resource-limits.ts';
 import type { SkillStart } from './start-frame.ts';
 
 export interface DockerLauncherOptions {
@@ -20,6 +29,8 @@ export interface DockerLauncherOptions {
   image: string;
   logger: Logger;
   memoryBytes?: number;
+  /** Open files, file size, CPU seconds and threads of each host (SANDBOX_SKILL_*). */
+  limits?: Partial<ResourceLimits>;
 }
 
 /** Runs in the container: files from the first stdin line, then the runtime behind --permission. */
@@ -53,7 +64,7 @@ process.stdin.on('data', (chunk) => {
     env: { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: '/skillhost/data', TMPDIR: '/skillhost/data' },
   });
   child.on('error', (error) => { process.stderr.write(String(error.message) + '\\n'); process.exit(71); });
-  child.on('exit', (code, signal) => process.exit(signal ? 137 : code));
+  child.on('exit', (code, signal) => process.exit(signal ? 128 + (require('node:os').constants.signals[signal] || 9) : code));
   child.stdin.on('error', () => {});
   if (rest.length) child.stdin.write(rest);
 });
@@ -66,6 +77,12 @@ export function createDockerLauncher(
   const { docker, logger } = options;
   const memory = options.memoryBytes ?? 512 * 1024 * 1024;
   const tmpfs = 'rw,nosuid,nodev,size=64m,mode=1777';
+  const limits: ResourceLimits = {
+    ...DEFAULT_RESOURCE_LIMITS,
+    ...options.limits,
+    setBy: 'sidecar',
+  };
+  const fileBytes = limits.maxFileMb * 1024 * 1024;
   /** Removals in flight, per container: close() waits for them. */
   const removals = new Map<string, Promise<unknown>>();
   const live = new Set<() => Promise<unknown>>();
@@ -97,7 +114,14 @@ export function createDockerLauncher(
           Memory: memory,
           MemorySwap: memory,
           NanoCpus: 1_000_000_000,
-          PidsLimit: 128,
+          // The bootstrap's threads and the host's.
+          PidsLimit: 2 * limits.maxTasks,
+          Ulimits: [
+            { Name: 'nofile', Soft: limits.maxFiles, Hard: limits.maxFiles },
+            { Name: 'fsize', Soft: fileBytes, Hard: fileBytes },
+            { Name: 'cpu', Soft: limits.cpuSeconds, Hard: limits.cpuSeconds + 2 },
+            { Name: 'core', Soft: 0, Hard: 0 },
+          ],
           CapDrop: ['ALL'],
           SecurityOpt: ['no-new-privileges'],
           Init: true,
@@ -121,7 +145,8 @@ export function createDockerLauncher(
         if (ended) return;
         ended = true;
         void remove();
-        events.exit(how);
+        const limit = limitOfExit(how, limits);
+        events.exit(limit ? `${LIMIT_EXIT_PREFIX}${limit}` : how);
       };
       let stream: NodeJS.ReadWriteStream;
       try {

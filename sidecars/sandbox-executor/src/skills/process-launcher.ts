@@ -7,7 +7,10 @@
  * the data folder writable, a private /tmp, new namespaces, never a network (the gateway makes
  * a skill's requests, checks and records them), a seccomp filter refusing new processes). skill.py runs only inside bubblewrap.
  * The environment is built from nothing: PATH, HOME and TMPDIR (the data folder).
- * The walls mirror the gateway's local ones (gateway/src/skills/host/).
+ * The walls mirror the gateway's local ones (gateway/src/skills/host/), resource limits
+ * included: prlimit around the host, and a watch of its memory, threads and data folder
+ * (resource-limits.ts, host-watch.ts, shared copies); a host over one is killed and its end
+ * reported as `over a resource limit: <reason>`. No prlimit here: skills are refused.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
@@ -17,6 +20,16 @@ import type { Writable } from 'node:stream';
 import type { Logger } from '../logger.ts';
 import type { SkillLauncher, SkillProcess, SkillProcessEvents } from './launcher.ts';
 import { SkillStartError } from './launcher.ts';
+import { dataFolderProblem, watchHost } from './host-watch.ts';
+import {
+  DEFAULT_RESOURCE_LIMITS,
+  LIMIT_EXIT_PREFIX,
+  limitOfExit,
+  probeLimitSupport,
+  PYTHON_HOST_ENV,
+  wrapInLimits,
+  type ResourceLimits,
+} from './resource-limits.ts';
 import { noNewProcessesFilter } from './seccomp.ts';
 import { writeSkillFiles } from './skill-files.ts';
 import { detectWall, type SkillWall } from './wall.ts';
@@ -33,6 +46,10 @@ export interface ProcessLauncherOptions {
   socketOnly?: boolean;
   /** Interface names for the wall check (default: this machine's). */
   interfaces?: readonly string[];
+  /** Each host's resource limits (SANDBOX_SKILL_* in the environment). */
+  limits?: Partial<ResourceLimits>;
+  /** The prlimit binary; undefined looks in the usual places, null: none (skills refused). */
+  prlimitPath?: string | null;
 }
 
 const SKILL_PATH = '/usr/local/bin:/usr/bin:/bin';
@@ -144,6 +161,8 @@ function resolvePython(pythonPath: string): { executable: string; prefix: string
 export function createProcessLauncher(options: ProcessLauncherOptions): SkillLauncher & {
   readonly bubblewrap: boolean;
   readonly refusal: string | null;
+  /** Why resource limits cannot be set here (every skill is then refused), or null. */
+  readonly limits: string | null;
 } {
   const bwrap = findBubblewrap(options.bwrapPath);
   const wall: SkillWall = detectWall({
@@ -152,6 +171,13 @@ export function createProcessLauncher(options: ProcessLauncherOptions): SkillLau
     ...(options.interfaces ? { interfaces: options.interfaces } : {}),
   });
   const nodePath = realpathSync(process.execPath);
+  // The sidecar cannot tell a call from idle time (it only relays lines): no idle-CPU check.
+  const limits: ResourceLimits = {
+    ...DEFAULT_RESOURCE_LIMITS,
+    ...options.limits,
+    setBy: 'sidecar',
+  };
+  const limitSupport = probeLimitSupport(options.prlimitPath);
   let python: { executable: string; prefix: string } | undefined;
 
   function command(
@@ -172,7 +198,7 @@ export function createProcessLauncher(options: ProcessLauncherOptions): SkillLau
       const inner: Command = {
         file: python.executable,
         args: ['-I', '-B', join(runtimeDir, 'runtime.py'), skillFile, dataDir],
-        env,
+        env: { ...env, ...PYTHON_HOST_ENV },
         cwd: dataDir,
       };
       return inBubblewrap(inner, bwrap, [python.prefix, runtimeDir, skillDir], [dataDir]);
@@ -205,11 +231,16 @@ export function createProcessLauncher(options: ProcessLauncherOptions): SkillLau
     wall: wall.description,
     bubblewrap: bwrap !== null,
     refusal: wall.refusal,
+    limits: limitSupport.error ?? null,
     async start(start: SkillStart, events: SkillProcessEvents): Promise<SkillProcess> {
       if (wall.refusal !== null) throw new SkillStartError(wall.refusal);
+      const prlimitPath = limitSupport.prlimit;
+      if (!prlimitPath) throw new SkillStartError(String(limitSupport.error));
       await mkdir(join(options.root, 'hosts'), { recursive: true, mode: 0o700 });
       const dataDir = join(options.root, 'data', start.name);
       await mkdir(dataDir, { recursive: true, mode: 0o700 });
+      const over = dataFolderProblem(dataDir, limits);
+      if (over) throw new SkillStartError(`${LIMIT_EXIT_PREFIX}${over}`);
       const hostDir = await mkdtemp(join(options.root, 'hosts', `${start.name}-`));
       const removeHost = () => rm(hostDir, { recursive: true, force: true }).catch(() => {});
       let built: Command;
@@ -218,11 +249,9 @@ export function createProcessLauncher(options: ProcessLauncherOptions): SkillLau
         const skillDir = join(hostDir, 'skill');
         await writeSkillFiles(runtimeDir, start.runtime);
         await writeSkillFiles(skillDir, start.files);
-        built = command(
-          start,
-          realpathSync(runtimeDir),
-          realpathSync(skillDir),
-          realpathSync(dataDir),
+        built = wrapInLimits(
+          command(start, realpathSync(runtimeDir), realpathSync(skillDir), realpathSync(dataDir)),
+          { prlimitPath, limits, interpreter: start.kind === 'py' ? 'python' : 'node' },
         );
       } catch (error) {
         await removeHost();
@@ -239,11 +268,30 @@ export function createProcessLauncher(options: ProcessLauncherOptions): SkillLau
         fd3.end(built.fd3);
       }
       let ended = false;
+      let overLimit: string | null = null;
+      const kill = () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      };
+      const unwatch = watchHost(
+        {
+          pid: child.pid,
+          busy: () => true,
+          exceeded: (reason) => {
+            overLimit = reason;
+            options.logger.warn({ skill: start.name, reason }, 'skill host over a resource limit');
+            kill();
+          },
+        },
+        limits,
+        realpathSync(dataDir),
+      );
       const end = (how: string) => {
         if (ended) return;
         ended = true;
+        unwatch();
         void removeHost();
-        events.exit(how);
+        const limit = overLimit ?? limitOfExit(how, limits);
+        events.exit(limit ? `${LIMIT_EXIT_PREFIX}${limit}` : how);
       };
       child.stdout.on('data', (chunk: Buffer) => events.stdout(chunk));
       child.stderr.on('data', (chunk: Buffer) => events.stderr(chunk));
@@ -255,9 +303,7 @@ export function createProcessLauncher(options: ProcessLauncherOptions): SkillLau
         write: (bytes) => {
           if (!ended) child.stdin.write(bytes);
         },
-        kill: () => {
-          if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-        },
+        kill,
       };
     },
   };
