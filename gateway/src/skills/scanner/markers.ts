@@ -201,6 +201,36 @@ const SPECS: readonly MarkerSpec[] = [
       '.env.local',
       '/proc/self/environ',
       '/environ',
+      // Browser stores: cookies, saved logins, and the keys that decrypt them.
+      'login data',
+      'web data',
+      'local state',
+      '/cookies',
+      '\\cookies',
+      'cookies.sqlite',
+      'cookies.binarycookies',
+      'logins.json',
+      'key3.db',
+      'key4.db',
+      'signons.sqlite',
+      '.mozilla/firefox',
+      'firefox/profiles',
+      'google-chrome',
+      'google/chrome',
+      'google\\chrome',
+      'chromium',
+      'bravesoftware',
+      'brave-browser',
+      'microsoft/edge',
+      'microsoft\\edge',
+      'microsoft-edge',
+      'yandex-browser',
+      'yandexbrowser',
+      'opera software',
+      'com.operasoftware',
+      'vivaldi',
+      'user data/',
+      'user data\\',
     ],
   },
   {
@@ -231,6 +261,10 @@ const EXACT: Readonly<Record<string, MarkerSpec>> = {
   '.env': SPECS.find((s) => s.kind === 'sensitive-path')!,
   '.aws': SPECS.find((s) => s.kind === 'sensitive-path')!,
   '.azure': SPECS.find((s) => s.kind === 'sensitive-path')!,
+  // Path pieces given one at a time (`join(home, 'Google', 'Chrome', 'Default', 'Cookies')`).
+  cookies: SPECS.find((s) => s.kind === 'sensitive-path')!,
+  'user data': SPECS.find((s) => s.kind === 'sensitive-path')!,
+  '.mozilla': SPECS.find((s) => s.kind === 'sensitive-path')!,
 };
 
 const SHELLS = [
@@ -290,9 +324,12 @@ function pipeToShell(t: string): string | undefined {
   for (const s of SHELLS) {
     const at = t.indexOf(s, first);
     if (at >= 0) {
-      const next = t.charCodeAt(at + s.length);
+      let end = at + s.length;
+      // `| python3`, `| python3.12` are Python too.
+      if (s.endsWith('python')) while (/[0-9.]/.test(t[end] ?? '')) end++;
+      const next = t.charCodeAt(end);
       // `| shasum` or `| shellcheck` is not a shell.
-      if (Number.isNaN(next) || !isWordChar(next)) return t.slice(first, at + s.length);
+      if (Number.isNaN(next) || !isWordChar(next)) return t.slice(first, end);
     }
   }
   return undefined;
