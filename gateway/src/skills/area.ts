@@ -12,6 +12,7 @@ import { skillRoutes } from './routes.ts';
 import { createSkillStore, type SkillStore } from './store/skill-store.ts';
 import { defineArea } from '../lifecycle/install.ts';
 import { chooseSkillIsolation } from './host/choose-isolation.ts';
+import { createPackageJudge } from './scanner/judge.ts';
 import { scanPackage } from './scanner/scan-package.ts';
 import { createSkillValidator } from './validate/validator.ts';
 
@@ -75,6 +76,7 @@ export function skillsArea(deps: SkillsAreaDeps): SkillsArea {
             now: deps.now,
           }),
           validate: deps.validate,
+          judge: createPackageJudge({ validate: deps.validate, scan: deps.scan ?? scanPackage }),
           logger,
         }),
       );
