@@ -101,7 +101,11 @@ function concreteCommand(t: string): string | undefined {
 
 /** A URL with a host, a dotted IPv4 address, or a run of 16+ base64/hex characters. */
 export function hasTarget(t: string): boolean {
-  if (/[a-z][a-z0-9+.-]*:\/\/[a-z0-9[]/.test(t)) return true;
+  // `scheme://host`: found from each `://`, so a long run of letters costs one pass.
+  for (let at = t.indexOf('://'); at >= 0; at = t.indexOf('://', at + 3)) {
+    const scheme = /[a-z][a-z0-9+.-]{0,15}$/i.exec(t.slice(Math.max(0, at - 16), at));
+    if (scheme && /^[a-z0-9[]/i.test(t.slice(at + 3, at + 4))) return true;
+  }
   if (/\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b/.test(t)) return true;
   // Encoded bytes: a long token of base64 or hex characters with both letters and digits.
   for (const token of t.split(/[\s'"|;()]+/)) {
