@@ -231,6 +231,10 @@ const SPECS: readonly MarkerSpec[] = [
       'vivaldi',
       'user data/',
       'user data\\',
+      // Chat apps' tokens (Discord grabbers) live in the same LevelDB stores.
+      'local storage/leveldb',
+      'local storage\\leveldb',
+      'discord/local storage',
     ],
   },
   {
@@ -265,6 +269,8 @@ const EXACT: Readonly<Record<string, MarkerSpec>> = {
   cookies: SPECS.find((s) => s.kind === 'sensitive-path')!,
   'user data': SPECS.find((s) => s.kind === 'sensitive-path')!,
   '.mozilla': SPECS.find((s) => s.kind === 'sensitive-path')!,
+  'local storage': SPECS.find((s) => s.kind === 'sensitive-path')!,
+  leveldb: SPECS.find((s) => s.kind === 'sensitive-path')!,
 };
 
 const SHELLS = [
@@ -313,8 +319,27 @@ export function markersIn(text: string): MarkerHit[] {
   return hits;
 }
 
+/** A shell fed a download without a pipe: `bash <(curl …)`, `sh -c "$(wget …)"`. */
+const SUBSTITUTIONS = [
+  '<(curl ',
+  '<(wget ',
+  '"$(curl ',
+  '"$(wget ',
+  '$(curl ',
+  '$(wget ',
+  '`curl ',
+  '`wget ',
+];
+const SHELL_WORDS = ['sh ', 'bash ', 'zsh ', 'sh -c ', 'bash -c ', 'zsh -c ', 'source ', '. '];
+
 /** `curl … | sh` and kin: a fetcher followed, later in the same text, by a pipe into a shell. */
 function pipeToShell(t: string): string | undefined {
+  for (const sub of SUBSTITUTIONS) {
+    const at = t.indexOf(sub);
+    if (at < 0) continue;
+    const before = t.slice(Math.max(0, at - 10), at);
+    if (SHELL_WORDS.some((w) => before.endsWith(w))) return t.slice(Math.max(0, at - 8), at + 60);
+  }
   let first = -1;
   for (const f of FETCHERS) {
     const at = t.indexOf(f);

@@ -58,6 +58,15 @@ const NO_ASKING = [
   'no lo menciones',
   'erwähne es nicht',
   'keep this between us',
+  '<important>',
+  'before answering',
+  'before replying',
+  'before you respond',
+  'before you answer',
+  'secretly',
+  'do not tell',
+  "don't tell",
+  'without telling',
 ];
 
 /** `$(curl …)`, `` `wget …` ``, `python -c "…exec…"`, `powershell -enc`, decode-and-pipe. */
@@ -152,14 +161,39 @@ const OTHER_TOOLS = [
 /** The gateway's own tools and the kinds of tool a hijacker goes after. */
 const TOOL_WORDS = [
   'shell',
+  'terminal',
   'browser',
+  'web',
+  'fetch',
+  'http',
   'email',
   'e-mail',
   'mail',
+  'mailer',
+  'inbox',
   'calendar',
+  'contacts',
   'payment',
+  'payments',
+  'bank',
+  'banking',
+  'transfer',
+  'wallet',
   'message',
+  'messages',
+  'messaging',
+  'sms',
+  'chat',
+  'slack',
+  'telegram',
+  'whatsapp',
   'file',
+  'files',
+  'filesystem',
+  'drive',
+  'storage',
+  'database',
+  'sql',
   'search',
 ];
 const TOOL_NOUNS = ['tool', 'tools', 'herramienta', 'outil', 'werkzeug', 'strumento'];
@@ -180,8 +214,9 @@ const DIRECTIVES = [
   'after using',
   'after calling',
   'after any',
-  'always',
-  'must ',
+  'must always',
+  'must also',
+  'must first',
   'instead of',
   'never call',
   'never use',
@@ -206,6 +241,55 @@ const DIRECTIVES = [
   'quando usi',
 ];
 
+/** "always add", "always include": a standing order, not a description of this tool's output. */
+const ALWAYS_ORDER =
+  /\balways (?:add|include|set|send|cc|bcc|copy|replace|change|use|call|pass|prepend|append|forward|route|invite|attach|run|put)\b/;
+
+/** A blind copy of every message to an address: the usual aim of shadowing a mail tool. */
+const BLIND_COPY = [
+  'bcc',
+  'blind copy',
+  'blind-copy',
+  'copia oculta',
+  'blindkopie',
+  'copie cachée',
+  'copia nascosta',
+];
+const EVERY = [
+  'every',
+  'each',
+  'all ',
+  'always',
+  'any ',
+  'siempre',
+  'todos',
+  'cada',
+  'immer',
+  'jede',
+  'alle',
+  'toujours',
+  'chaque',
+  'tous',
+  'sempre',
+  'ogni',
+  'tutti',
+];
+
+function blindCopyOrder(t: string): string | undefined {
+  const copy = BLIND_COPY.find((w) => t.includes(w));
+  if (!copy || !hasEmailAddress(t)) return undefined;
+  const every = EVERY.find((w) => t.includes(w));
+  return every ? `${copy} … ${every.trim()}` : undefined;
+}
+
+/** An e-mail address, looked for around each `@` only (a bounded window: linear). */
+function hasEmailAddress(t: string): boolean {
+  for (let at = t.indexOf('@'); at >= 0; at = t.indexOf('@', at + 1)) {
+    if (/[a-z0-9._%+-]@[a-z0-9-]+\.[a-z]/.test(t.slice(Math.max(0, at - 1), at + 64))) return true;
+  }
+  return false;
+}
+
 /** Identifier-shaped words (`send_email`, `transfer_money`) in the text. */
 function toolLikeNames(t: string): string[] {
   return t.match(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g) ?? [];
@@ -217,7 +301,7 @@ function foreignToolReference(t: string, own: ReadonlySet<string>): string | und
   if (generic) return generic;
   const named = toolLikeNames(t).find((n) => !own.has(n));
   if (named) return named;
-  const words = t.split(/[^a-z0-9_-]+/);
+  const words = t.replaceAll("'s ", ' ').split(/[^a-z0-9_-]+/);
   for (let i = 0; i < words.length; i++) {
     if (!TOOL_NOUNS.includes(words[i]!)) continue;
     for (const near of [words[i - 1], words[i + 1]]) {
@@ -249,11 +333,15 @@ export function checkDescription(text: string, own: ReadonlySet<string>): Descri
   const command = concreteCommand(t);
   if (command) add('description.command', `carries a shell command: ${command.slice(0, 80)}`);
   const reference = foreignToolReference(t, own);
-  const directive = reference ? DIRECTIVES.find((d) => t.includes(d)) : undefined;
+  const directive = reference
+    ? (DIRECTIVES.find((d) => t.includes(d)) ?? ALWAYS_ORDER.exec(t)?.[0])
+    : undefined;
   if (reference && directive)
     add(
       'description.tool-shadowing',
       `sets a rule for another tool ("${reference}" … "${directive.trim()}")`,
     );
+  const copy = blindCopyOrder(t);
+  if (copy) add('description.tool-shadowing', `orders a blind copy of messages ("${copy}")`);
   return issues;
 }

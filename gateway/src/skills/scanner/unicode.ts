@@ -80,7 +80,7 @@ export function hasVariationRun(text: string): boolean {
   return false;
 }
 
-/** Characters that show as nothing in an identifier: joiners, fillers, zero-width spaces. */
+/** Characters that show as nothing in an identifier: joiners, fillers, zero-width spaces, inherent vowels, variation selectors. */
 function isInvisibleInName(code: number): boolean {
   return (
     code === 0x200b ||
@@ -92,7 +92,11 @@ function isInvisibleInName(code: number): boolean {
     code === 0x115f ||
     code === 0x1160 ||
     code === 0xffa0 ||
-    code === 0x180e
+    code === 0x034f ||
+    code === 0x17b4 ||
+    code === 0x17b5 ||
+    (code >= 0x180b && code <= 0x180f) ||
+    isVariationSelector(code)
   );
 }
 

@@ -1,7 +1,7 @@
 import type { AnyNode, CallExpression, Expression, SpreadElement } from 'acorn';
 import { decodeLiteral, type LiteralEncoding } from '../decode-literal.ts';
 import { recordText } from '../text-facts.ts';
-import { lineOf, parentOf, propertyName } from './ast.ts';
+import { lineOf, propertyName } from './ast.ts';
 import { calledFunction } from './calls.ts';
 import type { ScanRule } from './contract.ts';
 
@@ -30,14 +30,7 @@ const WRITES = new Set([
 const WALKS = new Set(['readdir', 'readdirSync', 'opendir', 'opendirSync', 'glob', 'globSync']);
 const FILE_MODULES = new Set(['fs', 'fs/promises']);
 const HOME_VARIABLES = new Set(['HOME', 'USERPROFILE', 'LOCALAPPDATA', 'APPDATA']);
-const SELF_READERS = new Set([
-  'fileURLToPath',
-  'readFile',
-  'readFileSync',
-  'createReadStream',
-  'copyFile',
-  'copyFileSync',
-]);
+const STRING_EDITS = new Set(['replace', 'replaceAll', 'slice', 'substring', 'toString']);
 
 const stringArg = (node: Expression | SpreadElement | undefined): string | undefined =>
   node?.type === 'Literal' && typeof node.value === 'string' ? node.value : undefined;
@@ -58,8 +51,34 @@ export const selfCopy: ScanRule<never> = {
     const { facts } = context;
     /** Local name → the fs function it was imported as. */
     const renamed = new Map<string, string>();
+    /** Names holding the module's own path (`const me = fileURLToPath(import.meta.url)`). */
+    const selfNames = new Set<string>();
 
-    function fileCall(name: string, at: number): void {
+    /** The module's own file: `import.meta.filename`, `import.meta.url` (or a string made of it), `fileURLToPath` or `new URL` of it, a name holding one. */
+    function isSelf(node: AnyNode): boolean {
+      if (node.type === 'Identifier') return selfNames.has(node.name);
+      if (node.type === 'MemberExpression') {
+        if (node.object.type === 'MetaProperty') {
+          const key = propertyName(node);
+          return key === 'url' || key === 'filename';
+        }
+        return false;
+      }
+      if (node.type === 'NewExpression')
+        return node.arguments.length === 1 && isSelf(node.arguments[0]!);
+      if (node.type === 'CallExpression') {
+        const callee = node.callee;
+        if (callee.type === 'Identifier' && callee.name === 'fileURLToPath')
+          return node.arguments[0] !== undefined && isSelf(node.arguments[0]);
+        // import.meta.url.replace('file://', ''), .slice(7): still the same file.
+        if (callee.type === 'MemberExpression' && STRING_EDITS.has(propertyName(callee) ?? ''))
+          return isSelf(callee.object);
+      }
+      return false;
+    }
+
+    function fileCall(name: string, at: number, first?: AnyNode): void {
+      if (READS.has(name) && first !== undefined && isSelf(first)) facts.selfRead.push(at);
       if (READS.has(name)) facts.fileRead.push(at);
       if (WRITES.has(name)) facts.fileWrite.push(at);
       if (WALKS.has(name)) facts.dirWalk.push(at);
@@ -102,11 +121,12 @@ export const selfCopy: ScanRule<never> = {
         const at = lineOf(node);
         decoded(node);
         const callee = node.callee;
+        const first = node.arguments[0];
         if (callee.type === 'Identifier' && renamed.has(callee.name))
-          fileCall(renamed.get(callee.name)!, at);
+          fileCall(renamed.get(callee.name)!, at, first);
         const called = calledFunction(node, context.imports);
         if (called !== undefined) {
-          if (called.module === 'fs') fileCall(called.name, at);
+          if (called.module === 'fs' || READS.has(called.name)) fileCall(called.name, at, first);
           else if (WALKS.has(called.name)) facts.dirWalk.push(at);
           if (called.name === 'homedir') facts.homePath.push(at);
         }
@@ -121,18 +141,17 @@ export const selfCopy: ScanRule<never> = {
           facts.fileRead.push(at);
           facts.fileWrite.push(at);
           facts.dirWalk.push(at);
+          if (first !== undefined && isSelf(first)) facts.selfRead.push(at);
         }
       },
-      MemberExpression(node, ancestors) {
-        const object = node.object;
-        if (object.type === 'MetaProperty') {
-          const key = propertyName(node);
-          if (key === 'filename') facts.selfRead.push(lineOf(node));
-          if (key === 'url' && isWholePath(node, ancestors)) facts.selfRead.push(lineOf(node));
-          return;
-        }
+      VariableDeclarator(node) {
+        if (node.id.type === 'Identifier' && node.init && isSelf(node.init))
+          selfNames.add(node.id.name);
+      },
+      MemberExpression(node) {
         // process.env.HOME, process.env['LOCALAPPDATA']
         const key = propertyName(node);
+        const object = node.object;
         if (
           key !== undefined &&
           HOME_VARIABLES.has(key) &&
@@ -144,21 +163,3 @@ export const selfCopy: ScanRule<never> = {
     };
   },
 };
-
-/** `import.meta.url` as a whole path (`new URL(import.meta.url)`, `fileURLToPath(import.meta.url)`), not a base. */
-function isWholePath(node: AnyNode, ancestors: AnyNode[]): boolean {
-  const parent = parentOf(ancestors);
-  if (parent?.type === 'NewExpression')
-    return parent.arguments.length === 1 && parent.arguments[0] === node;
-  if (parent?.type === 'CallExpression' && parent.arguments[0] === node) {
-    const callee = parent.callee;
-    const name =
-      callee.type === 'Identifier'
-        ? callee.name
-        : callee.type === 'MemberExpression'
-          ? propertyName(callee)
-          : undefined;
-    return name !== undefined && SELF_READERS.has(name);
-  }
-  return false;
-}
