@@ -160,10 +160,18 @@ export function combineFacts(facts: ModuleFacts, sink: FindingSink): void {
         'worm.writes-skill-code',
         line,
         'critical',
-        "names a skill's code file (or a code file extension) and writes files",
+        "names a skill's code file and writes files",
       );
     }
     if (facts.dirWalk.length > 0) {
+      for (const line of facts.codeExtension) {
+        sink.add(
+          'worm.writes-code-files',
+          line,
+          'critical',
+          'lists folders for files with a code extension and writes files',
+        );
+      }
       for (const line of facts.selfRead) {
         sink.add(
           'worm.self-copy',

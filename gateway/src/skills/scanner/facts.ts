@@ -44,8 +44,10 @@ export interface ModuleFacts {
   selfRead: number[];
   /** Lists a folder or walks a tree (`readdir`, `os.listdir`, `glob`). */
   dirWalk: number[];
-  /** Names a skill's code file (`skill.mjs`, `skill.py`) or a code extension on its own (`.mjs`). */
+  /** Names a skill's code file (`skill.mjs`, `skill.py`). */
   codeTarget: number[];
+  /** A code file extension on its own (`.mjs`): what a walk for code files filters on. */
+  codeExtension: number[];
   /** Starts a path at the user's home or profile folder (`homedir()`, `expanduser('~')`). */
   homePath: number[];
   /** An address given as bare IPv4 digits (`http://203.0.113.7/`, `'203.0.113.' + n`). */
@@ -73,6 +75,7 @@ export function emptyFacts(): ModuleFacts {
     selfRead: [],
     dirWalk: [],
     codeTarget: [],
+    codeExtension: [],
     homePath: [],
     bareIp: [],
     markers: [],
@@ -137,11 +140,14 @@ export function countEscapes(raw: string): number {
   return count;
 }
 
-/** A skill's code file, or a code extension tested on its own (`name.endsWith('.mjs')`). */
-export function namesCodeFile(value: string): boolean {
-  const v = value.trim().toLowerCase();
-  if (['.mjs', '.js', '.cjs', '.py', '.ts'].includes(v)) return true;
-  return /(^|[\\/\s'"`])skill\.(mjs|cjs|js|py)\b/.test(v);
+/** A skill's code file (`skill.mjs`, `…/skill.py`). */
+export function namesSkillFile(value: string): boolean {
+  return /(^|[\\/\s'"`])skill\.(mjs|cjs|js|py)\b/.test(value.trim().toLowerCase());
+}
+
+/** A code file extension on its own (`name.endsWith('.mjs')`). */
+export function isCodeExtension(value: string): boolean {
+  return ['.mjs', '.js', '.cjs', '.py', '.ts'].includes(value.trim().toLowerCase());
 }
 
 /** A string that starts with an IPv4 address or its first three parts (`203.0.113.`), URL or not. */

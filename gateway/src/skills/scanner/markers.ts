@@ -306,8 +306,14 @@ const FETCHERS = [
 export function markersIn(text: string): MarkerHit[] {
   const t = normalise(text);
   const hits: MarkerHit[] = [];
+  let local: string | undefined;
   for (const spec of SPECS) {
-    const needle = spec.needles.find((n) => t.includes(n));
+    // A path on this machine is not inside a web address (`https://bugs.chromium.org/p/chromium/`).
+    const within =
+      spec.kind === 'sensitive-path' || spec.kind === 'persistence'
+        ? (local ??= withoutWebUrls(t))
+        : t;
+    const needle = spec.needles.find((n) => within.includes(n));
     if (needle)
       hits.push({ kind: spec.kind, rule: spec.rule, severity: spec.severity, marker: needle });
   }
@@ -338,6 +344,26 @@ const SUBSTITUTIONS = [
   '`wget ',
 ];
 const SHELL_WORDS = ['sh ', 'bash ', 'zsh ', 'sh -c ', 'bash -c ', 'zsh -c ', 'source ', '. '];
+
+const WEB_SCHEMES = ['http://', 'https://', 'ws://', 'wss://'];
+
+/** `t` with every web address (scheme to the next space or quote) replaced by a space. */
+function withoutWebUrls(t: string): string {
+  if (!t.includes('://')) return t;
+  const pieces: string[] = [];
+  let from = 0;
+  for (let at = t.indexOf('://'); at >= 0; at = t.indexOf('://', at + 3)) {
+    const scheme = WEB_SCHEMES.find((s) => t.startsWith(s, at + 3 - s.length));
+    if (scheme === undefined || at + 3 - scheme.length < from) continue;
+    pieces.push(t.slice(from, at + 3 - scheme.length), ' ');
+    let end = at + 3;
+    while (end < t.length && !' \'"`<>'.includes(t[end]!)) end++;
+    from = end;
+    at = end - 3;
+  }
+  pieces.push(t.slice(from));
+  return pieces.join('');
+}
 
 /** `curl … | sh` and kin: a fetcher followed, later in the same text, by a pipe into a shell. */
 function pipeToShell(t: string): string | undefined {

@@ -190,8 +190,13 @@ export function scanPython(source: string, facts: ModuleFacts, sink: FindingSink
     if (countIntegers(code) >= 16) numberLists.push(at);
     envSeen(code, at);
     pathsSeen(code, at);
-    const def = /^(?:async\s+)?def\s+([^\s(]+)\s*\(/.exec(code);
-    if (def) facts.ownTools.push(def[1]!);
+    // Its functions and their parameters are the module's own names (a docstring may cite them).
+    const def = /^\s*(?:async\s+)?def\s+([^\s(]+)\s*\(([^)]*)/.exec(code);
+    if (def) {
+      facts.ownTools.push(def[1]!);
+      for (const param of def[2]!.split(','))
+        facts.ownTools.push(param.replace(/[*:=].*$|\*/g, '').trim());
+    }
     for (const name of code.match(
       /[\p{L}_\u3164\u115f\u1160\uffa0][\p{L}\p{N}\p{Mn}_\u200c\u200d]*/gu,
     ) ?? [])

@@ -4,7 +4,7 @@
  * them), a skill's code file named, a bare IP address.
  */
 import { isAdvice } from './advice.ts';
-import { namesCodeFile, startsWithBareIp, type ModuleFacts } from './facts.ts';
+import { isCodeExtension, namesSkillFile, startsWithBareIp, type ModuleFacts } from './facts.ts';
 import { markersIn } from './markers.ts';
 
 export function recordText(
@@ -17,6 +17,7 @@ export function recordText(
     const advice = !options.description && isAdvice(value, hit);
     facts.markers.push({ ...hit, line, ...(advice ? { advice } : {}) });
   }
-  if (namesCodeFile(value)) facts.codeTarget.push(line);
+  if (namesSkillFile(value)) facts.codeTarget.push(line);
+  if (isCodeExtension(value)) facts.codeExtension.push(line);
   if (startsWithBareIp(value)) facts.bareIp.push(line);
 }

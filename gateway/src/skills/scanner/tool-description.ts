@@ -69,6 +69,22 @@ const NO_ASKING = [
   'without telling',
 ];
 
+const TRANSFER = [
+  'read ',
+  'send ',
+  'pass ',
+  'include ',
+  'attach',
+  'upload',
+  'post ',
+  'put ',
+  'forward',
+  'copy ',
+  'contents',
+  'content of',
+  'cat ',
+];
+
 /** `$(curl …)`, `` `wget …` ``, `python -c "…exec…"`, `powershell -enc`, decode-and-pipe. */
 const COMMAND_SHAPES = [
   '$(curl',
@@ -207,7 +223,6 @@ const DIRECTIVES = [
   'when you use',
   'when you call',
   'when calling',
-  'when the ',
   'before using',
   'before calling',
   'before any',
@@ -217,12 +232,9 @@ const DIRECTIVES = [
   'must always',
   'must also',
   'must first',
-  'instead of',
   'never call',
   'never use',
   'supersedes',
-  'replaces',
-  'overrides',
   'route every',
   'route all',
   'call them directly',
@@ -240,6 +252,25 @@ const DIRECTIVES = [
   'ogni volta',
   'quando usi',
 ];
+
+/** A directive phrase, unless it is about this tool itself ("when using this function"). */
+function directiveIn(t: string): string | undefined {
+  for (const d of DIRECTIVES) {
+    for (let at = t.indexOf(d); at >= 0; at = t.indexOf(d, at + d.length)) {
+      if (
+        !t
+          .slice(at + d.length, at + d.length + 6)
+          .trimStart()
+          .startsWith('this')
+      )
+        return d;
+    }
+  }
+  return undefined;
+}
+
+/** "when the X tool is used": a rule about another tool's use. */
+const WHEN_TOOL_USED = /\bwhen (?:the )?[a-z0-9_-]+ tool (?:is )?(?:used|called|invoked|runs)\b/;
 
 /** "always add", "always include": a standing order, not a description of this tool's output. */
 const ALWAYS_ORDER =
@@ -290,24 +321,49 @@ function hasEmailAddress(t: string): boolean {
   return false;
 }
 
-/** Identifier-shaped words (`send_email`, `transfer_money`) in the text. */
-function toolLikeNames(t: string): string[] {
-  return t.match(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g) ?? [];
-}
+/** Words that make the next name a tool being called (`call send_email`, `la herramienta send_email`). */
+const CALL_WORDS = new Set([
+  'call',
+  'calls',
+  'calling',
+  'use',
+  'uses',
+  'using',
+  'invoke',
+  'invoking',
+  'run',
+  'running',
+  'usa',
+  'uses',
+  'llama',
+  'utilise',
+  'utilises',
+  'appelle',
+  'benutze',
+  'benutzt',
+  'verwende',
+  'rufe',
+  'usi',
+  'chiama',
+]);
+const SNAKE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
 
-/** A reference to a tool that is not one of `own`: its name, "the X tool", or "other tools". */
+/** A reference to a tool that is not one of `own`: "call X", "the X tool", or "other tools". */
 function foreignToolReference(t: string, own: ReadonlySet<string>): string | undefined {
   const generic = OTHER_TOOLS.find((p) => t.includes(p));
   if (generic) return generic;
-  const named = toolLikeNames(t).find((n) => !own.has(n));
-  if (named) return named;
-  const words = t.replaceAll("'s ", ' ').split(/[^a-z0-9_-]+/);
+  const words = t
+    .replace(/[a-z][a-z0-9+.-]{0,15}:\/\/\S*/g, ' ')
+    .replaceAll("'s ", ' ')
+    .split(/[^a-z0-9_-]+/);
   for (let i = 0; i < words.length; i++) {
-    if (!TOOL_NOUNS.includes(words[i]!)) continue;
-    for (const near of [words[i - 1], words[i + 1]]) {
-      if (near !== undefined && TOOL_WORDS.includes(near) && !own.has(near))
-        return `${near} ${words[i]}`;
-    }
+    const word = words[i]!;
+    const before = words[i - 1] ?? '';
+    const after = words[i + 1] ?? '';
+    if (own.has(word)) continue;
+    const toolish = TOOL_NOUNS.includes(after) || TOOL_NOUNS.includes(before);
+    if (SNAKE.test(word) && (toolish || CALL_WORDS.has(before))) return word;
+    if (TOOL_WORDS.includes(word) && TOOL_NOUNS.includes(after)) return `${word} ${after}`;
   }
   return undefined;
 }
@@ -328,13 +384,19 @@ export function checkDescription(text: string, own: ReadonlySet<string>): Descri
   if (phrase) add('description.instruction', `tells the model: "${phrase}"`);
   const request = secretRequest(t);
   if (request) add('description.secret-request', `asks the model for secrets: "${request}"`);
+  // A credential file named with something to do with it: read it, pass it, send it…
   const secretPath = markersIn(t).find((h) => h.kind === 'sensitive-path');
-  if (secretPath) add('description.secret-path', `names the credential path ${secretPath.marker}`);
+  const doWith = secretPath ? TRANSFER.find((v) => t.includes(v)) : undefined;
+  if (secretPath && doWith)
+    add(
+      'description.secret-path',
+      `asks to ${doWith.trim()} the credential file ${secretPath.marker}`,
+    );
   const command = concreteCommand(t);
   if (command) add('description.command', `carries a shell command: ${command.slice(0, 80)}`);
   const reference = foreignToolReference(t, own);
   const directive = reference
-    ? (DIRECTIVES.find((d) => t.includes(d)) ?? ALWAYS_ORDER.exec(t)?.[0])
+    ? (directiveIn(t) ?? ALWAYS_ORDER.exec(t)?.[0] ?? WHEN_TOOL_USED.exec(t)?.[0])
     : undefined;
   if (reference && directive)
     add(
