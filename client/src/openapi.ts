@@ -6756,6 +6756,11 @@ export interface operations {
                         /** @enum {string} */
                         state: "active" | "quarantined" | "disabled" | "error";
                         tags: string[];
+                        tool_descriptions?: {
+                            description: string;
+                            name: string;
+                            truncated: boolean;
+                        }[];
                         tools: string[];
                         updated_at: number;
                         version: string;

@@ -52,7 +52,7 @@ export function skillsArea(deps: SkillsAreaDeps): SkillsArea {
   return {
     name: 'skills',
     routes: [
-      ...skillRoutes({ store: store.get, review: review.get }),
+      ...skillRoutes({ store: store.get, review: review.get, validate: deps.validate }),
       ...pluginRoutes({ store: store.get, scan: deps.scan }),
     ],
     async start() {
