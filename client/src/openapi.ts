@@ -479,7 +479,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Runs the package scanner on code without installing it */
+        /** The verdict an install of this code would reach (layer 1 and the scanner), without installing it */
         post: operations["postApiV1HubScan"];
         delete?: never;
         options?: never;
@@ -3265,6 +3265,11 @@ export interface operations {
                         /** @enum {string} */
                         state: "active" | "quarantined" | "disabled" | "error";
                         tags: string[];
+                        tool_descriptions: {
+                            description: string;
+                            name: string;
+                            truncated: boolean;
+                        }[];
                         tools: string[];
                         version: string;
                     };
@@ -3393,6 +3398,11 @@ export interface operations {
                         /** @enum {string} */
                         state: "active" | "quarantined" | "disabled" | "error";
                         tags: string[];
+                        tool_descriptions: {
+                            description: string;
+                            name: string;
+                            truncated: boolean;
+                        }[];
                         tools: string[];
                         version: string;
                     };
@@ -3453,6 +3463,12 @@ export interface operations {
                             severity: "low" | "medium" | "high" | "critical";
                         }[];
                         flagged: boolean;
+                        refused: boolean;
+                        tool_descriptions: {
+                            description: string;
+                            name: string;
+                            truncated: boolean;
+                        }[];
                     };
                 };
             };
@@ -6758,6 +6774,11 @@ export interface operations {
                         /** @enum {string} */
                         state: "active" | "quarantined" | "disabled" | "error";
                         tags: string[];
+                        tool_descriptions?: {
+                            description: string;
+                            name: string;
+                            truncated: boolean;
+                        }[];
                         tools: string[];
                         updated_at: number;
                         version: string;
@@ -6938,7 +6959,22 @@ export interface operations {
                         /** @enum {string} */
                         kind: "mjs" | "py";
                         name: string;
+                        scan?: {
+                            findings: {
+                                line: number;
+                                message: string;
+                                rule: string;
+                                /** @enum {string} */
+                                severity: "low" | "medium" | "high" | "critical";
+                            }[];
+                            flagged: boolean;
+                        };
                         session_id: string;
+                        tool_descriptions?: {
+                            description: string;
+                            name: string;
+                            truncated: boolean;
+                        }[];
                         tools: string[];
                     };
                 };
@@ -7121,7 +7157,22 @@ export interface operations {
                             /** @enum {string} */
                             kind: "mjs" | "py";
                             name: string;
+                            scan?: {
+                                findings: {
+                                    line: number;
+                                    message: string;
+                                    rule: string;
+                                    /** @enum {string} */
+                                    severity: "low" | "medium" | "high" | "critical";
+                                }[];
+                                flagged: boolean;
+                            };
                             session_id: string;
+                            tool_descriptions?: {
+                                description: string;
+                                name: string;
+                                truncated: boolean;
+                            }[];
                             tools: string[];
                         }[];
                     };

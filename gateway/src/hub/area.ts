@@ -1,19 +1,19 @@
 import type { Logger } from 'pino';
 import type { Area } from '../lifecycle/area.ts';
-import type { ScanPackage, SkillCatalog } from '../skills/ports.ts';
+import type { JudgePackage, SkillCatalog } from '../skills/ports.ts';
 import { DEFAULT_FETCH_LIMITS, type HubFetchLimits } from './fetch-package.ts';
 import { systemResolver, type HostResolver } from './host-resolver.ts';
 import { createPinnedFetch, type PinnedFetch } from './pinned-fetch.ts';
 import { createHubService, type HubService } from './hub-service.ts';
 import { hubRoutes } from './routes.ts';
 import { defineArea } from '../lifecycle/install.ts';
-import { scanPackage } from '../skills/ports.ts';
+import { createPackageJudge, createSkillValidator, scanPackage } from '../skills/ports.ts';
 
 export interface HubAreaDeps {
   /** The skills catalog; throws 503 "… is starting" until the skills area has opened it. */
   catalog: () => SkillCatalog;
-  /** Layer 2: the package scanner. */
-  scan: ScanPackage;
+  /** The verdict on a package: layer 1 and the scanner, for installs and `POST /hub/scan`. */
+  judge: JudgePackage;
   /** Package downloads over a connection to the checked address (undici by default). */
   fetch?: PinnedFetch;
   /** Host name resolution for the address check (the system's by default). */
@@ -36,7 +36,7 @@ export interface HubArea extends Area {
 export function hubArea(deps: HubAreaDeps): HubArea {
   const hub = createHubService({
     catalog: deps.catalog,
-    scan: deps.scan,
+    judge: deps.judge,
     network: {
       fetch: deps.fetch ?? createPinnedFetch(),
       resolve: deps.resolve ?? systemResolver,
@@ -62,7 +62,7 @@ export const hub = defineArea(
   (kernel, needs: { skills: { catalog: () => SkillCatalog } }, options: HubOptions | undefined) =>
     hubArea({
       catalog: needs.skills.catalog,
-      scan: scanPackage,
+      judge: createPackageJudge({ validate: createSkillValidator(), scan: scanPackage }),
       fetch: options?.fetch,
       resolve: options?.resolve,
       allowPrivateHosts: kernel.config.security.hub_allow_private_hosts,

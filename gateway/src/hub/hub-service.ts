@@ -2,9 +2,11 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import { HearthError, notFound, validationError } from '../errors.ts';
 import type {
+  DescribedTool,
   InstalledSkill,
+  JudgePackage,
+  PackageVerdict,
   ScanFinding,
-  ScanPackage,
   ScanResult,
   SkillCatalog,
   SkillKind,
@@ -42,11 +44,14 @@ export interface HubInstalled extends HubPackage {
   sha256: string;
   scan: ScanResult;
   forced: boolean;
+  /** The tools' descriptions as the model sees them, for the owner to read. */
+  tool_descriptions: DescribedTool[];
 }
 
 export interface HubServiceDeps {
   catalog: () => SkillCatalog;
-  scan: ScanPackage;
+  /** The one verdict (layer 1 and the scanner), shared with `POST /hub/scan`. */
+  judge: JudgePackage;
   network: HubNetwork;
   limits: HubFetchLimits;
   logger: Logger;
@@ -82,8 +87,9 @@ const TOP_FINDINGS = 3;
  * The package hub: installs code from an https or data: URL into the skills catalog, in this
  * order, each step refusing before the next runs: the URL's scheme; the name (free, valid);
  * the fetch (size cap, timeout, https-only redirects); the publisher's checksum; UTF-8 text;
- * the scanner (blocks unless `force`); then the catalog, whose layer-1 validation refuses what
- * it must whatever `force` says. Nothing is written before the catalog accepts.
+ * the verdict of layer 1 and the scanner (blocks unless `force`; `POST /hub/scan` returns the
+ * same verdict); then the catalog, whose layer-1 validation refuses what it must whatever
+ * `force` says. Nothing is written before the catalog accepts.
  */
 export function createHubService(deps: HubServiceDeps) {
   const log = deps.logger.child({ area: 'hub' });
@@ -118,7 +124,8 @@ export function createHubService(deps: HubServiceDeps) {
         );
       const text = utf8(bytes);
       const finalKind = kind ?? 'mjs';
-      const scan = deps.scan(text, finalKind);
+      const verdict = await deps.judge(text, finalKind);
+      const scan: ScanResult = { flagged: verdict.flagged, findings: verdict.findings };
       if (scan.flagged && input.force !== true)
         throw validationError(
           `the package scanner flagged ${name}: ${describeFindings(scan.findings)}; nothing was installed (force overrides the scanner)`,
@@ -137,7 +144,13 @@ export function createHubService(deps: HubServiceDeps) {
         { name, origin: skill.origin, sha256, flagged: scan.flagged, forced: scan.flagged },
         'hub package installed',
       );
-      return { ...toHubPackage(skill), sha256, scan, forced: scan.flagged };
+      return {
+        ...toHubPackage(skill),
+        sha256,
+        scan,
+        forced: scan.flagged,
+        tool_descriptions: verdict.tool_descriptions,
+      };
     } finally {
       installing.delete(name);
     }
@@ -174,7 +187,8 @@ export function createHubService(deps: HubServiceDeps) {
       if (!(await deps.catalog().remove(name))) throw notFound(`No hub package named ${name}`);
       log.info({ name }, 'hub package removed');
     },
-    scan: (code: string, kind: SkillKind): ScanResult => deps.scan(code, kind),
+    /** The verdict an install of this code would reach (the same function decides both). */
+    scan: (code: string, kind: SkillKind): Promise<PackageVerdict> => deps.judge(code, kind),
     status() {
       const packages = hubSkills().map(toHubPackage);
       return {

@@ -1,5 +1,10 @@
 import { silentLogger } from '../observability/logger.ts';
-import { scanPackage, withLocalSkillStore } from '../skills/ports.ts';
+import {
+  createPackageJudge,
+  createSkillValidator,
+  scanPackage,
+  withLocalSkillStore,
+} from '../skills/ports.ts';
 import { DEFAULT_FETCH_LIMITS } from './fetch-package.ts';
 import { systemResolver } from './host-resolver.ts';
 import { createPinnedFetch } from './pinned-fetch.ts';
@@ -19,7 +24,7 @@ export async function withLocalHub<T>(
     work(
       createHubService({
         catalog: () => store,
-        scan: scanPackage,
+        judge: createPackageJudge({ validate: createSkillValidator(), scan: scanPackage }),
         network: {
           fetch: createPinnedFetch(),
           resolve: systemResolver,

@@ -18,7 +18,8 @@ import {
   startHttpsServer,
   type CountingServer,
 } from './testing/https-fixture.ts';
-import { memoryCatalog, toyScanner } from './testing/memory-catalog.ts';
+import { createPackageJudge } from '../skills/ports.ts';
+import { memoryCatalog, toyScanner, toyValidator } from './testing/memory-catalog.ts';
 
 const GOOD = 'export const tools = [{ name: "weather_now" }];\n';
 const FLAGGED = 'export const run = (s) => eval(s);\nfetch("https://x");\n';
@@ -76,7 +77,7 @@ describe.runIf(hasOpenssl())(
           if (!catalogOpen) throw unavailable('The skills catalog is starting');
           return catalog;
         },
-        scan: toyScanner,
+        judge: createPackageJudge({ validate: toyValidator, scan: toyScanner }),
         fetch: createPinnedFetch({ ca: certificate.cert }),
         allowPrivateHosts: true,
         limits: { maxBytes: 4096, timeoutMs: 2_000 },

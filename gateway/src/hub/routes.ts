@@ -70,7 +70,8 @@ export function hubRoutes(hub: HubService): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/hub/scan',
-      summary: 'Runs the package scanner on code without installing it',
+      summary:
+        'The verdict an install of this code would reach (layer 1 and the scanner), without installing it',
       tags,
       body: scanBody,
       response: scanResponse,

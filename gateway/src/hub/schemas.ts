@@ -62,11 +62,18 @@ const scanResult = z.object({
   ),
 });
 
+/** A tool's description as the model sees it (capped at 1024 characters). */
+const toolDescriptions = z.array(
+  z.object({ name: z.string(), description: z.string(), truncated: z.boolean() }),
+);
+
 export const installedResponse = packageRecord.extend({
   sha256: z.string(),
   scan: scanResult,
   /** True when the scanner flagged the package and `force` installed it anyway. */
   forced: z.boolean(),
+  /** Additive: the tools' descriptions as the model will see them. */
+  tool_descriptions: toolDescriptions,
 });
 
 export const packagesResponse = z.object({
@@ -90,7 +97,14 @@ export const scanBody = z.strictObject({
   code: z.string().min(1),
   kind: kind.default('mjs'),
 });
-export const scanResponse = scanResult;
+/**
+ * The verdict an install would reach: every finding of layer 1 and the scanner; additive
+ * fields say whether layer 1 refuses it (no force installs it) and show the descriptions.
+ */
+export const scanResponse = scanResult.extend({
+  refused: z.boolean(),
+  tool_descriptions: toolDescriptions,
+});
 
 export const statusResponse = z.object({
   available: z.boolean(),

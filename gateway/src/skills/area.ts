@@ -15,6 +15,7 @@ import { chooseSkillIsolation } from './host/choose-isolation.ts';
 import { createSkillFetch } from './host/skill-fetch.ts';
 import { createPinnedFetch, type PinnedFetch } from '../http/outbound/pinned-fetch.ts';
 import { systemResolver, type HostResolver } from '../http/outbound/resolver.ts';
+import { createPackageJudge } from './scanner/judge.ts';
 import { scanPackage } from './scanner/scan-package.ts';
 import { createSkillValidator } from './validate/validator.ts';
 
@@ -54,7 +55,7 @@ export function skillsArea(deps: SkillsAreaDeps): SkillsArea {
   return {
     name: 'skills',
     routes: [
-      ...skillRoutes({ store: store.get, review: review.get }),
+      ...skillRoutes({ store: store.get, review: review.get, validate: deps.validate }),
       ...pluginRoutes({ store: store.get, scan: deps.scan }),
     ],
     async start() {
@@ -78,6 +79,7 @@ export function skillsArea(deps: SkillsAreaDeps): SkillsArea {
             now: deps.now,
           }),
           validate: deps.validate,
+          judge: createPackageJudge({ validate: deps.validate, scan: deps.scan ?? scanPackage }),
           logger,
         }),
       );

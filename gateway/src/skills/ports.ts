@@ -5,6 +5,20 @@
  */
 export * from './types.ts';
 export { scanPackage } from './scanner/scan-package.ts';
+export {
+  createPackageJudge,
+  describeTools,
+  type DescribedTool,
+  type JudgePackage,
+  type PackageVerdict,
+} from './scanner/judge.ts';
+export {
+  capDescription,
+  checkDescription,
+  MAX_DESCRIPTION_CHARS,
+  type DescriptionIssue,
+} from './scanner/tool-description.ts';
+export { createSkillValidator } from './validate/validator.ts';
 export { codeFile } from './store/manifest.ts';
 export { skillNameProblem } from './store/names.ts';
 export { withLocalSkillStore } from './store/local-skill-store.ts';

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { notFound } from '../errors.ts';
 import { defineRoute, type AnyRoute } from '../http/route.ts';
 import type { ReviewService } from './review/review-service.ts';
+import { describeTools } from './scanner/judge.ts';
+import type { ValidateSkill } from './types.ts';
 import { proposalSchema } from './review/proposals.ts';
 import { skillNameProblem } from './store/names.ts';
 import { MAX_SKILL_SOURCE_BYTES, type SkillEntry, type SkillStore } from './store/skill-store.ts';
@@ -65,7 +67,13 @@ const idParams = z.object({ id: z.string().min(1).max(64) });
 export interface SkillRouteDeps {
   store: () => SkillStore;
   review: () => ReviewService;
+  /** Layer 1, to show a skill's tool descriptions as the model sees them (GET /skills/{name}). */
+  validate?: ValidateSkill;
 }
+
+const toolDescriptions = z.array(
+  z.object({ name: z.string(), description: z.string(), truncated: z.boolean() }),
+);
 
 /** `/skills`: the trusted writer, the installed skills and their states, and the review queue. */
 export function skillRoutes(deps: SkillRouteDeps): AnyRoute[] {
@@ -157,11 +165,21 @@ export function skillRoutes(deps: SkillRouteDeps): AnyRoute[] {
       summary: 'One skill with its code',
       tags: ['skills'],
       params: nameParams,
-      response: skillSchema.extend({ code: z.string() }),
-      handler: async ({ params }) => ({
-        ...toSkillView(mustGet(params.name)),
-        code: await deps.store().source(params.name),
+      response: skillSchema.extend({
+        code: z.string(),
+        /** Additive: each tool's description as the model sees it (capped at 1024 characters). */
+        tool_descriptions: toolDescriptions.optional(),
       }),
+      handler: async ({ params }) => {
+        const entry = mustGet(params.name);
+        const code = await deps.store().source(params.name);
+        const tools = deps.validate ? (await deps.validate(code, entry.kind)).tools : undefined;
+        return {
+          ...toSkillView(entry),
+          code,
+          ...(tools ? { tool_descriptions: describeTools(tools).described } : {}),
+        };
+      },
     }),
     defineRoute({
       method: 'post',

@@ -97,6 +97,10 @@ describe('skills over HTTP and through a chat turn', () => {
 
     const shown = await call('GET', '/skills/hello');
     expect(shown.body).toMatchObject({ name: 'hello', code: GREET });
+    // The owner sees each tool's description as the model will (additive field).
+    expect(shown.body.tool_descriptions).toEqual([
+      { name: 'greet', description: 'Greets someone by name.', truncated: false },
+    ]);
 
     bed.fake.reply(
       { toolCalls: [{ name: 'hello_greet', arguments: { who: 'Ada' } }] },

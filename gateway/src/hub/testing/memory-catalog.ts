@@ -1,5 +1,10 @@
 import { validationError } from '../../errors.ts';
-import type { InstalledSkill, ScanPackage, SkillCatalog } from '../../skills/ports.ts';
+import type {
+  InstalledSkill,
+  ScanPackage,
+  SkillCatalog,
+  ValidateSkill,
+} from '../../skills/ports.ts';
 
 /**
  * A skills catalog in memory for the hub's own tests, with a stand-in for layer 1: a module
@@ -74,4 +79,18 @@ export const toyScanner: ScanPackage = (source) => {
       : []),
   ]);
   return { flagged: findings.some((f) => f.severity === 'high'), findings };
+};
+
+/** The catalog's stand-in for layer 1, as a validator: a module importing `child_process` is refused. */
+export const toyValidator: ValidateSkill = (source) => {
+  const at = source.split('\n').findIndex((line) => line.includes('child_process'));
+  return Promise.resolve(
+    at < 0
+      ? { ok: true, problems: [], tools: [] }
+      : {
+          ok: false,
+          problems: [{ construct: "import 'child_process'", line: at + 1, message: 'is blocked' }],
+          tools: [],
+        },
+  );
 };

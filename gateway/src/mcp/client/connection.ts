@@ -19,6 +19,7 @@ import type {
   ExternalServerStatus,
   McpServerEntry,
 } from '../ports.ts';
+import { screenTools, shownDescription } from './description-guard.ts';
 import { gateCommand } from './gate-command.ts';
 import { GuardedTransport } from './message-guard.ts';
 import { mcpOrigin, mcpPrefix } from './names.ts';
@@ -131,7 +132,9 @@ export function createConnection(deps: ConnectionDeps) {
     const name = `${mcpPrefix(entry.name)}${tool.name}`;
     return {
       name,
-      description: tool.description ?? tool.title ?? `${tool.name} (MCP server ${entry.name})`,
+      description: shownDescription(
+        tool.description ?? tool.title ?? `${tool.name} (MCP server ${entry.name})`,
+      ),
       parameters: tool.inputSchema,
       source: mcpOrigin(entry.name),
       async execute(context, args) {
@@ -253,7 +256,16 @@ export function createConnection(deps: ConnectionDeps) {
         return;
       }
       client = current;
-      register(kept, gen);
+      // A description that instructs the model (or hides text) keeps its tool out, and says so.
+      const screened = screenTools(kept);
+      register(screened.kept, gen);
+      if (screened.withheld.length > 0) {
+        lastError = `tools not exposed: ${screened.withheld.join('; ')}`.slice(0, 2_000);
+        logger.warn(
+          { withheld: screened.withheld },
+          'MCP tools withheld: their descriptions instruct the model',
+        );
+      }
       state = 'connected';
       attempt = 0;
       logger.info({ tools: registered.length }, 'MCP server connected');

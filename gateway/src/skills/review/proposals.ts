@@ -13,6 +13,24 @@ export const proposalSchema = z.object({
   description: z.string().nullable(),
   /** The tools the code would export, as layer 1 read them. */
   tools: z.array(z.string()),
+  /** Additive: the tools' descriptions as the model would see them (capped), for the reviewer. */
+  tool_descriptions: z
+    .array(z.object({ name: z.string(), description: z.string(), truncated: z.boolean() }))
+    .optional(),
+  /** Additive: the verdict a hub install of this code would reach (layer 1 and the scanner). */
+  scan: z
+    .object({
+      flagged: z.boolean(),
+      findings: z.array(
+        z.object({
+          rule: z.string(),
+          line: z.number().int(),
+          severity: z.enum(['low', 'medium', 'high', 'critical']),
+          message: z.string(),
+        }),
+      ),
+    })
+    .optional(),
   session_id: z.string(),
   created_at: z.number(),
 });

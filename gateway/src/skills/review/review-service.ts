@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { HearthError, validationError } from '../../errors.ts';
+import type { JudgePackage } from '../scanner/judge.ts';
 import type { SkillKind, ValidateSkill } from '../types.ts';
 import { assertSkillName } from '../store/names.ts';
 import {
@@ -14,6 +15,8 @@ export interface ReviewServiceDeps {
   store: () => SkillStore;
   proposals: ProposalQueue;
   validate: ValidateSkill;
+  /** The hub's verdict, shown with the proposal: findings and descriptions for the reviewer. */
+  judge?: JudgePackage;
   logger: Logger;
 }
 
@@ -40,12 +43,19 @@ export function createReviewService(deps: ReviewServiceDeps) {
       const validation = await deps.validate(input.code, input.kind);
       if (!validation.ok)
         throw validationError(`code rejected: ${describeProblems(validation.problems)}`);
+      const verdict = await deps.judge?.(input.code, input.kind);
       const proposal = await deps.proposals.add({
         name: input.name,
         kind: input.kind,
         code: input.code,
         description: input.description,
         tools: validation.tools.map((tool) => tool.name),
+        ...(verdict
+          ? {
+              tool_descriptions: verdict.tool_descriptions,
+              scan: { flagged: verdict.flagged, findings: verdict.findings },
+            }
+          : {}),
         session_id: input.sessionId,
       });
       logger.info(

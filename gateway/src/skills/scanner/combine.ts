@@ -5,6 +5,7 @@
  */
 import type { ModuleFacts } from './facts.ts';
 import type { FindingSink } from './findings.ts';
+import { checkDescription } from './tool-description.ts';
 
 export function combineFacts(facts: ModuleFacts, sink: FindingSink): void {
   const net = facts.network.length > 0;
@@ -42,6 +43,15 @@ export function combineFacts(facts: ModuleFacts, sink: FindingSink): void {
   }
 
   for (const m of facts.markers) {
+    if (m.advice) {
+      sink.add(
+        `${m.rule}-in-advice`,
+        m.line,
+        'low',
+        `mentions ${m.marker.slice(0, 80)} in text that warns about it`,
+      );
+      continue;
+    }
     switch (m.kind) {
       case 'sensitive-path':
         if (net && facts.fileRead.length > 0) {
@@ -140,6 +150,61 @@ export function combineFacts(facts: ModuleFacts, sink: FindingSink): void {
   } else {
     for (const line of facts.chmod) {
       sink.add('files.chmod', line, 'medium', 'changes file permissions');
+    }
+  }
+
+  // A worm: writes where another skill's code lives, or copies its own code around the folders.
+  if (facts.fileWrite.length > 0) {
+    for (const line of facts.codeTarget) {
+      sink.add(
+        'worm.writes-skill-code',
+        line,
+        'critical',
+        "names a skill's code file and writes files",
+      );
+    }
+    if (facts.dirWalk.length > 0) {
+      for (const line of facts.codeExtension) {
+        sink.add(
+          'worm.writes-code-files',
+          line,
+          'critical',
+          'lists folders for files with a code extension and writes files',
+        );
+      }
+      for (const line of facts.selfRead) {
+        sink.add(
+          'worm.self-copy',
+          line,
+          'critical',
+          'reads its own code, lists folders and writes files: it can copy itself into others',
+        );
+      }
+    }
+  }
+
+  // A stealer that needs no known path: files under the home folder sent to a bare address.
+  if (net && facts.fileRead.length > 0 && facts.homePath.length > 0) {
+    for (const line of facts.bareIp) {
+      sink.add(
+        'exfil.home-file-to-bare-ip',
+        line,
+        'high',
+        'reads files under the home folder and talks to a bare IP address',
+      );
+    }
+  }
+
+  const own = new Set(facts.ownTools);
+  for (const d of facts.descriptions) {
+    for (const issue of checkDescription(d.text, own)) {
+      if (
+        d.hiddenOnly &&
+        issue.rule !== 'description.hidden-text' &&
+        issue.rule !== 'description.command'
+      )
+        continue;
+      sink.add(issue.rule, d.line, 'high', `a tool description ${issue.message}`);
     }
   }
 

@@ -29,7 +29,7 @@ function samples(folder: 'malicious' | 'benign'): Sample[] {
         file,
         kind: file.endsWith('.py.txt') ? 'py' : 'mjs',
         source,
-        firstLine: source.split('\n', 1)[0]!,
+        firstLine: source.replace(/^\uFEFF/, '').split('\n', 1)[0]!,
       };
     });
 }

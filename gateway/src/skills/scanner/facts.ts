@@ -7,6 +7,16 @@ import type { MarkerHit } from './markers.ts';
 
 export interface MarkerAt extends MarkerHit {
   line: number;
+  /** Found in prose that warns or teaches about it, with nothing to run (see `advice.ts`). */
+  advice?: boolean;
+}
+
+/** Text the model reads as a tool's description (JSDoc, docstring, `description:`). */
+export interface DescriptionAt {
+  text: string;
+  line: number;
+  /** Only checked for hidden characters and commands (the raw text of a JSDoc block). */
+  hiddenOnly?: boolean;
 }
 
 export interface ModuleFacts {
@@ -30,7 +40,22 @@ export interface ModuleFacts {
   pipesStdio: number[];
   /** Facts about the machine and user (hostname, user name, network interfaces). */
   hostInfo: number[];
+  /** The module reads its own code (`readFileSync(new URL(import.meta.url))`, `open(__file__)`). */
+  selfRead: number[];
+  /** Lists a folder or walks a tree (`readdir`, `os.listdir`, `glob`). */
+  dirWalk: number[];
+  /** Names a skill's code file (`skill.mjs`, `skill.py`). */
+  codeTarget: number[];
+  /** A code file extension on its own (`.mjs`): what a walk for code files filters on. */
+  codeExtension: number[];
+  /** Starts a path at the user's home or profile folder (`homedir()`, `expanduser('~')`). */
+  homePath: number[];
+  /** An address given as bare IPv4 digits (`http://203.0.113.7/`, `'203.0.113.' + n`). */
+  bareIp: number[];
   markers: MarkerAt[];
+  descriptions: DescriptionAt[];
+  /** The names of the module's own tools (a description may point to its siblings). */
+  ownTools: string[];
 }
 
 export function emptyFacts(): ModuleFacts {
@@ -47,7 +72,15 @@ export function emptyFacts(): ModuleFacts {
     blob: [],
     pipesStdio: [],
     hostInfo: [],
+    selfRead: [],
+    dirWalk: [],
+    codeTarget: [],
+    codeExtension: [],
+    homePath: [],
+    bareIp: [],
     markers: [],
+    descriptions: [],
+    ownTools: [],
   };
 }
 
@@ -105,4 +138,19 @@ export function countEscapes(raw: string): number {
     if (next === 'x' || next === 'u') count++;
   }
   return count;
+}
+
+/** A skill's code file (`skill.mjs`, `…/skill.py`). */
+export function namesSkillFile(value: string): boolean {
+  return /(^|[\\/\s'"`])skill\.(mjs|cjs|js|py)\b/.test(value.trim().toLowerCase());
+}
+
+/** A code file extension on its own (`name.endsWith('.mjs')`). */
+export function isCodeExtension(value: string): boolean {
+  return ['.mjs', '.js', '.cjs', '.py', '.ts'].includes(value.trim().toLowerCase());
+}
+
+/** A string that starts with an IPv4 address or its first three parts (`203.0.113.`), URL or not. */
+export function startsWithBareIp(value: string): boolean {
+  return /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:\d{1,3}\.){3}(?:\d{1,3})?(?:[:/?]|$)/i.test(value.trim());
 }

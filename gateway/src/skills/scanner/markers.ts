@@ -201,6 +201,44 @@ const SPECS: readonly MarkerSpec[] = [
       '.env.local',
       '/proc/self/environ',
       '/environ',
+      // Browser stores: cookies, saved logins, and the keys that decrypt them, as path parts
+      // (a browser's name alone, or "login data" in a sentence, is not a path).
+      '\\login data',
+      '/web data',
+      '\\web data',
+      '/local state',
+      '\\local state',
+      '/cookies',
+      '\\cookies',
+      'cookies.sqlite',
+      'cookies.binarycookies',
+      'logins.json',
+      'key3.db',
+      'key4.db',
+      'signons.sqlite',
+      '.mozilla/firefox',
+      'firefox/profiles',
+      '/google-chrome',
+      'google/chrome/',
+      'google\\chrome',
+      '/chromium/',
+      '\\chromium\\',
+      'bravesoftware',
+      '/brave-browser',
+      'microsoft/edge/',
+      'microsoft\\edge',
+      '/microsoft-edge',
+      '/yandex-browser',
+      'yandex/yandexbrowser',
+      'opera software',
+      'com.operasoftware',
+      '/vivaldi/',
+      'user data/',
+      'user data\\',
+      // Chat apps' tokens (Discord grabbers) live in the same LevelDB stores.
+      'local storage/leveldb',
+      'local storage\\leveldb',
+      'discord/local storage',
     ],
   },
   {
@@ -231,6 +269,15 @@ const EXACT: Readonly<Record<string, MarkerSpec>> = {
   '.env': SPECS.find((s) => s.kind === 'sensitive-path')!,
   '.aws': SPECS.find((s) => s.kind === 'sensitive-path')!,
   '.azure': SPECS.find((s) => s.kind === 'sensitive-path')!,
+  // Path pieces given one at a time (`join(home, 'Google', 'Chrome', 'Default', 'Cookies')`).
+  cookies: SPECS.find((s) => s.kind === 'sensitive-path')!,
+  'user data': SPECS.find((s) => s.kind === 'sensitive-path')!,
+  '.mozilla': SPECS.find((s) => s.kind === 'sensitive-path')!,
+  'local storage': SPECS.find((s) => s.kind === 'sensitive-path')!,
+  'login data': SPECS.find((s) => s.kind === 'sensitive-path')!,
+  'web data': SPECS.find((s) => s.kind === 'sensitive-path')!,
+  'local state': SPECS.find((s) => s.kind === 'sensitive-path')!,
+  leveldb: SPECS.find((s) => s.kind === 'sensitive-path')!,
 };
 
 const SHELLS = [
@@ -259,8 +306,14 @@ const FETCHERS = [
 export function markersIn(text: string): MarkerHit[] {
   const t = normalise(text);
   const hits: MarkerHit[] = [];
+  let local: string | undefined;
   for (const spec of SPECS) {
-    const needle = spec.needles.find((n) => t.includes(n));
+    // A path on this machine is not inside a web address (`https://bugs.chromium.org/p/chromium/`).
+    const within =
+      spec.kind === 'sensitive-path' || spec.kind === 'persistence'
+        ? (local ??= withoutWebUrls(t))
+        : t;
+    const needle = spec.needles.find((n) => within.includes(n));
     if (needle)
       hits.push({ kind: spec.kind, rule: spec.rule, severity: spec.severity, marker: needle });
   }
@@ -279,8 +332,47 @@ export function markersIn(text: string): MarkerHit[] {
   return hits;
 }
 
+/** A shell fed a download without a pipe: `bash <(curl …)`, `sh -c "$(wget …)"`. */
+const SUBSTITUTIONS = [
+  '<(curl ',
+  '<(wget ',
+  '"$(curl ',
+  '"$(wget ',
+  '$(curl ',
+  '$(wget ',
+  '`curl ',
+  '`wget ',
+];
+const SHELL_WORDS = ['sh ', 'bash ', 'zsh ', 'sh -c ', 'bash -c ', 'zsh -c ', 'source ', '. '];
+
+const WEB_SCHEMES = ['http://', 'https://', 'ws://', 'wss://'];
+
+/** `t` with every web address (scheme to the next space or quote) replaced by a space. */
+function withoutWebUrls(t: string): string {
+  if (!t.includes('://')) return t;
+  const pieces: string[] = [];
+  let from = 0;
+  for (let at = t.indexOf('://'); at >= 0; at = t.indexOf('://', at + 3)) {
+    const scheme = WEB_SCHEMES.find((s) => t.startsWith(s, at + 3 - s.length));
+    if (scheme === undefined || at + 3 - scheme.length < from) continue;
+    pieces.push(t.slice(from, at + 3 - scheme.length), ' ');
+    let end = at + 3;
+    while (end < t.length && !' \'"`<>'.includes(t[end]!)) end++;
+    from = end;
+    at = end - 3;
+  }
+  pieces.push(t.slice(from));
+  return pieces.join('');
+}
+
 /** `curl … | sh` and kin: a fetcher followed, later in the same text, by a pipe into a shell. */
 function pipeToShell(t: string): string | undefined {
+  for (const sub of SUBSTITUTIONS) {
+    const at = t.indexOf(sub);
+    if (at < 0) continue;
+    const before = t.slice(Math.max(0, at - 10), at);
+    if (SHELL_WORDS.some((w) => before.endsWith(w))) return t.slice(Math.max(0, at - 8), at + 60);
+  }
   let first = -1;
   for (const f of FETCHERS) {
     const at = t.indexOf(f);
@@ -290,9 +382,12 @@ function pipeToShell(t: string): string | undefined {
   for (const s of SHELLS) {
     const at = t.indexOf(s, first);
     if (at >= 0) {
-      const next = t.charCodeAt(at + s.length);
+      let end = at + s.length;
+      // `| python3`, `| python3.12` are Python too.
+      if (s.endsWith('python')) while (/[0-9.]/.test(t[end] ?? '')) end++;
+      const next = t.charCodeAt(end);
       // `| shasum` or `| shellcheck` is not a shell.
-      if (Number.isNaN(next) || !isWordChar(next)) return t.slice(first, at + s.length);
+      if (Number.isNaN(next) || !isWordChar(next)) return t.slice(first, end);
     }
   }
   return undefined;

@@ -292,6 +292,37 @@ describe('hostile input', () => {
     ['python: quotes everywhere', 'py', fill(`'"'''"`)],
     ['python: an unterminated docstring', 'py', fill('disable approvals os.environ ', '"""')],
     ['python: many os.environ lookups on one line', 'py', fill('os.environ[x] ')],
+    [
+      'a 1 MB tool description of one word',
+      'mjs',
+      fill('a', 'export const schema = { t: { description: "', '" } };'),
+    ],
+    [
+      'a 1 MB JSDoc of tool names and directives',
+      'mjs',
+      fill(
+        'when the send_email tool runs always http:// 1.2.3.',
+        '/**\n',
+        '*/\nexport function f() {}',
+      ),
+    ],
+    // Three and four bytes a character: repeated to just under 1 MB.
+    ['bidi controls everywhere', 'mjs', `const s = '${'\u202e\u2066'.repeat(170_000)}';`],
+    [
+      'tag characters and variation selectors',
+      'mjs',
+      `const s = '${'\u{E0041}\uFE0F'.repeat(145_000)}';`,
+    ],
+    [
+      'a constant concatenated with itself',
+      'mjs',
+      fill('a+', "const a = 'xxxxxxxxxxxxxxxx';\nconst b = ", 'a;'),
+    ],
+    [
+      'python: a 1 MB docstring of directives',
+      'py',
+      fill('before using any other tool always ', 'def f():\n    , '),
+    ],
   ];
 
   // Linear work runs in about a second per megabyte on a busy 2-core machine; a quadratic

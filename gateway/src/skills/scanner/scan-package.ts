@@ -11,12 +11,15 @@
  */
 import { SKILL_CAPABILITIES, type ScanPackage, type ScanResult, type SkillKind } from '../types.ts';
 import { readJsCapabilities } from '../validate/capabilities.ts';
+import { extractJsTools } from '../validate/js-tools.ts';
+import { simple, type SimpleVisitors } from 'acorn-walk';
 import { combineFacts } from './combine.ts';
 import { emptyFacts, type ModuleFacts } from './facts.ts';
 import { findingSink, type FindingSink } from './findings.ts';
 import { injectionPhrase, markersIn } from './markers.ts';
 import { parseModule, scanModuleTree } from './scan-js.ts';
 import { scanPython } from './scan-python.ts';
+import { scanUnicode } from './unicode.ts';
 
 /** The largest source the scanner reads (a skill is one file; 1 MiB is generous). */
 export const MAX_SCAN_BYTES = 1024 * 1024;
@@ -60,12 +63,40 @@ function scanJavaScript(source: string, facts: ModuleFacts, sink: FindingSink): 
   const parsed = parseModule(source, sink);
   if (parsed) {
     scanModuleTree(parsed.program, parsed.comments, facts, sink);
+    // The module's own tools and their parameters, as the model will see them.
+    for (const tool of extractJsTools(parsed.program, parsed.comments, source).tools) {
+      facts.ownTools.push(tool.name);
+      const properties = (tool.parameters as { properties?: Record<string, unknown> }).properties;
+      if (properties) facts.ownTools.push(...Object.keys(properties));
+    }
+    const literals: { raw: string; line: number }[] = [];
+    const identifiers: { name: string; line: number }[] = [];
+    const lineOf = (node: { loc?: { start: { line: number } } | null }) =>
+      node.loc?.start.line ?? 1;
+    simple(parsed.program, {
+      Literal(node) {
+        if (typeof node.value === 'string')
+          literals.push({ raw: node.raw ?? '', line: lineOf(node) });
+      },
+      TemplateElement(node) {
+        literals.push({ raw: node.value.raw, line: lineOf(node) });
+      },
+      Identifier(node) {
+        identifiers.push({ name: node.name, line: lineOf(node) });
+      },
+      // acorn-walk's name for an identifier that binds (a parameter, a declared name).
+      VariablePattern(node: { name: string; loc?: { start: { line: number } } | null }) {
+        identifiers.push({ name: node.name, line: lineOf(node) });
+      },
+    } as SimpleVisitors<unknown>);
+    scanUnicode({ source, literals, identifiers }, sink);
     // Not a risk by itself (every request passes the gate), but the installer should see it.
     const declared = readJsCapabilities(parsed.program);
     for (const capability of declared.capabilities)
       sink.add(`capability.${capability}`, declared.line, 'medium', capabilityMessage(capability));
     return;
   }
+  scanUnicode({ source, literals: [], identifiers: [] }, sink);
   // Not a module we can read: still look for the text markers, line by line.
   let line = 1;
   let start = 0;

@@ -6,8 +6,11 @@
  */
 import { countEscapes, isEncodedBlob, isSecretName, type ModuleFacts } from './facts.ts';
 import type { FindingSink } from './findings.ts';
-import { injectionPhrase, markersIn, secretRequest } from './markers.ts';
+import { decodeLiteral, type LiteralEncoding } from './decode-literal.ts';
+import { injectionPhrase, secretRequest } from './markers.ts';
 import { lexPython, type PyString } from './python-lexer.ts';
+import { recordText } from './text-facts.ts';
+import { hasInvisibleInName, scanUnicode } from './unicode.ts';
 
 const BLOCKED_IMPORTS = new Set([
   'subprocess',
@@ -84,6 +87,8 @@ const READ_CALLS = [
   'shutil.copy',
   '.iterdir(',
   '.glob(',
+  'sqlite3.connect(',
+  'shutil.copyfile(',
 ];
 const WRITE_CALLS = ['.write_text(', '.write_bytes(', '.write(', 'urlretrieve(', 'shutil.copy'];
 const CHMOD_CALLS = ['os.chmod(', '.chmod(', 'stat.s_iexec'];
@@ -130,6 +135,7 @@ export function scanPython(source: string, facts: ModuleFacts, sink: FindingSink
     if (list) list.push(s);
     else stringsByLine.set(s.line, [s]);
   }
+  const identifiers: { name: string; line: number }[] = [];
   let usesChr = false;
   let usesSocket = false;
   const dup2: number[] = [];
@@ -183,7 +189,30 @@ export function scanPython(source: string, facts: ModuleFacts, sink: FindingSink
     }
     if (countIntegers(code) >= 16) numberLists.push(at);
     envSeen(code, at);
+    pathsSeen(code, at);
+    // Its functions and their parameters are the module's own names (a docstring may cite them).
+    const def = /^\s*(?:async\s+)?def\s+([^\s(]+)\s*\(([^)]*)/.exec(code);
+    if (def) {
+      facts.ownTools.push(def[1]!);
+      for (const param of def[2]!.split(','))
+        facts.ownTools.push(param.replace(/[*:=].*$|\*/g, '').trim());
+    }
+    for (const name of code.match(
+      /[\p{L}_\u3164\u115f\u1160\uffa0][\p{L}\p{N}\p{Mn}_\u200c\u200d]*/gu,
+    ) ?? [])
+      identifiers.push({ name, line: at });
+    if (hasInvisibleInName(code.replace(/\s/g, '')))
+      sink.add(
+        'unicode.invisible-identifier',
+        at,
+        'critical',
+        'the code holds an invisible character',
+      );
   });
+  scanUnicode(
+    { source, literals: strings.map((s) => ({ raw: s.raw, line: s.line })), identifiers },
+    sink,
+  );
 
   if (usesChr) {
     for (const at of numberLists) {
@@ -209,7 +238,17 @@ export function scanPython(source: string, facts: ModuleFacts, sink: FindingSink
   }
 
   strings.forEach((s, k) => {
-    for (const hit of markersIn(s.value)) facts.markers.push({ ...hit, line: s.line });
+    const describes = s.triple || isDescriptionSlot(s.before, strings[k - 1]);
+    recordText(facts, s.value, s.line, { description: describes });
+    if (describes) facts.descriptions.push({ text: s.value, line: s.line });
+    if (
+      strings[k - 1]?.value.toLowerCase() === 'name' &&
+      s.before.replaceAll(' ', '').endsWith(':')
+    )
+      facts.ownTools.push(s.value);
+    const encoding = decoderBefore(s.before, strings[k + 1]);
+    const decoded = encoding ? decodeLiteral(s.value, encoding) : undefined;
+    if (decoded !== undefined) recordText(facts, decoded, s.line, { description: false });
     if (isEncodedBlob(s.value)) facts.blob.push(s.line);
     if (countEscapes(s.raw) >= 8) {
       sink.add(
@@ -221,7 +260,6 @@ export function scanPython(source: string, facts: ModuleFacts, sink: FindingSink
       facts.spelledOut.push(s.line);
     }
     const phrase = injectionPhrase(s.value);
-    const describes = s.triple || isDescriptionSlot(s.before, strings[k - 1]);
     const request = describes && phrase === undefined ? secretRequest(s.value) : undefined;
     if (request)
       sink.add(
@@ -243,6 +281,50 @@ export function scanPython(source: string, facts: ModuleFacts, sink: FindingSink
       }
     }
   });
+
+  /** Its own code read, folders listed, paths from the home folder. */
+  function pathsSeen(code: string, at: number): void {
+    if (
+      code.includes('inspect.getsource(') ||
+      (code.includes('__file__') &&
+        !code.includes('.parent') &&
+        !code.includes('dirname(') &&
+        ['open(', '.read_text(', '.read_bytes(', 'shutil.copy', 'copyfile('].some((c) =>
+          code.includes(c),
+        ))
+    )
+      facts.selfRead.push(at);
+    if (
+      [
+        'os.listdir(',
+        'os.walk(',
+        'os.scandir(',
+        'glob.glob(',
+        '.glob(',
+        '.rglob(',
+        '.iterdir(',
+      ].some((c) => code.includes(c))
+    )
+      facts.dirWalk.push(at);
+    if (
+      [
+        "expanduser('~",
+        'expanduser("~',
+        'Path.home(',
+        '.home()',
+        "getenv('LOCALAPPDATA",
+        'getenv("LOCALAPPDATA',
+        "getenv('APPDATA",
+        'getenv("APPDATA',
+        "environ['HOME",
+        'environ["HOME',
+        "getenv('HOME",
+        'getenv("HOME',
+        'USERPROFILE',
+      ].some((c) => code.includes(c))
+    )
+      facts.homePath.push(at);
+  }
 
   function envSeen(code: string, at: number): void {
     const lineStrings = stringsByLine.get(at) ?? [];
@@ -351,4 +433,26 @@ function isDescriptionSlot(before: string, previous: PyString | undefined): bool
     previous !== undefined &&
     DESCRIPTION_SLOTS.includes(previous.value.toLowerCase())
   );
+}
+
+const DECODERS: ReadonlyArray<[string, LiteralEncoding]> = [
+  ['b64decode(', 'base64'],
+  ['urlsafe_b64decode(', 'base64'],
+  ['b32decode(', 'base32'],
+  ['fromhex(', 'hex'],
+  ['unhexlify(', 'hex'],
+];
+
+/** The encoding a literal is decoded from where it stands (`b64decode("…")`, `codecs.decode("…", "rot13")`). */
+function decoderBefore(before: string, next: PyString | undefined): LiteralEncoding | undefined {
+  const t = before.replaceAll(' ', '');
+  for (const [call, encoding] of DECODERS)
+    if (t.endsWith(call) || t.endsWith(`${call}b`)) return encoding;
+  if (t.endsWith('codecs.decode(') || t.endsWith('decode(')) {
+    const codec = next?.value.toLowerCase().replace('_', '');
+    if (codec === 'rot13') return 'rot13';
+    if (codec === 'hex') return 'hex';
+    if (codec === 'base64') return 'base64';
+  }
+  return undefined;
 }

@@ -18,6 +18,7 @@ import type {
 import { codeFile, MANIFEST_FILE, manifestSchema, type SkillManifest } from './manifest.ts';
 import { declaredHosts } from './declared-hosts.ts';
 import { hostToolsFor } from './host-tools.ts';
+import { capDescription } from '../scanner/tool-description.ts';
 import { assertSkillName, skillNameProblem, skillOrigin, toolName } from './names.ts';
 import { isPluginSource } from './plugin-shape.ts';
 import { assertNoSymlinks, ensurePrivateDir, removeInside, writeFileAtomic } from './safe-files.ts';
@@ -218,7 +219,8 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
       try {
         deps.tools.register({
           name: name_,
-          description: spec.description,
+          // The model is shown at most MAX_DESCRIPTION_CHARS (the owner saw the same at install).
+          description: capDescription(spec.description).description,
           parameters: spec.parameters,
           source: skillOrigin(name),
           execute: (context, args) =>

@@ -61,10 +61,13 @@ export function isLongLiteral(node: Expression | SpreadElement | undefined): boo
 export function foldConcat(
   node: Expression | Super | AnyNode,
   literalOnly = false,
+  /** The string a `const` name holds, when known. */
+  resolve?: (name: string) => string | undefined,
 ): string | undefined {
   const parts: string[] = [];
   const stack: AnyNode[] = [node];
   let pieces = 0;
+  let resolved = 0;
   while (stack.length > 0) {
     const n = stack.pop()!;
     if (++pieces > 10_000) return undefined;
@@ -75,6 +78,12 @@ export function foldConcat(
       (typeof n.value === 'string' || typeof n.value === 'number')
     ) {
       parts.push(String(n.value));
+    } else if (n.type === 'Identifier' && resolve?.(n.name) !== undefined) {
+      const value = resolve(n.name)!;
+      // A bounded budget: names can repeat a long constant many times over.
+      resolved += value.length;
+      if (resolved > 100_000) return undefined;
+      parts.push(value);
     } else if (n.type === 'TemplateLiteral' && (!literalOnly || n.expressions.length === 0)) {
       parts.push(n.quasis.map((q) => q.value.cooked ?? '').join(' X '));
     } else if (literalOnly) {

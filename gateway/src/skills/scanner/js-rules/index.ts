@@ -19,6 +19,7 @@ import { network } from './network.ts';
 import { processBinding } from './process-binding.ts';
 import { remoteImport } from './remote-import.ts';
 import { requireAccess } from './require-access.ts';
+import { selfCopy } from './self-copy.ts';
 import { splitName } from './split-name.ts';
 import { stdioPipe } from './stdio-pipe.ts';
 import { stringContent } from './string-content.ts';
@@ -48,4 +49,5 @@ export const jsScanRules: readonly ScanRule[] = [
   decoders,
   hostInfo,
   stdioPipe,
+  selfCopy,
 ];

@@ -1,6 +1,7 @@
 import type { AnyNode, Expression, SpreadElement } from 'acorn';
 import { isEncodedBlob } from '../facts.ts';
-import { hasInvisible, injectionPhrase, markersIn, secretRequest } from '../markers.ts';
+import { hasInvisible, injectionPhrase, secretRequest } from '../markers.ts';
+import { recordText } from '../text-facts.ts';
 import { foldConcat, isPropertyKey, lineOf, parentOf, propertyName } from './ast.ts';
 import type { ScanContext, ScanRule } from './contract.ts';
 
@@ -37,9 +38,14 @@ export const stringContent: ScanRule<Finding> = {
     },
   },
   create(context) {
+    /** `const a = '…'` (or a chain of such): what a later `a + b` spells. */
+    const consts = new Map<string, string>();
     return {
       Literal(node, ancestors) {
         if (typeof node.value !== 'string' || isPropertyKey(node, ancestors)) return;
+        const parent = parentOf(ancestors);
+        if (parent?.type === 'Property' && !parent.computed && keyName(parent.key) === 'name')
+          context.facts.ownTools.push(node.value);
         stringSeen(context, node.value, node, ancestors);
       },
       TemplateLiteral(node, ancestors) {
@@ -53,8 +59,22 @@ export const stringContent: ScanRule<Finding> = {
           (parent?.type === 'BinaryExpression' && parent.operator === '+')
         )
           return;
-        const folded = foldConcat(node);
+        const folded = foldConcat(node, false, (name) => consts.get(name));
         if (folded !== undefined) stringSeen(context, folded, node, ancestors);
+      },
+      VariableDeclarator(node, ancestors) {
+        const declaration = parentOf(ancestors);
+        if (declaration?.type !== 'VariableDeclaration' || declaration.kind !== 'const') return;
+        if (node.id.type !== 'Identifier' || !node.init) return;
+        const init = node.init;
+        const value =
+          init.type === 'Literal' && typeof init.value === 'string'
+            ? init.value
+            : init.type === 'BinaryExpression'
+              ? foldConcat(init, false, (name) => consts.get(name))
+              : undefined;
+        // Bounded: a hostile module cannot grow the table past what it spelled out itself.
+        if (value !== undefined && value.length <= 10_000) consts.set(node.id.name, value);
       },
       CallExpression(node, ancestors) {
         const callee = node.callee;
@@ -75,11 +95,11 @@ function stringSeen(
   ancestors: AnyNode[],
 ): void {
   const line = lineOf(at);
-  for (const hit of markersIn(value)) context.facts.markers.push({ ...hit, line });
+  const describes = isDescriptionLike(ancestors);
+  recordText(context.facts, value, line, { description: describes });
+  if (describes) context.facts.descriptions.push({ text: value, line });
   const phrase = injectionPhrase(value);
   const invisible = hasInvisible(value);
-  const describes =
-    phrase !== undefined || invisible || value.length >= 40 ? isDescriptionLike(ancestors) : false;
   if (invisible && describes)
     context.report('injection.hidden-text', line, 'a description holds invisible characters');
   const request = describes && phrase === undefined ? secretRequest(value) : undefined;
@@ -99,6 +119,11 @@ function stringSeen(
     else context.report('injection.string', line, `a string tells the model: "${phrase}"`);
   }
   if (isEncodedBlob(value)) context.facts.blob.push(line);
+}
+
+function keyName(key: AnyNode): string | undefined {
+  if (key.type === 'Identifier') return key.name;
+  return key.type === 'Literal' ? String(key.value) : undefined;
 }
 
 /** A string that sits where a model will read it: a description-like property or constant. */
