@@ -50,13 +50,14 @@ export function skillsArea(deps: SkillsAreaDeps): SkillsArea {
   // Registered at start-up, after the skills on disk: reserved now, so none of them takes it.
   deps.tools.reserve(WRITE_SKILL, 'builtin');
   const store = late<SkillStore>('Skills');
+  const judge = createPackageJudge({ validate: deps.validate, scan: deps.scan ?? scanPackage });
   const review = late<ReviewService>('Skills');
   let isolation: SkillIsolation | undefined;
   return {
     name: 'skills',
     routes: [
       ...skillRoutes({ store: store.get, review: review.get, validate: deps.validate }),
-      ...pluginRoutes({ store: store.get, scan: deps.scan }),
+      ...pluginRoutes({ store: store.get, judge }),
     ],
     async start() {
       isolation = deps.isolation();
@@ -79,7 +80,7 @@ export function skillsArea(deps: SkillsAreaDeps): SkillsArea {
             now: deps.now,
           }),
           validate: deps.validate,
-          judge: createPackageJudge({ validate: deps.validate, scan: deps.scan ?? scanPackage }),
+          judge,
           logger,
         }),
       );

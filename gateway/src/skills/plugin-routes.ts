@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HearthError, notFound, validationError } from '../errors.ts';
 import { defineRoute, type AnyRoute } from '../http/route.ts';
-import type { ScanPackage } from './types.ts';
+import type { JudgePackage } from './scanner/judge.ts';
 import { isPluginSource } from './store/plugin-shape.ts';
 import type { SkillEntry, SkillStore } from './store/skill-store.ts';
 import { skillCode, skillName } from './routes.ts';
@@ -47,8 +47,12 @@ const nameParams = z.object({ name: skillName });
 
 export interface PluginRouteDeps {
   store: () => SkillStore;
-  /** Layer 2: a flagged plugin is refused unless `force` (which overrides only the scanner). */
-  scan?: ScanPackage;
+  /**
+   * The one verdict hub installs and `POST /hub/scan` reach (scanner/judge.ts): a flagged plugin
+   * is refused unless `force`, which overrides the scanner and description findings only (the
+   * store's layer 1 refuses what the validator refuses, whatever `force` says).
+   */
+  judge?: JudgePackage;
 }
 
 /** `/plugins`: the skills that default-export a `Plugin` subclass, with their load status. */
@@ -91,9 +95,9 @@ export function pluginRoutes(deps: PluginRouteDeps): AnyRoute[] {
           throw validationError('code: a plugin default-exports a class extending Plugin');
         if (deps.store().get(body.name) && !body.force)
           throw new HearthError('conflict', `'${body.name}' is already installed (use force)`);
-        const scan = deps.scan?.(body.code, body.kind);
-        if (scan?.flagged && !body.force) {
-          const findings = scan.findings
+        const verdict = await deps.judge?.(body.code, body.kind);
+        if (verdict?.flagged && !body.force) {
+          const findings = verdict.findings
             .filter((finding) => finding.severity === 'high' || finding.severity === 'critical')
             .map((finding) => `line ${finding.line}: ${finding.rule} (${finding.severity})`)
             .join('; ');
