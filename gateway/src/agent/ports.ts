@@ -14,3 +14,4 @@ export interface AgentArea extends Area {
   /** Whether the pipeline is built (`runtime_available`). */
   readonly available: () => boolean;
 }
+export { AGENT_TOOLS } from './tools/builtin-names.ts';

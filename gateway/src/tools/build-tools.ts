@@ -11,8 +11,7 @@ import type { Executor } from './executors/ports.ts';
 import { createSidecarExecutor } from './executors/sidecar/sidecar-executor.ts';
 import { gatedTool, shellTool } from './shell-tool.ts';
 
-/** The built-ins registered here, reserved by the tools area's installer. */
-export const BUILTIN_TOOLS = ['shell', 'browser'] as const;
+export { BUILTIN_TOOLS } from './builtin-names.ts';
 
 export interface ToolRuntime {
   executor: Executor;

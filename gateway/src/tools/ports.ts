@@ -14,3 +14,4 @@ export interface ToolsArea extends Area {
   readonly peek: () => ToolRuntime | undefined;
 }
 export { createToolRegistry } from './registry.ts';
+export { BUILTIN_TOOLS } from './builtin-names.ts';

@@ -1,8 +1,7 @@
 import type { MemoryService } from '../../memory/ports.ts';
 import type { Tool } from '../../tools/ports.ts';
 
-/** The built-ins registered by the agent, reserved by its installer. */
-export const AGENT_TOOLS = ['current_time', 'memory_search'] as const;
+export { AGENT_TOOLS } from './builtin-names.ts';
 
 /** `current_time`: the current date and time, optionally in an IANA time zone. */
 export function currentTimeTool(now: () => Date): Tool {

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { silentLogger } from '../../observability/logger.ts';
-import { createToolRegistry } from '../../tools/ports.ts';
+import { BUILTIN_TOOLS, createToolRegistry } from '../../tools/ports.ts';
+import { AGENT_TOOLS } from '../../agent/ports.ts';
+import { WRITE_SKILL } from '../review/write-skill-tool.ts';
 import type { SkillIsolation } from '../types.ts';
 import { createSkillValidator } from '../validate/validator.ts';
 import { createSkillStore, type SkillStore } from './skill-store.ts';
@@ -23,12 +25,17 @@ export async function withLocalSkillStore<T>(
   home: string,
   work: (store: SkillStore) => Promise<T>,
 ): Promise<T> {
+  // The built-ins a gateway reserves before any skill loads: an install here is refused (409)
+  // as the gateway's would be, not only refused at the gateway's next load.
+  const tools = createToolRegistry();
+  for (const name of [...BUILTIN_TOOLS, ...AGENT_TOOLS, WRITE_SKILL])
+    tools.reserve(name, 'builtin');
   const store = createSkillStore({
     skillsDir: join(home, 'skills'),
     dataDir: join(home, 'skill-data'),
     validate: createSkillValidator(),
     isolation: writeOnly,
-    tools: createToolRegistry(),
+    tools,
     logger: silentLogger(),
     now: Date.now,
   });
