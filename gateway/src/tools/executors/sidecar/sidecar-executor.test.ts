@@ -138,6 +138,7 @@ describe('sidecar executor', () => {
         backend: 'process',
         isolation: 'process-group',
         skills: null, // this server was started without a skill launcher
+        skills_wall: null, // and so has no wall around skill hosts to report
       });
     });
 
