@@ -10,6 +10,7 @@ import { createCanvasService, type CanvasService } from './service.ts';
 import { canvasSocket } from './socket.ts';
 import { defineArea } from '../lifecycle/install.ts';
 import { openCanvasStore } from './open-store.ts';
+import type { ScaleOut } from '../scale-out/ports.ts';
 
 export interface CanvasAreaDeps {
   config: HearthConfig['canvas'];
@@ -25,7 +26,7 @@ export interface CanvasArea extends Area {
 
 /**
  * The canvas (`/canvas/*`, `/ws/canvas`, the html blocks' sandbox pages): blocks the agent or a
- * client renders for every viewer, in process or shared through Redis.
+ * client renders for every viewer, in process or shared through Redis (signed, redis.ts).
  */
 export function canvasArea(deps: CanvasAreaDeps): CanvasArea {
   const limits: CanvasLimits = {
@@ -50,13 +51,19 @@ export function canvasArea(deps: CanvasAreaDeps): CanvasArea {
   };
 }
 
-export const canvas = defineArea('canvas', (kernel) =>
+export interface CanvasNeeds {
+  scaleOut: { scaleOut: () => ScaleOut };
+}
+
+export const canvas = defineArea('canvas', (kernel, needs: CanvasNeeds) =>
   canvasArea({
     config: kernel.config.canvas,
     openStore: (limits) =>
       openCanvasStore({
         cacheUrl: kernel.config.memory.cache_url,
         redis: kernel.redis,
+        // Shared only with what the cluster secret signs; undefined when sharing is refused.
+        seal: needs.scaleOut.scaleOut().shared?.seal,
         limits,
         logger: kernel.logger,
       }),

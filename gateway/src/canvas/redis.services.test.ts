@@ -9,6 +9,7 @@ import { silentLogger } from '../observability/logger.ts';
 import { createRedisLink } from '../redis/link.ts';
 import { CONFORMANCE_LIMITS, runCanvasStoreConformance } from './conformance.ts';
 import { createRedisCanvasStore } from './redis.ts';
+import { testSeal } from '../scale-out/testing/test-seal.ts';
 
 const url = testRedisUrl(process.env);
 const runPrefix = `hearth:canvas:test-${randomBytes(6).toString('hex')}:`;
@@ -29,6 +30,7 @@ runCanvasStoreConformance('redis', async () => {
     link: await createRedisLink({ url, logger }),
     limits: CONFORMANCE_LIMITS,
     logger,
+    seal: testSeal(),
     keyPrefix: `${runPrefix}${stores}:`,
   });
 });

@@ -6,14 +6,25 @@
  * renders on several gateways never pass the caps and every viewer sees adds in list order.
  * While Redis is unreachable its calls fail with 503 and `kind` says `redis (unreachable)`; the
  * gateway wraps it in the in-process fallback (resilient.ts), so no caller sees that 503.
+ *
+ * Redis is not trusted: every list entry is signed with the cluster secret for the list's key
+ * and every event sealed for the channel (scale-out's bus seal), so a block or a clear written
+ * by anything else that reaches Redis, an entry copied from another canvas and an event
+ * replayed are dropped (logged, and counted in /status `scale_out_rejected`): no viewer sees
+ * them and no listing includes them. The size counter beside the list is not signed: whoever
+ * can write to Redis can fill the caps or delete the canvas with or without a signature.
  */
 import { unavailable } from '../errors.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { RedisLink } from '../redis/link.ts';
+import type { BusSeal } from '../scale-out/ports.ts';
 import { blockBytes, canvasFull } from './blocks.ts';
 import type { CanvasBlock, CanvasEvent, CanvasLimits, CanvasStore } from './ports.ts';
 
-/** KEYS: blocks, bytes. ARGV: block JSON, its size, max blocks, max bytes, channel, event JSON. */
+/**
+ * KEYS: blocks, bytes. ARGV: signed block, its size, max blocks, max bytes, channel, sealed
+ * event.
+ */
 const ADD = `
 if redis.call('LLEN', KEYS[1]) + 1 > tonumber(ARGV[3]) then return 'blocks' end
 if tonumber(redis.call('GET', KEYS[2]) or '0') + tonumber(ARGV[2]) > tonumber(ARGV[4]) then
@@ -25,7 +36,7 @@ redis.call('PUBLISH', ARGV[5], ARGV[6])
 return 'ok'
 `;
 
-/** KEYS: blocks, bytes. ARGV: channel, event JSON. */
+/** KEYS: blocks, bytes. ARGV: channel, sealed event. */
 const CLEAR = `
 redis.call('DEL', KEYS[1], KEYS[2])
 redis.call('PUBLISH', ARGV[1], ARGV[2])
@@ -36,6 +47,8 @@ export interface RedisCanvasStoreOptions {
   link: RedisLink;
   limits: CanvasLimits;
   logger: Logger;
+  /** Signs the entries and seals the events for the gateways holding the cluster secret. */
+  seal: BusSeal;
   /** Prefix of every key and channel; default `hearth:canvas:`. */
   keyPrefix?: string;
 }
@@ -56,13 +69,14 @@ function parseEvent(message: string): CanvasEvent | undefined {
 export async function createRedisCanvasStore(
   options: RedisCanvasStoreOptions,
 ): Promise<CanvasStore> {
-  const { link, limits } = options;
+  const { link, limits, seal } = options;
   const prefix = options.keyPrefix ?? 'hearth:canvas:';
   const keys = [`${prefix}blocks`, `${prefix}bytes`];
   const channel = `${prefix}events`;
   const listeners = new Set<(event: CanvasEvent) => void>();
   const onMessage = (message: string) => {
-    const event = parseEvent(message);
+    const opened = seal.open(channel, message);
+    const event = opened === undefined ? undefined : parseEvent(opened);
     if (!event) return;
     for (const listener of listeners) listener(event);
   };
@@ -88,23 +102,33 @@ export async function createRedisCanvasStore(
     },
     async blocks() {
       const items = await run('list', () => link.client.lRange(keys[0]!, 0, -1));
-      return items.map((item) => JSON.parse(item) as CanvasBlock);
+      const blocks: CanvasBlock[] = [];
+      const ids = new Set<string>();
+      for (const item of items) {
+        const json = seal.verify(keys[0]!, item);
+        if (json === undefined) continue;
+        const block = JSON.parse(json) as CanvasBlock;
+        // A signed entry pushed again (the same list, once more) is shown once.
+        if (ids.has(block.id)) continue;
+        ids.add(block.id);
+        blocks.push(block);
+      }
+      return blocks;
     },
     async bytes() {
       return Number((await run('count', () => link.client.get(keys[1]!))) ?? 0);
     },
     async add(block) {
-      const json = JSON.stringify(block);
       const outcome = await run('add', () =>
         link.client.eval(ADD, {
           keys,
           arguments: [
-            json,
+            seal.sign(keys[0]!, JSON.stringify(block)),
             String(blockBytes(block)),
             String(limits.maxBlocks),
             String(limits.maxCanvasBytes),
             channel,
-            JSON.stringify({ type: 'add', block }),
+            seal.seal(channel, JSON.stringify({ type: 'add', block })),
           ],
         }),
       );
@@ -112,7 +136,10 @@ export async function createRedisCanvasStore(
     },
     async clear() {
       await run('clear', () =>
-        link.client.eval(CLEAR, { keys, arguments: [channel, JSON.stringify({ type: 'clear' })] }),
+        link.client.eval(CLEAR, {
+          keys,
+          arguments: [channel, seal.seal(channel, JSON.stringify({ type: 'clear' }))],
+        }),
       );
     },
     subscribe(listener) {

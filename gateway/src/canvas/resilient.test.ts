@@ -9,6 +9,7 @@ import { createInProcessCanvasStore } from './in-process.ts';
 import { openCanvasStore } from './open-store.ts';
 import type { CanvasEvent, CanvasStore } from './ports.ts';
 import { createResilientCanvasStore } from './resilient.ts';
+import { TEST_CLUSTER_SECRET, testSeal } from '../scale-out/testing/test-seal.ts';
 
 /** A Redis canvas stand-in that can be taken down: every call then fails as Redis' would. */
 function switchablePrimary() {
@@ -55,6 +56,7 @@ runCanvasStoreConformance('resilient, Redis unreachable (nothing listens on its 
   openCanvasStore({
     cacheUrl: await unusedRedisUrl(),
     redis: createRedisPool({ logger: silentLogger() }),
+    seal: testSeal(),
     limits: CONFORMANCE_LIMITS,
     logger: silentLogger(),
   }),
@@ -65,6 +67,7 @@ describe('the canvas while Redis is unreachable', () => {
     const store = await openCanvasStore({
       cacheUrl: await unusedRedisUrl(),
       redis: createRedisPool({ logger: silentLogger() }),
+      seal: testSeal(),
       limits: CONFORMANCE_LIMITS,
       logger: silentLogger(),
     });
@@ -194,8 +197,12 @@ describe('the canvas while Redis is unreachable', () => {
 
 describe('a gateway whose cache_url has nothing listening', () => {
   it('renders the canvas in process and shows the fallback in /status', async () => {
+    // With the cluster secret: without one the canvas is not shared at all (open-store.ts).
     const gw = await startTestGateway({
-      config: { memory: { cache_url: await unusedRedisUrl() } },
+      config: {
+        gateway: { cluster_secret: TEST_CLUSTER_SECRET },
+        memory: { cache_url: await unusedRedisUrl() },
+      },
     });
     try {
       await gw.gateway.whenReady();
