@@ -47,9 +47,9 @@ export function clusterSecretProblem(clusterSecret: string): string | undefined 
  * loads it.
  *
  * What decides something for a peer (session frames and clears, the approval board, message
- * claims) is sealed or signed with the cluster secret (bus-seal.ts). Without a usable one,
- * those parts refuse to share: session events stay in process, the approval board is this
- * gateway's own (`shared` is undefined), each gateway de-duplicates messages alone, and
+ * claims, the canvas) is sealed or signed with the cluster secret (bus-seal.ts). Without a usable one,
+ * those parts refuse to share: session events and the canvas stay in process, the approval
+ * board is this gateway's own (`shared` is undefined), each gateway de-duplicates messages alone, and
  * /status `backends.scale_out` says why and how to set it. The connection lease keeps using
  * Redis unsigned: it only says which gateway holds a connection, and whoever can write to
  * Redis can stop a job (by deleting or holding keys) with or without a signature. Presence
@@ -153,7 +153,7 @@ async function buildRefused(
 ): Promise<ScaleOut> {
   logger.warn(
     { reason: refused },
-    'scale-out refused: session events, pending approvals and message claims stay on this gateway',
+    'scale-out refused: session events, pending approvals, message claims and the canvas stay on this gateway',
   );
   const events = createLocalSessionEvents(deps.sockets);
   const link = await deps.redis.open(deps.cacheUrl);

@@ -23,7 +23,8 @@ export interface ScaleOut {
   /**
    * The shared Redis connections, this gateway's liveness key and the seal that authenticates
    * what gateways write for one another, for the parts that keep their own shared state there
-   * (the approval board); undefined for a single gateway, and when sharing is refused.
+   * (the approval board, the canvas); undefined for a single gateway, and when sharing is
+   * refused.
    */
   readonly shared: { link: RedisLink; presence: PresenceKeys; seal: BusSeal } | undefined;
   /**
