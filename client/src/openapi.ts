@@ -4150,6 +4150,16 @@ export interface operations {
                             created_at: number;
                             id: number;
                             importance_score: number;
+                            origin: {
+                                /** @default [] */
+                                sources: {
+                                    /** @enum {string} */
+                                    kind: "browser" | "mcp" | "skill" | "shell" | "channel" | "memory" | "tool_description";
+                                    name: string;
+                                }[];
+                                /** @enum {string} */
+                                trust: "owner" | "hearth" | "untrusted";
+                            };
                             session_id: string;
                             tags: string[];
                             type: string;
@@ -4191,6 +4201,16 @@ export interface operations {
                     content: string;
                     /** @default 0.5 */
                     importance?: number;
+                    origin?: {
+                        /** @default [] */
+                        sources?: {
+                            /** @enum {string} */
+                            kind: "browser" | "mcp" | "skill" | "shell" | "channel" | "memory" | "tool_description";
+                            name: string;
+                        }[];
+                        /** @enum {string} */
+                        trust: "owner" | "hearth" | "untrusted";
+                    };
                     /** @default default */
                     session_id?: string;
                     /** @default [] */
@@ -4213,6 +4233,16 @@ export interface operations {
                         created_at: number;
                         id: number;
                         importance_score: number;
+                        origin: {
+                            /** @default [] */
+                            sources: {
+                                /** @enum {string} */
+                                kind: "browser" | "mcp" | "skill" | "shell" | "channel" | "memory" | "tool_description";
+                                name: string;
+                            }[];
+                            /** @enum {string} */
+                            trust: "owner" | "hearth" | "untrusted";
+                        };
                         session_id: string;
                         tags: string[];
                         type: string;
@@ -4365,6 +4395,16 @@ export interface operations {
                             created_at: number;
                             id: number;
                             importance_score: number;
+                            origin: {
+                                /** @default [] */
+                                sources: {
+                                    /** @enum {string} */
+                                    kind: "browser" | "mcp" | "skill" | "shell" | "channel" | "memory" | "tool_description";
+                                    name: string;
+                                }[];
+                                /** @enum {string} */
+                                trust: "owner" | "hearth" | "untrusted";
+                            };
                             session_id: string;
                             tags: string[];
                             type: string;
@@ -4475,6 +4515,16 @@ export interface operations {
                         created_at: number;
                         id: number;
                         importance_score: number;
+                        origin: {
+                            /** @default [] */
+                            sources: {
+                                /** @enum {string} */
+                                kind: "browser" | "mcp" | "skill" | "shell" | "channel" | "memory" | "tool_description";
+                                name: string;
+                            }[];
+                            /** @enum {string} */
+                            trust: "owner" | "hearth" | "untrusted";
+                        };
                         session_id: string;
                         tags: string[];
                         type: string;
@@ -4588,6 +4638,16 @@ export interface operations {
                             created_at: number;
                             id: number;
                             importance_score: number;
+                            origin: {
+                                /** @default [] */
+                                sources: {
+                                    /** @enum {string} */
+                                    kind: "browser" | "mcp" | "skill" | "shell" | "channel" | "memory" | "tool_description";
+                                    name: string;
+                                }[];
+                                /** @enum {string} */
+                                trust: "owner" | "hearth" | "untrusted";
+                            };
                             session_id: string;
                             tags: string[];
                             type: string;

@@ -4,7 +4,14 @@
  * (Float32, little-endian).
  */
 import { HearthError } from '../errors.ts';
-import type { MemoryEntry } from '../memory/ports.ts';
+import {
+  decodeOrigin,
+  defaultEntryOrigin,
+  normaliseOrigin,
+  UNREADABLE_ORIGIN,
+  type MemoryEntry,
+  type MemoryOrigin,
+} from '../memory/ports.ts';
 
 export function importance(value: number): number {
   if (typeof value !== 'number' || !(value >= 0 && value <= 1))
@@ -76,3 +83,30 @@ export function decodeEmbedding(bytes: Uint8Array): Float32Array {
   }
   return vector;
 }
+
+/**
+ * The origin a new row is stored with: the given one checked (a malformed origin is refused
+ * with HearthError('validation') before anything is written), else the default of its type.
+ */
+export function storedOrigin(origin: MemoryOrigin | undefined, type: string): MemoryOrigin {
+  if (origin === undefined) return defaultEntryOrigin(type);
+  try {
+    return normaliseOrigin(origin);
+  } catch (error) {
+    throw new HearthError(
+      'validation',
+      `origin: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+/**
+ * What rows written before provenance was kept (origin NULL) read as, by type — the same rule
+ * as `defaultEntryOrigin`: a 'note' is the owner's, any other type Hearth's. JSON text, for
+ * the adapters' `coalesce(origin, case when type = 'note' then … else … end)`.
+ */
+export const LEGACY_NOTE_ORIGIN = JSON.stringify(defaultEntryOrigin('note'));
+export const LEGACY_OTHER_ORIGIN = JSON.stringify(defaultEntryOrigin('turn'));
+
+/** A stored origin as read back; anything unreadable reads as untrusted (fail closed). */
+export const readOrigin = (value: unknown): MemoryOrigin => decodeOrigin(value, UNREADABLE_ORIGIN);

@@ -1,6 +1,7 @@
 import { Cron } from 'croner';
 import type { Logger } from 'pino';
 import type { Summarise } from './compaction.ts';
+import { HEARTH_ORIGIN, leastTrusted } from './origin.ts';
 import type { LongTermMemory, MemoryEntry, NewMemoryEntry } from './ports.ts';
 
 export interface ArchivalDeps {
@@ -21,9 +22,9 @@ export interface ArchivalResult {
 
 /**
  * Condenses sessions inactive for `days` (default 30) or more: each session's rows become one
- * 'archive' row holding an LLM summary (importance = the highest of the originals); the
- * originals are deleted only after the archive row is stored. A session whose summary fails is
- * left untouched and counted in `failed`.
+ * 'archive' row holding an LLM summary (importance = the highest of the originals, origin the
+ * least trusted of them); the originals are deleted only after the archive row is stored. A
+ * session whose summary fails is left untouched and counted in `failed`.
  */
 export async function archiveInactiveSessions(
   deps: ArchivalDeps,
@@ -53,6 +54,8 @@ export async function archiveInactiveSessions(
         type: 'archive',
         importance_score: Math.max(...entries.map((e) => e.importance_score)),
         tags: [...new Set(entries.flatMap((e) => e.tags))],
+        // Hearth's writing from the rows: the least trusted of them (untrusted sources joined).
+        origin: leastTrusted([HEARTH_ORIGIN, ...entries.map((e) => e.origin)]),
       });
       result.condensed += await deps.removeEntries(entries.map((e) => e.id));
     } catch (error) {

@@ -98,6 +98,7 @@ export async function buildMemory(deps: BuildMemoryDeps): Promise<MemoryRuntime>
   const compactor = createCompactor({
     summarise: deps.summarise,
     store: (entry) => service.store(entry),
+    originsOf: (sessionId, hashes) => service.originsOf(sessionId, hashes),
     logger,
   });
 

@@ -33,6 +33,7 @@ function storedEntry(entry: Stored, id: number): MemoryEntry {
     type: entry.type ?? 'turn',
     created_at: 0,
     updated_at: 0,
+    origin: entry.origin ?? { trust: 'hearth', sources: [] },
   };
 }
 
@@ -147,6 +148,7 @@ describe('auto-compaction threshold', () => {
         content: 'Ada lives in Leeds and drinks green tea.',
         importance_score: 0.8,
         type: 'summary',
+        origin: { trust: 'hearth', sources: [] },
       },
     ]);
     expect(long).toEqual({ history: [], summary: 'Ada lives in Leeds and drinks green tea.' });

@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import { estimateTokens } from '../providers/ports.ts';
+import { contentHash } from './content-hash.ts';
+import { HEARTH_ORIGIN, isUntrusted, leastTrusted, type MemoryOrigin } from './origin.ts';
 import type { Compactor, Conversation, MemoryEntry, NewMemoryEntry } from './ports.ts';
 
 export type { Compactor, Conversation } from './ports.ts';
@@ -10,8 +12,20 @@ export type Summarise = (text: string) => Promise<string>;
 export interface CompactorDeps {
   summarise: Summarise;
   store: (entry: Omit<NewMemoryEntry, 'embedding'>) => Promise<MemoryEntry>;
+  /**
+   * The origins memory holds for these content hashes of the session (MemoryService.originsOf):
+   * the summary takes the least trusted of them too. A lookup that fails makes the summary
+   * untrusted (fail closed).
+   */
+  originsOf?: (sessionId: string, hashes: ReadonlySet<string>) => Promise<MemoryOrigin[]>;
   logger: Logger;
 }
+
+/** The origin a summary gets when the origins of what it summarises cannot be looked up. */
+const ORIGIN_LOOKUP_FAILED: MemoryOrigin = {
+  trust: 'untrusted',
+  sources: [{ kind: 'memory', name: 'origin lookup failed' }],
+};
 
 /** Compaction starts when the estimate passes this share of the context window. */
 export const COMPACTION_THRESHOLD = 0.5;
@@ -40,19 +54,54 @@ function transcript(conversation: Conversation, upTo: number): string {
 export function createCompactor(deps: CompactorDeps): Compactor {
   const running = new Map<string, Promise<boolean>>();
 
+  /**
+   * A summary is Hearth's writing from what it summarises: the least trusted of Hearth, the
+   * conversation's origin (history and earlier summary) and the origins memory holds for the
+   * summarised messages.
+   */
+  async function summaryOrigin(
+    sessionId: string,
+    conversation: Conversation,
+    upTo: number,
+  ): Promise<MemoryOrigin> {
+    let remembered: MemoryOrigin[] = [];
+    if (deps.originsOf) {
+      const hashes = new Set(
+        conversation.history.slice(0, upTo).map((m) => contentHash(m.content)),
+      );
+      try {
+        remembered = await deps.originsOf(sessionId, hashes);
+      } catch (error) {
+        deps.logger.warn(
+          { sessionId, err: error instanceof Error ? error.message : String(error) },
+          'origins of the compacted messages unknown; the summary is marked untrusted',
+        );
+        remembered = [ORIGIN_LOOKUP_FAILED];
+      }
+    }
+    return leastTrusted([HEARTH_ORIGIN, conversation.origin, ...remembered]);
+  }
+
   async function compact(sessionId: string, conversation: Conversation): Promise<boolean> {
     const upTo = conversation.history.length;
     if (upTo < 2) return false;
-    const summary = (await deps.summarise(transcript(conversation, upTo))).trim();
+    const [written, origin] = await Promise.all([
+      deps.summarise(transcript(conversation, upTo)),
+      summaryOrigin(sessionId, conversation, upTo),
+    ]);
+    const summary = written.trim();
     if (summary === '') throw new Error('the summary came back empty');
     await deps.store({
       session_id: sessionId,
       content: summary,
       importance_score: 0.8,
       type: 'summary',
+      origin,
     });
     conversation.history.splice(0, upTo);
     conversation.summary = summary;
+    // Absent means the owner's and Hearth's words only, which a trusted summary still is.
+    if (conversation.origin !== undefined || isUntrusted(origin)) conversation.origin = origin;
     deps.logger.info({ sessionId, turns: upTo }, 'history compacted');
     return true;
   }

@@ -35,6 +35,7 @@ const entryKeys = [
   'created_at',
   'id',
   'importance_score',
+  'origin',
   'session_id',
   'tags',
   'type',

@@ -15,6 +15,8 @@ import { createInProcessShortTermStore } from './short-term/in-process.ts';
 import { createInMemoryVectorStore } from './vectors/in-memory.ts';
 
 const DIMENSIONS = 64;
+const OWNER = { trust: 'owner', sources: [] };
+const HEARTH = { trust: 'hearth', sources: [] };
 /** 2026-03-01T12:00:00Z, epoch milliseconds. */
 const NOW = Date.UTC(2026, 2, 1, 12);
 
@@ -96,6 +98,7 @@ describe('memory service: write path', () => {
         content: ADA.assistant,
         contentHash: contentHash(ADA.assistant),
         createdAt: NOW + 1,
+        origin: HEARTH,
       },
       {
         id: 'item-1',
@@ -104,6 +107,7 @@ describe('memory service: write path', () => {
         content: ADA.user,
         contentHash: contentHash(ADA.user),
         createdAt: NOW,
+        origin: OWNER,
       },
     ]);
   });
@@ -137,6 +141,7 @@ describe('memory service: write path', () => {
         source: 'semantic',
         score: expect.closeTo(expected * (0.75 + 0.25 * 0.65), 5) as number,
         createdAt: expect.any(Number) as number,
+        origin: HEARTH,
       },
     ]);
   });
@@ -177,6 +182,8 @@ describe('memory service: retrieval', () => {
         source: 'short-term',
         score: expect.any(Number) as number,
         createdAt: NOW / 1000,
+        // The owner's message and a Hearth row of the same text: the least trusted of the two.
+        origin: HEARTH,
       },
     ]);
     expect(found.map((memory) => memory.content)).toEqual([`user: ${TEA}`, 'assistant: Noted.']);
@@ -265,6 +272,7 @@ describe('memory service: embedder states', () => {
         source: 'short-term',
         score: 1,
         createdAt: Math.floor((NOW + 1) / 1000),
+        origin: HEARTH,
       },
       {
         content: `user: ${ADA.user}`,
@@ -272,6 +280,7 @@ describe('memory service: embedder states', () => {
         source: 'short-term',
         score: expect.closeTo(0.2 + 0.8 - 0.4 / 50, 10) as number,
         createdAt: NOW / 1000,
+        origin: OWNER,
       },
       // The long-term row of the same turn repeats both short-term messages: not offered twice.
     ]);

@@ -4,6 +4,14 @@ import type { Metrics } from '../observability/metrics.ts';
 import { contentHash } from './content-hash.ts';
 import { importanceOf, LONG_TERM_THRESHOLD } from './importance.ts';
 import { keywordsOf } from './keywords.ts';
+import {
+  defaultItemOrigin,
+  HEARTH_ORIGIN,
+  leastTrusted,
+  normaliseOrigin,
+  OWNER_ORIGIN,
+  type MemoryOrigin,
+} from './origin.ts';
 import type {
   Embedder,
   LongTermMemory,
@@ -165,6 +173,10 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
       turn: TurnToRemember,
     ): Promise<{ importance: number; longTermId: number | null }> {
       const at = deps.now();
+      // Every row written from the turn takes its least trusted origin (today's defaults without one).
+      const turnOrigin = turn.origin === undefined ? undefined : normaliseOrigin(turn.origin);
+      const userOrigin = leastTrusted([OWNER_ORIGIN, turnOrigin]);
+      const replyOrigin = leastTrusted([HEARTH_ORIGIN, turnOrigin]);
       const items: ShortTermItem[] = [
         {
           id: deps.randomId(),
@@ -173,6 +185,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
           content: turn.user,
           contentHash: contentHash(turn.user),
           createdAt: at,
+          origin: userOrigin,
         },
         {
           id: deps.randomId(),
@@ -181,6 +194,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
           content: turn.assistant,
           contentHash: contentHash(turn.assistant),
           createdAt: at + 1,
+          origin: replyOrigin,
         },
       ];
       for (const item of items) await deps.shortTerm.add(item, deps.shortTermTtlSeconds);
@@ -198,6 +212,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
         importance_score: importance,
         type: 'turn',
         embedding: vectors?.[2] ?? null,
+        origin: leastTrusted([userOrigin, replyOrigin]),
       });
       return { importance, longTermId: stored.id };
     },
@@ -220,10 +235,19 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
           shortTermHashes.has(contentHash(parts[2] ?? ''))
         );
       };
+      /** Copies of one text keep the best score and the least trusted origin of them all. */
       const offer = (memory: RetrievedMemory) => {
         if (request.exclude?.has(memory.contentHash)) return;
         const current = found.get(memory.contentHash);
-        if (!current || current.score < memory.score) found.set(memory.contentHash, memory);
+        if (!current) {
+          found.set(memory.contentHash, memory);
+          return;
+        }
+        const best = current.score < memory.score ? memory : current;
+        found.set(memory.contentHash, {
+          ...best,
+          origin: leastTrusted([current.origin, memory.origin]),
+        });
       };
       const [queryVector] = (await tryEmbed([request.query])) ?? [];
 
@@ -239,6 +263,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
           source: 'short-term',
           score: 0.2 + similarity,
           createdAt: Math.floor(item.createdAt / 1000),
+          origin: item.origin ?? defaultItemOrigin(item.role),
         });
       });
 
@@ -265,6 +290,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
               source: 'semantic',
               score: hit.score * (0.75 + 0.25 * entry.importance_score),
               createdAt: entry.created_at,
+              origin: entry.origin,
             });
           }
         } catch (error) {
@@ -295,6 +321,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
             source: 'long-term',
             score: (0.3 * hits) / keywords.length + 0.3 * entry.importance_score,
             createdAt: entry.created_at,
+            origin: entry.origin,
           });
         }
       }
@@ -348,6 +375,18 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
         for (const tag of entry.tags) counts[tag] = (counts[tag] ?? 0) + 1;
       }
       return counts;
+    },
+
+    /**
+     * The origins short-term memory holds for these content hashes of a session (compaction
+     * lowers a summary's origin by them). Hashes it no longer holds add nothing.
+     */
+    async originsOf(sessionId: string, hashes: ReadonlySet<string>): Promise<MemoryOrigin[]> {
+      if (hashes.size === 0) return [];
+      const recent = await deps.shortTerm.recent(sessionId, 10_000);
+      return recent
+        .filter((item) => hashes.has(item.contentHash))
+        .map((item) => item.origin ?? defaultItemOrigin(item.role));
     },
 
     /** Stores a row (POST /memory, summaries, archives), embedded when possible. */

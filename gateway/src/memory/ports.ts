@@ -8,6 +8,7 @@
  */
 
 import type { ChatMessage } from '../providers/ports.ts';
+import type { MemoryOrigin } from './origin.ts';
 import type { RetrievedMemory } from './prompt-blocks.ts';
 
 export type MemoryRole = 'user' | 'assistant' | 'summary' | 'note';
@@ -23,6 +24,11 @@ export interface ShortTermItem {
   contentHash: string;
   /** Epoch milliseconds. */
   createdAt: number;
+  /**
+   * Where the text came from (origin.ts). Absent on items written before provenance was kept:
+   * they read as `defaultItemOrigin(role)` (the user's words the owner's, the rest Hearth's).
+   */
+  origin?: MemoryOrigin;
 }
 
 export interface ShortTermStore {
@@ -85,6 +91,11 @@ export interface MemoryEntry {
   /** Epoch seconds. */
   created_at: number;
   updated_at: number;
+  /**
+   * Where what the row was made from came from (origin.ts). Rows written before provenance was
+   * kept (and rows written without one) read as `defaultEntryOrigin(type)`.
+   */
+  origin: MemoryOrigin;
 }
 
 export interface NewMemoryEntry {
@@ -97,6 +108,8 @@ export interface NewMemoryEntry {
   embedding?: Float32Array | null;
   /** Epoch seconds; now when omitted. */
   created_at?: number;
+  /** The least trusted origin of what the row was made from; `defaultEntryOrigin(type)` when omitted. */
+  origin?: MemoryOrigin;
 }
 
 export interface MemoryFilter {
@@ -154,6 +167,13 @@ export interface Conversation {
   history: ChatMessage[];
   /** The summary that replaced older history, prepended to the system prompt. */
   summary: string | null;
+  /**
+   * The least trusted origin of what the history and the summary were made from (the chat area
+   * widens it with `leastTrusted` after each turn). Compaction gives the summary it stores this
+   * origin, lowered further by the origins short-term memory holds for the summarised messages.
+   * Absent: the owner's and Hearth's own words only.
+   */
+  origin?: MemoryOrigin;
 }
 
 /** Compaction of a conversation into a long-term summary. */
@@ -171,6 +191,12 @@ export interface TurnToRemember {
   sessionId: string;
   user: string;
   assistant: string;
+  /**
+   * The turn's least trusted origin (its taint ledger): every row written from the turn (both
+   * short-term items and the long-term row) takes it. Absent: today's behaviour, the user's
+   * message the owner's and the reply and the long-term row Hearth's.
+   */
+  origin?: MemoryOrigin;
 }
 
 /** The three tiers behind one interface (memory-service.ts has the retrieval rules). */
@@ -193,6 +219,11 @@ export interface MemoryService {
   tag(sessionId: string, tag: string): Promise<number>;
   /** `/tags`: the tags on the session's memories with their counts. */
   tags(sessionId: string): Promise<Record<string, number>>;
+  /**
+   * The origins short-term memory holds for these content hashes of a session (compaction
+   * lowers a summary's origin by them); hashes it no longer holds add nothing.
+   */
+  originsOf(sessionId: string, hashes: ReadonlySet<string>): Promise<MemoryOrigin[]>;
   /** Stores a row (POST /memory, summaries, archives), embedded when possible. */
   store(entry: Omit<NewMemoryEntry, 'embedding'>): Promise<MemoryEntry>;
   update(
@@ -229,7 +260,27 @@ export interface MemoryRuntime {
 export { MAX_SESSION_ID_CHARS, sessionIdFor, sessionIdSchema } from './session-id.ts';
 export { contentHash, normaliseContent } from './content-hash.ts';
 export { keywordsOf } from './keywords.ts';
-export { memoryPromptBlock, type RetrievedMemory } from './prompt-blocks.ts';
+export {
+  memoryPromptBlock,
+  memorySearchText,
+  recallOrigin,
+  type RetrievedMemory,
+} from './prompt-blocks.ts';
+// Provenance: memory rows keep where they came from; recall hands it back to re-taint a turn.
+export {
+  HEARTH_ORIGIN,
+  MAX_ORIGIN_SOURCES,
+  OWNER_ORIGIN,
+  isUntrusted,
+  leastTrusted,
+  memoryOriginSchema,
+  type MemoryOrigin,
+  type OriginSource,
+  type OriginSourceKind,
+  type OriginTrust,
+} from './origin.ts';
+// For the store adapters (db area): how origins are checked, stored and read back.
+export { decodeOrigin, defaultEntryOrigin, normaliseOrigin, UNREADABLE_ORIGIN } from './origin.ts';
 export {
   DEFAULT_EMBEDDING_MODEL_ID,
   PULL_COMMAND,

@@ -4,7 +4,7 @@ import { INSPECTORS } from '../testing/fakes/fake-llm/inspect.ts';
 import type { RecordedRequest } from '../testing/fakes/fake-llm/wire.ts';
 import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
 import { contentHash } from './content-hash.ts';
-import type { MemoryEntry } from './ports.ts';
+import type { MemoryEntry, MemoryOrigin } from './ports.ts';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 interface Reply<T = Record<string, unknown>> {
@@ -36,6 +36,7 @@ async function storeRow(row: {
   importance?: number;
   tags?: string[];
   type?: string;
+  origin?: MemoryOrigin;
 }): Promise<MemoryEntry> {
   const before = nowSeconds();
   const { status, body } = await call<MemoryEntry>('POST', '/memory', row);
@@ -53,6 +54,8 @@ async function storeRow(row: {
     type: row.type ?? 'note',
     created_at: body.created_at,
     updated_at: body.created_at,
+    // The caller of POST /memory is the owner unless it says where the text came from.
+    origin: row.origin ?? { trust: 'owner', sources: [] },
   });
   return body;
 }

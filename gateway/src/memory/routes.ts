@@ -3,6 +3,7 @@ import { notFound } from '../errors.ts';
 import { defineRoute, type AnyRoute } from '../http/route.ts';
 import { noControlChars } from '../http/validation.ts';
 import type { MemoryService } from './memory-service.ts';
+import { memoryOriginSchema, OWNER_ORIGIN } from './origin.ts';
 import type { LongTermMemory } from './ports.ts';
 import { sessionIdSchema } from './session-id.ts';
 import {
@@ -155,6 +156,8 @@ export function memoryRoutes(deps: MemoryRouteDeps): AnyRoute[] {
         importance: importance.default(0.5),
         tags: z.array(z.string().min(1).check(noControlChars)).max(50).default([]),
         type: z.string().min(1).check(noControlChars).default('note'),
+        /** Where the text came from; the owner (the caller) when omitted. */
+        origin: memoryOriginSchema.optional(),
       }),
       response: memoryEntrySchema,
       handler: ({ body }) =>
@@ -164,6 +167,7 @@ export function memoryRoutes(deps: MemoryRouteDeps): AnyRoute[] {
           importance_score: body.importance,
           tags: body.tags,
           type: body.type,
+          origin: body.origin ?? OWNER_ORIGIN,
         }),
     }),
     defineRoute({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { memoryOriginSchema } from './origin.ts';
 
 export const memoryEntrySchema = z.object({
   id: z.number().int(),
@@ -10,6 +11,8 @@ export const memoryEntrySchema = z.object({
   type: z.string(),
   created_at: z.number(),
   updated_at: z.number(),
+  /** Additive: where what the row was made from came from (`untrusted` rows name their sources). */
+  origin: memoryOriginSchema,
 });
 
 export const entryId = z.object({

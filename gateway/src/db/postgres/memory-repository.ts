@@ -19,6 +19,7 @@ import {
   type LongTermMemory,
   type MemoryEntry,
   type MemoryFilter,
+  type MemoryOrigin,
   type NewMemoryEntry,
 } from '../../memory/ports.ts';
 import { orm } from '../drizzle.ts';
@@ -33,7 +34,11 @@ import {
   epochSeconds,
   importance,
   inRequestOrder,
+  LEGACY_NOTE_ORIGIN,
+  LEGACY_OTHER_ORIGIN,
+  readOrigin,
   rowLimit,
+  storedOrigin,
 } from '../memory-rows.ts';
 
 const { and, asc, count, desc, eq, gt, inArray, isNotNull, lt, sql } = orm;
@@ -56,6 +61,10 @@ const entryColumns = {
   type: memoryEntries.type,
   created_at: memoryEntries.createdAt,
   updated_at: memoryEntries.updatedAt,
+  origin:
+    sql<MemoryOrigin>`coalesce(${memoryEntries.origin}, case when ${memoryEntries.type} = 'note' then ${LEGACY_NOTE_ORIGIN}::jsonb else ${LEGACY_OTHER_ORIGIN}::jsonb end)`.mapWith(
+      readOrigin,
+    ),
 };
 
 const newestFirst = [desc(memoryEntries.createdAt), desc(memoryEntries.id)];
@@ -70,6 +79,8 @@ export function postgresMemoryRepository(db: PostgresDrizzle): LongTermMemory {
     async insert(entry: NewMemoryEntry) {
       const createdAt =
         entry.created_at === undefined ? nowEpochSeconds() : epochSeconds(entry.created_at);
+      const type = entry.type ?? 'turn';
+      const origin = storedOrigin(entry.origin, type);
       const rows: MemoryEntry[] = await db
         .insert(memoryEntries)
         .values({
@@ -78,10 +89,11 @@ export function postgresMemoryRepository(db: PostgresDrizzle): LongTermMemory {
           contentHash: contentHash(entry.content),
           importanceScore: importance(entry.importance_score),
           tags: [...(entry.tags ?? [])],
-          type: entry.type ?? 'turn',
+          type,
           embedding: encodeEmbedding(entry.embedding),
           createdAt,
           updatedAt: createdAt,
+          origin,
         })
         .returning(entryColumns);
       const row = rows[0];

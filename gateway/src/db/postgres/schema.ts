@@ -77,6 +77,12 @@ export const memoryEntries = pgTable(
     embedding: bytes('embedding'),
     createdAt: bigint('created_at', { mode: 'number' }).notNull().default(epochSecondsNow),
     updatedAt: bigint('updated_at', { mode: 'number' }).notNull().default(epochSecondsNow),
+    /**
+     * Provenance (`MemoryOrigin`, ../../memory/origin.ts). NULL only in rows written before it
+     * was kept (migration 0006_memory_origin): they read as the default of their type
+     * (../memory-rows.ts `originColumn`).
+     */
+    origin: jsonValue('origin'),
   },
   (table) => [
     check(

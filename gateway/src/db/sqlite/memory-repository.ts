@@ -33,6 +33,7 @@ import {
   importance,
   inRequestOrder,
   rowLimit,
+  storedOrigin,
 } from '../memory-rows.ts';
 
 const { and, asc, count, desc, eq, gt, inArray, isNotNull, lt, sql } = orm;
@@ -67,6 +68,7 @@ export function sqliteMemoryRepository(
       embedding: sql.placeholder('embedding'),
       createdAt: sql.placeholder('createdAt'),
       updatedAt: sql.placeholder('updatedAt'),
+      origin: sql.placeholder('origin'),
     })
     .returning(entryColumns)
     .prepare();
@@ -78,16 +80,19 @@ export function sqliteMemoryRepository(
       settle(() => {
         const createdAt =
           entry.created_at === undefined ? nowEpochSeconds() : epochSeconds(entry.created_at);
+        const type = entry.type ?? 'turn';
+        const origin = JSON.stringify(storedOrigin(entry.origin, type));
         const row: MemoryEntry | undefined = insertEntry.get({
           sessionId: entry.session_id,
           content: entry.content,
           contentHash: contentHash(entry.content),
           importanceScore: importance(entry.importance_score),
           tags: [...(entry.tags ?? [])],
-          type: entry.type ?? 'turn',
+          type,
           embedding: encodeEmbedding(entry.embedding),
           createdAt,
           updatedAt: createdAt,
+          origin,
         });
         if (row === undefined) throw new Error('SQLite returned no row for the new memory entry.');
         return row;

@@ -19,9 +19,9 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SQL } from 'drizzle-orm';
-import type { MemoryEntry } from '../../memory/ports.ts';
+import type { MemoryEntry, MemoryOrigin } from '../../memory/ports.ts';
 import { orm } from '../drizzle.ts';
-import { rowLimit } from '../memory-rows.ts';
+import { LEGACY_NOTE_ORIGIN, LEGACY_OTHER_ORIGIN, readOrigin, rowLimit } from '../memory-rows.ts';
 import type { SqliteDrizzle } from './repositories.ts';
 import { memoryEntries } from './schema.ts';
 import { trigramLookup } from './trigram-terms.ts';
@@ -61,6 +61,10 @@ export const entryColumns = {
   type: memoryEntries.type,
   created_at: memoryEntries.createdAt,
   updated_at: memoryEntries.updatedAt,
+  origin:
+    sql<MemoryOrigin>`coalesce(${memoryEntries.origin}, case when ${memoryEntries.type} = 'note' then ${LEGACY_NOTE_ORIGIN} else ${LEGACY_OTHER_ORIGIN} end)`.mapWith(
+      readOrigin,
+    ),
 };
 
 type Fold = 'ascii' | 'unicode';

@@ -51,6 +51,12 @@ export const memoryEntries = sqliteTable(
     embedding: blob('embedding', { mode: 'buffer' }),
     createdAt: integer('created_at').notNull().default(epochSecondsNow),
     updatedAt: integer('updated_at').notNull().default(epochSecondsNow),
+    /**
+     * Provenance (`MemoryOrigin`, ../../memory/origin.ts) as JSON text. NULL only in rows
+     * written before it was kept (migration 0006_memory_origin): they read as the default of
+     * their type (../memory-rows.ts `originColumn`).
+     */
+    origin: text('origin'),
   },
   (table) => [
     check(

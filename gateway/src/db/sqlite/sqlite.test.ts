@@ -90,8 +90,8 @@ describe('SQLite specifics', () => {
         'sqlite_sequence',
       ]);
       // 0000_foundation, 0001_memory, 0002_memory_search, 0003_allowlist_directory,
-      // 0004_orchestrator_nodes, 0005_channels
-      expect(raw.prepare('select count(*) from __drizzle_migrations').pluck().get()).toBe(6);
+      // 0004_orchestrator_nodes, 0005_channels, 0006_memory_origin
+      expect(raw.prepare('select count(*) from __drizzle_migrations').pluck().get()).toBe(7);
     } finally {
       raw.close();
     }

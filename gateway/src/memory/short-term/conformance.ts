@@ -5,6 +5,7 @@
  * test an adapter cannot pass is skipped only with a stated reason.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultItemOrigin } from '../origin.ts';
 import type { MemoryRole, ShortTermItem, ShortTermStore } from '../ports.ts';
 
 /** A clock the test moves by hand. Starts at the real time so server-side TTLs stay sane. */
@@ -34,7 +35,10 @@ export interface ShortTermConformanceOptions {
 
 let sequence = 0;
 
-/** A well-formed item; `content` defaults to something unique. */
+/**
+ * A well-formed item; `content` defaults to something unique, `origin` to the default of its
+ * role (what a store returns for an item added without one).
+ */
 export function makeItem(
   sessionId: string,
   overrides: Partial<Omit<ShortTermItem, 'sessionId'>> = {},
@@ -48,6 +52,7 @@ export function makeItem(
     content: overrides.content ?? `content number ${sequence}`,
     contentHash: overrides.contentHash ?? sequence.toString(16).padStart(64, '0'),
     createdAt: overrides.createdAt ?? 1_750_000_000_000 + sequence,
+    origin: overrides.origin ?? defaultItemOrigin(role),
   };
 }
 

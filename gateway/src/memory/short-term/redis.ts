@@ -13,9 +13,11 @@
 import type { Logger } from '../../observability/logger.ts';
 import type { RedisLink } from '../../redis/link.ts';
 import type { MemoryRole, ShortTermItem, ShortTermStore } from '../ports.ts';
+import { decodeOrigin, defaultItemOrigin } from '../origin.ts';
 import {
   DEFAULT_MAX_ITEMS_PER_SESSION,
   assertTtl,
+  itemOrigin,
   keywordMatcher,
   normaliseLimit,
 } from './rules.ts';
@@ -74,6 +76,8 @@ export function createRedisShortTermStore(options: RedisShortTermOptions): Short
           content: value.content,
           contentHash: value.contentHash,
           createdAt: value.createdAt,
+          // Items written before provenance was kept have none: the default of their role.
+          origin: decodeOrigin(value.origin, defaultItemOrigin(value.role)),
         };
       }
     } catch {
@@ -135,6 +139,7 @@ export function createRedisShortTermStore(options: RedisShortTermOptions): Short
         content: item.content,
         contentHash: item.contentHash,
         createdAt: item.createdAt,
+        origin: itemOrigin(item),
       });
       await run(
         ADD,

@@ -2,6 +2,7 @@
  * Rules every short-term adapter applies the same way, so the conformance suite can hold them
  * to one behaviour.
  */
+import { defaultItemOrigin, normaliseOrigin, type MemoryOrigin } from '../origin.ts';
 import type { ShortTermItem } from '../ports.ts';
 
 /** Items kept per session; adding more drops the oldest. */
@@ -30,7 +31,15 @@ export function keywordMatcher(keyword: string): (content: string) => boolean {
   return (content) => content.toLowerCase().includes(lower);
 }
 
-/** A defensive copy, so callers can never change what a store holds. */
+/**
+ * An item's origin as stores keep and return it: the given one checked (a malformed origin is
+ * refused with a TypeError), or for an item without one, the default of its role.
+ */
+export function itemOrigin(item: ShortTermItem): MemoryOrigin {
+  return item.origin === undefined ? defaultItemOrigin(item.role) : normaliseOrigin(item.origin);
+}
+
+/** A defensive copy, so callers can never change what a store holds; it always has an origin. */
 export function copyItem(item: ShortTermItem): ShortTermItem {
   return {
     id: item.id,
@@ -39,5 +48,6 @@ export function copyItem(item: ShortTermItem): ShortTermItem {
     content: item.content,
     contentHash: item.contentHash,
     createdAt: item.createdAt,
+    origin: itemOrigin(item),
   };
 }
