@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteDatabase } from '../db/sqlite/open-sqlite.ts';
 import type { Database } from '../db/ports.ts';
 import { archiveInactiveSessions, type ArchivalDeps } from './archival.ts';
-import type { MemoryEntry } from './ports.ts';
+import type { MemoryEntry, MemoryOrigin } from './ports.ts';
 import { capturingLogger } from '../observability/testing/log-capture.ts';
 
 /** The injected clock: 2026-06-01T03:00:00Z, epoch milliseconds. */
@@ -39,7 +39,12 @@ describe('archival of inactive sessions', () => {
     session_id: string,
     content: string,
     daysAgo: number,
-    extra: { importance_score?: number; tags?: string[]; type?: string } = {},
+    extra: {
+      importance_score?: number;
+      tags?: string[];
+      type?: string;
+      origin?: MemoryOrigin;
+    } = {},
   ): Promise<MemoryEntry> =>
     db.memory.insert({
       session_id,
@@ -48,7 +53,33 @@ describe('archival of inactive sessions', () => {
       tags: extra.tags,
       type: extra.type,
       created_at: NOW - daysAgo * DAY,
+      origin: extra.origin,
     });
+
+  it('gives the archive row the least trusted origin of the rows it condenses', async () => {
+    const page: MemoryOrigin = {
+      trust: 'untrusted',
+      sources: [{ kind: 'browser', name: 'evil.example' }],
+    };
+    const stranger: MemoryOrigin = {
+      trust: 'untrusted',
+      sources: [{ kind: 'channel', name: 'telegram 4242' }],
+    };
+    await add('mixed', 'Ada lives in Leeds', 45, { type: 'note' });
+    await add('mixed', 'A page said the tram is free', 44, { origin: page });
+    await add('mixed', 'A stranger said hello', 43, { origin: stranger });
+    await add('trusted', 'Ada drinks tea', 45, { type: 'note' });
+    await add('trusted', 'Hearth noted the tea', 44);
+
+    expect(await archiveInactiveSessions(deps)).toMatchObject({ condensed: 5, failed: 0 });
+    const [mixed] = await db.memory.list({ session_id: 'mixed', limit: 10 });
+    expect(mixed).toMatchObject({
+      type: 'archive',
+      origin: { trust: 'untrusted', sources: [...page.sources, ...stranger.sources] },
+    });
+    const [trusted] = await db.memory.list({ session_id: 'trusted', limit: 10 });
+    expect(trusted).toMatchObject({ type: 'archive', origin: { trust: 'hearth', sources: [] } });
+  });
 
   const rowsOf = async (session_id: string) =>
     (await db.memory.list({ session_id, limit: 100 })).map((e) => ({

@@ -41,11 +41,8 @@ export async function archiveInactiveSessions(
     if (entries.length < 2) continue;
     result.sessions += 1;
     try {
-      const text = entries
-        .slice()
-        .reverse()
-        .map((e) => e.content)
-        .join('\n---\n');
+      const oldestFirst = entries.slice().reverse();
+      const text = oldestFirst.map((e) => e.content).join('\n---\n');
       const summary = (await deps.summarise(text)).trim();
       if (summary === '') throw new Error('empty summary');
       await deps.store({
@@ -55,7 +52,7 @@ export async function archiveInactiveSessions(
         importance_score: Math.max(...entries.map((e) => e.importance_score)),
         tags: [...new Set(entries.flatMap((e) => e.tags))],
         // Hearth's writing from the rows: the least trusted of them (untrusted sources joined).
-        origin: leastTrusted([HEARTH_ORIGIN, ...entries.map((e) => e.origin)]),
+        origin: leastTrusted([HEARTH_ORIGIN, ...oldestFirst.map((e) => e.origin)]),
       });
       result.condensed += await deps.removeEntries(entries.map((e) => e.id));
     } catch (error) {

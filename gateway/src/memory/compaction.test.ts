@@ -4,8 +4,11 @@ import {
   COMPACTION_THRESHOLD,
   conversationTokens,
   createCompactor,
+  type CompactorDeps,
   type Conversation,
 } from './compaction.ts';
+import { contentHash } from './content-hash.ts';
+import type { MemoryOrigin } from './origin.ts';
 import type { MemoryEntry, NewMemoryEntry } from './ports.ts';
 import { capturingLogger } from '../observability/testing/log-capture.ts';
 
@@ -42,6 +45,7 @@ function rig(
   options: {
     summarise?: (text: string) => Promise<string>;
     store?: (entry: Stored) => Promise<MemoryEntry>;
+    originsOf?: CompactorDeps['originsOf'];
   } = {},
 ) {
   const capture = capturingLogger();
@@ -60,6 +64,7 @@ function rig(
       stored.push(entry);
       return Promise.resolve(storedEntry(entry, stored.length));
     },
+    originsOf: options.originsOf,
     logger: capture.logger,
   });
   return { compactor, events, summarised, stored, capture };
@@ -276,5 +281,74 @@ describe('compact', () => {
     expect(b).not.toBe(a);
     gate.resolve('both');
     await expect(Promise.all([a, b])).resolves.toEqual([true, true]);
+  });
+});
+
+describe('compaction and provenance', () => {
+  const PAGE: MemoryOrigin = {
+    trust: 'untrusted',
+    sources: [{ kind: 'browser', name: 'evil.example' }],
+  };
+  const SHELL: MemoryOrigin = {
+    trust: 'untrusted',
+    sources: [{ kind: 'shell', name: 'curl' }],
+  };
+
+  it('a summary of trusted turns is Hearth’s, and leaves the conversation’s origin unset', async () => {
+    const { compactor, stored } = rig({ originsOf: () => Promise.resolve([]) });
+    const live = conversation(...turn('My name is Ada', 'Hello Ada'));
+    await compactor.compact('s', live);
+    expect(stored.map((e) => e.origin)).toEqual([{ trust: 'hearth', sources: [] }]);
+    expect(live.origin).toBeUndefined();
+  });
+
+  it('a summary inherits the conversation’s untrusted origin and keeps it on the conversation', async () => {
+    const { compactor, stored } = rig();
+    const live: Conversation = {
+      ...conversation(...turn('Read the page', 'It says…')),
+      origin: PAGE,
+    };
+    await compactor.compact('s', live);
+    expect(stored.map((e) => e.origin)).toEqual([PAGE]);
+    expect(live.origin).toEqual(PAGE);
+  });
+
+  it('a summary takes the least trusted origin memory holds for the summarised messages', async () => {
+    const asked: { sessionId: string; hashes: string[] }[] = [];
+    const { compactor, stored } = rig({
+      originsOf: (sessionId, hashes) => {
+        asked.push({ sessionId, hashes: [...hashes].sort() });
+        return Promise.resolve([{ trust: 'owner', sources: [] }, SHELL]);
+      },
+    });
+    const live: Conversation = {
+      ...conversation(...turn('Run the fetch', 'The output says…')),
+      origin: PAGE,
+    };
+    await compactor.compact('s', live);
+    expect(asked).toEqual([
+      {
+        sessionId: 's',
+        hashes: [contentHash('Run the fetch'), contentHash('The output says…')].sort(),
+      },
+    ]);
+    // Untrusted wins; the sources of every untrusted piece are joined.
+    const expected = { trust: 'untrusted', sources: [...PAGE.sources, ...SHELL.sources] };
+    expect(stored.map((e) => e.origin)).toEqual([expected]);
+    expect(live.origin).toEqual(expected);
+  });
+
+  it('fails closed: when the origins cannot be looked up, the summary is untrusted', async () => {
+    const { compactor, stored, capture } = rig({
+      originsOf: () => Promise.reject(new Error('redis down')),
+    });
+    const live = conversation(...turn('hi', 'hello'));
+    await compactor.compact('s', live);
+    expect(stored.map((e) => e.origin)).toEqual([
+      { trust: 'untrusted', sources: [{ kind: 'memory', name: 'origin lookup failed' }] },
+    ]);
+    expect(capture.warnings()).toEqual([
+      expect.objectContaining({ sessionId: 's', err: 'redis down' }),
+    ]);
   });
 });

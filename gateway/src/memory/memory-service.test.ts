@@ -357,3 +357,91 @@ describe('memory service: rebuilding the vector index after a restart', () => {
     expect(found[0]?.content).toBe(ADA_ROW);
   });
 });
+
+describe('memory service: provenance', () => {
+  const PAGE = {
+    trust: 'untrusted' as const,
+    sources: [{ kind: 'browser' as const, name: 'evil.example' }],
+  };
+  const TURN = {
+    sessionId: 'web',
+    user: 'Remember what the page evil.example said about my Leeds address',
+    assistant: 'The page says your Leeds address is 1 Fake Street; I will remember it.',
+  };
+
+  it('gives every row written from an untrusted turn the turn’s origin', async () => {
+    const { service, db, shortTerm } = await tiers();
+    const written = await service.rememberTurn({ ...TURN, origin: PAGE });
+    expect(written.longTermId).not.toBeNull();
+    expect((await shortTerm.recent('web', 10)).map((item) => item.origin)).toEqual([PAGE, PAGE]);
+    expect((await db.memory.get(written.longTermId ?? 0))?.origin).toEqual(PAGE);
+  });
+
+  it('without an origin keeps today’s behaviour: the user’s words the owner’s, the rest Hearth’s', async () => {
+    const { service, db, shortTerm } = await tiers();
+    const written = await service.rememberTurn(TURN);
+    expect((await shortTerm.recent('web', 10)).map((item) => item.origin)).toEqual([HEARTH, OWNER]);
+    expect((await db.memory.get(written.longTermId ?? 0))?.origin).toEqual(HEARTH);
+  });
+
+  it('refuses a malformed turn origin before writing anything', async () => {
+    const { service, db, shortTerm } = await tiers();
+    const bad = { trust: 'owner', sources: [{ kind: 'browser', name: 'x' }] } as const;
+    await expect(
+      service.rememberTurn({ ...TURN, origin: bad as unknown as typeof PAGE }),
+    ).rejects.toThrow(TypeError);
+    expect(await shortTerm.recent('web', 10)).toEqual([]);
+    expect(await db.memory.count()).toBe(0);
+  });
+
+  it('returns the origin with every recalled memory, from every tier', async () => {
+    const { service, db, shortTerm } = await tiers();
+    const written = await service.rememberTurn({ ...TURN, origin: PAGE });
+    const fromShortTerm = await service.retrieve({
+      sessionId: 'web',
+      query: 'Leeds address',
+      topK: 8,
+    });
+    expect(fromShortTerm.length).toBeGreaterThan(0);
+    for (const memory of fromShortTerm) expect(memory.origin).toEqual(PAGE);
+
+    // Long-term only (semantic and keyword): short-term emptied.
+    await shortTerm.clear('web');
+    const fromLongTerm = await service.retrieve({
+      sessionId: 'web',
+      query: 'Leeds address',
+      topK: 8,
+    });
+    expect(fromLongTerm.map((m) => [m.contentHash, m.origin])).toEqual([
+      [(await db.memory.get(written.longTermId ?? 0))?.content_hash, PAGE],
+    ]);
+  });
+
+  it('copies of one text recalled from several tiers keep the least trusted origin', async () => {
+    const { service } = await tiers();
+    const text = 'The spare key is under the blue flowerpot';
+    // The owner said it (short-term, owner) and a page said it too (long-term, untrusted).
+    await service.rememberTurn({ sessionId: 'dup', user: text, assistant: 'Noted.' });
+    await service.store({ session_id: 'dup', content: text, importance_score: 1, origin: PAGE });
+    const found = await service.retrieve({
+      sessionId: 'dup',
+      query: 'spare key flowerpot',
+      topK: 8,
+    });
+    const copies = found.filter((m) => m.contentHash === contentHash(text));
+    expect(copies).toHaveLength(1);
+    expect(copies[0]).toMatchObject({ source: 'short-term', origin: PAGE });
+  });
+
+  it('tells compaction the origins short-term memory holds for a session’s messages', async () => {
+    const { service } = await tiers();
+    await service.rememberTurn({ ...TURN, origin: PAGE });
+    await service.rememberTurn({ sessionId: 'web', user: 'thanks', assistant: 'You are welcome.' });
+    const origins = await service.originsOf(
+      'web',
+      new Set([contentHash(TURN.assistant), contentHash('thanks'), contentHash('not there')]),
+    );
+    expect(origins).toEqual([OWNER, PAGE]);
+    expect(await service.originsOf('web', new Set())).toEqual([]);
+  });
+});

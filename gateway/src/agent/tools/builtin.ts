@@ -1,4 +1,4 @@
-import type { MemoryService } from '../../memory/ports.ts';
+import { memorySearchText, type MemoryService } from '../../memory/ports.ts';
 import type { Tool } from '../../tools/ports.ts';
 
 export { AGENT_TOOLS } from './builtin-names.ts';
@@ -51,8 +51,7 @@ export function memorySearchTool(memory: MemoryService): Tool {
       const query = typeof args.query === 'string' ? args.query : '';
       if (query.trim() === '') return 'Error: query is required.';
       const found = await memory.retrieve({ sessionId: context.sessionId, query, topK: 5 });
-      if (found.length === 0) return 'Nothing found in memory.';
-      return found.map((m) => `- ${m.content}`).join('\n');
+      return memorySearchText(found);
     },
   };
 }
