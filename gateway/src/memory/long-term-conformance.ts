@@ -10,6 +10,7 @@ import { HearthError } from '../errors.ts';
 import { contentHash } from './content-hash.ts';
 import { describeRetentionConformance } from './long-term-retention-conformance.ts';
 import { describeSearchConformance } from './long-term-search-conformance.ts';
+import { MAX_ORIGIN_SOURCES, type MemoryOrigin } from './origin.ts';
 import type { LongTermMemory, MemoryEntry, NewMemoryEntry } from './ports.ts';
 
 const DAY = 86_400;
@@ -48,9 +49,18 @@ export interface LongTermStore {
   close(): Promise<void>;
 }
 
+export interface LongTermConformanceOptions {
+  /**
+   * Makes a row look like one written before provenance was kept: its `origin` column NULL, as
+   * migration 0006_memory_origin leaves every older row (through the adapter's own SQL client).
+   */
+  forgetOrigin: (id: number) => Promise<void>;
+}
+
 export function runLongTermMemoryConformance(
   name: string,
   open: () => Promise<LongTermStore>,
+  options: LongTermConformanceOptions,
 ): void {
   describe(`LongTermMemory conformance: ${name}`, () => {
     let db: LongTermStore;
@@ -178,6 +188,88 @@ export function runLongTermMemoryConformance(
         } finally {
           await other.close();
         }
+      });
+    });
+
+    describe('origin (provenance)', () => {
+      const PAGE: MemoryOrigin = {
+        trust: 'untrusted',
+        sources: [
+          { kind: 'browser', name: 'evil.example' },
+          { kind: 'mcp', name: 'files — ünïcode' },
+        ],
+      };
+      const OWNER: MemoryOrigin = { trust: 'owner', sources: [] };
+      const HEARTH: MemoryOrigin = { trust: 'hearth', sources: [] };
+
+      it('round-trips an untrusted origin through every read', async () => {
+        const entry = await add({ content: 'The page said: quokka facts', origin: PAGE });
+        expect(entry.origin).toStrictEqual(PAGE);
+        await expect(memory.get(entry.id)).resolves.toMatchObject({ origin: PAGE });
+        await expect(memory.getMany([entry.id])).resolves.toMatchObject([{ origin: PAGE }]);
+        await expect(memory.list({ limit: 10 })).resolves.toMatchObject([{ origin: PAGE }]);
+        await expect(memory.search('QUOKKA', { limit: 10 })).resolves.toMatchObject([
+          { origin: PAGE },
+        ]);
+        // Editing the text keeps where it came from.
+        await expect(memory.update(entry.id, { content: 'edited quokka' })).resolves.toMatchObject({
+          origin: PAGE,
+        });
+        const other = await open();
+        try {
+          await expect(other.memory.get(entry.id)).resolves.toMatchObject({ origin: PAGE });
+        } finally {
+          await other.close();
+        }
+      });
+
+      it('without an origin stores the default of the type: a note the owner’s, the rest Hearth’s', async () => {
+        await expect(add({ type: 'note' })).resolves.toMatchObject({ origin: OWNER });
+        for (const type of ['turn', 'summary', 'archive', 'fact', undefined])
+          await expect(add({ type })).resolves.toMatchObject({ origin: HEARTH });
+        await expect(add({ type: 'summary', origin: OWNER })).resolves.toMatchObject({
+          origin: OWNER,
+        });
+      });
+
+      it('reads rows written before the origin column as the default of their type', async () => {
+        const note = await add({ type: 'note', content: 'legacy wombat note', origin: PAGE });
+        const turn = await add({ type: 'turn', content: 'legacy wombat turn', origin: PAGE });
+        await options.forgetOrigin(note.id);
+        await options.forgetOrigin(turn.id);
+        await expect(memory.get(note.id)).resolves.toStrictEqual({ ...note, origin: OWNER });
+        await expect(memory.get(turn.id)).resolves.toStrictEqual({ ...turn, origin: HEARTH });
+        await expect(memory.search('legacy wombat', { limit: 10 })).resolves.toMatchObject([
+          { id: turn.id, origin: HEARTH },
+          { id: note.id, origin: OWNER },
+        ]);
+        await expect(memory.list({ limit: 10, type: 'note' })).resolves.toMatchObject([
+          { origin: OWNER },
+        ]);
+      });
+
+      it('rejects a malformed origin with a validation error and writes nothing', async () => {
+        const bad = [
+          { trust: 'stranger', sources: [] },
+          { trust: 'owner', sources: [{ kind: 'browser', name: 'x' }] },
+          { trust: 'untrusted', sources: [{ kind: 'radio', name: 'x' }] },
+        ];
+        for (const origin of bad) {
+          const failure = add({ origin: origin as unknown as MemoryOrigin });
+          await expect(failure).rejects.toBeInstanceOf(HearthError);
+          await expect(failure).rejects.toMatchObject({ code: 'validation' });
+        }
+        await expect(memory.count()).resolves.toBe(0);
+      });
+
+      it('keeps at most MAX_ORIGIN_SOURCES sources, each once', async () => {
+        const sources = Array.from({ length: MAX_ORIGIN_SOURCES + 4 }, (_, i) => ({
+          kind: 'channel' as const,
+          name: `stranger ${i % (MAX_ORIGIN_SOURCES + 2)}`,
+        }));
+        const entry = await add({ origin: { trust: 'untrusted', sources } });
+        const stored = await memory.get(entry.id);
+        expect(stored?.origin.sources).toStrictEqual(sources.slice(0, MAX_ORIGIN_SOURCES));
       });
     });
 

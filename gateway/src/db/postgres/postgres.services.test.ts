@@ -1,8 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLongTermMemoryConformance } from '../../memory/long-term-conformance.ts';
 import { runDatabaseConformance } from '../conformance.ts';
+import { loadNodePostgres } from '../drizzle.ts';
 import { openDatabase } from '../open-database.ts';
 import { describePostgresUrl, openPostgresDatabase } from './open-postgres.ts';
 
@@ -10,6 +15,7 @@ import { describePostgresUrl, openPostgresDatabase } from './open-postgres.ts';
 const adminUrl = process.env.HEARTH_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const databaseName = `hearth_test_${randomBytes(6).toString('hex')}`;
 const testUrl = withDatabase(adminUrl, databaseName);
+const migrationsFolder = fileURLToPath(new URL('../../../drizzle/pg', import.meta.url));
 
 function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
@@ -95,6 +101,57 @@ describe('PostgreSQL specifics', () => {
     }
   });
 
+  it('adds the origin column to a database written before it; its rows read as the default of their type', async () => {
+    const oldMigrations = await mkdtemp(join(tmpdir(), 'hearth-pg-0005-'));
+    const scratch = `${databaseName}_before_origin`;
+    await admin((client) => client.query(`create database "${scratch}"`));
+    try {
+      // A database as the previous release left it: migrated up to 0005_channels, with rows.
+      await cp(migrationsFolder, oldMigrations, { recursive: true });
+      const journalFile = join(oldMigrations, 'meta', '_journal.json');
+      const journal = JSON.parse(await readFile(journalFile, 'utf8')) as {
+        entries: { tag: string }[];
+      };
+      journal.entries = journal.entries.filter((entry) => entry.tag < '0006');
+      await writeFile(journalFile, JSON.stringify(journal));
+      const client = new pg.Client({ connectionString: withDatabase(adminUrl, scratch) });
+      await client.connect();
+      let ids: number[] = [];
+      try {
+        const { driver, migrator } = loadNodePostgres();
+        await migrator.migrate(driver.drizzle({ client }), { migrationsFolder: oldMigrations });
+        const columns = await client.query<{ column_name: string }>(
+          "select column_name from information_schema.columns where table_name = 'memory_entries'",
+        );
+        expect(columns.rows.map((row) => row.column_name)).not.toContain('origin');
+        for (const type of ['note', 'turn', 'summary']) {
+          const row = await client.query<{ id: number }>(
+            'insert into memory_entries (session_id, content, content_hash, importance_score, type) values ($1, $2, $3, $4, $5) returning id',
+            ['old', `an old ${type}`, 'x', 0.5, type],
+          );
+          ids = [...ids, row.rows[0]?.id ?? 0];
+        }
+      } finally {
+        await client.end();
+      }
+
+      const db = await openPostgresDatabase(withDatabase(adminUrl, scratch));
+      try {
+        const origins = (await db.memory.getMany(ids)).map((entry) => [entry.type, entry.origin]);
+        expect(origins).toStrictEqual([
+          ['note', { trust: 'owner', sources: [] }],
+          ['turn', { trust: 'hearth', sources: [] }],
+          ['summary', { trust: 'hearth', sources: [] }],
+        ]);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      await rm(oldMigrations, { recursive: true, force: true });
+      await admin((client) => client.query(`drop database if exists "${scratch}" with (force)`));
+    }
+  });
+
   it('rejects with an Error naming the host when the server cannot be reached', async () => {
     const unreachable = 'postgresql://postgres:hunter2@127.0.0.1:1/hearth';
     const started = Date.now();
@@ -113,4 +170,14 @@ describe('PostgreSQL specifics', () => {
   });
 });
 
-runLongTermMemoryConformance('PostgreSQL', () => openPostgresDatabase(testUrl));
+runLongTermMemoryConformance('PostgreSQL', () => openPostgresDatabase(testUrl), {
+  forgetOrigin: async (id) => {
+    const client = new pg.Client({ connectionString: testUrl });
+    await client.connect();
+    try {
+      await client.query('update memory_entries set origin = null where id = $1', [id]);
+    } finally {
+      await client.end();
+    }
+  },
+});

@@ -9,6 +9,7 @@ import type { MemoryEntry } from '../../memory/ports.ts';
 import type { Database } from '../database.ts';
 import { loadBetterSqlite3 } from '../drizzle.ts';
 import { openSqliteDatabase } from './open-sqlite.ts';
+import { forgetSqliteOrigin } from './testing/legacy-rows.ts';
 
 const migrationsFolder = fileURLToPath(new URL('../../../drizzle/sqlite', import.meta.url));
 
@@ -24,8 +25,10 @@ afterAll(async () => {
 
 // The whole suite again with the probe of the newest rows turned off: every search that the
 // trigram index can answer goes through it, and must still give exactly the same results.
-runLongTermMemoryConformance('SQLite file, searching through the trigram index', () =>
-  openSqliteDatabase(join(folder, 'indexed', 'memory.db'), { searchProbeRows: 0 }),
+runLongTermMemoryConformance(
+  'SQLite file, searching through the trigram index',
+  () => openSqliteDatabase(join(folder, 'indexed', 'memory.db'), { searchProbeRows: 0 }),
+  { forgetOrigin: (id) => forgetSqliteOrigin(join(folder, 'indexed', 'memory.db'), id) },
 );
 
 /**

@@ -1,12 +1,17 @@
-import { mkdtemp, rm, stat, writeFile, chmod } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLongTermMemoryConformance } from '../../memory/long-term-conformance.ts';
 import { runDatabaseConformance } from '../conformance.ts';
+import { loadBetterSqlite3 } from '../drizzle.ts';
 import { openDatabase } from '../open-database.ts';
 import { openSqliteDatabase } from './open-sqlite.ts';
+import { forgetSqliteOrigin } from './testing/legacy-rows.ts';
+
+const migrationsFolder = fileURLToPath(new URL('../../../drizzle/sqlite', import.meta.url));
 
 let folder = '';
 
@@ -97,6 +102,46 @@ describe('SQLite specifics', () => {
     }
   });
 
+  it('adds the origin column to a database written before it; its rows read as the default of their type', async () => {
+    // A store as the previous release left it: migrated up to 0005_channels, with rows.
+    const oldMigrations = join(folder, 'migrations-0005');
+    await cp(migrationsFolder, oldMigrations, { recursive: true });
+    const journalFile = join(oldMigrations, 'meta', '_journal.json');
+    const journal = JSON.parse(await readFile(journalFile, 'utf8')) as {
+      entries: { tag: string }[];
+    };
+    journal.entries = journal.entries.filter((entry) => entry.tag < '0006');
+    await writeFile(journalFile, JSON.stringify(journal));
+    const file = join(folder, 'before-origin.db');
+    const raw = new BetterSqlite3(file);
+    const { driver, migrator } = loadBetterSqlite3();
+    migrator.migrate(driver.drizzle({ client: raw }), { migrationsFolder: oldMigrations });
+    const columns = () =>
+      (raw.prepare('pragma table_info(memory_entries)').all() as { name: string }[]).map(
+        (column) => column.name,
+      );
+    expect(columns()).not.toContain('origin');
+    const insert = raw.prepare(
+      'insert into memory_entries (session_id, content, content_hash, importance_score, type) values (?, ?, ?, ?, ?)',
+    );
+    const ids = ['note', 'turn', 'summary'].map((type) =>
+      Number(insert.run('old', `an old ${type}`, 'x', 0.5, type).lastInsertRowid),
+    );
+    raw.close();
+
+    const db = await openSqliteDatabase(file);
+    try {
+      const origins = (await db.memory.getMany(ids)).map((entry) => [entry.type, entry.origin]);
+      expect(origins).toStrictEqual([
+        ['note', { trust: 'owner', sources: [] }],
+        ['turn', { trust: 'hearth', sources: [] }],
+        ['summary', { trust: 'hearth', sources: [] }],
+      ]);
+    } finally {
+      await db.close();
+    }
+  });
+
   it("opens a private in-memory store for ':memory:'", async () => {
     const db = await openSqliteDatabase(':memory:');
     try {
@@ -131,6 +176,8 @@ describe('SQLite specifics', () => {
   });
 });
 
-runLongTermMemoryConformance('SQLite file', () =>
-  openSqliteDatabase(join(folder, 'long-term', 'memory.db')),
+runLongTermMemoryConformance(
+  'SQLite file',
+  () => openSqliteDatabase(join(folder, 'long-term', 'memory.db')),
+  { forgetOrigin: (id) => forgetSqliteOrigin(join(folder, 'long-term', 'memory.db'), id) },
 );
