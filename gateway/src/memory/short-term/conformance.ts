@@ -176,6 +176,42 @@ export function runShortTermConformance(
         expect(contents(recent)).toStrictEqual([...samples].reverse());
       });
 
+      test('keeps an item’s origin, untrusted sources included', async () => {
+        const origin = {
+          trust: 'untrusted' as const,
+          sources: [
+            { kind: 'browser' as const, name: 'evil.example' },
+            { kind: 'channel' as const, name: 'telegram 会话 4242' },
+          ],
+        };
+        const item = makeItem('s1', { role: 'assistant', origin });
+        await store.add(item, ttl);
+        await expect(store.recent('s1', 1)).resolves.toStrictEqual([item]);
+        const [returned] = await store.recent('s1', 1);
+        returned?.origin?.sources.push({ kind: 'shell', name: 'changed after recent' });
+        await expect(store.recent('s1', 1)).resolves.toStrictEqual([item]);
+      });
+
+      test('gives an item added without an origin the default of its role', async () => {
+        const user = makeItem('s1', { role: 'user' });
+        const reply = makeItem('s1', { role: 'assistant' });
+        delete user.origin;
+        delete reply.origin;
+        await addAll([user, reply]);
+        await expect(store.recent('s1', 10)).resolves.toStrictEqual([
+          { ...reply, origin: { trust: 'hearth', sources: [] } },
+          { ...user, origin: { trust: 'owner', sources: [] } },
+        ]);
+      });
+
+      test('rejects an item with a malformed origin and stores nothing', async () => {
+        const bad = makeItem('s1', {
+          origin: { trust: 'owner', sources: [{ kind: 'browser', name: 'x' }] },
+        });
+        await expect(store.add(bad, ttl)).rejects.toThrow(TypeError);
+        await expect(store.recent('s1', 10)).resolves.toStrictEqual([]);
+      });
+
       test('rejects a TTL that is not a positive number of seconds', async () => {
         await expect(store.add(makeItem('s1'), 0)).rejects.toThrow(RangeError);
         await expect(store.add(makeItem('s1'), -5)).rejects.toThrow(RangeError);

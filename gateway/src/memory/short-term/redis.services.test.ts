@@ -68,6 +68,42 @@ describe('redis short-term specifics', () => {
     }
   });
 
+  it('reads items written before provenance by their role’s default; an unreadable origin as untrusted', async () => {
+    const keyPrefix = nextPrefix();
+    const store = createRedisShortTermStore({
+      link: await createRedisLink({ url, logger: silentLogger() }),
+      logger: silentLogger(),
+      now: Date.now,
+      keyPrefix,
+    });
+    const raw = createClient({ url });
+    await raw.connect();
+    try {
+      const user = makeItem('legacy', { role: 'user' });
+      const reply = makeItem('legacy', { role: 'assistant' });
+      const odd = makeItem('legacy', { role: 'user' });
+      for (const item of [user, reply, odd]) await store.add(item, 60);
+      // Rewrite them as the previous release stored them (no origin), and one with a bad origin.
+      const json = (item: typeof user, origin?: unknown) => JSON.stringify({ ...item, origin });
+      await raw.hSet(`${keyPrefix}d:legacy`, {
+        [user.id]: json(user),
+        [reply.id]: json(reply),
+        [odd.id]: json(odd, { trust: 'root' }),
+      });
+      await expect(store.recent('legacy', 10)).resolves.toStrictEqual([
+        {
+          ...odd,
+          origin: { trust: 'untrusted', sources: [{ kind: 'memory', name: 'unreadable origin' }] },
+        },
+        { ...reply, origin: { trust: 'hearth', sources: [] } },
+        { ...user, origin: { trust: 'owner', sources: [] } },
+      ]);
+    } finally {
+      await raw.quit();
+      await store.close();
+    }
+  });
+
   it('extends a session’s key TTL to its longest-lived item', async () => {
     const keyPrefix = nextPrefix();
     const store = createRedisShortTermStore({

@@ -213,6 +213,16 @@ describe('resilient short-term store', () => {
     expect(t.changes).toStrictEqual([]);
   });
 
+  it('rejects a malformed origin as a caller error, without switching stores', async () => {
+    const t = await setUp();
+    const bad = makeItem('s', {
+      origin: { trust: 'hearth', sources: [{ kind: 'mcp', name: 'x' }] },
+    });
+    await expect(t.store.add(bad, 60)).rejects.toThrow(TypeError);
+    expect(t.store.kind).toBe('redis');
+    expect(t.changes).toStrictEqual([]);
+  });
+
   it('close() stops probing and closes both stores', async () => {
     const t = await setUp(10);
     t.primary.setDown(true);

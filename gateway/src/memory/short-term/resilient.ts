@@ -14,7 +14,7 @@
  */
 import type { Logger } from '../../observability/logger.ts';
 import type { ShortTermItem, ShortTermStore } from '../ports.ts';
-import { assertTtl, normaliseLimit } from './rules.ts';
+import { assertTtl, itemOrigin, normaliseLimit } from './rules.ts';
 import { createFailover } from '../../lifecycle/failover.ts';
 
 export interface ResilientShortTermOptions {
@@ -135,9 +135,12 @@ export async function createResilientShortTermStore(
       return failover.usingPrimary ? primary.kind : fallback.kind;
     },
 
-    add(item, ttlSeconds) {
+    add(given, ttlSeconds) {
+      // Bad input is refused here: it must not look like an outage of the primary.
+      let item: typeof given;
       try {
         assertTtl(ttlSeconds);
+        item = { ...given, origin: itemOrigin(given) };
       } catch (error) {
         return Promise.reject(error instanceof Error ? error : new Error(String(error)));
       }
