@@ -139,11 +139,13 @@ describe('canvas routes and /ws/canvas on a real gateway', () => {
       "connect-src 'none'",
       "form-action 'none'",
       "frame-ancestors 'self'",
-      'sandbox allow-scripts',
+      "script-src 'none'",
     ]) {
       expect(FRAME_CSP).toContain(directive);
     }
-    expect(FRAME_CSP).not.toContain('allow-same-origin');
+    // A sandbox with no flag: no script (WebRTC), no same-origin access, no popups.
+    expect(FRAME_CSP.split('; ')).toContain('sandbox');
+    expect(FRAME_CSP).not.toContain('allow-');
     expect(await page.text()).toContain('<b>hi</b>');
     expect((await fetch(`${gw.url}/canvas/frame/${String(md.body.id)}`)).status).toBe(404);
     await call(gw, 'DELETE', '/canvas/clear');
