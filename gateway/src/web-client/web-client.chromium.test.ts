@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
-import { chromiumPath, chromiumSuiteTitle, launchChromium } from '../testing/fakes/chromium.ts';
+import {
+  chromiumPath,
+  chromiumSuiteTitle,
+  launchChromium,
+  startEgressListener,
+} from '../testing/fakes/chromium.ts';
 import { INSPECTORS } from '../testing/fakes/fake-llm/inspect.ts';
 import { rawRequest } from '../testing/fakes/raw-request.ts';
 import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
@@ -167,6 +172,39 @@ describe.skipIf(!chromiumPath)(
       expect(results).toEqual(['exit code 0\nstdout:\nhearth-approved\n']);
       expect(problems).toEqual([]);
       await page.context().close();
+    });
+
+    it('fetches nothing a reply names: images become links showing their address, links stay links', async () => {
+      const listener = await startEgressListener();
+      const at = listener.origin;
+      bed.fake.reply({
+        text: [
+          `Look ![tracking pixel](${at}/pixel.png) here.`,
+          `Bare ${at}/bare and auto <${at}/auto> and [named](${at}/named).`,
+          `<img src="${at}/raw.png" alt="raw"> <video src="${at}/v.mp4" poster="${at}/poster.png" autoplay></video>`,
+          `<table background="${at}/bg.png"><tr><td>t</td></tr></table> <svg><image href="${at}/svg.png"></image></svg>`,
+          `<picture><source srcset="${at}/srcset.png"><img src="${at}/pic.png" alt="pic"></picture>`,
+        ].join('\n\n'),
+      });
+      const { page, problems } = await openPage(browser, bed.gw.url);
+      await expect.poll(() => page.locator('.dot.on').count(), { timeout: 20_000 }).toBe(1);
+      await page.getByLabel('Message').fill('show me');
+      await page.getByLabel('Message').press('Enter');
+      const reply = page.locator('.message.assistant').last();
+      await reply.locator('a.image-link').first().waitFor({ timeout: 20_000 });
+      const pixel = reply.getByRole('link', { name: `Image: tracking pixel (${at}/pixel.png)` });
+      expect(await pixel.getAttribute('href')).toBe(`${at}/pixel.png`);
+      expect(await reply.getByRole('link', { name: `${at}/bare` }).count()).toBe(1);
+      expect(
+        await reply.locator('img, video, audio, picture, source, image, [background]').count(),
+      ).toBe(0);
+      await page.waitForTimeout(2_500);
+      expect(listener.seen).toEqual([]);
+      expect(listener.connections).toEqual([]);
+      // Nothing was even attempted: the page's CSP refused nothing.
+      expect(problems).toEqual([]);
+      await page.context().close();
+      await listener.close();
     });
 
     it('renders markdown, html (sandboxed), chart, image and code blocks live on the canvas', async () => {
