@@ -54,6 +54,8 @@ describe('canvas routes and /ws/canvas on a real gateway', () => {
     expect(state).toEqual({ status: 200, body: { available: true, blocks: created, count: 5 } });
     const status = await call(gw, 'GET', '/canvas/status');
     expect(status.body).toMatchObject({ available: true, count: 5, backend: 'in-process' });
+    // Html blocks fail closed: their scripts are off, and the status says why.
+    expect(status.body.html_scripts).toMatch(/^off: .*WebRTC/);
     expect((await call(gw, 'DELETE', '/canvas/clear')).status).toBe(204);
     expect((await call(gw, 'GET', '/canvas/state')).body).toEqual({
       available: true,

@@ -30,6 +30,10 @@ export const FRAME_CSP = [
   'sandbox',
 ].join('; ');
 
+/** What `GET /canvas/status` says of html blocks' scripts: off, and why (they fail closed). */
+export const HTML_SCRIPTS =
+  'off: a block script could reach any host through WebRTC, which no content-security policy governs';
+
 const FRAME_PATH =
   /^\/canvas\/frame\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
