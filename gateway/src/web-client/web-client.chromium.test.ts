@@ -1,4 +1,6 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -205,6 +207,43 @@ describe.skipIf(!chromiumPath)(
       expect(problems).toEqual([]);
       await page.context().close();
       await listener.close();
+    });
+
+    it('resolves no host name a reply names (Chromium net log), while a page that loads one does', async () => {
+      // A host name can carry data to its DNS server with no connection at all: Chromium must
+      // not look up the names in a reply (no DNS prefetch of links, no image).
+      const dir = await mkdtemp(join(tmpdir(), 'hearth-netlog-'));
+      const netLog = join(dir, 'net-log.json');
+      const tag = randomUUID().slice(0, 8);
+      const named = [`reply-link-${tag}.invalid`, `reply-image-${tag}.invalid`];
+      const control = `control-${tag}.invalid`;
+      const logged = await launchChromium([
+        `--log-net-log=${netLog}`,
+        '--net-log-capture-mode=Everything',
+      ]);
+      try {
+        bed.fake.reply({
+          text: `See http://${named[0]}/page and ![x](http://${named[1]}/pixel.png).`,
+        });
+        const { page, problems } = await openPage(logged, bed.gw.url);
+        await expect.poll(() => page.locator('.dot.on').count(), { timeout: 20_000 }).toBe(1);
+        await page.getByLabel('Message').fill('links please');
+        await page.getByLabel('Message').press('Enter');
+        const reply = page.locator('.message.assistant').last();
+        await reply.locator('a.image-link').waitFor({ timeout: 20_000 });
+        await page.waitForTimeout(2_000);
+        expect(problems).toEqual([]);
+        // The control: a page that does load a name, so the log is seen to record lookups.
+        const other = await page.context().newPage();
+        await other.goto(`http://${control}/`).catch(() => undefined);
+        await logged.close();
+        const log = await readFile(netLog, 'utf8');
+        expect(log).toContain(control);
+        for (const name of named) expect(log).not.toContain(name);
+      } finally {
+        await logged.close();
+        await rm(dir, { recursive: true, force: true });
+      }
     });
 
     it('renders markdown, html (sandboxed), chart, image and code blocks live on the canvas', async () => {
