@@ -184,7 +184,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Block count, size, connected viewers (of this gateway) and the store in use */
+        /** Block count, size, connected viewers (of this gateway), the store in use, and whether html blocks run scripts */
         get: operations["getApiV1CanvasStatus"];
         put?: never;
         post?: never;
@@ -2231,6 +2231,8 @@ export interface operations {
                         backend: string;
                         bytes: number;
                         count: number;
+                        /** @description Always "off: <why>": html blocks render without scripts */
+                        html_scripts: string;
                         viewers: number;
                     };
                 };

@@ -55,6 +55,26 @@ describe('hearth chat', () => {
     expect((bed.fake.requests[0]?.body as { stream?: boolean }).stream).toBe(true);
   });
 
+  it('prints a reply’s terminal sequences as escapes: no OSC 8 link, image or repaint reaches the terminal', async () => {
+    const osc8 = '\u001b]8;;http://127.0.0.1:9/x\u001b\\click\u001b]8;;\u001b\\';
+    const image = '\u001b]1337;File=inline=1:AAAA\u0007';
+    bed.fake.reply({
+      chunks: ['Line one\n\tindented ', osc8.slice(0, 3), osc8.slice(3), image, '\u009b2J'],
+    });
+
+    const result = await h.run(['chat', '-m', 'hi', '--session', 'cli-controls']);
+
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe(
+      'Line one\n\tindented \\x1b]8;;http://127.0.0.1:9/x\\x1b\\click\\x1b]8;;\\x1b\\' +
+        '\\x1b]1337;File=inline=1:AAAA\\x07\\x9b2J\n',
+    );
+    // The exact text stays in the machine-readable form.
+    bed.fake.reply({ text: osc8 });
+    const json = await h.run(['chat', '-m', 'hi', '--session', 'cli-controls', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ reply: osc8 });
+  });
+
   it('-m with --json prints one JSON document once the reply is complete', async () => {
     bed.fake.reply({ chunks: ['Hello', ' in', ' JSON.'] });
 

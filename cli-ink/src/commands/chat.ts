@@ -43,10 +43,19 @@ function formatNotice(notice: ApprovalNotice): string {
   ].join('\n');
 }
 
+/**
+ * Reply text as the terminal should show it: line breaks and tabs as they are, every other
+ * control shown as an escape, so a reply cannot drive the terminal (an OSC 8 link hiding its
+ * address, an inline-image or clipboard sequence, a repaint). Per character, so a sequence split
+ * across deltas is caught too.
+ */
+const replyText = (text: string): string => text.replace(/[^\n\t]+/g, showControls);
+
 function formatSources(sources: readonly ChatSource[]): string {
   if (sources.length === 0) return '';
   const lines = sources.map(
-    (source, index) => `  [${index + 1}] ${source.title ? `${source.title} — ` : ''}${source.url}`,
+    (source, index) =>
+      `  [${index + 1}] ${source.title ? `${replyText(source.title)} — ` : ''}${replyText(source.url)}`,
   );
   return `Sources:\n${lines.join('\n')}\n`;
 }
@@ -69,7 +78,7 @@ export function registerChat(program: Command, ctx: CommandContext): void {
         if (options.message !== undefined) {
           const reply = await connection.send(
             options.message,
-            options.json ? () => undefined : write,
+            options.json ? () => undefined : (delta) => write(replyText(delta)),
             (notice) =>
               output.err(
                 `${formatNotice(notice)}\n(decide from another terminal: hearth approvals approve|deny ${showControls(notice.short_id)})`,
@@ -165,10 +174,14 @@ async function interactive(
         break;
       }
       try {
-        const reply = await connection.send(text, write, (notice) => {
-          waiting.set(notice.id, notice);
-          write(`\n${formatNotice(notice)}\n`);
-        });
+        const reply = await connection.send(
+          text,
+          (delta) => write(replyText(delta)),
+          (notice) => {
+            waiting.set(notice.id, notice);
+            write(`\n${formatNotice(notice)}\n`);
+          },
+        );
         write(`\n${formatSources(reply.sources)}`);
       } catch (error) {
         if (!(error instanceof ChatError)) throw error;

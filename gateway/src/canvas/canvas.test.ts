@@ -54,6 +54,8 @@ describe('canvas routes and /ws/canvas on a real gateway', () => {
     expect(state).toEqual({ status: 200, body: { available: true, blocks: created, count: 5 } });
     const status = await call(gw, 'GET', '/canvas/status');
     expect(status.body).toMatchObject({ available: true, count: 5, backend: 'in-process' });
+    // Html blocks fail closed: their scripts are off, and the status says why.
+    expect(status.body.html_scripts).toMatch(/^off: .*WebRTC/);
     expect((await call(gw, 'DELETE', '/canvas/clear')).status).toBe(204);
     expect((await call(gw, 'GET', '/canvas/state')).body).toEqual({
       available: true,
@@ -139,11 +141,13 @@ describe('canvas routes and /ws/canvas on a real gateway', () => {
       "connect-src 'none'",
       "form-action 'none'",
       "frame-ancestors 'self'",
-      'sandbox allow-scripts',
+      "script-src 'none'",
     ]) {
       expect(FRAME_CSP).toContain(directive);
     }
-    expect(FRAME_CSP).not.toContain('allow-same-origin');
+    // A sandbox with no flag: no script (WebRTC), no same-origin access, no popups.
+    expect(FRAME_CSP.split('; ')).toContain('sandbox');
+    expect(FRAME_CSP).not.toContain('allow-');
     expect(await page.text()).toContain('<b>hi</b>');
     expect((await fetch(`${gw.url}/canvas/frame/${String(md.body.id)}`)).status).toBe(404);
     await call(gw, 'DELETE', '/canvas/clear');

@@ -3,17 +3,21 @@ import type { PublicPages } from '../http/pages.ts';
 import type { CanvasService } from './service.ts';
 
 /**
- * The policy of an html block's page. Scripts and styles written in the block run (inline);
- * nothing else loads and nothing leaves: no fetch/XHR/WebSocket/EventSource/beacon
- * (`connect-src 'none'`), no external image, font, media or frame (`default-src 'none'`,
- * images from data: only), no form submission (`form-action 'none'`), no `<base>`; the page
- * may be framed by the gateway's own pages only, and `sandbox allow-scripts` gives it an opaque
- * origin without top navigation, popups or same-origin access even when opened directly. The
- * client's `<iframe sandbox="allow-scripts">` applies the same sandbox from outside.
+ * The policy of an html block's page: the block's HTML and inline styles render, and nothing
+ * runs, loads or leaves. No script runs (`script-src 'none'` and a `sandbox` without
+ * `allow-scripts`): Chromium has no switch that keeps a script from WebRTC — CSP does not govern
+ * it (it ignores `webrtc 'block'`), and a script that deleted `RTCPeerConnection` first is beaten
+ * by a `srcdoc` iframe, whose fresh window `frame-src 'none'` does not stop — so a block script
+ * could make the viewer's browser send STUN/TURN packets to any host. No external image, font,
+ * media or frame (`default-src 'none'`, images from data: only), no form submission
+ * (`form-action 'none'`), no `<base>`; the page may be framed by the gateway's own pages only,
+ * and the sandbox gives it an opaque origin without top navigation, popups or same-origin access
+ * even when opened directly. The client's `<iframe sandbox="">` applies the same sandbox from
+ * outside.
  */
 export const FRAME_CSP = [
   "default-src 'none'",
-  "script-src 'unsafe-inline'",
+  "script-src 'none'",
   "style-src 'unsafe-inline'",
   'img-src data:',
   "connect-src 'none'",
@@ -23,8 +27,12 @@ export const FRAME_CSP = [
   "worker-src 'none'",
   "manifest-src 'none'",
   "frame-ancestors 'self'",
-  'sandbox allow-scripts',
+  'sandbox',
 ].join('; ');
+
+/** What `GET /canvas/status` says of html blocks' scripts: off, and why (they fail closed). */
+export const HTML_SCRIPTS =
+  'off: a block script could reach any host through WebRTC, which no content-security policy governs';
 
 const FRAME_PATH =
   /^\/canvas\/frame\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

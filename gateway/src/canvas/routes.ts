@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoute, type AnyRoute } from '../http/route.ts';
 import { chartContent, renderBody } from './blocks.ts';
+import { HTML_SCRIPTS } from './frame-page.ts';
 import { CANVAS_BLOCK_TYPES } from './ports.ts';
 import type { CanvasService } from './service.ts';
 
@@ -50,7 +51,8 @@ export function canvasRoutes(canvas: CanvasService, started: () => boolean): Any
     defineRoute({
       method: 'get',
       path: '/canvas/status',
-      summary: 'Block count, size, connected viewers (of this gateway) and the store in use',
+      summary:
+        'Block count, size, connected viewers (of this gateway), the store in use, and whether html blocks run scripts',
       tags,
       response: z.object({
         available: z.boolean(),
@@ -58,11 +60,21 @@ export function canvasRoutes(canvas: CanvasService, started: () => boolean): Any
         bytes: z.number(),
         viewers: z.number(),
         backend: z.string(),
+        html_scripts: z
+          .string()
+          .describe('Always "off: <why>": html blocks render without scripts'),
       }),
       handler: async () =>
         started()
-          ? { available: true, ...(await canvas.status()) }
-          : { available: false, count: 0, bytes: 0, viewers: 0, backend: 'starting' },
+          ? { available: true, ...(await canvas.status()), html_scripts: HTML_SCRIPTS }
+          : {
+              available: false,
+              count: 0,
+              bytes: 0,
+              viewers: 0,
+              backend: 'starting',
+              html_scripts: HTML_SCRIPTS,
+            },
     }),
   ];
 }

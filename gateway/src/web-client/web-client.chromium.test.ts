@@ -1,9 +1,16 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
-import { chromiumPath, chromiumSuiteTitle, launchChromium } from '../testing/fakes/chromium.ts';
+import {
+  chromiumPath,
+  chromiumSuiteTitle,
+  launchChromium,
+  startEgressListener,
+} from '../testing/fakes/chromium.ts';
 import { INSPECTORS } from '../testing/fakes/fake-llm/inspect.ts';
 import { rawRequest } from '../testing/fakes/raw-request.ts';
 import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
@@ -169,6 +176,76 @@ describe.skipIf(!chromiumPath)(
       await page.context().close();
     });
 
+    it('fetches nothing a reply names: images become links showing their address, links stay links', async () => {
+      const listener = await startEgressListener();
+      const at = listener.origin;
+      bed.fake.reply({
+        text: [
+          `Look ![tracking pixel](${at}/pixel.png) here.`,
+          `Bare ${at}/bare and auto <${at}/auto> and [named](${at}/named).`,
+          `<img src="${at}/raw.png" alt="raw"> <video src="${at}/v.mp4" poster="${at}/poster.png" autoplay></video>`,
+          `<table background="${at}/bg.png"><tr><td>t</td></tr></table> <svg><image href="${at}/svg.png"></image></svg>`,
+          `<picture><source srcset="${at}/srcset.png"><img src="${at}/pic.png" alt="pic"></picture>`,
+        ].join('\n\n'),
+      });
+      const { page, problems } = await openPage(browser, bed.gw.url);
+      await expect.poll(() => page.locator('.dot.on').count(), { timeout: 20_000 }).toBe(1);
+      await page.getByLabel('Message').fill('show me');
+      await page.getByLabel('Message').press('Enter');
+      const reply = page.locator('.message.assistant').last();
+      await reply.locator('a.image-link').first().waitFor({ timeout: 20_000 });
+      const pixel = reply.getByRole('link', { name: `Image: tracking pixel (${at}/pixel.png)` });
+      expect(await pixel.getAttribute('href')).toBe(`${at}/pixel.png`);
+      expect(await reply.getByRole('link', { name: `${at}/bare` }).count()).toBe(1);
+      expect(
+        await reply.locator('img, video, audio, picture, source, image, [background]').count(),
+      ).toBe(0);
+      await page.waitForTimeout(2_500);
+      expect(listener.seen).toEqual([]);
+      expect(listener.connections).toEqual([]);
+      // Nothing was even attempted: the page's CSP refused nothing.
+      expect(problems).toEqual([]);
+      await page.context().close();
+      await listener.close();
+    });
+
+    it('resolves no host name a reply names (Chromium net log), while a page that loads one does', async () => {
+      // A host name can carry data to its DNS server with no connection at all: Chromium must
+      // not look up the names in a reply (no DNS prefetch of links, no image).
+      const dir = await mkdtemp(join(tmpdir(), 'hearth-netlog-'));
+      const netLog = join(dir, 'net-log.json');
+      const tag = randomUUID().slice(0, 8);
+      const named = [`reply-link-${tag}.invalid`, `reply-image-${tag}.invalid`];
+      const control = `control-${tag}.invalid`;
+      const logged = await launchChromium([
+        `--log-net-log=${netLog}`,
+        '--net-log-capture-mode=Everything',
+      ]);
+      try {
+        bed.fake.reply({
+          text: `See http://${named[0]}/page and ![x](http://${named[1]}/pixel.png).`,
+        });
+        const { page, problems } = await openPage(logged, bed.gw.url);
+        await expect.poll(() => page.locator('.dot.on').count(), { timeout: 20_000 }).toBe(1);
+        await page.getByLabel('Message').fill('links please');
+        await page.getByLabel('Message').press('Enter');
+        const reply = page.locator('.message.assistant').last();
+        await reply.locator('a.image-link').waitFor({ timeout: 20_000 });
+        await page.waitForTimeout(2_000);
+        expect(problems).toEqual([]);
+        // The control: a page that does load a name, so the log is seen to record lookups.
+        const other = await page.context().newPage();
+        await other.goto(`http://${control}/`).catch(() => undefined);
+        await logged.close();
+        const log = await readFile(netLog, 'utf8');
+        expect(log).toContain(control);
+        for (const name of named) expect(log).not.toContain(name);
+      } finally {
+        await logged.close();
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
     it('renders markdown, html (sandboxed), chart, image and code blocks live on the canvas', async () => {
       await bed.post('/canvas/render', { type: 'markdown', content: '## Weekly plan\n\n- rest' });
       const { page, problems } = await openPage(browser, `${bed.gw.url}/#canvas`);
@@ -191,12 +268,13 @@ describe.skipIf(!chromiumPath)(
       });
       const frame = page.locator('iframe.html-block');
       await frame.waitFor();
-      expect(await frame.getAttribute('sandbox')).toBe('allow-scripts');
+      // No flag: the block renders but runs no script (Hearth issue #27: WebRTC).
+      expect(await frame.getAttribute('sandbox')).toBe('');
       await expect
         .poll(() => page.frameLocator('iframe.html-block').locator('#t').textContent(), {
           timeout: 15_000,
         })
-        .toBe('scripted');
+        .toBe('static');
       expect(await page.getByRole('img', { name: /Chart: Mon 3, Tue 5, Wed 2/ }).count()).toBe(1);
       expect(await page.getByRole('img', { name: 'Canvas image' }).count()).toBe(1);
       expect(await page.locator('code[data-language="python"]').textContent()).toBe('print("hi")');

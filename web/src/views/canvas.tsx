@@ -43,12 +43,13 @@ function BlockView(props: { block: Block }) {
     case 'markdown':
       return <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(text) }} />;
     case 'html':
-      // Never allow-same-origin: the block runs with an opaque origin, under the frame page's CSP.
+      // No flag at all: the block has an opaque origin and runs no script (a script could reach
+      // any host through WebRTC, which no CSP governs), under the frame page's CSP.
       return (
         <iframe
           class="html-block"
           title="HTML block"
-          sandbox="allow-scripts"
+          sandbox=""
           src={`/canvas/frame/${block.id}`}
           referrerpolicy="no-referrer"
         />

@@ -77,6 +77,8 @@ describe('discord adapter: hostile input and bad credentials', () => {
       await adapter.sendText(fake.guildChannelId, 'late reply');
       await adapter.sendText('4242', 'late DM');
       expect(fake.sent.map((m) => m.content)).toEqual(['late reply', 'late DM']);
+      // SUPPRESS_EMBEDS (1 << 2): Discord fetches no URL a reply names (Hearth issue #27).
+      expect(fake.sentFlags).toEqual([4, 4]);
     } finally {
       await fake.close();
     }

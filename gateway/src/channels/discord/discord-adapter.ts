@@ -3,6 +3,7 @@ import {
   Events,
   GatewayDispatchEvents,
   GatewayIntentBits,
+  MessageFlags,
   Partials,
   REST,
   Routes,
@@ -291,6 +292,8 @@ export function createDiscordAdapter(
       const body: RESTPostAPIChannelMessageJSONBody = {
         content: text,
         allowed_mentions: { parse: [] },
+        // No embeds: Discord would fetch a URL the agent wrote (Hearth issue #27).
+        flags: MessageFlags.SuppressEmbeds,
       };
       await rest.post(Routes.channelMessages(await channelFor(chatId)), { body });
     },

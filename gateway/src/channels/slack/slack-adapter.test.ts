@@ -93,6 +93,9 @@ describe('slack adapter: hostile input and bad credentials', () => {
       await expect.poll(() => fake.connected()).toBe(false);
       await adapter.sendText('U0000LATE01', 'late reply');
       expect(fake.sent).toEqual([{ channel: 'U0000LATE01', text: 'late reply' }]);
+      // Link and media unfurls off: Slack fetches no URL a reply names (Hearth issue #27). The
+      // Web API client posts a form, so the wire carries them as strings.
+      expect(fake.previews).toEqual([{ unfurl_links: 'false', unfurl_media: 'false' }]);
     } finally {
       await fake.close();
     }

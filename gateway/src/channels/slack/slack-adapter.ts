@@ -224,7 +224,13 @@ export function createSlackAdapter(config: SlackConfig, io: AdapterIo): ChannelA
     // channel winds down go out after `disconnect` too.
     async sendText(chatId, text) {
       if (!app) throw new Error('slack has not connected yet');
-      await app.client.chat.postMessage({ channel: chatId, text, unfurl_links: false });
+      // No unfurls: Slack would fetch a URL the agent wrote (Hearth issue #27).
+      await app.client.chat.postMessage({
+        channel: chatId,
+        text,
+        unfurl_links: false,
+        unfurl_media: false,
+      });
     },
   };
 }

@@ -185,7 +185,8 @@ export function createTelegramAdapter(
     },
     async sendText(chatId, text) {
       if (!bot) throw new Error('telegram is not connected');
-      await bot.api.sendMessage(chatId, text);
+      // No link preview: Telegram would fetch a URL the agent wrote (Hearth issue #27).
+      await bot.api.sendMessage(chatId, text, { link_preview_options: { is_disabled: true } });
     },
     async typing(chatId) {
       await bot?.api.sendChatAction(chatId, 'typing');

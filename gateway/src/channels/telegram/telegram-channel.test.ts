@@ -60,6 +60,15 @@ describe('Telegram, through a real gateway, grammY and the fake Bot API', () => 
     expect((await counter('messages_sent_total'))['channel=telegram']).toBeGreaterThanOrEqual(1);
   });
 
+  it('a reply naming a URL goes out with link previews off (Telegram fetches nothing)', async () => {
+    bed.fake.reply({ text: 'See http://127.0.0.1:9/pixel.png' });
+    telegram.message({ from: OWNER, text: 'a link please' });
+    expect(await telegram.nextSent()).toEqual([
+      { chat_id: String(OWNER), text: 'See http://127.0.0.1:9/pixel.png' },
+    ]);
+    expect(telegram.previews.at(-1)).toEqual({ link_preview_options: { is_disabled: true } });
+  });
+
   it('a long reply is split at the 4096-character limit', async () => {
     const long = Array.from({ length: 2_000 }, (_, i) => `line ${i}`).join('\n');
     bed.fake.reply({ text: long });

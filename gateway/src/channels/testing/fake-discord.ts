@@ -75,6 +75,8 @@ export async function startFakeDiscord(
   const sentLog = createSentLog<DiscordSent>();
   const sent = sentLog.items;
   const typing: string[] = [];
+  /** The `flags` of each message the bot posted, as sent (undefined when absent). */
+  const sentFlags: unknown[] = [];
   const ops: number[] = [];
   const throttled = new Map<RegExp, number>();
   const sessions = new Map<string, Session>();
@@ -191,6 +193,7 @@ export async function startFakeDiscord(
       if (content === '') return fail(res, 400, 50006, 'Cannot send an empty message');
       if (content.length > 2000) return invalidForm(res, 'content', 2000);
       recordSent({ channel_id: channelId, content });
+      sentFlags.push(body.flags);
       const sentMessage = apiMessage(channelId, BOT, content, []);
       store(sentMessage);
       return reply(res, 200, sentMessage);
@@ -454,6 +457,7 @@ export async function startFakeDiscord(
     apiUrl: `http://127.0.0.1:${port}/api`,
     bot: BOT,
     guildChannelId: GUILD_CHANNEL_ID,
+    sentFlags,
     guildId: GUILD_ID,
     sent,
     typing,

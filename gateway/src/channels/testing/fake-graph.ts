@@ -15,6 +15,8 @@ export async function startFakeGraph(options: {
   appSecret: string;
 }) {
   const sent: { to: string; text: string }[] = [];
+  /** The `text.preview_url` of each message sent, as sent (undefined when absent). */
+  const previewUrls: unknown[] = [];
   let nextId = 1;
   const read = async (req: IncomingMessage) => {
     const chunks: Buffer[] = [];
@@ -37,7 +39,7 @@ export async function startFakeGraph(options: {
           messaging_product?: string;
           to?: string;
           type?: string;
-          text?: { body?: string };
+          text?: { body?: string; preview_url?: unknown };
         };
         if (body.messaging_product !== 'whatsapp' || body.type !== 'text' || !body.to)
           return json(400, {
@@ -49,6 +51,7 @@ export async function startFakeGraph(options: {
             error: { message: 'Message too long', type: 'OAuthException', code: 100 },
           });
         sent.push({ to: body.to, text: message });
+        previewUrls.push(body.text?.preview_url);
         return json(200, {
           messaging_product: 'whatsapp',
           contacts: [{ input: body.to, wa_id: body.to }],
@@ -65,6 +68,7 @@ export async function startFakeGraph(options: {
   return {
     url: `http://127.0.0.1:${port}/v21.0`,
     sent,
+    previewUrls,
     /** A Cloud API notification carrying one text message, and its signature headers. */
     notification(from: string, text: string, phoneNumberId = options.phoneNumberId) {
       const body = JSON.stringify({

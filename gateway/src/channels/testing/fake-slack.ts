@@ -39,6 +39,8 @@ export async function startFakeSlack(tokens: { bot: string; app: string }) {
   const sentLog = createSentLog<SlackSent>();
   const sent = sentLog.items;
   const calls: string[] = [];
+  /** The unfurl fields of each chat.postMessage body, as sent (absent ones left out). */
+  const previews: Record<string, unknown>[] = [];
   const acked: string[] = [];
   const pending = new Map<string, Envelope>();
   const tickets = new Set<string>();
@@ -125,6 +127,11 @@ export async function startFakeSlack(tokens: { bot: string; app: string }) {
         if (text === '') return error(res, 'no_text');
         if (text.length > 40_000) return error(res, 'msg_too_long');
         recordSent({ channel, text });
+        previews.push(
+          Object.fromEntries(
+            ['unfurl_links', 'unfurl_media'].filter((k) => k in body).map((k) => [k, body[k]]),
+          ),
+        );
         const stamp = `${(ts += 1)}.000100`;
         return reply(res, 200, {
           ok: true,
@@ -224,6 +231,7 @@ export async function startFakeSlack(tokens: { bot: string; app: string }) {
     channelId: SLACK_CHANNEL_ID,
     sent,
     calls,
+    previews,
     /** Envelope ids the client acknowledged. */
     acked,
     /** Envelopes delivered but not acknowledged yet. */

@@ -13,6 +13,10 @@ type Update = Record<string, unknown> & { update_id: number };
 const idOf = (value: unknown): string =>
   typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 
+/** The fields of `body` named in `keys` that it has. */
+const pick = (body: Record<string, unknown>, keys: string[]): Record<string, unknown> =>
+  Object.fromEntries(keys.filter((key) => key in body).map((key) => [key, body[key]]));
+
 const BOT = { id: 7_000_001, is_bot: true, first_name: 'Hearth', username: 'hearth_test_bot' };
 
 /**
@@ -29,6 +33,8 @@ export async function startFakeTelegram(token: string) {
   const sent = sentLog.items;
   const actions: { chat_id: string; action: string }[] = [];
   const calls: string[] = [];
+  /** The link-preview fields of each sendMessage body, as sent (absent ones left out). */
+  const previews: Record<string, unknown>[] = [];
   const throttled = new Map<string, number>();
   let nextUpdateId = 1;
   let nextMessageId = 1;
@@ -168,6 +174,7 @@ export async function startFakeTelegram(token: string) {
           if (text.trim() === '') return fail(res, 400, 'Bad Request: message text is empty');
           if (text.length > 4096) return fail(res, 400, 'Bad Request: message is too long');
           sentLog.push({ chat_id: idOf(body.chat_id), text });
+          previews.push(pick(body, ['link_preview_options', 'disable_web_page_preview']));
           return reply(res, 200, {
             ok: true,
             result: {
@@ -219,6 +226,7 @@ export async function startFakeTelegram(token: string) {
     sent,
     actions,
     calls,
+    previews,
     /** A text message from `from` in `chat` (a private chat with the sender by default). */
     message(options: MessageOptions): void {
       push(messageOf(options));

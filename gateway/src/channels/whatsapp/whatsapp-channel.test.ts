@@ -68,6 +68,8 @@ describe('WhatsApp Cloud API, through a real gateway with an API key', () => {
     expect(JSON.parse(res.body)).toEqual({ received: 1 });
     await expect.poll(() => graph.sent.length, { timeout: 10_000 }).toBe(1);
     expect(graph.sent[0]).toEqual({ to: OWNER, text: 'Hello on WhatsApp.' });
+    // No link preview: WhatsApp fetches no URL a reply names (Hearth issue #27).
+    expect(graph.previewUrls).toEqual([false]);
 
     // Meta redelivers the same notification: the message id was seen, nothing runs twice.
     expect((await hook(body, headers)).status).toBe(200);

@@ -21,11 +21,12 @@ export function chromiumSuiteTitle(title: string): string {
     : `${title} — skipped: no Chromium at ${DEFAULT_CHROMIUM_PATHS.join(', ')} (apt-get install chromium)`;
 }
 
-export function launchChromium(): Promise<Browser> {
+/** Headless Chromium with CHROMIUM_ARGS, and `extraArgs` (say, a net log) after them. */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
     headless: true,
-    args: [...CHROMIUM_ARGS],
+    args: [...CHROMIUM_ARGS, ...extraArgs],
   });
 }
 
