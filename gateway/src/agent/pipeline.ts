@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { HearthError, validationError } from '../errors.ts';
-import type { ApprovalService } from '../approvals/ports.ts';
+import type { ApprovalService, UntrustedSource } from '../approvals/ports.ts';
 import {
   type Compactor,
   contentHash,
@@ -23,6 +23,7 @@ import {
 import type { SettingsService } from '../settings/ports.ts';
 import type { ConversationStore, SessionState } from '../sessions/ports.ts';
 import type { Persona } from './persona.ts';
+import { createProvenanceLedger, type ProvenanceLedger } from './provenance.ts';
 import { qualityScore } from './quality.ts';
 import { handleSlashCommand } from './slash-commands.ts';
 import type { ToolRegistry } from '../tools/ports.ts';
@@ -46,6 +47,11 @@ export interface TurnInput {
   signal?: AbortSignal;
   /** Streaming: called with each text delta as it arrives. */
   onText?: (delta: string) => void | Promise<void>;
+  /**
+   * Untrusted content the caller puts into the turn with the message (a channel message from
+   * anyone but the paired owner): the turn starts tainted.
+   */
+  untrustedSources?: readonly UntrustedSource[];
 }
 
 export interface TurnResult {
@@ -115,20 +121,30 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
   async function runTool(
     call: ToolCall,
     input: TurnInput,
+    ledger: ProvenanceLedger,
   ): Promise<{ content: string; isError: boolean }> {
     const tool = deps.tools.get(call.name);
     if (!tool) return { content: `Error: no tool named ${call.name}`, isError: true };
+    let result: { content: string; isError: boolean };
     try {
-      return {
+      result = {
         content: await tool.execute(
-          { sessionId: input.sessionId, channel: input.channel, signal: input.signal },
+          {
+            sessionId: input.sessionId,
+            channel: input.channel,
+            signal: input.signal,
+            untrustedSources: ledger.sources,
+          },
           call.arguments,
         ),
         isError: false,
       };
     } catch (error) {
-      return { content: error instanceof Error ? error.message : String(error), isError: true };
+      result = { content: error instanceof Error ? error.message : String(error), isError: true };
     }
+    // What the tool returned is in the turn's context from now on: its provenance too.
+    ledger.toolResult(tool, call.arguments, result.content);
+    return result;
   }
 
   /**
@@ -146,7 +162,11 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
     return hash;
   }
 
-  async function systemPromptFor(input: TurnInput, state: SessionState): Promise<string> {
+  async function systemPromptFor(
+    input: TurnInput,
+    state: SessionState,
+    ledger: ProvenanceLedger,
+  ): Promise<string> {
     const exclude = new Set(state.conversation.history.map(hashOf));
     const memories = await deps.memory
       .retrieve({ sessionId: input.sessionId, query: input.message, topK: CHAT_TOP_K, exclude })
@@ -157,6 +177,7 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
         );
         return [];
       });
+    ledger.memories(memories);
     return [
       input.systemPrompt ?? (await deps.persona.systemPrompt()),
       state.conversation.summary
@@ -170,7 +191,9 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
   }
 
   async function modelTurn(input: TurnInput, state: SessionState): Promise<TurnResult> {
-    const system = await systemPromptFor(input, state);
+    const ledger = createProvenanceLedger();
+    for (const source of input.untrustedSources ?? []) ledger.add(source);
+    const system = await systemPromptFor(input, state, ledger);
     const working: ChatMessage[] = [
       ...state.conversation.history,
       { role: 'user', content: input.message },
@@ -222,7 +245,7 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
         replay: generation.replay,
       });
       for (const call of generation.toolCalls) {
-        const result = await runTool(call, input);
+        const result = await runTool(call, input, ledger);
         working.push({
           role: 'tool',
           toolCallId: call.id,
