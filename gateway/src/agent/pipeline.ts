@@ -134,6 +134,7 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
             channel: input.channel,
             signal: input.signal,
             untrustedSources: ledger.sources,
+            noteUntrusted: ledger.add,
           },
           call.arguments,
         ),

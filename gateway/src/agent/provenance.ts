@@ -10,7 +10,8 @@
  *   that print only facts of the machine or what their arguments say, never file contents or
  *   network data) and the line has no substitution or input redirection;
  * - a message from anyone but the paired owner that the caller puts into the turn (`channel`);
- * - a recalled memory whose `origin.trust` is `untrusted` (`memory`).
+ * - a recalled memory whose `origin.trust` is `untrusted` (`memory`), in the prompt's memory block
+ *   or in a `memory_search` result (the tool notes it through `ToolContext.noteUntrusted`).
  * A call the gate denied put nothing into the context: its result is the gate's own text.
  */
 import { cleanText, DENIED_TEXT, EXCERPT_CHARS, type UntrustedSource } from '../approvals/ports.ts';
@@ -79,12 +80,27 @@ function memorySourceName(sources: unknown): string {
   return 'memory';
 }
 
+/** The recalled memories that carry an untrusted origin, as sources (kind `memory`). */
+export function untrustedMemorySources(memories: readonly RetrievedMemory[]): UntrustedSource[] {
+  const sources: UntrustedSource[] = [];
+  for (const memory of memories) {
+    const origin = (memory as RetrievedMemory & { origin?: MemoryOrigin }).origin;
+    if (origin?.trust !== 'untrusted') continue;
+    sources.push({
+      kind: 'memory',
+      name: memorySourceName(origin.sources),
+      excerpt: memory.content,
+    });
+  }
+  return sources;
+}
+
 const excerpt = (text: string): string => cleanText(text, EXCERPT_CHARS);
 
 /** One turn's ledger. Recording is O(1); the view is rebuilt only after something was added. */
 export interface ProvenanceLedger {
   /** Records one untrusted source (its excerpt is capped and cleaned). */
-  add(source: UntrustedSource): void;
+  add: (source: UntrustedSource) => void;
   /** Records a tool's result when its origin (and, for shell, its command) is untrusted. */
   toolResult(
     tool: Pick<Tool, 'name' | 'source'>,
@@ -121,11 +137,7 @@ export function createProvenanceLedger(): ProvenanceLedger {
       else add({ kind: 'skill', name: tool.name, excerpt: content });
     },
     memories(memories) {
-      for (const memory of memories) {
-        const origin = (memory as RetrievedMemory & { origin?: MemoryOrigin }).origin;
-        if (origin?.trust !== 'untrusted') continue;
-        add({ kind: 'memory', name: memorySourceName(origin.sources), excerpt: memory.content });
-      }
+      for (const source of untrustedMemorySources(memories)) add(source);
     },
     sources: () => view,
   };

@@ -22,6 +22,11 @@ export interface ToolContext {
    * gated tool passes them to the gate: a command the allowlist would auto-approve is prompted.
    */
   untrustedSources?: () => readonly UntrustedSource[];
+  /**
+   * Adds to that ledger: a tool of Hearth's own whose result carries content of an untrusted
+   * origin (`memory_search` finding a memory taken from a web page) says so here.
+   */
+  noteUntrusted?: (source: UntrustedSource) => void;
 }
 
 /** A tool as the model sees it: name, description and the JSON Schema of its arguments. */

@@ -1,5 +1,6 @@
 import type { MemoryService } from '../../memory/ports.ts';
 import type { Tool } from '../../tools/ports.ts';
+import { untrustedMemorySources } from '../provenance.ts';
 
 export { AGENT_TOOLS } from './builtin-names.ts';
 
@@ -52,6 +53,7 @@ export function memorySearchTool(memory: MemoryService): Tool {
       if (query.trim() === '') return 'Error: query is required.';
       const found = await memory.retrieve({ sessionId: context.sessionId, query, topK: 5 });
       if (found.length === 0) return 'Nothing found in memory.';
+      for (const source of untrustedMemorySources(found)) context.noteUntrusted?.(source);
       return found.map((m) => `- ${m.content}`).join('\n');
     },
   };
