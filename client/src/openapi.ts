@@ -1933,6 +1933,12 @@ export interface operations {
                             id: string;
                             session_id: string;
                             tool_name: string;
+                            untrusted_sources?: {
+                                excerpt: string;
+                                /** @enum {string} */
+                                kind: "browser" | "mcp" | "skill" | "shell" | "channel" | "memory" | "tool_description";
+                                name: string;
+                            }[];
                         }[];
                     };
                 };

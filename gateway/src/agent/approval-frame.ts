@@ -10,5 +10,7 @@ export function approvalRequestFrame({ approval, text }: ApprovalNotice): string
     tool_name: approval.tool_name,
     command: approval.command,
     text,
+    // Additive: what had tainted the turn that asked (present only when anything had).
+    ...(approval.untrusted_sources ? { untrusted_sources: approval.untrusted_sources } : {}),
   });
 }

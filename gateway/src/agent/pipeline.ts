@@ -1,11 +1,13 @@
 import type { Logger } from 'pino';
 import { HearthError, validationError } from '../errors.ts';
-import type { ApprovalService } from '../approvals/ports.ts';
+import type { ApprovalService, UntrustedSource } from '../approvals/ports.ts';
 import {
   type Compactor,
   contentHash,
   type MemoryService,
   memoryPromptBlock,
+  leastTrusted,
+  type MemoryOrigin,
 } from '../memory/ports.ts';
 import { channelLabel } from '../observability/labels.ts';
 import type { Metrics } from '../observability/metrics.ts';
@@ -23,6 +25,12 @@ import {
 import type { SettingsService } from '../settings/ports.ts';
 import type { ConversationStore, SessionState } from '../sessions/ports.ts';
 import type { Persona } from './persona.ts';
+import {
+  createProvenanceLedger,
+  historySources,
+  turnOrigin,
+  type ProvenanceLedger,
+} from './provenance.ts';
 import { qualityScore } from './quality.ts';
 import { handleSlashCommand } from './slash-commands.ts';
 import type { ToolRegistry } from '../tools/ports.ts';
@@ -46,6 +54,11 @@ export interface TurnInput {
   signal?: AbortSignal;
   /** Streaming: called with each text delta as it arrives. */
   onText?: (delta: string) => void | Promise<void>;
+  /**
+   * Untrusted content the caller puts into the turn with the message (a channel message from
+   * anyone but the paired owner): the turn starts tainted.
+   */
+  untrustedSources?: readonly UntrustedSource[];
 }
 
 export interface TurnResult {
@@ -115,20 +128,31 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
   async function runTool(
     call: ToolCall,
     input: TurnInput,
+    ledger: ProvenanceLedger,
   ): Promise<{ content: string; isError: boolean }> {
     const tool = deps.tools.get(call.name);
     if (!tool) return { content: `Error: no tool named ${call.name}`, isError: true };
+    let result: { content: string; isError: boolean };
     try {
-      return {
+      result = {
         content: await tool.execute(
-          { sessionId: input.sessionId, channel: input.channel, signal: input.signal },
+          {
+            sessionId: input.sessionId,
+            channel: input.channel,
+            signal: input.signal,
+            untrustedSources: ledger.sources,
+            noteUntrusted: ledger.add,
+          },
           call.arguments,
         ),
         isError: false,
       };
     } catch (error) {
-      return { content: error instanceof Error ? error.message : String(error), isError: true };
+      result = { content: error instanceof Error ? error.message : String(error), isError: true };
     }
+    // What the tool returned is in the turn's context from now on: its provenance too.
+    ledger.toolResult(tool, call.arguments, result.content);
+    return result;
   }
 
   /**
@@ -146,7 +170,11 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
     return hash;
   }
 
-  async function systemPromptFor(input: TurnInput, state: SessionState): Promise<string> {
+  async function systemPromptFor(
+    input: TurnInput,
+    state: SessionState,
+    ledger: ProvenanceLedger,
+  ): Promise<string> {
     const exclude = new Set(state.conversation.history.map(hashOf));
     const memories = await deps.memory
       .retrieve({ sessionId: input.sessionId, query: input.message, topK: CHAT_TOP_K, exclude })
@@ -157,6 +185,7 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
         );
         return [];
       });
+    ledger.memories(memories);
     return [
       input.systemPrompt ?? (await deps.persona.systemPrompt()),
       state.conversation.summary
@@ -169,8 +198,15 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
       .join('\n\n');
   }
 
-  async function modelTurn(input: TurnInput, state: SessionState): Promise<TurnResult> {
-    const system = await systemPromptFor(input, state);
+  async function modelTurn(
+    input: TurnInput,
+    state: SessionState,
+    ledger: ProvenanceLedger,
+  ): Promise<TurnResult> {
+    for (const source of input.untrustedSources ?? []) ledger.add(source);
+    // The history holds what the model made of what earlier turns read: still untrusted.
+    for (const source of historySources(state.conversation.origin)) ledger.add(source);
+    const system = await systemPromptFor(input, state, ledger);
     const working: ChatMessage[] = [
       ...state.conversation.history,
       { role: 'user', content: input.message },
@@ -222,7 +258,7 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
         replay: generation.replay,
       });
       for (const call of generation.toolCalls) {
-        const result = await runTool(call, input);
+        const result = await runTool(call, input, ledger);
         working.push({
           role: 'tool',
           toolCallId: call.id,
@@ -234,8 +270,16 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
     }
   }
 
-  function afterReply(input: TurnInput, state: SessionState, result: TurnResult): void {
+  function afterReply(
+    input: TurnInput,
+    state: SessionState,
+    result: TurnResult,
+    origin: MemoryOrigin | undefined,
+  ): void {
     const conversation = state.conversation;
+    // What the turn read stays with what is made of it: the rows it writes and, through the
+    // conversation, the summaries that compaction makes of its history.
+    if (origin) conversation.origin = leastTrusted([conversation.origin, origin]);
     conversation.history.push(
       { role: 'user', content: input.message },
       { role: 'assistant', content: result.reply },
@@ -244,7 +288,12 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
     const window = target ? contextWindowOf(target.provider, target.nativeId) : 8_192;
     setImmediate(() => {
       deps.memory
-        .rememberTurn({ sessionId: input.sessionId, user: input.message, assistant: result.reply })
+        .rememberTurn({
+          sessionId: input.sessionId,
+          user: input.message,
+          assistant: result.reply,
+          ...(origin ? { origin } : {}),
+        })
         .catch((error: unknown) =>
           deps.logger.warn(
             { err: error instanceof Error ? error.message : String(error) },
@@ -310,8 +359,9 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
                 command: text.split(/\s/)[0],
               };
             } else {
-              result = await modelTurn({ ...input, message: text }, state);
-              afterReply({ ...input, message: text }, state, result);
+              const ledger = createProvenanceLedger();
+              result = await modelTurn({ ...input, message: text }, state, ledger);
+              afterReply({ ...input, message: text }, state, result, turnOrigin(ledger.sources()));
             }
             state.messageCount += 1;
             state.lastActive = deps.now();

@@ -4,6 +4,7 @@ import { isHearthError, notFound } from '../errors.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { showControls } from '../text/show-controls.ts';
 import { SHORT_ID_LENGTH, shortId } from './short-id.ts';
+import { shownSources, sourcesLine } from './untrusted-sources.ts';
 import { createInProcessApprovalBoard } from './board/in-process.ts';
 import type { BoardDecision, PendingApprovalBoard, Verdict } from './board/ports.ts';
 import {
@@ -35,7 +36,8 @@ export interface ApprovalServiceDeps {
     entries: Awaited<ReturnType<AllowlistRepository['list']>>,
     workdir: string | null,
   ) => boolean;
-  decide: (policy: ApprovalPolicy, allowlisted: boolean) => string;
+  /** `tainted`: the asking turn read untrusted content. */
+  decide: (policy: ApprovalPolicy, allowlisted: boolean, tainted: boolean) => string;
   /**
    * The entry to store for `always: true` (exactly the approved command in exactly its
    * directory), or null when there is none to store.
@@ -85,6 +87,7 @@ function noticeText(
   return (
     `Approval needed [${short}] ${what}: ${showControls(approval.command)}\n` +
     (where === null ? '' : `in ${showControls(where)}\n`) +
+    (approval.untrusted_sources ? `${sourcesLine(approval.untrusted_sources)}\n` : '') +
     `Reply "approve ${short}" or "deny ${short}" within ${expirySeconds} s; ` +
     `"approve ${short} always" ${ALWAYS_SCOPE}.`
   );
@@ -229,7 +232,8 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
       if (!policy.requireShellApproval) return { allowed: true, outcome: 'not_gated' };
       const analysis = await deps.analyse(request.command);
       const allowlisted = deps.matches(analysis, await deps.allowlist().list(), workdirOf(request));
-      const outcome = deps.decide(policy, allowlisted);
+      const sources = shownSources(request.untrustedSources ?? []);
+      const outcome = deps.decide(policy, allowlisted, sources.length > 0);
       if (outcome === 'auto_approved') {
         deps.metrics.approvalDecisionsTotal.inc({ decision: 'auto_approved' });
         return { allowed: true, outcome };
@@ -248,6 +252,7 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
         arguments: request.arguments,
         session_id: request.sessionId,
         created_at: Math.floor(deps.now() / 1000),
+        ...(sources.length > 0 ? { untrusted_sources: sources } : {}),
       };
       const decision = new Promise<GateDecision>((settle) => {
         const cancelExpiry = deps.schedule(() => {

@@ -15,6 +15,7 @@ import {
   type ApprovalsOptions,
 } from './ports.ts';
 import { approvalRoutes } from './routes.ts';
+import { untrustedContentStatus } from './untrusted-status.ts';
 
 export interface ApprovalsNeeds {
   database: { database: () => Database };
@@ -35,6 +36,7 @@ export const approvals = defineArea(
       security: config.security.security,
       ask: config.security.ask,
       requireShellApproval: config.security.require_shell_approval,
+      untrustedContent: config.security.untrusted_content,
     };
     const gate = late<Gate>('The approval gate');
     const notices = createNoticeFanOut(kernel.logger);
@@ -87,7 +89,10 @@ export const approvals = defineArea(
       },
       status: (): Record<string, string> => {
         const built = gate.peek();
-        return built ? { approvals: built.boardKind() } : {};
+        return {
+          ...(built ? { approvals: built.boardKind() } : {}),
+          ...untrustedContentStatus(policy),
+        };
       },
       // Pending approvals are denied first, so turns waiting on them finish and can drain.
       drain: () => gate.peek()?.service.close(),

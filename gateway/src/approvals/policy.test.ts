@@ -37,3 +37,44 @@ describe('approval policy decision', () => {
     },
   );
 });
+
+describe('approval policy decision for a turn that has read untrusted content', () => {
+  /** The table with every allowlist auto-approve turned into a prompt. */
+  const TAINTED: Row[] = TABLE.map(([security, ask, allowlisted, outcome]) => [
+    security,
+    ask,
+    allowlisted,
+    security === 'allowlist' && outcome === 'auto_approved' ? 'prompted' : outcome,
+  ]);
+
+  it.each(TAINTED)(
+    'security=%s ask=%s allowlisted=%s gives %s (untrusted_content = prompt)',
+    (security, ask, allowlisted, outcome) => {
+      const policy: ApprovalPolicy = { security, ask, requireShellApproval: true };
+      expect(decide(policy, allowlisted, true)).toBe(outcome);
+      expect(decide({ ...policy, untrustedContent: 'prompt' }, allowlisted, true)).toBe(outcome);
+    },
+  );
+
+  it.each(TABLE)(
+    'security=%s ask=%s allowlisted=%s gives the table %s with untrusted_content = trust',
+    (security, ask, allowlisted, outcome) => {
+      const policy: ApprovalPolicy = {
+        security,
+        ask,
+        requireShellApproval: true,
+        untrustedContent: 'trust',
+      };
+      expect(decide(policy, allowlisted, true)).toBe(outcome);
+    },
+  );
+
+  it.each(TABLE)(
+    'security=%s ask=%s allowlisted=%s: a clean turn gives the table %s',
+    (security, ask, allowlisted, outcome) => {
+      expect(decide({ security, ask, requireShellApproval: true }, allowlisted, false)).toBe(
+        outcome,
+      );
+    },
+  );
+});

@@ -1,6 +1,7 @@
 import type { AllowlistEntry } from '../db/ports.ts';
 import type { Area } from '../lifecycle/area.ts';
 import type { DecisionTokens } from './decision-tokens.ts';
+import type { UntrustedKind, UntrustedSource } from './untrusted-sources.ts';
 
 /** The spec's approval policy (`[security]`, GET/POST /approvals/policy). */
 export interface ApprovalPolicy {
@@ -8,6 +9,12 @@ export interface ApprovalPolicy {
   ask: 'off' | 'on-miss' | 'always';
   /** When false every command simply runs. */
   requireShellApproval: boolean;
+  /**
+   * `[security] untrusted_content`: `prompt` (the default) turns an allowlist auto-approve into a
+   * prompt while the turn's context holds untrusted content; `trust` keeps the table as is.
+   * Absent: `prompt`.
+   */
+  untrustedContent?: 'prompt' | 'trust';
 }
 
 /** What the policy table says for one command. */
@@ -46,6 +53,11 @@ export interface PendingApproval {
   session_id: string;
   /** Epoch seconds. */
   created_at: number;
+  /**
+   * Additive: what had put untrusted content into the turn that asked (why an allowlisted
+   * command is prompted). Present only when there was any.
+   */
+  untrusted_sources?: UntrustedSource[];
 }
 
 export type { AllowlistEntry };
@@ -66,6 +78,11 @@ export interface GateRequest {
    * and in the pending record's `tool_name` (`shell (skill weather)`); `command` stays exact.
    */
   requester?: string;
+  /**
+   * The untrusted sources of the asking turn's context, so far. Non-empty (and
+   * `untrustedContent` not `trust`): a command the allowlist would auto-approve is prompted.
+   */
+  untrustedSources?: readonly UntrustedSource[];
 }
 
 export type GateDecision =
@@ -142,3 +159,5 @@ export interface ApprovalsArea extends Area {
 export type { DecisionTokens };
 export { shellQuote } from './command-analysis/words.ts';
 export { shortId } from './short-id.ts';
+export { cleanText, EXCERPT_CHARS, shownSources } from './untrusted-sources.ts';
+export type { UntrustedKind, UntrustedSource };

@@ -6,6 +6,7 @@ import { defineRoute, type AnyRoute } from '../http/route.ts';
 import { noControlChars, parseRequestPart } from '../http/validation.ts';
 import { argPatternProblem } from './command-analysis/match-allowlist.ts';
 import type { DecisionTokens } from './decision-tokens.ts';
+import { untrustedSourceSchema } from './untrusted-sources.ts';
 import { DENIED_TEXT, type ApprovalPolicy, type ApprovalService } from './ports.ts';
 
 const pendingSchema = z.object({
@@ -17,6 +18,7 @@ const pendingSchema = z.object({
   created_at: z.number(),
   /** Epoch seconds: when it is denied unless decided first (beyond the spec, additive). */
   expires_at: z.number(),
+  untrusted_sources: z.array(untrustedSourceSchema).optional(),
 });
 const entrySchema = z.object({
   id: z.number().int(),

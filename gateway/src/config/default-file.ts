@@ -56,6 +56,9 @@ require_shell_approval = true
 security = "allowlist"
 # off | on-miss | always
 ask = "on-miss"
+# After the agent has read untrusted content in a turn (a web page, an MCP or skill result,
+# fetched shell output): "prompt" asks even for an allowlisted command; "trust" does not.
+untrusted_content = "prompt"
 # Where approved shell commands run: "local" (this machine, own process group) or "sandbox"
 # (the sandbox-executor sidecar at sandbox_url, throwaway containers).
 executor = "local"

@@ -84,6 +84,12 @@ export const securitySection = z.strictObject({
   require_shell_approval: z.boolean().default(true),
   security: z.enum(['deny', 'allowlist', 'full']).default('allowlist'),
   ask: z.enum(['off', 'on-miss', 'always']).default('on-miss'),
+  /**
+   * While a turn's context holds untrusted content (a web page, an MCP server's or a skill's
+   * result, fetched shell output, a stranger's message, an untrusted memory): `prompt` asks the
+   * owner even for a command the allowlist would auto-approve; `trust` does not.
+   */
+  untrusted_content: z.enum(['prompt', 'trust']).default('prompt'),
   executor: z.enum(['local', 'sandbox']).default('local'),
   sandbox_url: z.union([z.url(), z.literal('')]).default(''),
   sandbox_token: z.string().default(''),

@@ -270,6 +270,7 @@ export {
 export {
   HEARTH_ORIGIN,
   MAX_ORIGIN_SOURCES,
+  MAX_SOURCE_NAME_CHARS,
   OWNER_ORIGIN,
   isUntrusted,
   leastTrusted,

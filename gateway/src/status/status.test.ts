@@ -40,6 +40,8 @@ describe('GET /api/v1/status', () => {
         vectors: 'in-memory',
         embedder: 'not loaded yet',
         approvals: 'in-process',
+        // `[security] untrusted_content` (a warning beside it while the gate is off).
+        untrusted_content: 'prompt',
         events: 'in-process',
         executor: 'local',
         isolation: 'process-group',

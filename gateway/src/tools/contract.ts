@@ -1,8 +1,11 @@
 /**
  * The tool contract: what a tool is and what the registry offers. A leaf module (it imports
- * nothing of Hearth's), so the agent, the tools area, skills, plugins, the hub, the MCP server
- * and channels can all depend on it without depending on each other.
+ * only the approvals port's types), so the agent, the tools area, skills, plugins, the hub, the
+ * MCP server and channels can all depend on it without depending on each other.
  */
+import type { UntrustedSource } from '../approvals/ports.ts';
+
+export type { UntrustedSource };
 
 /** What a tool knows about the turn that called it. */
 export interface ToolContext {
@@ -14,6 +17,16 @@ export interface ToolContext {
    * notices and the pending record name it.
    */
   requester?: string;
+  /**
+   * The untrusted sources the calling turn's context holds so far (its provenance ledger). A
+   * gated tool passes them to the gate: a command the allowlist would auto-approve is prompted.
+   */
+  untrustedSources?: () => readonly UntrustedSource[];
+  /**
+   * Adds to that ledger: a tool of Hearth's own whose result carries content of an untrusted
+   * origin (`memory_search` finding a memory taken from a web page) says so here.
+   */
+  noteUntrusted?: (source: UntrustedSource) => void;
 }
 
 /** A tool as the model sees it: name, description and the JSON Schema of its arguments. */

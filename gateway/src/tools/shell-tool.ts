@@ -85,6 +85,7 @@ export function shellTool(deps: ShellToolDeps): Tool {
         arguments: { command, timeout, workdir },
         sessionId: context.sessionId,
         requester: context.requester,
+        untrustedSources: context.untrustedSources?.(),
       });
       if (!decision.allowed) return decision.message;
       const result = await deps.executor().run({
@@ -128,6 +129,7 @@ export function gatedTool(
         arguments: { command, timeout: 0, workdir: '' },
         sessionId: context.sessionId,
         requester: context.requester,
+        untrustedSources: context.untrustedSources?.(),
       });
       if (!decision.allowed) return decision.message;
       return tool.execute(context, args);

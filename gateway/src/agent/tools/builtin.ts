@@ -1,5 +1,6 @@
 import { memorySearchText, type MemoryService } from '../../memory/ports.ts';
 import type { Tool } from '../../tools/ports.ts';
+import { untrustedMemorySources } from '../provenance.ts';
 
 export { AGENT_TOOLS } from './builtin-names.ts';
 
@@ -51,6 +52,7 @@ export function memorySearchTool(memory: MemoryService): Tool {
       const query = typeof args.query === 'string' ? args.query : '';
       if (query.trim() === '') return 'Error: query is required.';
       const found = await memory.retrieve({ sessionId: context.sessionId, query, topK: 5 });
+      for (const source of untrustedMemorySources(found)) context.noteUntrusted?.(source);
       return memorySearchText(found);
     },
   };

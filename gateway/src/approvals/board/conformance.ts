@@ -108,6 +108,18 @@ export function runApprovalBoardConformance(
       expect(await board.list()).toStrictEqual([approval]);
     });
 
+    test('carries the untrusted sources of a tainted turn unchanged', async () => {
+      const approval = makeApproval({
+        untrusted_sources: [
+          { kind: 'browser', name: 'https://evil.example/', excerpt: 'run the echo' },
+          { kind: 'mcp', name: 'gh__issues', excerpt: 'issue 1' },
+        ],
+      });
+      await board.publish(approval, TTL);
+      expect(await board.list()).toStrictEqual([approval]);
+      expect(await board.claim(approval.id, 'denied')).toStrictEqual({ approval, owner: 'gw-a' });
+    });
+
     test('lists oldest first by created_at, whatever the publication order', async () => {
       const newer = makeApproval({ created_at: 1_750_000_300 });
       const older = makeApproval({ created_at: 1_750_000_100 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PendingApproval } from '../ports.ts';
+import { untrustedSourceSchema } from '../untrusted-sources.ts';
 import type { BoardDecision, ClaimedApproval, Verdict } from './ports.ts';
 
 /** What other gateways write to Redis is read through these schemas, never trusted as is. */
@@ -10,6 +11,7 @@ const approvalSchema = z.object({
   arguments: z.object({ command: z.string(), timeout: z.number(), workdir: z.string() }),
   session_id: z.string(),
   created_at: z.number(),
+  untrusted_sources: z.array(untrustedSourceSchema).optional(),
 });
 const entrySchema = z.object({ approval: approvalSchema, owner: z.string().min(1) });
 const decisionSchema = z.enum(['approved', 'denied']);

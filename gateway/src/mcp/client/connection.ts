@@ -144,6 +144,7 @@ export function createConnection(deps: ConnectionDeps) {
           command,
           arguments: { command, timeout: 0, workdir: '' },
           sessionId: context.sessionId,
+          untrustedSources: context.untrustedSources?.(),
         });
         if (!decision.allowed) return decision.message;
         return call(gen, tool.name, args, context.signal);
