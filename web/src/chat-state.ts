@@ -3,7 +3,9 @@ import { openSocket } from './api.ts';
 import {
   commandSize,
   displayCommand,
+  GLANCE_MAX,
   displayInline,
+  readableAtAGlance,
   sourceLines,
   untrustedSourcesOf,
 } from './command-display.ts';
@@ -89,7 +91,7 @@ export function useChat(live: boolean, onApproval: () => void): ChatState {
             text:
               sources.map((line) => `${line}\n`).join('') +
               `Approval needed for ${displayInline(frame.tool_name ?? 'a tool')}: ${shown.text}` +
-              `${shown.marked || shown.length > 80 ? ` (${commandSize(shown)})` : ''} — see Approvals.`,
+              `${!readableAtAGlance(shown, GLANCE_MAX) ? ` (${commandSize(shown)})` : ''} — see Approvals.`,
           });
           onApproval();
         } else if (frame.type === 'error') {

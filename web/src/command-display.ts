@@ -45,11 +45,12 @@ export const DOT_RUN_MAX = 8;
  * Characters shown as escapes rather than as themselves: C0 and C1 controls, DEL, bidi marks,
  * embeddings, overrides and isolates, zero-width and other invisible characters, the line and
  * paragraph separators, every space that is not U+0020 (no-break, en, em, thin, ideographic …),
- * fillers, variation selectors, interlinear annotations, tag characters and lone surrogates.
+ * blank-looking characters (Hangul fillers, the blank Braille pattern, musical formatting
+ * marks), variation selectors, interlinear annotations, tag characters and lone surrogates.
  */
 const HIDDEN =
   // eslint-disable-next-line no-control-regex, no-misleading-character-class -- one character at a time, finding controls and combining marks is this module's job
-  /^[\u0000-\u001f\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u1680\u17b4\u17b5\u180b-\u180f\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}\ud800-\udfff]$/u;
+  /^[\u0000-\u001f\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u1680\u17b4\u17b5\u180b-\u180f\u2000-\u200f\u2028-\u202f\u205f-\u206f\u2800\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}\ud800-\udfff]$/u;
 
 const SHORT: Readonly<Record<string, string>> = { '\r': '\\r', '\v': '\\v', '\f': '\\f' };
 
@@ -120,6 +121,9 @@ export const MARKS_LEGEND =
 export function commandSize(display: CommandDisplay): string {
   return display.marked ? `${display.size}; ${MARKS_LEGEND}` : display.size;
 }
+
+/** Commands up to this long, with nothing marked, are shown without a stated length. */
+export const GLANCE_MAX = 80;
 
 /**
  * Whether `command` can be read whole at a glance on a surface that shows at most `max`

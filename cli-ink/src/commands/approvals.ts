@@ -9,6 +9,7 @@ import { printResult } from '../print-result.ts';
 import {
   commandSize,
   displayCommand,
+  GLANCE_MAX,
   readableAtAGlance,
   sourceLines,
   untrustedSourcesOf,
@@ -67,7 +68,7 @@ function listed(p: PendingApproval, now: number): string {
     sources.map((line) => `${p.id.slice(0, 8)}  ${line}\n`).join('') +
     `${p.id.slice(0, 8)}  ${showControls(p.tool_name)}: ${shown.text}  ` +
     `(session ${showControls(p.session_id)}, ${Math.round(now - p.created_at)} s ago)` +
-    (readableAtAGlance(shown, 80) ? '' : `\n          (${commandSize(shown)})`)
+    (readableAtAGlance(shown, GLANCE_MAX) ? '' : `\n          (${commandSize(shown)})`)
   );
 }
 

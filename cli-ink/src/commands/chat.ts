@@ -15,6 +15,7 @@ import { locateGateway } from '../locate-gateway.ts';
 import {
   commandSize,
   displayCommand,
+  GLANCE_MAX,
   readableAtAGlance,
   sourceLines,
 } from '@hearth/gateway/command-display';
@@ -51,7 +52,7 @@ function formatNotice(notice: ApprovalNotice): string {
   return [
     `Approval needed [${showControls(notice.short_id)}]${sources.length > 0 ? '' : ` ${what}`}`,
     ...(sources.length > 0 ? [...sources, `then the agent asks to run ${what}`] : []),
-    ...(readableAtAGlance(shown, 80) ? [] : [`(${commandSize(shown)})`]),
+    ...(readableAtAGlance(shown, GLANCE_MAX) ? [] : [`(${commandSize(shown)})`]),
     ...(notice.text.includes('\n') ? [showControls(instruction)] : []),
   ].join('\n');
 }

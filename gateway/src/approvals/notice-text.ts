@@ -1,6 +1,7 @@
 import {
   commandSize,
   displayCommand,
+  GLANCE_MAX,
   readableAtAGlance,
   sourceLines,
   untrustedSourcesOf,
@@ -15,9 +16,6 @@ export const workdirOf = (request: Pick<PendingApproval, 'arguments'>): string |
 
 /** What `always` allows, in the words notices and replies use. */
 export const ALWAYS_SCOPE = 'always allows exactly this command in this directory';
-
-/** Commands up to this long, with nothing marked, are shown without a stated length. */
-const GLANCE_MAX = 80;
 
 /**
  * The approval notice: the whole command as it will run (never cut; runs of spaces, tabs, line

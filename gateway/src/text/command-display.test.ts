@@ -51,6 +51,7 @@ describe('displayCommand', () => {
     ['C1 CSI and NEL', '\u009b\u0085', '\\x9b\\x85'],
     ['no-break and thin spaces', 'a\u00a0b\u2009c\u3000d', 'a\\xa0b\\u2009c\\u3000d'],
     ['soft hyphen and fillers', 'r\u00adm \u3164\u115f', 'r\\xadm \\u3164\\u115f'],
+    ['blank Braille and musical marks', 'a\u2800b\u{1d173}', 'a\\u2800b\\u{1d173}'],
     ['isolates and marks', '\u2066a\u2069\u200e\u061c', '\\u2066a\\u2069\\u200e\\u061c'],
     ['variation selectors and tags', 'a\ufe0f\u{e0041}', 'a\\ufe0f\\u{e0041}'],
     ['a lone surrogate', 'a\ud800b', 'a\\ud800b'],

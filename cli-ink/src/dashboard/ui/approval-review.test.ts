@@ -145,6 +145,18 @@ describe('the dashboard and untrusted sources', () => {
     expect(core.approveSelected.mock.calls).toEqual([[false, ID]]);
   });
 
+  it('a while the help hides the approvals closes the help and decides nothing', async () => {
+    const { core, app } = mount([approval('ls -la /tmp')]);
+    await tick();
+    await press(app, '?');
+    expect(app.lastFrame()).toContain('Keys');
+    await press(app, 'a');
+    expect(core.approveSelected).not.toHaveBeenCalled();
+    expect(app.lastFrame()).toContain('shell: ls -la /tmp');
+    await press(app, 'a');
+    expect(core.approveSelected.mock.calls).toEqual([[false, ID]]);
+  });
+
   it('esc leaves the review without deciding', async () => {
     const { core, app } = mount([approval(`ls -la${' '.repeat(400)}${TAIL}`)]);
     await tick();

@@ -96,6 +96,8 @@ export function DashboardApp(props: DashboardAppProps) {
     }
     if (key === '?') return setHelp(!help);
     if (special.escape && help) return setHelp(false);
+    // The help hides the approvals: a decision needs them on screen first.
+    if (help && ['a', 'A', 'd'].includes(key)) return setHelp(false);
     if (key === 'q' || (special.ctrl && key === 'c')) return exit('quit');
     if (special.upArrow || key === 'k') return core.select(-1);
     if (special.downArrow || key === 'j') return core.select(1);
