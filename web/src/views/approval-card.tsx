@@ -27,8 +27,8 @@ export function ApprovalCard(props: {
     <li class="card approval">
       {sources.length > 0 ? (
         <div class="taint" role="note" aria-label="Untrusted content read before this request">
-          {sources.map((line) => (
-            <p key={line}>{line}</p>
+          {sources.map((line, i) => (
+            <p key={i}>{line}</p>
           ))}
           <p>
             then the agent asks to run <strong>{tool}</strong>:

@@ -26,7 +26,9 @@ export interface DashboardAppProps {
 
 /**
  * The dashboard's only stateful component: it reads the core's state, keeps what belongs to
- * the screen alone (help shown, chat input), and turns keys into calls on the core.
+ * the screen alone (help shown, chat input, the approval under review), and turns keys into
+ * calls on the core. `a` approves at once only a command its row showed whole; any other opens
+ * the review, where `a` approves only once the last line has been on screen (issue #27).
  */
 export function DashboardApp(props: DashboardAppProps) {
   const { core } = props;
