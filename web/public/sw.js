@@ -1,8 +1,9 @@
-// Hearth's service worker: shows push notifications, and for an approval request offers
-// Approve and Deny. The worker never holds the API key: an approval push carries one
-// decision token per action, bound by the gateway to that approval and that decision, single
-// use and expiring with the approval, which `POST /api/v1/approvals/{id}/decide` accepts in
-// place of the key. Without a token (or when the gateway refuses it) an action opens the
+// Hearth's service worker: shows push notifications, and for an approval request offers the
+// actions the gateway lists: Approve and Deny, or, when the notification cannot show the whole
+// command, Open and Deny (no approve token is sent then). The worker never holds the API key:
+// an approval push carries one decision token per action, bound by the gateway to that approval
+// and that decision, single use and expiring with the approval, which
+// `POST /api/v1/approvals/{id}/decide` accepts in place of the key. Without a token (or when the gateway refuses it) an action opens the
 // Approvals view instead.
 // Controls the open pages at once, so an action can bring one to the Approvals view.
 self.addEventListener('activate', (event) => {
@@ -34,13 +35,23 @@ function showPush(message) {
       },
     },
     icon: '/icon.svg',
-    actions: approval
-      ? [
-          { action: 'approve', title: 'Approve' },
-          { action: 'deny', title: 'Deny' },
-        ]
-      : [],
+    actions: approval ? approvalActions(data.actions, tokens) : [],
   });
+}
+
+const TITLES = { approve: 'Approve', deny: 'Deny', open: 'Open' };
+
+/**
+ * The approval's actions as the gateway lists them (Approve and Deny when it lists none).
+ * Approve only with an approve token: a push that cannot show the whole command has none, and
+ * offers Open and Deny instead.
+ */
+function approvalActions(listed, tokens) {
+  const names = Array.isArray(listed) ? listed : ['approve', 'deny'];
+  return names
+    .filter((name) => name in TITLES)
+    .filter((name) => name !== 'approve' || typeof tokens.approve === 'string')
+    .map((name) => ({ action: name, title: TITLES[name] }));
 }
 
 async function decide(id, action, token) {

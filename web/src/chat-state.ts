@@ -1,5 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { openSocket } from './api.ts';
+import {
+  commandSize,
+  displayCommand,
+  GLANCE_MAX,
+  displayInline,
+  readableAtAGlance,
+  sourceLines,
+  untrustedSourcesOf,
+} from './command-display.ts';
 
 export interface ChatMessage {
   id: number;
@@ -75,9 +84,14 @@ export function useChat(live: boolean, onApproval: () => void): ChatState {
             return [...list, { id: nextId.current++, ...done }];
           });
         } else if (frame.type === 'approval_request') {
+          const shown = displayCommand(frame.command ?? '');
+          const sources = sourceLines(untrustedSourcesOf(frame));
           push({
             role: 'notice',
-            text: `Approval needed for ${frame.tool_name ?? 'a tool'}: ${frame.command ?? ''} — see Approvals.`,
+            text:
+              sources.map((line) => `${line}\n`).join('') +
+              `Approval needed for ${displayInline(frame.tool_name ?? 'a tool')}: ${shown.text}` +
+              `${!readableAtAGlance(shown, GLANCE_MAX) ? ` (${commandSize(shown)})` : ''} — see Approvals.`,
           });
           onApproval();
         } else if (frame.type === 'error') {

@@ -2,6 +2,8 @@
  * The chat core of `hearth chat`, with no terminal UI: one WebSocket to the gateway's `/ws`
  * (form A), turns sent one at a time, text deltas handed to a callback.
  */
+import { untrustedSourcesOf, type UntrustedSource } from '@hearth/gateway/command-display';
+
 /** A page the provider's web search cited for the reply. */
 export interface ChatSource {
   url: string;
@@ -20,6 +22,8 @@ export interface ApprovalNotice {
   tool_name: string;
   command: string;
   text: string;
+  /** What the turn read before asking (the frame's `untrusted_sources`; empty when clean). */
+  untrusted_sources: UntrustedSource[];
 }
 
 export interface ChatConnection {
@@ -84,7 +88,7 @@ export function openChatConnection(
         text?: string;
         detail?: string;
         sources?: ChatSource[];
-      } & Partial<ApprovalNotice>;
+      } & Partial<Omit<ApprovalNotice, 'untrusted_sources'>>;
       try {
         frame = JSON.parse(String(event.data)) as typeof frame;
       } catch {
@@ -100,6 +104,7 @@ export function openChatConnection(
           tool_name: frame.tool_name ?? '',
           command: frame.command ?? '',
           text: frame.text ?? '',
+          untrusted_sources: untrustedSourcesOf(frame),
         });
       else if (frame.type === 'message_done') {
         pending.resolve({

@@ -6,6 +6,14 @@ import { GatewayHttpError, GatewayUnreachableError } from '../gateway-client.ts'
 import { locateGateway } from '../locate-gateway.ts';
 import { withLocalStore } from '../local-store.ts';
 import { printResult } from '../print-result.ts';
+import {
+  commandSize,
+  displayCommand,
+  GLANCE_MAX,
+  readableAtAGlance,
+  sourceLines,
+  untrustedSourcesOf,
+} from '@hearth/gateway/command-display';
 import { showControls } from '@hearth/gateway/show-controls';
 import { EXIT_USAGE } from '../usage-exit.ts';
 
@@ -48,6 +56,22 @@ const NO_GATEWAY_NOTE =
 const localPending = (): Promise<{ pending: PendingApproval[] }> =>
   Promise.resolve({ pending: [] });
 
+/**
+ * A pending approval as the list shows it: the untrusted sources the turn read, then the whole
+ * command with runs of spaces, tabs, line breaks and hidden characters made visible, and its
+ * length on the next line when long or marked (issue #27).
+ */
+function listed(p: PendingApproval, now: number): string {
+  const shown = displayCommand(p.command);
+  const sources = sourceLines(untrustedSourcesOf(p));
+  return (
+    sources.map((line) => `${p.id.slice(0, 8)}  ${line}\n`).join('') +
+    `${p.id.slice(0, 8)}  ${showControls(p.tool_name)}: ${shown.text}  ` +
+    `(session ${showControls(p.session_id)}, ${Math.round(now - p.created_at)} s ago)` +
+    (readableAtAGlance(shown, GLANCE_MAX) ? '' : `\n          (${commandSize(shown)})`)
+  );
+}
+
 const formatEntry = (e: Entry) =>
   `#${e.id} ${e.pattern}${e.arg_pattern ? `  args /${e.arg_pattern}/` : ''}${
     e.directory ? `  in ${e.directory}` : ''
@@ -79,12 +103,7 @@ export function registerApprovals(program: Command, ctx: CommandContext): void {
       out(
         pending.length === 0
           ? 'Nothing is waiting for approval.'
-          : pending
-              .map(
-                (p) =>
-                  `${p.id.slice(0, 8)}  ${showControls(p.tool_name)}: ${showControls(p.command)}  (session ${showControls(p.session_id)}, ${Math.round(now - p.created_at)} s ago)`,
-              )
-              .join('\n'),
+          : pending.map((p) => listed(p, now)).join('\n'),
       );
     });
 

@@ -12,6 +12,13 @@ import { CliError } from '../cli-error.ts';
 import { clientId } from '../client-id.ts';
 import type { CommandContext } from '../deps.ts';
 import { locateGateway } from '../locate-gateway.ts';
+import {
+  commandSize,
+  displayCommand,
+  GLANCE_MAX,
+  readableAtAGlance,
+  sourceLines,
+} from '@hearth/gateway/command-display';
 import { showControls } from '@hearth/gateway/show-controls';
 
 async function connect(ctx: CommandContext, session: string | undefined): Promise<ChatConnection> {
@@ -31,14 +38,21 @@ const SHORT_ID_LENGTH = 8;
 const DECISION = /^(approve|deny)\s+([0-9a-f-]{1,36})(\s+always)?$/i;
 
 /**
- * An approval request as the approver reads it: the first line is built here from the frame's
- * exact `command`, with every control and bidi character shown as an escape, so what is read
- * is what would run; the gateway's instruction line (its last) follows, shown the same way.
+ * An approval request as the approver reads it, built here from the frame's exact `command`:
+ * the untrusted sources the turn read first, then the whole command with runs of spaces, tabs,
+ * line breaks and control or bidi characters made visible (its length stated when long or
+ * marked), so what is read is what would run; the gateway's instruction line (its last)
+ * follows, shown the same way.
  */
 function formatNotice(notice: ApprovalNotice): string {
   const instruction = notice.text.slice(notice.text.lastIndexOf('\n') + 1);
+  const shown = displayCommand(notice.command);
+  const sources = sourceLines(notice.untrusted_sources);
+  const what = `${showControls(notice.tool_name)}: ${shown.text}`;
   return [
-    `Approval needed [${showControls(notice.short_id)}] ${showControls(notice.tool_name)}: ${showControls(notice.command)}`,
+    `Approval needed [${showControls(notice.short_id)}]${sources.length > 0 ? '' : ` ${what}`}`,
+    ...(sources.length > 0 ? [...sources, `then the agent asks to run ${what}`] : []),
+    ...(readableAtAGlance(shown, GLANCE_MAX) ? [] : [`(${commandSize(shown)})`]),
     ...(notice.text.includes('\n') ? [showControls(instruction)] : []),
   ].join('\n');
 }

@@ -6,6 +6,7 @@
  * older, newer or hostile gateway cannot crash the view.
  */
 import type { ApiResponse } from '@hearth/client';
+import { untrustedSourcesOf, type UntrustedSource } from '@hearth/gateway/command-display';
 
 type Status = ApiResponse<'/status'>;
 type Session = ApiResponse<'/sessions'>['sessions'][number];
@@ -38,7 +39,10 @@ export type SessionRow = Pick<Session, 'id' | 'message_count' | 'last_active'>;
 export type PendingApproval = Pick<
   Pending,
   'id' | 'tool_name' | 'command' | 'session_id' | 'created_at' | 'expires_at'
->;
+> & {
+  /** What the turn read before asking (absent or empty for a clean turn; newer gateways). */
+  untrusted_sources?: UntrustedSource[];
+};
 
 type ModelWire = Usage['models'][string];
 
@@ -132,6 +136,7 @@ export function readPending(body: unknown): PendingApproval[] {
         session_id: text(r.session_id),
         created_at: num(r.created_at) ?? 0,
         expires_at: num(r.expires_at) ?? 0,
+        untrusted_sources: untrustedSourcesOf(r),
       };
     })
     .filter((row) => row.id !== '');

@@ -56,9 +56,12 @@ export interface DashboardCore {
   refresh(): Promise<void>;
   /** Moves the approval selection by `delta` (wraps). */
   select(delta: number): void;
-  /** Approves the selected approval (`always`: also allowlists it). */
-  approveSelected(always: boolean): Promise<void>;
-  denySelected(): Promise<void>;
+  /**
+   * Approves the selected approval (`always`: also allowlists it), or, with `id`, exactly the
+   * approval the screen showed, wherever the selection moved meanwhile.
+   */
+  approveSelected(always: boolean, id?: string): Promise<void>;
+  denySelected(id?: string): Promise<void>;
   /** A chat line: a local slash command (/help, /clear) or a message sent over /ws/chat. */
   sendChat(text: string): void;
 }
@@ -242,8 +245,9 @@ export function createDashboardCore(deps: DashboardDeps): DashboardCore {
     }
   }
 
-  async function decide(verb: 'approve' | 'deny', always: boolean): Promise<void> {
-    const target = state.pending[state.selected];
+  async function decide(verb: 'approve' | 'deny', always: boolean, id?: string): Promise<void> {
+    const target =
+      id === undefined ? state.pending[state.selected] : state.pending.find((p) => p.id === id);
     if (!target) return update({ notice: 'Nothing is waiting for approval.' });
     const short = target.id.slice(0, 8);
     try {
@@ -303,8 +307,8 @@ export function createDashboardCore(deps: DashboardDeps): DashboardCore {
         return { selected: count === 0 ? 0 : (((s.selected + delta) % count) + count) % count };
       });
     },
-    approveSelected: (always) => decide('approve', always),
-    denySelected: () => decide('deny', false),
+    approveSelected: (always, id) => decide('approve', always, id),
+    denySelected: (id) => decide('deny', false, id),
     sendChat(raw) {
       const text = raw.trim();
       if (text === '') return;

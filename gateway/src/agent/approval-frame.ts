@@ -1,8 +1,13 @@
 import { shortId } from '../approvals/ports.ts';
 import type { ApprovalNotice } from '../approvals/ports.ts';
+import { untrustedSourcesOf } from '../text/command-display.ts';
 
-/** The chat sockets' `approval_request` frame for an approval notice. */
+/**
+ * The chat sockets' `approval_request` frame for an approval notice; `untrusted_sources` only
+ * when the turn read untrusted content before asking.
+ */
 export function approvalRequestFrame({ approval, text }: ApprovalNotice): string {
+  const sources = untrustedSourcesOf(approval);
   return JSON.stringify({
     type: 'approval_request',
     id: approval.id,
@@ -10,7 +15,6 @@ export function approvalRequestFrame({ approval, text }: ApprovalNotice): string
     tool_name: approval.tool_name,
     command: approval.command,
     text,
-    // Additive: what had tainted the turn that asked (present only when anything had).
-    ...(approval.untrusted_sources ? { untrusted_sources: approval.untrusted_sources } : {}),
+    ...(sources.length > 0 ? { untrusted_sources: sources } : {}),
   });
 }

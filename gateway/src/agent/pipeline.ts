@@ -25,12 +25,7 @@ import {
 import type { SettingsService } from '../settings/ports.ts';
 import type { ConversationStore, SessionState } from '../sessions/ports.ts';
 import type { Persona } from './persona.ts';
-import {
-  createProvenanceLedger,
-  historySources,
-  turnOrigin,
-  type ProvenanceLedger,
-} from './provenance.ts';
+import { createProvenanceLedger, turnOrigin, type ProvenanceLedger } from './provenance.ts';
 import { qualityScore } from './quality.ts';
 import { handleSlashCommand } from './slash-commands.ts';
 import type { ToolRegistry } from '../tools/ports.ts';
@@ -204,8 +199,6 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
     ledger: ProvenanceLedger,
   ): Promise<TurnResult> {
     for (const source of input.untrustedSources ?? []) ledger.add(source);
-    // The history holds what the model made of what earlier turns read: still untrusted.
-    for (const source of historySources(state.conversation.origin)) ledger.add(source);
     const system = await systemPromptFor(input, state, ledger);
     const working: ChatMessage[] = [
       ...state.conversation.history,
@@ -278,7 +271,8 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
   ): void {
     const conversation = state.conversation;
     // What the turn read stays with what is made of it: the rows it writes and, through the
-    // conversation, the summaries that compaction makes of its history.
+    // conversation, the summaries that compaction makes of its history (recalled later, they
+    // mark the turn that recalls them).
     if (origin) conversation.origin = leastTrusted([conversation.origin, origin]);
     conversation.history.push(
       { role: 'user', content: input.message },

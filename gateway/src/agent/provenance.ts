@@ -89,16 +89,6 @@ export function untrustedMemorySources(memories: readonly RetrievedMemory[]): Un
   return sources;
 }
 
-/** What the conversation's history was made from: untrusted sources read in earlier turns. */
-export function historySources(origin: MemoryOrigin | undefined): UntrustedSource[] {
-  if (!origin || !isUntrusted(origin)) return [];
-  return origin.sources.map(({ kind, name }) => ({
-    kind,
-    name,
-    excerpt: 'read earlier in this conversation',
-  }));
-}
-
 /**
  * The origin of what a turn makes (its memory rows, through the conversation its summaries):
  * untrusted with the turn's sources when it read any, else undefined (the memory area's

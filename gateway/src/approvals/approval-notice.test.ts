@@ -38,6 +38,8 @@ describe('the approval notice of a chat turn', () => {
       expect(frame.command).toBe(command);
       expect(frame.text).toBe(
         `Approval needed [${short}] shell: touch X #\\x1b[2K\\r\\x1b[32mls -la\\u202e\\x85\\u2066\n` +
+          // Marked, so its length and what the marks mean are stated (issue #27).
+          `(28 characters; runs of spaces shown as · or ␠×N, tabs as →, line breaks as ↵, hidden characters as \\ escapes)\n` +
           `in ${join(bed.gw.home, 'workspace')}\n` +
           `Reply "approve ${short}" or "deny ${short}" within 120 s; ` +
           `"approve ${short} always" always allows exactly this command in this directory.`,

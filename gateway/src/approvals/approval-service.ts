@@ -2,9 +2,9 @@ import type { Logger } from 'pino';
 import type { AllowlistRepository } from '../db/ports.ts';
 import { isHearthError, notFound } from '../errors.ts';
 import type { Metrics } from '../observability/metrics.ts';
-import { showControls } from '../text/show-controls.ts';
+import { noticeText, workdirOf } from './notice-text.ts';
 import { SHORT_ID_LENGTH, shortId } from './short-id.ts';
-import { shownSources, sourcesLine } from './untrusted-sources.ts';
+import { shownSources } from './untrusted-sources.ts';
 import { createInProcessApprovalBoard } from './board/in-process.ts';
 import type { BoardDecision, PendingApprovalBoard, Verdict } from './board/ports.ts';
 import {
@@ -63,35 +63,7 @@ export interface ApprovalServiceDeps {
   board?: PendingApprovalBoard;
 }
 
-/** The request's working directory; null for a tool without one (the browser). */
-const workdirOf = (request: Pick<PendingApproval, 'arguments'>): string | null =>
-  request.arguments.workdir === '' ? null : request.arguments.workdir;
-
-/** What `always` allows, in the words notices and replies use. */
-export const ALWAYS_SCOPE = 'always allows exactly this command in this directory';
-
-/**
- * The approval notice: the command exactly as it will run, the directory it runs in, and what
- * each reply does (`always` allows exactly this command line in this directory, nothing wider).
- */
-function noticeText(
-  approval: PendingApproval,
-  request: GateRequest,
-  expirySeconds: number,
-): string {
-  const short = shortId(approval.id);
-  const where = workdirOf(approval);
-  const what = request.requester
-    ? `${showControls(request.requester)} asks to run ${request.toolName}`
-    : approval.tool_name;
-  return (
-    `Approval needed [${short}] ${what}: ${showControls(approval.command)}\n` +
-    (where === null ? '' : `in ${showControls(where)}\n`) +
-    (approval.untrusted_sources ? `${sourcesLine(approval.untrusted_sources)}\n` : '') +
-    `Reply "approve ${short}" or "deny ${short}" within ${expirySeconds} s; ` +
-    `"approve ${short} always" ${ALWAYS_SCOPE}.`
-  );
-}
+export { ALWAYS_SCOPE } from './notice-text.ts';
 
 /** A gated tool call waiting in this process. */
 interface Waiting {

@@ -9,6 +9,7 @@ import { openSubscriptionFile, PUSH_SUBSCRIPTIONS_FILE } from './subscriptions.t
 import { loadOrCreateVapidKeys } from './vapid-keys.ts';
 import type { ApprovalNotice, ApprovalsArea } from '../approvals/ports.ts';
 import { defineArea } from '../lifecycle/install.ts';
+import { displayCommand, displayInline, untrustedSourcesOf } from '../text/command-display.ts';
 
 export interface PushAreaDeps {
   home: string;
@@ -57,23 +58,59 @@ export interface PushOptions {
   agent?: Agent;
 }
 
+/** The longest command a notification shows whole; a longer one gets no Approve action. */
+export const PUSH_COMMAND_MAX = 100;
+
 /**
- * An approval request as a push: the whole notice, and a decision token for each action so the
- * service worker needs no API key.
+ * Why a push cannot offer Approve for `approval`, or null when it can: a notification shows a
+ * few lines at most, so a command it cannot show whole (long, or with marked whitespace, line
+ * breaks or hidden characters) or a turn that read untrusted content must be read in Hearth
+ * first (issue #27).
+ */
+export function approveWithheld(approval: ApprovalNotice['approval']): string | null {
+  const shown = displayCommand(approval.command);
+  const sources = untrustedSourcesOf(approval);
+  if (sources.length > 0)
+    return `The agent read ${sources.map((s) => displayInline(`${s.kind} ${s.name}`)).join(', ')} before asking.`;
+  if (shown.length > PUSH_COMMAND_MAX)
+    return `The command is ${shown.size}, more than a notification shows.`;
+  if (shown.marked)
+    return `The command has runs of spaces, line breaks or hidden characters (${shown.size}).`;
+  return null;
+}
+
+/**
+ * An approval request as a push, with a decision token for each action it offers so the service
+ * worker needs no API key. When the notification can show the whole command it carries the
+ * whole notice and offers Approve and Deny; otherwise it says why, offers only Open and Deny,
+ * and carries no approve token at all (approving then takes the app, where it is shown whole).
  */
 export function approvalPush(
   notice: ApprovalNotice,
   tokens: ApprovalsArea['decisionTokens'],
 ): PushMessage {
   const { approval, expiresAt } = notice;
+  const withheld = approveWithheld(approval);
+  const deny = tokens.mint(approval.id, 'deny', expiresAt);
+  if (withheld === null) {
+    return {
+      title: `Approve ${approval.tool_name}?`,
+      body: notice.text,
+      approval_id: approval.id,
+      actions: ['approve', 'deny'],
+      decision_tokens: { approve: tokens.mint(approval.id, 'approve', expiresAt), deny },
+    };
+  }
+  const start = displayInline(approval.command).slice(0, PUSH_COMMAND_MAX);
   return {
-    title: `Approve ${approval.tool_name}?`,
-    body: notice.text,
+    title: `Review ${displayInline(approval.tool_name)} in Hearth`,
+    body:
+      `${withheld} Open Hearth to read it whole before approving; no Approve here.\n` +
+      `Starts: ${start}…`,
     approval_id: approval.id,
-    decision_tokens: {
-      approve: tokens.mint(approval.id, 'approve', expiresAt),
-      deny: tokens.mint(approval.id, 'deny', expiresAt),
-    },
+    actions: ['open', 'deny'],
+    approve_withheld: withheld,
+    decision_tokens: { deny },
   };
 }
 

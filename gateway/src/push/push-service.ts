@@ -6,10 +6,20 @@ import type { VapidKeys } from './vapid-keys.ts';
 export interface PushMessage {
   title: string;
   body: string;
-  /** Set for an approval request: the service worker offers Approve and Deny. */
+  /** Set for an approval request: the service worker offers `actions`. */
   approval_id?: string;
-  /** With `approval_id`: single-use tokens for `POST /approvals/{id}/decide`, one per action. */
-  decision_tokens?: { approve: string; deny: string };
+  /**
+   * With `approval_id`: the notification's actions. `approve` only when it shows the whole
+   * command; otherwise `open` (the Approvals view, where it is shown whole) and `deny`.
+   */
+  actions?: ('approve' | 'deny' | 'open')[];
+  /** With `approval_id` and no `approve` action: why the notification cannot approve. */
+  approve_withheld?: string;
+  /**
+   * With `approval_id`: single-use tokens for `POST /approvals/{id}/decide`, one per decision
+   * action (no approve token when Approve is withheld).
+   */
+  decision_tokens?: { approve?: string; deny: string };
 }
 
 export interface NotifyResult {

@@ -1,4 +1,6 @@
 import { createElement as h } from 'react';
+import { approvalRow, reviewLines } from '../approval-review.ts';
+import type { PendingApproval } from '../api-types.ts';
 import { secondsLeft, type DashboardState } from '../dashboard-state.ts';
 import { safe } from '../format.ts';
 import { Pane, Row } from './pane.ts';
@@ -6,8 +8,8 @@ import type { Theme } from './theme.ts';
 
 /**
  * Pending approvals with their live countdown (spec: 120 s, then denied). The selected one is
- * marked `>`; the keys act on it. The command is shown with every control character escaped,
- * so what is read is what would run.
+ * marked `>`; the keys act on it. A row shows the whole command when it fits unmarked; else it
+ * states the size and `a` opens the review, which shows it all (issue #27).
  */
 export function ApprovalsPane(props: {
   state: DashboardState;
@@ -34,7 +36,7 @@ export function ApprovalsPane(props: {
           const mark = start + i === selected ? '>' : ' ';
           return h(Row, {
             key: p.id,
-            text: `${mark} ${String(left).padStart(3)}s ${p.id.slice(0, 8)} ${safe(p.tool_name)}: ${safe(p.command)}`,
+            text: approvalRow(p, { selected: mark === '>', left, width: w }).text,
             width: w,
             color:
               left <= 15 ? props.theme.bad : start + i === selected ? props.theme.warn : undefined,
@@ -43,5 +45,33 @@ export function ApprovalsPane(props: {
     pending.length > 0
       ? h(Row, { text: 'a approve · A always · d deny · ↑↓', width: w, dim: props.theme.styled })
       : null,
+  );
+}
+
+/**
+ * The review of one approval (`a` on a command its row cannot show whole): everything, wrapped,
+ * from line `offset`; the title says which lines are on screen and how many there are.
+ */
+export function ReviewPane(props: {
+  approval: PendingApproval;
+  offset: number;
+  width: number;
+  height: number;
+  theme: Theme;
+}) {
+  const { approval, width } = props;
+  const lines = reviewLines(approval, width);
+  const visible = Math.max(1, props.height - 1);
+  const shown = lines.slice(props.offset, props.offset + visible);
+  const last = Math.min(lines.length, props.offset + visible);
+  return h(
+    Pane,
+    {
+      title: `Review ${approval.id.slice(0, 8)} ${safe(approval.tool_name)} · lines ${props.offset + 1}–${last} of ${lines.length}`,
+      width,
+      height: props.height,
+      theme: props.theme,
+    },
+    ...shown.map((text, i) => h(Row, { key: i, text, width })),
   );
 }

@@ -22,8 +22,10 @@ function fakeCore(initial: DashboardState) {
       for (const l of listeners) l();
     },
     select: vi.fn<(delta: number) => void>(),
-    approveSelected: vi.fn<(always: boolean) => Promise<void>>(() => Promise.resolve()),
-    denySelected: vi.fn<() => Promise<void>>(() => Promise.resolve()),
+    approveSelected: vi.fn<(always: boolean, id?: string) => Promise<void>>(() =>
+      Promise.resolve(),
+    ),
+    denySelected: vi.fn<(id?: string) => Promise<void>>(() => Promise.resolve()),
     sendChat: vi.fn<(text: string) => void>(),
     refresh: vi.fn<() => Promise<void>>(() => Promise.resolve()),
   } satisfies DashboardAppProps['core'] & { set: unknown };
@@ -53,8 +55,13 @@ describe('dashboard keys', () => {
       app.stdin.write(key);
       await tick();
     }
-    expect(core.approveSelected.mock.calls).toEqual([[false], [true]]);
-    expect(core.denySelected).toHaveBeenCalledTimes(1);
+    // Each decision names the approval the pane showed (the selection cannot shift under it).
+    const shown = sampleState().pending[0]!.id;
+    expect(core.approveSelected.mock.calls).toEqual([
+      [false, shown],
+      [true, shown],
+    ]);
+    expect(core.denySelected.mock.calls).toEqual([[shown]]);
     expect(core.select.mock.calls).toEqual([[1], [-1], [1], [-1]]);
   });
 

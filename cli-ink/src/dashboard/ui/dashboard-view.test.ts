@@ -83,7 +83,8 @@ describe('dashboard view at 80×24', () => {
     const state = sampleState();
     state.pending = [{ ...state.pending[0]!, command: sneaky }];
     state.logs = [{ time: 'x', level: 'info', msg: 'log \u001b]0;title\u0007' }];
-    const frame = view({ state, columns: 140 }).lastFrame() ?? '';
+    // Wide enough for the row to show the whole marked command with its stated length.
+    const frame = view({ state, columns: 180 }).lastFrame() ?? '';
     expect(frame).not.toContain('\u001b');
     expect(frame).toContain('shell: echo x #\\x1b[2K\\r\\x1b[32mls -la\\u202e');
     expect(frame).toContain('log \\x1b]0;title\\x07');

@@ -2,7 +2,8 @@ import { Box } from 'ink';
 import { createElement as h } from 'react';
 import type { DashboardState } from '../dashboard-state.ts';
 import { duration, safe } from '../format.ts';
-import { ApprovalsPane } from './approvals-pane.ts';
+import type { PendingApproval } from '../api-types.ts';
+import { ApprovalsPane, ReviewPane } from './approvals-pane.ts';
 import { ChatPane } from './chat-pane.ts';
 import { HelpPane } from './help-pane.ts';
 import { LogsPane } from './logs-pane.ts';
@@ -17,6 +18,8 @@ export interface ViewProps {
   /** The chat input while the chat has the keyboard; null otherwise. */
   input: string | null;
   help: boolean;
+  /** The approval under review and the first line shown, or null. */
+  review?: { approval: PendingApproval; offset: number; hint: string } | null;
   color: boolean;
   columns: number;
   rows: number;
@@ -24,6 +27,16 @@ export interface ViewProps {
 
 /** Below this width the panes stack in one column and the side panes are left out. */
 export const WIDE = 80;
+
+/** The approvals pane's width in a terminal of `columns` × `rows`. */
+export function approvalsPaneWidth(columns: number, rows: number): number {
+  const width = Math.max(20, columns);
+  const body = Math.max(6, rows - 2);
+  return width < WIDE || body < 16 ? width : width - (Math.floor(width / 2) - 1) - 2;
+}
+
+/** Lines of a command the review shows at once in a terminal of `rows`. */
+export const reviewRows = (rows: number): number => Math.max(1, Math.max(4, rows - 2) - 1);
 
 /**
  * The whole screen from the state (display only). At 80×24 and up: a header, two columns of
@@ -49,6 +62,21 @@ export function DashboardView(props: ViewProps) {
     width,
     color: state.needsSetup ? theme.warn : undefined,
   });
+  if (props.review) {
+    return h(
+      Box,
+      { flexDirection: 'column', width },
+      header,
+      h(ReviewPane, {
+        approval: props.review.approval,
+        offset: props.review.offset,
+        width,
+        height: Math.max(4, rows - 2),
+        theme,
+      }),
+      h(Row, { text: props.review.hint, width, color: theme.warn }),
+    );
+  }
   if (props.help) {
     return h(
       Box,
@@ -69,7 +97,12 @@ export function DashboardView(props: ViewProps) {
       { flexDirection: 'column', width },
       header,
       h(StatusPane, { state, width, height: statusH, theme }),
-      h(ApprovalsPane, { state, width, height: approvalsH, theme }),
+      h(ApprovalsPane, {
+        state,
+        width: approvalsPaneWidth(columns, rows),
+        height: approvalsH,
+        theme,
+      }),
       h(ChatPane, { state, input: props.input, width, height: body - statusH - approvalsH, theme }),
       footer,
     );
@@ -89,7 +122,7 @@ export function DashboardView(props: ViewProps) {
       { flexDirection: 'row', height: topH },
       h(StatusPane, { state, width: half, height: topH, theme }),
       h(Box, { width: 2 }),
-      h(ApprovalsPane, { state, width: width - half - 2, height: topH, theme }),
+      h(ApprovalsPane, { state, width: approvalsPaneWidth(columns, rows), height: topH, theme }),
     ),
     h(
       Box,
