@@ -1936,7 +1936,7 @@ export interface operations {
                             untrusted_sources?: {
                                 excerpt: string;
                                 /** @enum {string} */
-                                kind: "browser" | "mcp" | "skill" | "shell" | "channel" | "memory" | "tool_description";
+                                kind: "browser" | "mcp" | "skill" | "shell" | "channel" | "memory" | "tool_description" | "secret";
                                 name: string;
                             }[];
                         }[];

@@ -95,16 +95,17 @@ export function untrustedMemorySources(memories: readonly RetrievedMemory[]): Un
  * defaults: the owner's words and Hearth's reply).
  */
 export function turnOrigin(sources: readonly UntrustedSource[]): MemoryOrigin | undefined {
-  if (sources.length === 0) return undefined;
   const seen = new Set<string>();
   const kept: OriginSource[] = [];
   for (const { kind, name } of sources) {
+    // A secret is named by the gate, never read into a turn: nothing to remember of it.
+    if (kind === 'secret') continue;
     const key = `${kind}\u0000${name}`;
     if (seen.has(key) || kept.length >= MAX_ORIGIN_SOURCES) continue;
     seen.add(key);
     kept.push({ kind, name: name.slice(0, MAX_SOURCE_NAME_CHARS) });
   }
-  return { trust: 'untrusted', sources: kept };
+  return kept.length === 0 ? undefined : { trust: 'untrusted', sources: kept };
 }
 
 const excerpt = (text: string): string => cleanText(text, EXCERPT_CHARS);

@@ -4,6 +4,7 @@ import { isHearthError, notFound } from '../errors.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { noticeText, workdirOf } from './notice-text.ts';
 import { SHORT_ID_LENGTH, shortId } from './short-id.ts';
+import { secretsIn } from './secret-egress.ts';
 import { shownSources } from './untrusted-sources.ts';
 import { createInProcessApprovalBoard } from './board/in-process.ts';
 import type { BoardDecision, PendingApprovalBoard, Verdict } from './board/ports.ts';
@@ -37,7 +38,14 @@ export interface ApprovalServiceDeps {
     workdir: string | null,
   ) => boolean;
   /** `tainted`: the asking turn read untrusted content. */
-  decide: (policy: ApprovalPolicy, allowlisted: boolean, tainted: boolean) => string;
+  decide: (
+    policy: ApprovalPolicy,
+    allowlisted: boolean,
+    tainted: boolean,
+    carriesSecret: boolean,
+  ) => string;
+  /** Every configured secret value (secret-egress.ts looks for them in each gated call). */
+  secretValues?: () => readonly string[];
   /**
    * The entry to store for `always: true` (exactly the approved command in exactly its
    * directory), or null when there is none to store.
@@ -204,8 +212,14 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
       if (!policy.requireShellApproval) return { allowed: true, outcome: 'not_gated' };
       const analysis = await deps.analyse(request.command);
       const allowlisted = deps.matches(analysis, await deps.allowlist().list(), workdirOf(request));
-      const sources = shownSources(request.untrustedSources ?? []);
-      const outcome = deps.decide(policy, allowlisted, sources.length > 0);
+      // A secret the call would carry out is named first: it is always shown.
+      const secrets = secretsIn(
+        `${request.command}\n${JSON.stringify(request.arguments)}`,
+        deps.secretValues?.() ?? [],
+      );
+      const sources = shownSources([...secrets, ...(request.untrustedSources ?? [])]);
+      const tainted = (request.untrustedSources?.length ?? 0) > 0;
+      const outcome = deps.decide(policy, allowlisted, tainted, secrets.length > 0);
       if (outcome === 'auto_approved') {
         deps.metrics.approvalDecisionsTotal.inc({ decision: 'auto_approved' });
         return { allowed: true, outcome };

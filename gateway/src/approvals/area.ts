@@ -84,6 +84,7 @@ export const approvals = defineArea(
             metrics: kernel.metrics,
             logger: kernel.logger,
             now: kernel.now,
+            secretValues: kernel.secretValues,
           }),
         );
       },

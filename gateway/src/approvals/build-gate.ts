@@ -24,6 +24,8 @@ export interface BuildGateDeps {
   metrics: Metrics;
   logger: Logger;
   now: () => number;
+  /** Every configured secret value: a call carrying one is never auto-approved. */
+  secretValues?: () => readonly string[];
 }
 
 export interface Gate {
@@ -58,6 +60,7 @@ export async function buildGate(deps: BuildGateDeps): Promise<Gate> {
         },
       }),
     decide,
+    ...(deps.secretValues ? { secretValues: deps.secretValues } : {}),
     alwaysEntry,
     notify: deps.notify,
     metrics: deps.metrics,

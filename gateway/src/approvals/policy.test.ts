@@ -78,3 +78,29 @@ describe('approval policy decision for a turn that has read untrusted content', 
     },
   );
 });
+
+describe('approval policy decision for a call that carries a secret', () => {
+  it.each(['prompt', 'trust'] as const)(
+    'untrusted_content=%s: what the allowlist would auto-approve is prompted',
+    (untrustedContent) => {
+      for (const ask of ['on-miss', 'off'] as const) {
+        const policy: ApprovalPolicy = {
+          security: 'allowlist',
+          ask,
+          requireShellApproval: true,
+          untrustedContent,
+        };
+        expect(decide(policy, true, false, true)).toBe('prompted');
+      }
+    },
+  );
+
+  it('full keeps its meaning (no gate), deny still denies, and an unlisted command is as the table says', () => {
+    const base = { ask: 'on-miss', requireShellApproval: true } as const;
+    expect(decide({ ...base, security: 'full' }, true, false, true)).toBe('auto_approved');
+    expect(decide({ ...base, security: 'deny' }, true, false, true)).toBe('denied_outright');
+    expect(decide({ ...base, security: 'allowlist', ask: 'off' }, false, false, true)).toBe(
+      'denied_silently',
+    );
+  });
+});

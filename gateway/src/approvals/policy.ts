@@ -6,6 +6,10 @@
  * result, a stranger's message, …). Then, unless `[security] untrusted_content = "trust"`, what
  * the allowlist would auto-approve is prompted instead: an injection can at most produce a
  * prompt to the owner. `security = "full"` keeps its meaning (no gate). Clean turns: the table.
+ *
+ * `carriesSecret`: the call's command or arguments hold something secret-looking
+ * (secret-egress.ts). What the allowlist would auto-approve is prompted then, whatever
+ * `untrusted_content` says: running it could send the secret where the owner did not choose.
  */
 import type { ApprovalPolicy, PolicyOutcome } from './ports.ts';
 
@@ -13,6 +17,7 @@ export function decide(
   policy: ApprovalPolicy,
   allowlisted: boolean,
   tainted = false,
+  carriesSecret = false,
 ): PolicyOutcome {
   // Applied only when require_shell_approval is true; otherwise every command simply runs.
   if (!policy.requireShellApproval) return 'not_gated';
@@ -23,7 +28,9 @@ export function decide(
       return 'auto_approved';
     case 'allowlist': {
       const approvedOrAsked =
-        tainted && policy.untrustedContent !== 'trust' ? 'prompted' : 'auto_approved';
+        carriesSecret || (tainted && policy.untrustedContent !== 'trust')
+          ? 'prompted'
+          : 'auto_approved';
       switch (policy.ask) {
         case 'always':
           return 'prompted';

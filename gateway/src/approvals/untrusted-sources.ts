@@ -2,7 +2,15 @@ import { z } from 'zod';
 
 /** What put untrusted content into a turn's context. */
 export type UntrustedKind =
-  'browser' | 'mcp' | 'skill' | 'shell' | 'channel' | 'memory' | 'tool_description';
+  | 'browser'
+  | 'mcp'
+  | 'skill'
+  | 'shell'
+  | 'channel'
+  | 'memory'
+  | 'tool_description'
+  /** Not content the turn read: something secret-looking the call would carry out. */
+  | 'secret';
 
 /**
  * One untrusted source of a turn's context, as every approval surface shows it: its kind, what
@@ -25,7 +33,16 @@ export const MAX_SOURCES = 8;
 
 /** An untrusted source as the routes and the shared board carry it. */
 export const untrustedSourceSchema = z.object({
-  kind: z.enum(['browser', 'mcp', 'skill', 'shell', 'channel', 'memory', 'tool_description']),
+  kind: z.enum([
+    'browser',
+    'mcp',
+    'skill',
+    'shell',
+    'channel',
+    'memory',
+    'tool_description',
+    'secret',
+  ]),
   name: z.string(),
   excerpt: z.string(),
 });

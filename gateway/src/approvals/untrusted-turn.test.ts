@@ -300,6 +300,23 @@ describe('a turn that has read untrusted content never auto-approves', () => {
     }
   });
 
+  it('a call that would carry a secret out is prompted even in a clean turn, naming it but never showing it', async () => {
+    const key = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWx12';
+    const command = `echo ${key}`;
+    const before = await decisions(bed);
+    bed.fake.reply(shell(command, 'call_secret'), { text: 'done' });
+    const turn = bed.post('/chat', { message: 'send it', session_id: 'secret' });
+    const approval = await waitForPending(bed, command);
+    expect(approval.untrusted_sources).toEqual([
+      { kind: 'secret', name: 'an API key (sk-…)', excerpt: 'sk-p…12' },
+    ]);
+    await bed.post(`/approvals/${approval.id}/deny`, {});
+    await turn;
+    expect(moved(before, await decisions(bed))).toMatchObject({ 'decision=prompted': 1 });
+    // The same allowlisted program without the key still runs at once.
+    expect((await turnAfter(bed, 'no-secret', undefined)).approval).toBeUndefined();
+  });
+
   it('/status shows the setting, and warns while security = "full"', async () => {
     const backends = async () => (await bed.get('/status')).body.backends as Json;
     expect(await backends()).toMatchObject({ untrusted_content: 'prompt' });
