@@ -7,6 +7,7 @@ import { sessionIdFor } from '../memory/ports.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { channelLabel } from '../observability/labels.ts';
 import type { Pairings } from './pairing.ts';
+import type { UntrustedSource } from '../approvals/ports.ts';
 import type { ChannelAdapter, InboundMessage } from './ports.ts';
 import { splitText } from './split-text.ts';
 import type { TokenBuckets } from './token-bucket.ts';
@@ -16,6 +17,8 @@ export type RunTurn = (input: {
   sessionId: string;
   message: string;
   channel: string;
+  /** What in the message is not the sender's own (a forward): the turn is untrusted. */
+  untrustedSources?: UntrustedSource[];
 }) => Promise<{ reply: string }>;
 
 /** One configured channel as the inbound path sees it. */
@@ -127,8 +130,24 @@ export function createInbound(deps: InboundDeps) {
     const stopTyping = startTyping(ctx, message.chatId);
     let reply: string;
     try {
-      reply = (await deps.runTurn({ sessionId, message: message.text, channel: ctx.config.type }))
-        .reply;
+      reply = (
+        await deps.runTurn({
+          sessionId,
+          message: message.text,
+          channel: ctx.config.type,
+          ...(message.forwardedFrom === undefined
+            ? {}
+            : {
+                untrustedSources: [
+                  {
+                    kind: 'channel',
+                    name: `forwarded from ${message.forwardedFrom}`,
+                    excerpt: message.text,
+                  },
+                ],
+              }),
+        })
+      ).reply;
     } catch (error) {
       ctx.errors.count += 1;
       log.warn({ channel: ctx.name, err: String(error) }, 'channel turn failed');

@@ -24,6 +24,11 @@ export interface InboundMessage {
   direct: boolean;
   /** In a group: the bot was mentioned or replied to. */
   mentioned: boolean;
+  /**
+   * The text relays someone else's words (a forwarded message or mail): who, as the network
+   * names them. The turn then holds untrusted content (kind `channel`), whoever sent it.
+   */
+  forwardedFrom?: string;
 }
 
 /** What the channel service gives an adapter when it connects. */

@@ -99,6 +99,7 @@ export async function readMail(
   const rootId = known ?? references[0] ?? parent ?? ownId;
   const chatId = chatIdOf(rootId ? { address: from, rootId } : { address: from });
   const name = froms[0]?.name?.trim();
+  const forwardedFrom = forwardedFromOf(mail, text);
   const message: InboundMessage = {
     ...(ownId ? { id: ownId } : {}),
     chatId,
@@ -107,6 +108,7 @@ export async function readMail(
     text,
     direct: true,
     mentioned: false,
+    ...(forwardedFrom === undefined ? {} : { forwardedFrom }),
   };
   if (!ownId) return { ok: true, message };
   const chain = [...references, ownId].filter((id, i, all) => all.indexOf(id) === i);
@@ -119,4 +121,31 @@ export async function readMail(
     message,
     thread: { inReplyTo: ownId, references: trimmed, subject: replySubject(mail.subject) },
   };
+}
+
+/** A forward's subject prefix in the usual languages (Fwd:, FW:, WG:, TR:, RV:, ENC:). */
+const FORWARD_SUBJECT = /^\s*(?:fwd?|fw|wg|tr|rv|enc)\s*:/i;
+/** The separators mail clients put above a forwarded mail's text. */
+const FORWARD_MARKERS = [
+  /-{2,}\s*Forwarded message\s*-{2,}/i,
+  /^\s*Begin forwarded message:/im,
+  /-{3,}\s*Original Message\s*-{3,}/i,
+  /^\s*-{2,}\s*(?:Weitergeleitete Nachricht|Message transféré|Mensaje reenviado)\s*-{2,}/im,
+];
+
+/**
+ * Whether the mail relays another mail (a forward), and whose: the forwarded `From:` line when
+ * the text has one, else `a forwarded mail`. Its text is then not the sender's own words.
+ */
+export function forwardedFromOf(mail: ParsedMail, text: string): string | undefined {
+  const attached = mail.attachments.some(
+    (attachment) => attachment.contentType.toLowerCase() === 'message/rfc822',
+  );
+  // The whole text: what ownText() cut as quoted is where a forward's separator sits.
+  const whole = mail.text ?? text;
+  const marker = FORWARD_MARKERS.map((pattern) => pattern.exec(whole)).find(Boolean);
+  if (!attached && !marker && !FORWARD_SUBJECT.test(mail.subject ?? '')) return undefined;
+  const after = marker ? whole.slice(marker.index) : whole;
+  const from = /^\s*(?:From|Von|De):\s*(.+)$/im.exec(after)?.[1]?.trim();
+  return from ? from.slice(0, 200) : 'a forwarded mail';
 }

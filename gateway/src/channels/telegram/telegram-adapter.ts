@@ -34,6 +34,7 @@ export function toInbound(ctx: Context, botUsername: string): InboundMessage | u
         entity.type === 'mention' &&
         message.text?.slice(entity.offset, entity.offset + entity.length).toLowerCase() === handle,
     ) || message.reply_to_message?.from?.username?.toLowerCase() === botUsername.toLowerCase();
+  const forwardedFrom = forwardedFromOf(message);
   return {
     id: `${message.chat.id}:${message.message_id}`,
     chatId: String(message.chat.id),
@@ -42,7 +43,28 @@ export function toInbound(ctx: Context, botUsername: string): InboundMessage | u
     text: message.text,
     direct,
     mentioned,
+    ...(forwardedFrom === undefined ? {} : { forwardedFrom }),
   };
+}
+
+/** Who a forwarded message first came from (Bot API `forward_origin`), or undefined. */
+function forwardedFromOf(message: NonNullable<Context['message']>): string | undefined {
+  const origin = message.forward_origin;
+  if (!origin) return undefined;
+  switch (origin.type) {
+    case 'user':
+      return origin.sender_user.username
+        ? `@${origin.sender_user.username}`
+        : origin.sender_user.first_name;
+    case 'hidden_user':
+      return origin.sender_user_name;
+    case 'chat':
+      return origin.sender_chat.title ?? 'a chat';
+    case 'channel':
+      return origin.chat.title ?? 'a channel';
+    default:
+      return 'someone else';
+  }
 }
 
 /** The header the Bot API sends a webhook's `secret_token` back in. */

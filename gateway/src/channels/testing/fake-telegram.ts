@@ -204,6 +204,8 @@ export async function startFakeTelegram(token: string) {
     text: string;
     chat?: { id: number; type: 'private' | 'group' | 'supergroup' };
     entities?: { type: string; offset: number; length: number }[];
+    /** A forwarded message: where it first came from (Bot API `forward_origin`). */
+    forward_origin?: Record<string, unknown>;
   }
   const messageOf = (options: MessageOptions) => ({
     message: {
@@ -217,6 +219,7 @@ export async function startFakeTelegram(token: string) {
       from: { id: options.from, is_bot: false, first_name: `user${options.from}` },
       text: options.text,
       ...(options.entities ? { entities: options.entities } : {}),
+      ...(options.forward_origin ? { forward_origin: options.forward_origin } : {}),
     },
   });
 
