@@ -288,6 +288,30 @@ describe.skipIf(!chromiumPath)(
       await page.context().close();
     });
 
+    it('warns at the top of Status while security = "full" leaves every command ungated', async () => {
+      const { page, problems } = await openPage(browser, `${bed.gw.url}/#status`);
+      await page.getByRole('row', { name: /untrusted_content prompt/ }).waitFor();
+      expect(await page.getByRole('alert').count()).toBe(0);
+      await fetch(`${bed.gw.url}/api/v1/approvals/policy`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ security: 'full' }),
+      });
+      try {
+        const alert = page.getByRole('alert').filter({ hasText: 'Approvals are off' });
+        await alert.waitFor({ timeout: 15_000 });
+        expect(await alert.textContent()).toMatch(/every command runs without asking/);
+      } finally {
+        await fetch(`${bed.gw.url}/api/v1/approvals/policy`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ security: 'allowlist' }),
+        });
+      }
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+
     it('shows status and usage, memory search with forget preview, and settings with write-only keys', async () => {
       const { page, problems } = await openPage(browser, `${bed.gw.url}/#status`);
       await page.getByRole('row', { name: /canvas in-process/ }).waitFor();

@@ -33,6 +33,12 @@ export function StatusView() {
         </p>
       ) : null}
       <p class="muted">Version {status?.version ?? '…'}</p>
+      {/* Nothing is gated while the agent can read the web, MCP servers and skills: say so first. */}
+      {status?.backends.untrusted_content_warning ? (
+        <p class="error" role="alert">
+          Approvals are off: {status.backends.untrusted_content_warning}
+        </p>
+      ) : null}
       <h3 id="backends-title">Backends</h3>
       {/* A region the keyboard can reach and scroll, when the table is wider than a phone. */}
       <div class="table-scroll" role="region" aria-labelledby="backends-title" tabIndex={0}>
@@ -48,7 +54,13 @@ export function StatusView() {
               <tr key={part}>
                 <th scope="row">{part}</th>
                 <td
-                  class={/unreachable|fallback|not built|unavailable/.test(backend) ? 'warn' : ''}
+                  class={
+                    /unreachable|fallback|not built|unavailable|refused|no wall|without asking/.test(
+                      backend,
+                    )
+                      ? 'warn'
+                      : ''
+                  }
                 >
                   {backend}
                 </td>
