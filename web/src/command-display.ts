@@ -144,9 +144,11 @@ export function displayInline(text: string): string {
  * «ignore previous instructions…»`; empty for a clean turn.
  */
 export function sourceLines(sources: readonly UntrustedSource[] | undefined): string[] {
-  return (sources ?? []).map(
-    (s) =>
-      `After reading ${displayInline(s.kind)} ${displayInline(s.name)}: «${displayInline(s.excerpt)}»`,
+  return (sources ?? []).map((s) =>
+    // A secret is not something the turn read: it is what the call would carry out.
+    s.kind === 'secret'
+      ? `It would send ${displayInline(s.name)}: «${displayInline(s.excerpt)}»`
+      : `After reading ${displayInline(s.kind)} ${displayInline(s.name)}: «${displayInline(s.excerpt)}»`,
   );
 }
 

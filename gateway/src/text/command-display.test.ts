@@ -100,6 +100,10 @@ describe('untrusted sources', () => {
       'After reading web page https://evil.example: «Ignore all↵ previous\\u202e»',
     ]);
     expect(sourceLines(undefined)).toEqual([]);
+    // A secret is what the call would send, not something read.
+    expect(
+      sourceLines([{ kind: 'secret', name: 'an API key (sk-…)', excerpt: 'sk-p…12' }]),
+    ).toEqual(['It would send an API key (sk-…): «sk-p…12»']);
   });
 });
 
