@@ -6,57 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../observability/logger.ts';
 import type { SkillHost, SkillIsolation } from '../types.ts';
-import { SkillCallError } from './errors.ts';
 import { createSidecarSkillIsolation } from './sidecar-isolation.ts';
+import { failure, hostileLimitsSkill } from './testing/hostile-limits.ts';
 import { createSkillFixture, type SkillFixture } from './testing/skill-fixture.ts';
 import { startSidecarProcess, type SidecarProcess } from './testing/sidecar-process.ts';
 
-const HOSTILE = `
-import { openSync } from 'node:fs';
-
-const kept = [];
-
-/** Allocates 1 GB of Buffers, a chunk at a time, and holds them. */
-export async function hoardBuffers() {
-  for (let index = 0; index < 64; index += 1) {
-    try {
-      kept.push(Buffer.alloc(16 * 1024 * 1024, 1));
-    } catch {
-      // refused by the address-space limit
-    }
-    await new Promise((resolve) => setTimeout(resolve, 40));
-  }
-  return kept.length;
-}
-
-/** Burns CPU for a while within one call. */
-export function burn() {
-  const until = Date.now() + 8000;
-  let count = 0;
-  while (Date.now() < until) count += 1;
-  return count;
-}
-
-/** Opens files until it cannot. */
-export function openFiles() {
-  const fds = [];
-  try {
-    for (let index = 0; index < 10000; index += 1) fds.push(openSync('.', 'r'));
-    return 'opened ' + fds.length;
-  } catch (error) {
-    return error.code + ' after ' + fds.length;
-  }
-}
-`;
-
-async function failure(promise: Promise<unknown>): Promise<SkillCallError> {
-  const error = await promise.then(
-    (value) => new Error(`expected a failure, got ${JSON.stringify(value)}`),
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(SkillCallError);
-  return error as SkillCallError;
-}
+// Chunks every 40 ms: the sidecar's watch samples while the call still runs.
+const HOSTILE = hostileLimitsSkill(40);
 
 describe('resource limits of skill hosts in the sandbox sidecar (process backend)', () => {
   let sidecar: SidecarProcess;
