@@ -46,6 +46,30 @@ describe('the member rules of a restore', () => {
     expect(rule({ path: 'state/pipe', type: 'FIFO' })).toContain('FIFO');
   });
 
+  it.each([
+    ['SparseFile', 'GNU sparse file'],
+    ['ContiguousFile', 'contiguous file'],
+    ['NextFileHasLongPath', 'GNU long name'],
+    ['NextFileHasLongLinkpath', 'GNU long link name'],
+    ['OldGnuLongPath', 'old GNU long name'],
+    ['GNUDumpDir', 'GNU dump directory'],
+    ['ContinuationFile', 'GNU multi-volume continuation'],
+    ['TapeVolumeHeader', 'GNU volume label'],
+    ['GlobalExtendedHeader', 'pax global header'],
+    ['OldExtendedHeader', 'Solaris extended header'],
+    ['SolarisACL', 'Solaris ACL'],
+    ['Unknown(0x51)', 'unknown member type'],
+  ])('reject a %s member by name and type', (type, what) => {
+    expect(rule({ path: 'state/x', type })).toBe(
+      `"state/x": ${what} (${type}); a Hearth backup holds only regular files and directories`,
+    );
+  });
+
+  it('reject a regular file whose name ends like a directory', () => {
+    expect(rule({ path: 'state/x/' })).toBe('"state/x/": a regular file named like a directory');
+    expect(rule({ path: 'state/x/', type: 'Directory', size: 0 })).toBeNull();
+  });
+
   it('reject a member larger than the limit by its declared size', () => {
     expect(
       memberProblem(

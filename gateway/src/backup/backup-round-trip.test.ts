@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBackup, type BackupProgress } from './create-backup.ts';
 import { listBackups } from './list-backups.ts';
 import { restoreBackup } from './restore-backup.ts';
+import { writeVersion1Backup } from './testing/legacy-backup.ts';
 import { verifyBackup } from './verify-backup.ts';
 
 let root: string;
@@ -174,4 +175,47 @@ describe('backup create, verify and restore', () => {
     expect((await restoreBackup(created.archive, { target })).ok).toBe(true);
     expect(await readdir(target)).toContain('config.toml');
   });
+});
+
+describe('names a ustar header cannot hold', () => {
+  const deep = `skills/${'nested-folder/'.repeat(8)}skill.py`;
+  const long = `workspace/${'n'.repeat(200)}.txt`;
+  const unicode = 'persona/Ämne – 日本語.md';
+
+  it('round trip through prefix fields and pax records', async () => {
+    for (const name of [deep, long, unicode]) {
+      await mkdir(join(home, name, '..'), { recursive: true });
+      await writeFile(join(home, name), `body of ${name}`);
+    }
+    const created = await createBackup({ home, backupsDir: backups, hearthVersion: '0.1.0' });
+    expect((await verifyBackup(created.archive)).problems).toEqual([]);
+    const target = join(root, 'restored');
+    expect((await restoreBackup(created.archive, { target })).problems).toEqual([]);
+    for (const name of [deep, long, unicode])
+      expect(await readFile(join(target, name), 'utf8')).toBe(`body of ${name}`);
+  });
+
+  it('in a version-1 archive written by the tar library, as Hearth wrote them before', async () => {
+    const archive = join(root, 'v1.tar.gz');
+    const files = [deep, long, unicode].map((name) => ({ name, body: `body of ${name}` }));
+    await writeVersion1Backup(archive, files);
+    expect((await verifyBackup(archive)).problems).toEqual([]);
+    const target = join(root, 'restored');
+    expect((await restoreBackup(archive, { target })).problems).toEqual([]);
+    for (const name of [deep, long, unicode]) {
+      expect(await readFile(join(target, name), 'utf8')).toBe(`body of ${name}`);
+      expect((await stat(join(target, name))).mode & 0o7777).toBe(0o600);
+      expect((await stat(join(target, name, '..'))).mode & 0o7777).toBe(0o700);
+    }
+  });
+});
+
+it('leaves out, with the reason, a file whose name a restore would refuse, so the backup verifies', async () => {
+  await writeFile(join(home, 'odd\\name.txt'), 'x');
+  const created = await createBackup({ home, backupsDir: backups, hearthVersion: '0.1.0' });
+  expect(created.manifest.skipped).toContainEqual({
+    path: 'odd\\name.txt',
+    reason: 'a name a restore refuses (the name contains a backslash)',
+  });
+  expect((await verifyBackup(created.archive)).ok).toBe(true);
 });

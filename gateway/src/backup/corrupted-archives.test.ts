@@ -33,14 +33,18 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-/** Unpacks the good archive, lets `change` edit the files, packs it again. */
+/**
+ * Unpacks the good archive, lets `change` edit the files, packs it again with the tar library
+ * (the manifest first, then the state folder and everything in it).
+ */
 async function repacked(change: (dir: string) => Promise<void>): Promise<string> {
   const dir = join(root, 'repack');
   await mkdir(dir);
   await extract({ file: archive, cwd: dir });
   await change(dir);
   const file = join(root, 'repacked.tar.gz');
-  await createTar({ gzip: true, file, cwd: dir }, await readdir(dir));
+  const names = (await readdir(dir)).sort((a, b) => (a === 'manifest.json' ? -1 : a < b ? -1 : 1));
+  await createTar({ gzip: true, file, cwd: dir, portable: true }, names);
   return file;
 }
 
@@ -85,17 +89,19 @@ describe('a corrupted archive fails verify and restore, writing nothing', () => 
     await expectRejected(file, /"state\/config.toml": SHA-256 does not match the manifest/);
   });
 
-  it('a member the manifest does not list, and one it lists that is missing', async () => {
-    const file = await repacked(async (dir) => {
-      await writeFile(join(dir, 'state', 'extra.txt'), 'smuggled');
-      await rm(join(dir, 'state', 'config.toml'));
-    });
+  it('a member the manifest lists that is missing', async () => {
+    const file = await repacked((dir) => rm(join(dir, 'state', 'config.toml')));
     await expectRejected(
       file,
       /"state\/config.toml": listed in the manifest but not in the archive/,
     );
-    expect((await verifyBackup(file)).problems).toContain(
-      '"state/extra.txt": in the archive but not in the manifest',
+  });
+
+  it('a member the manifest does not list stops the read at its header', async () => {
+    const file = await repacked((dir) => writeFile(join(dir, 'state', 'extra.txt'), 'smuggled'));
+    await expectRejected(
+      file,
+      /^"state\/extra.txt" \(regular file\): in the archive but not in the manifest$/,
     );
   });
 

@@ -1,30 +1,24 @@
-import {
-  chmod,
-  copyFile,
-  lstat,
-  mkdir,
-  mkdtemp,
-  rename,
-  rm,
-  stat,
-  writeFile,
-} from 'node:fs/promises';
+import { copyFile, lstat, mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { create as createTar } from 'tar';
-import { notFound } from '../errors.ts';
+import { HearthError, notFound } from '../errors.ts';
+import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './archive-rules.ts';
 import { archiveName, ensureBackupsDir } from './backup-dir.ts';
+import { planBackup } from './backup-plan.ts';
 import { sha256File } from './digest.ts';
 import {
+  DEFAULT_DIRECTORY_MODE,
   MANIFEST_FORMAT,
   MANIFEST_NAME,
   MANIFEST_VERSION,
   STATE_PREFIX,
   type BackupManifest,
+  type ManifestDirectory,
   type ManifestMember,
 } from './manifest.ts';
 import { postgresNote } from './postgres-note.ts';
 import { isSqliteFile, snapshotSqlite } from './sqlite-snapshot.ts';
 import { inventoryStateDir, type StateMember } from './state-members.ts';
+import { writeTarGz, type TarEntry } from './tar-writer.ts';
 
 export interface BackupProgress {
   /** The member just taken (archive path), or 'archive' while the tar.gz is written. */
@@ -44,6 +38,8 @@ export interface CreateBackupOptions {
   /** `[memory] db_path` when it is a PostgreSQL URL: the archive notes how to dump it. */
   postgresUrl?: string;
   hearthVersion: string;
+  /** The limits a verify or restore applies: a backup beyond them is refused, not written. */
+  limits?: ArchiveLimits;
   now?: () => Date;
   onProgress?: (progress: BackupProgress) => void;
 }
@@ -72,11 +68,24 @@ export async function createBackup(options: CreateBackupOptions): Promise<Create
     const inventory = await inventoryStateDir(options.home, [options.backupsDir]);
     const members: StateMember[] = [...inventory.members];
     const notes: string[] = [];
+    const directories: ManifestDirectory[] = inventory.directories.map((directory) => ({
+      path: `${STATE_PREFIX}${directory.name}`,
+      mode: directory.mode,
+    }));
     for (const file of options.externalFiles ?? []) {
-      if (!(await isRegularFile(file))) continue;
+      const info = await lstat(file).catch(() => undefined);
+      if (!info?.isFile()) continue;
       const name = `external/${basename(file)}`;
       if (members.some((member) => member.name === name)) continue;
-      members.push({ name, absolute: file, kind: (await isSqliteFile(file)) ? 'sqlite' : 'file' });
+      const folder = `${STATE_PREFIX}external`;
+      if (!directories.some((directory) => directory.path === folder))
+        directories.push({ path: folder, mode: DEFAULT_DIRECTORY_MODE });
+      members.push({
+        name,
+        absolute: file,
+        kind: (await isSqliteFile(file)) ? 'sqlite' : 'file',
+        mode: info.mode & 0o777,
+      });
       notes.push(
         `${file} lies outside the state directory; it is archived as ${STATE_PREFIX}${name} ` +
           '(after a restore, move it back or point the setting at it).',
@@ -100,6 +109,7 @@ export async function createBackup(options: CreateBackupOptions): Promise<Create
         size: info.size,
         sha256: await sha256File(destination),
         kind: member.kind,
+        mode: member.mode,
       });
       options.onProgress?.({ name: path, done: taken.length, total: members.length });
     }
@@ -111,20 +121,38 @@ export async function createBackup(options: CreateBackupOptions): Promise<Create
       hearth_version: options.hearthVersion,
       source: options.home,
       members: taken,
+      directories,
       skipped: inventory.skipped,
       notes,
     };
-    await writeFile(join(staging, MANIFEST_NAME), JSON.stringify(manifest, null, 2), {
-      mode: 0o600,
-    });
+    const manifestPath = join(staging, MANIFEST_NAME);
+    const manifestText = JSON.stringify(manifest, null, 2);
+    await writeFile(manifestPath, manifestText, { mode: 0o600 });
+    refuseBeyondLimits(manifest, Buffer.byteLength(manifestText), options.limits);
 
     options.onProgress?.({ name: 'archive', done: taken.length, total: members.length });
+    const mtime = now;
+    const entries: TarEntry[] = [
+      {
+        type: 'file',
+        path: MANIFEST_NAME,
+        mode: 0o600,
+        mtime,
+        size: Buffer.byteLength(manifestText),
+        source: manifestPath,
+      },
+      ...directories.map((d): TarEntry => ({ type: 'directory', ...d, mtime })),
+      ...taken.map((m): TarEntry => ({
+        type: 'file',
+        path: m.path,
+        mode: m.mode ?? 0o600,
+        mtime,
+        size: m.size,
+        source: join(staging, m.path),
+      })),
+    ];
     const partial = join(staging, 'archive.tar.gz.partial');
-    await createTar({ gzip: true, file: partial, cwd: staging, portable: true }, [
-      MANIFEST_NAME,
-      ...taken.map((member) => member.path),
-    ]);
-    await chmod(partial, 0o600);
+    await writeTarGz(partial, entries);
     await rename(partial, archive);
     const size = (await stat(archive)).size;
     return { archive, size, manifest };
@@ -141,10 +169,25 @@ async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
-async function isRegularFile(path: string): Promise<boolean> {
-  try {
-    return (await lstat(path)).isFile();
-  } catch {
-    return false;
-  }
+/**
+ * A backup that its own verify would refuse is not written: the same limits, checked on the
+ * manifest before the archive is.
+ */
+function refuseBeyondLimits(
+  manifest: BackupManifest,
+  manifestBytes: number,
+  limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
+): void {
+  const problems =
+    manifestBytes > limits.maxManifestBytes
+      ? [
+          `${MANIFEST_NAME} would be ${manifestBytes} bytes, beyond the limit of ${limits.maxManifestBytes}`,
+        ]
+      : planBackup(manifest, limits).problems;
+  if (problems.length > 0)
+    throw new HearthError(
+      'payload_too_large',
+      `no backup written: ${problems.join('; ')} (verify and restore apply the same limits; ` +
+        'raise them with --max-bytes, --max-file-bytes or --max-members)',
+    );
 }

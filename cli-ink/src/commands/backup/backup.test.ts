@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { openDatabase } from '@hearth/gateway';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestGateway } from '../../../../gateway/src/testing/gateway/test-gateway.ts';
-import { rawTarGz } from '../../../../gateway/src/backup/testing/raw-tar.ts';
+import { manifestListing, rawTarGz } from '../../../../gateway/src/backup/testing/raw-tar.ts';
 import {
   CLI_SOURCE_PATH,
   createHarness,
@@ -194,10 +194,8 @@ describe('hearth backup', () => {
     const archive = join(h.home, 'evil.tar.gz');
     await writeFile(
       archive,
-      rawTarGz([
-        { path: 'manifest.json', body: '{}' },
-        { path: 'state/../../escaped.txt', body: 'pwned' },
-      ]),
+      // A valid manifest, so that the refusal is the member's own.
+      rawTarGz([manifestListing([]), { path: 'state/../../escaped.txt', body: 'pwned' }]),
     );
     const target = join(h.home, 'victim');
     const result = await run(['backup', 'restore', archive, '--target', target]);
