@@ -109,7 +109,7 @@ export async function restoreBackup(
         return open(path, 'wx', 0o600);
       },
     });
-    const databases = read.matched
+    const databases = (read.complete ? read.matched : [])
       .filter((file) => file.sqlite)
       .map((file) => ({ path: file.path, integrity: integrityCheck(join(unpacked, file.path)) }));
     const problems = [

@@ -48,7 +48,7 @@ export async function verifyBackup(
     });
     const problems = [...read.problems];
     const databases: VerifyReport['databases'] = [];
-    for (const file of read.matched.filter((f) => f.sqlite)) {
+    for (const file of read.complete ? read.matched.filter((f) => f.sqlite) : []) {
       const integrity = integrityCheck(join(dir, file.path));
       databases.push({ path: file.path, integrity });
       if (integrity !== 'ok')
