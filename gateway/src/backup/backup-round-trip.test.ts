@@ -1,4 +1,14 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -218,4 +228,26 @@ it('leaves out, with the reason, a file whose name a restore would refuse, so th
     reason: 'a name a restore refuses (the name contains a backslash)',
   });
   expect((await verifyBackup(created.archive)).ok).toBe(true);
+});
+
+it('restores a read-only folder as read-only, and a later restore with force replaces it', async () => {
+  await mkdir(join(home, 'sealed'));
+  await writeFile(join(home, 'sealed', 'note.txt'), 'kept');
+  await chmod(join(home, 'sealed', 'note.txt'), 0o400);
+  await chmod(join(home, 'sealed'), 0o500);
+  try {
+    const created = await createBackup({ home, backupsDir: backups, hearthVersion: '0.1.0' });
+    const target = join(root, 'restored');
+    expect((await restoreBackup(created.archive, { target })).problems).toEqual([]);
+    expect((await stat(join(target, 'sealed'))).mode & 0o7777).toBe(0o500);
+    expect((await stat(join(target, 'sealed', 'note.txt'))).mode & 0o7777).toBe(0o400);
+    expect(await readFile(join(target, 'sealed', 'note.txt'), 'utf8')).toBe('kept');
+
+    const again = await restoreBackup(created.archive, { target, force: true });
+    expect(again).toMatchObject({ ok: true, replaced: true });
+    expect((await readdir(root)).filter((name) => name.includes('.restore-'))).toEqual([]);
+    await chmod(join(target, 'sealed'), 0o700);
+  } finally {
+    await chmod(join(home, 'sealed'), 0o700);
+  }
 });
