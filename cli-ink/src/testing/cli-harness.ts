@@ -40,6 +40,8 @@ export interface Harness {
       platform?: NodeJS.Platform;
       /** Programs the command runs (xdg-open, systemctl, docker); none may run by default. */
       runProgram?: RunProgram;
+      /** Where prompts go (to read them); a sink by default. */
+      promptOutput?: NodeJS.WritableStream;
     },
   ): Promise<CliResult>;
   cleanup(): Promise<void>;
@@ -64,7 +66,7 @@ export async function createHarness(): Promise<Harness> {
         // As the real CLI does, unless the test fakes the network.
         gatewayFetch: options.fetch ? undefined : httpFetch,
         input: Array.isArray(input) || input === undefined ? Readable.from(input ?? []) : input,
-        promptOutput: new PassThrough(),
+        promptOutput: options.promptOutput ?? new PassThrough(),
         tuneRuntime: () => TEST_RUNTIME,
         runGateway,
         installSignalHandlers: (running) => void gateways.push(running),
