@@ -68,13 +68,29 @@ describe('hearth open', () => {
 });
 
 describe('hearth tray', () => {
-  it('says clearly that no tray is available (exit 1), also as JSON', async () => {
-    const result = await h.run(['tray']);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^hearth: a tray icon is not available on this system \(linux\)/);
+  it('says at once that it is not offered and why (exit 1), on Linux and macOS, also as JSON', async () => {
+    for (const platform of ['linux', 'darwin'] as const) {
+      const result = await h.run(['tray'], {}, undefined, { platform });
+      expect(result).toMatchObject({ code: 1, stdout: '' });
+      expect(result.stderr).toBe(
+        'hearth: hearth tray is not offered: no maintained Node library draws a tray icon ' +
+          '(StatusNotifier on Linux desktops, the macOS menu bar) without fetching a native ' +
+          'helper program at install time, which this project does not ship; use hearth ' +
+          'dashboard in a terminal, or hearth open for the web client\n',
+      );
+    }
     const json = await h.run(['tray', '--json']);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toMatchObject({ available: false });
+    expect(JSON.parse(json.stdout)).toEqual({
+      available: false,
+      reason: expect.stringContaining('hearth tray is not offered'),
+    });
+  });
+
+  it('is not in the help', async () => {
+    const help = await h.run(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).not.toMatch(/^ {2}tray\b/m);
   });
 });
 
