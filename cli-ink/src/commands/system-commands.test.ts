@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseConfig } from '@hearth/gateway/config';
@@ -17,6 +18,9 @@ function fakePrograms(answers: Record<string, Partial<ProgramResult>> = {}) {
   };
   return { calls, run };
 }
+
+/** Debian's docker-compose (1.29), to check a generated bundle; the test says so when it is missing. */
+const hasCompose = spawnSync('docker-compose', ['version'], { timeout: 10_000 }).status === 0;
 
 let h: Harness;
 beforeEach(async () => {
@@ -275,6 +279,17 @@ describe('hearth cloud', () => {
     expect(result.code).toBe(0);
     const compose = await readFile(join(out, 'docker-compose.yml'), 'utf8');
     expect(compose).toContain('image: caddy:2');
+    // The image the project builds (Dockerfile, scripts/build-images.sh), never pulled.
+    expect(compose).not.toContain('ghcr.io');
+    expect(compose.match(/image: hearth:local\n {4}pull_policy: never\n/g)).toHaveLength(2);
+    expect(result.stdout).toContain(
+      'The gateway image hearth:local is not published anywhere: build it on the server, in a Hearth checkout:\n  docker build -t hearth:local .\n',
+    );
+    // The image's entrypoint runs the gateway; a `command` would be handed to it as arguments.
+    expect(compose).not.toMatch(/^ {4}command:/m);
+    // The config seeds the volume once (readable by the container's user: it holds no secret).
+    expect(compose).toContain('./config.toml:/seed/config.toml:ro');
+    expect((await stat(join(out, 'config.toml'))).mode & 0o777).toBe(0o644);
     expect(compose).toContain('"443:443"');
     const caddy = await readFile(join(out, 'Caddyfile'), 'utf8');
     expect(caddy).toContain('agent.example.org {');
@@ -298,6 +313,50 @@ describe('hearth cloud', () => {
     await h.run(['cloud', 'generate', '--domain', 'agent.example.org', '--out', out, '--force']);
     expect(await readFile(join(out, '.env'), 'utf8')).not.toBe(env);
   });
+
+  it('generate --image uses that image, pulled as usual, with no build step', async () => {
+    const out = join(h.home, 'pulled');
+    const result = await h.run([
+      'cloud',
+      'generate',
+      '--domain',
+      'agent.example.org',
+      '--out',
+      out,
+      '--image',
+      'registry.example.org/me/hearth:0.1.0',
+      '--json',
+    ]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      image: 'registry.example.org/me/hearth:0.1.0',
+      build_command: null,
+    });
+    const compose = await readFile(join(out, 'docker-compose.yml'), 'utf8');
+    expect(compose).toContain('image: registry.example.org/me/hearth:0.1.0');
+    expect(compose).not.toContain('pull_policy');
+  });
+
+  it.skipIf(!hasCompose)(
+    `the generated docker-compose.yml is valid for docker-compose (config -q)${hasCompose ? '' : ' (skipped: docker-compose is not installed)'}`,
+    async () => {
+      const out = join(h.home, 'valid');
+      expect(
+        (await h.run(['cloud', 'generate', '--domain', 'agent.example.org', '--out', out])).code,
+      ).toBe(0);
+      const checked = spawnSync(
+        'docker-compose',
+        ['-f', join(out, 'docker-compose.yml'), 'config', '-q'],
+        {
+          encoding: 'utf8',
+          cwd: out,
+          timeout: 30_000,
+        },
+      );
+      expect(checked.stderr).toBe('');
+      expect(checked.status).toBe(0);
+    },
+  );
 
   it.each([
     ['https://agent.example.org'],
