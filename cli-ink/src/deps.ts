@@ -44,7 +44,12 @@ export interface ProgramResult {
 export type RunProgram = (
   command: string,
   args: readonly string[],
-  options?: { timeoutMs?: number; detached?: boolean },
+  options?: {
+    timeoutMs?: number;
+    detached?: boolean;
+    /** Variables added to this process's environment for the program. */
+    env?: Record<string, string>;
+  },
 ) => Promise<ProgramResult>;
 
 /** What a command needs: the dependencies and the global `-c/--config` path. */
