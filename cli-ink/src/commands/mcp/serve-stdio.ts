@@ -58,10 +58,10 @@ class TrackedTransport implements Transport {
     this.inner = inner;
     inner.onclose = () => this.onclose?.();
     inner.onerror = (error) => this.onerror?.(error);
-    inner.onmessage = (message, extra) => {
+    inner.onmessage = (message: JSONRPCMessage) => {
       if ('method' in message && 'id' in message)
         this.open.set(message.id, (this.open.get(message.id) ?? 0) + 1);
-      this.onmessage?.(message, extra);
+      this.onmessage?.(message);
     };
   }
 
