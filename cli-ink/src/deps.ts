@@ -47,8 +47,8 @@ export type RunProgram = (
   options?: {
     timeoutMs?: number;
     detached?: boolean;
-    /** Variables added to this process's environment for the program. */
-    env?: Record<string, string>;
+    /** The program's whole environment; this process's when absent. */
+    env?: Record<string, string | undefined>;
   },
 ) => Promise<ProgramResult>;
 

@@ -209,12 +209,11 @@ describe('hearth setup', () => {
     const prompts = new PassThrough();
     let shown = '';
     prompts.on('data', (chunk: Buffer) => (shown += chunk.toString()));
-    const result = await h.run(
-      ['setup'],
-      {},
-      ['18\n', '\n', 'llama3.2:1b\n', 'n\n'],
-      { isTTY: true, fetch: ollamaAtDefault(), promptOutput: prompts },
-    );
+    const result = await h.run(['setup'], {}, ['18\n', '\n', 'llama3.2:1b\n', 'n\n'], {
+      isTTY: true,
+      fetch: ollamaAtDefault(),
+      promptOutput: prompts,
+    });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(shown).toContain('ollama_base_url [http://127.0.0.1:11434]: ');
     expect(shown).toContain('The model is written as ollama/llama3.2:1b');
@@ -292,7 +291,9 @@ describe('hearth setup', () => {
     expect(shown).toContain(
       'openai_compatible_base_url is needed for openai_compatible. Try again.',
     );
-    expect(shown).toContain('openai_compatible_base_url: use an http:// or https:// URL. Try again.');
+    expect(shown).toContain(
+      'openai_compatible_base_url: use an http:// or https:// URL. Try again.',
+    );
     const text = await config();
     expect(text).toContain(`openai_compatible_base_url = "${fake.url}/v1"`);
     expect(text).toContain('primary = "custom/claude-sonnet-4-5"');

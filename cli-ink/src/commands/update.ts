@@ -74,13 +74,17 @@ interface UpdateCheck {
  * own (the npm name `hearth` is an unrelated project), so a copy that is not a checkout cannot
  * be checked, and the command says so instead of guessing.
  */
-async function checkGitSource(run: RunProgram, binPath: string): Promise<UpdateCheck> {
+async function checkGitSource(
+  run: RunProgram,
+  binPath: string,
+  variables: Readonly<Record<string, string | undefined>>,
+): Promise<UpdateCheck> {
   const root = appRoot(binPath);
   const git = (args: string[], timeoutMs = 10_000) =>
     run('git', root === undefined ? args : ['-C', root, ...args], {
       timeoutMs,
       // Never stop to ask for credentials: a remote that wants them cannot be checked.
-      env: { GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS: '' },
+      env: { ...variables, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS: '' },
     });
   const notCheckout = (why: string) =>
     new CliError(
@@ -158,7 +162,11 @@ export function registerUpdate(program: Command, ctx: CommandContext): void {
     .option('--check', 'only say whether there is one')
     .option('--json', 'print {current, latest, update_available, remote, url, command, …} as JSON')
     .action(async (options: { check?: boolean; json?: boolean }) => {
-      const result = await checkGitSource(ctx.deps.runProgram, ctx.deps.binPath);
+      const result = await checkGitSource(
+        ctx.deps.runProgram,
+        ctx.deps.binPath,
+        ctx.deps.env.variables,
+      );
       if (options.json) return ctx.deps.output.out(JSON.stringify(result, null, 2));
       const where = `${result.remote} (${result.url})`;
       if (result.latest === null)

@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import {
   createOnePasswordReader,
+  defaultConfig,
   ensureStateDir,
   PROVIDERS,
   providerStatuses,
@@ -24,6 +25,17 @@ import {
 } from './setup-plan.ts';
 import { newGatewayKey } from '../secret-input.ts';
 
+/** The base URL fields a provider fills in by itself when they are empty (Ollama's local URL). */
+function baseUrlDefaults(provider: (typeof PROVIDERS)[number]): Record<string, string> {
+  const defaults: Record<string, string> = {};
+  for (const field of provider.settingsFields) {
+    if (!field.endsWith('_base_url')) continue;
+    const url = provider.baseURL({ ...defaultConfig().models, [field]: '' });
+    if (url !== '') defaults[field] = url;
+  }
+  return defaults;
+}
+
 /** The 19 providers as setup offers them (the gateway's catalog). */
 export const CATALOG: readonly ProviderChoice[] = PROVIDERS.map((p) => ({
   name: p.name,
@@ -31,12 +43,7 @@ export const CATALOG: readonly ProviderChoice[] = PROVIDERS.map((p) => ({
   defaultModel: p.defaultModel,
   prefixes: p.prefixes,
   // A base URL the provider has without configuration (Ollama's http://127.0.0.1:11434).
-  fieldDefaults: Object.fromEntries(
-    p.settingsFields
-      .filter((field) => field.endsWith('_base_url'))
-      .map((field) => [field, p.baseURL({ [field]: '' } as never)])
-      .filter(([, url]) => url !== ''),
-  ),
+  fieldDefaults: baseUrlDefaults(p),
   liveCheck: p.liveCheck,
 }));
 
@@ -236,7 +243,11 @@ async function ask(prompter: Prompter, flags: Partial<SetupFlags>): Promise<Setu
         const picked = /^\d+$/.test(answer)
           ? CATALOG[Number(answer) - 1]
           : CATALOG.find((p) => p.name === answer);
-        if (!picked) throw new CliError(`unknown provider "${answer}": a number from 1 to ${CATALOG.length} or a name`, 2);
+        if (!picked)
+          throw new CliError(
+            `unknown provider "${answer}": a number from 1 to ${CATALOG.length} or a name`,
+            2,
+          );
         return picked;
       },
     );
@@ -267,7 +278,9 @@ async function ask(prompter: Prompter, flags: Partial<SetupFlags>): Promise<Setu
       (answer) => modelIdFor(CATALOG, provider, 'primary', answer || provider.defaultModel),
     );
     if (typed !== '' && typed !== primary)
-      prompter.say(`The model is written as ${primary}: the gateway picks the provider by that prefix.`);
+      prompter.say(
+        `The model is written as ${primary}: the gateway picks the provider by that prefix.`,
+      );
   }
   return { provider: provider.name, fields, primary, fast: flags.fast, fallback: flags.fallback };
 }

@@ -26,6 +26,7 @@ import type {
   VectorStore,
 } from './ports.ts';
 import type { RetrievedMemory } from './prompt-blocks.ts';
+import { MIN_SEMANTIC_SIMILARITY, semanticScore } from './semantic-rank.ts';
 
 export type { MemoryService, TurnToRemember } from './ports.ts';
 
@@ -47,16 +48,10 @@ export interface MemoryServiceDeps {
 const SHORT_TERM_WINDOW = 50;
 /** How long retrieval and writes skip an unavailable embedder before asking it again. */
 const EMBED_RETRY_MS = 30_000;
-/** Semantic hits below this cosine similarity are not offered. */
-const MIN_SEMANTIC_SIMILARITY = 0.1;
 /** Rows one prune or retention batch deletes (one query and one delete each). */
 const PRUNE_BATCH = 500;
 /** Embeddings of recent turns kept in process, for semantic ranking of short-term items. */
 const EMBEDDING_CACHE = 5_000;
-
-/** How retrieval ranks a semantic hit: its similarity, weighted a little by importance. */
-const semanticScore = (similarity: number, importance: number): number =>
-  similarity * (0.75 + 0.25 * importance);
 
 function dot(a: Float32Array, b: Float32Array): number {
   let sum = 0;

@@ -7,11 +7,7 @@ import {
   type ChatTestBed,
 } from '../../../../gateway/src/testing/gateway/chat-gateway.ts';
 import { createScriptedStt } from '../../../../gateway/src/voice/testing/scripted-stt.ts';
-import {
-  hasProgram,
-  missingSpeechTools,
-  soxStat,
-} from '../../../../gateway/src/voice/testing/sox.ts';
+import { missingSpeechTools, soxStat } from '../../../../gateway/src/voice/testing/sox.ts';
 import { createHarness, type Harness } from '../../testing/cli-harness.ts';
 
 // Real speech engines on a shared, loaded machine: generous bounds.
