@@ -307,4 +307,21 @@ describe('hearth setup', () => {
     });
     await expect(config()).rejects.toThrow(/ENOENT/);
   });
+
+  it('interactive: after a failed check an empty answer is asked again, never taken for "no"', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}/v1`;
+    const prompts = new PassThrough();
+    let shown = '';
+    prompts.on('data', (chunk: Buffer) => (shown += chunk.toString()));
+    const result = await h.run(
+      ['setup'],
+      {},
+      ['openai_compatible\n', `${closed}\n`, '\n', '\n', '\n', 'y\n', '\n'],
+      { isTTY: true, promptOutput: prompts },
+    );
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(shown).toContain('answer y (write it) or n (write nothing). Try again.');
+    expect(result.stdout).toContain('Live check: skipped.');
+    expect(await config()).toContain(`openai_compatible_base_url = "${closed}"`);
+  });
 });

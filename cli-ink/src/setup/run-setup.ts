@@ -191,8 +191,21 @@ export async function runSetupInteractive(
     let checked: LiveCheckResult | undefined = await check(ctx, plan);
     if (checked.reachable === false) {
       say(`The live check failed: ${checked.detail}`);
-      const anyway = await prompter.ask('Write the configuration anyway? [y/N] ');
-      if (!/^y(es)?$/i.test(anyway)) throw new CliError('Nothing was written.');
+      // Everything asked so far would be lost, so only an explicit "n" (or input that has
+      // ended) ends it here; an empty answer is asked again.
+      const anyway = await askUntil(
+        prompter,
+        () => prompter.ask('Write the configuration anyway? [y/n] '),
+        (answer) => {
+          if (/^y(es)?$/i.test(answer)) return true;
+          if (/^no?$/i.test(answer)) return false;
+          throw new CliError('answer y (write it) or n (write nothing)', 2);
+        },
+      ).catch((error: unknown) => {
+        if (error instanceof CliError && prompter.ended()) return false;
+        throw error;
+      });
+      if (!anyway) throw new CliError('Nothing was written.');
       checked = undefined;
     }
     const remote = await prompter.ask(
