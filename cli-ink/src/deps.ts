@@ -44,7 +44,12 @@ export interface ProgramResult {
 export type RunProgram = (
   command: string,
   args: readonly string[],
-  options?: { timeoutMs?: number; detached?: boolean },
+  options?: {
+    timeoutMs?: number;
+    detached?: boolean;
+    /** The program's whole environment; this process's when absent. */
+    env?: Record<string, string | undefined>;
+  },
 ) => Promise<ProgramResult>;
 
 /** What a command needs: the dependencies and the global `-c/--config` path. */

@@ -15,6 +15,7 @@ export const runProgram: RunProgram = (command, args, options = {}) =>
       stdio: options.detached ? 'ignore' : ['ignore', 'pipe', 'pipe'],
       detached: options.detached === true,
       timeout: options.timeoutMs ?? 15_000,
+      env: options.env,
     });
     let stdout = '';
     let stderr = '';

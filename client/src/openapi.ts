@@ -655,7 +655,8 @@ export interface paths {
         put?: never;
         /** Form B: store a row */
         post: operations["postApiV1Memory"];
-        delete?: never;
+        /** Delete every memory from every tier (query confirm=all is required) */
+        delete: operations["deleteApiV1Memory"];
         options?: never;
         head?: never;
         patch?: never;
@@ -756,6 +757,23 @@ export interface paths {
         };
         /** Substring search of the long-term store (form A with session_id; form B full-text) */
         get: operations["getApiV1MemorySearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/memory/semantic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Semantic retrieval: the long-term rows nearest in meaning to q (503 without an embedding model) */
+        get: operations["getApiV1MemorySemantic"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4278,6 +4296,50 @@ export interface operations {
             };
         };
     };
+    deleteApiV1Memory: {
+        parameters: {
+            query: {
+                confirm: "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: number;
+                        long_term: number;
+                        short_term: number;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     deleteApiV1MemoryId: {
         parameters: {
             query?: never;
@@ -4657,6 +4719,74 @@ export interface operations {
                                 trust: "owner" | "hearth" | "untrusted";
                             };
                             session_id: string;
+                            tags: string[];
+                            type: string;
+                            updated_at: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1MemorySemantic: {
+        parameters: {
+            query: {
+                limit?: number;
+                q: string;
+                session_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        query: string;
+                        results: {
+                            content: string;
+                            content_hash: string;
+                            created_at: number;
+                            id: number;
+                            importance_score: number;
+                            origin: {
+                                /** @default [] */
+                                sources: {
+                                    /** @enum {string} */
+                                    kind: "browser" | "mcp" | "skill" | "shell" | "channel" | "memory" | "tool_description";
+                                    name: string;
+                                }[];
+                                /** @enum {string} */
+                                trust: "owner" | "hearth" | "untrusted";
+                            };
+                            score: number;
+                            session_id: string;
+                            similarity: number;
                             tags: string[];
                             type: string;
                             updated_at: number;

@@ -28,6 +28,14 @@ export type { Database } from './db/ports.ts';
 export type { MemoryEntry } from './memory/ports.ts';
 export { archiveInactiveSessions } from './memory/archival.ts';
 export { pullEmbeddingModel } from './memory/embedder/pull-model.ts';
+// `hearth memory search --semantic` without a gateway: the local model on the stored embeddings.
+export {
+  createTransformersEmbedder,
+  DEFAULT_EMBEDDING_MODEL_ID,
+  inspectModelFolder,
+} from './memory/embedder/index.ts';
+export { searchStoredEmbeddings } from './memory/semantic-local.ts';
+export type { SemanticMatch } from './memory/ports.ts';
 export { createLlmRouter } from './providers/router.ts';
 export { createUsageTracker } from './usage/usage-tracker.ts';
 export { createMetrics } from './observability/metrics.ts';

@@ -1,5 +1,6 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   createFakeLlmServer,
@@ -196,5 +197,131 @@ describe('hearth setup', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toBe('hearth: Nothing was written.\n');
     await expect(config()).rejects.toThrow(/ENOENT/);
+  });
+
+  /** The machine's fetch, with Ollama's default address sent to the fake server instead. */
+  const ollamaAtDefault = (): typeof fetch => (input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    return fetch(url.replace('http://127.0.0.1:11434', fake.url), init);
+  };
+
+  it('interactive Ollama: the URL is pre-filled, and a bare model name is written with its ollama/ prefix', async () => {
+    const prompts = new PassThrough();
+    let shown = '';
+    prompts.on('data', (chunk: Buffer) => (shown += chunk.toString()));
+    const result = await h.run(['setup'], {}, ['18\n', '\n', 'llama3.2:1b\n', 'n\n'], {
+      isTTY: true,
+      fetch: ollamaAtDefault(),
+      promptOutput: prompts,
+    });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(shown).toContain('ollama_base_url [http://127.0.0.1:11434]: ');
+    expect(shown).toContain('The model is written as ollama/llama3.2:1b');
+    const text = await config();
+    expect(text).toContain('ollama_base_url = "http://127.0.0.1:11434"');
+    expect(text).toContain('primary = "ollama/llama3.2:1b"');
+    expect(result.stdout).toContain('Live check: ollama is reachable.');
+  });
+
+  it('non-interactive Ollama: the default URL without --base-url, the prefix on every model', async () => {
+    const result = await h.run(
+      [
+        'setup',
+        '--provider',
+        'ollama',
+        '--model',
+        'llama3.2:1b',
+        '--fast',
+        'qwen-2.5:0.5b',
+        '--fallback',
+        'ollama/mistral',
+      ],
+      {},
+      undefined,
+      { fetch: ollamaAtDefault() },
+    );
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const text = await config();
+    expect(text).toContain('ollama_base_url = "http://127.0.0.1:11434"');
+    expect(text).toContain('primary = "ollama/llama3.2:1b"');
+    // A bare name that looks like another vendor's id is still the chosen provider's model.
+    expect(text).toContain('fast = "ollama/qwen-2.5:0.5b"');
+    expect(text).toContain('fallback = "ollama/mistral"');
+  });
+
+  it('a model another provider would get is refused for a provider without a routing label', async () => {
+    const result = await h.run([
+      'setup',
+      '--provider',
+      'anthropic',
+      '--key',
+      'ENV:K',
+      '--model',
+      'gpt-4o',
+      '--skip-check',
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'hearth: --primary: gpt-4o is not a anthropic model (the gateway would send it to openai); anthropic model ids start with claude-\n',
+    );
+    await expect(config()).rejects.toThrow(/ENOENT/);
+  });
+
+  it('interactive: an empty or wrong answer is asked again at once, never accepted and refused at the end', async () => {
+    const prompts = new PassThrough();
+    let shown = '';
+    prompts.on('data', (chunk: Buffer) => (shown += chunk.toString()));
+    const result = await h.run(
+      ['setup'],
+      { TEST_KEY: SECRET },
+      [
+        'nope\n', // not a provider
+        'openai_compatible\n',
+        '\n', // the base URL is required
+        'file:///etc/passwd\n',
+        `${fake.url}/v1\n`,
+        'ENV:TEST_KEY\n',
+        'claude-sonnet-4-5\n', // routes to anthropic: prefixed as the compatible endpoint's
+        'n\n',
+      ],
+      { isTTY: true, promptOutput: prompts },
+    );
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(shown).toContain('unknown provider "nope": a number from 1 to 19 or a name. Try again.');
+    expect(shown).toContain(
+      'openai_compatible_base_url is needed for openai_compatible. Try again.',
+    );
+    expect(shown).toContain(
+      'openai_compatible_base_url: use an http:// or https:// URL. Try again.',
+    );
+    const text = await config();
+    expect(text).toContain(`openai_compatible_base_url = "${fake.url}/v1"`);
+    expect(text).toContain('primary = "custom/claude-sonnet-4-5"');
+  });
+
+  it('interactive: input that ends where an answer is required says so at once and writes nothing', async () => {
+    const result = await h.run(['setup'], {}, ['anthropic\n'], { isTTY: true });
+    expect(result).toMatchObject({
+      code: 2,
+      stderr: 'hearth: anthropic_api_key is needed for anthropic\n',
+    });
+    await expect(config()).rejects.toThrow(/ENOENT/);
+  });
+
+  it('interactive: after a failed check an empty answer is asked again, never taken for "no"', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}/v1`;
+    const prompts = new PassThrough();
+    let shown = '';
+    prompts.on('data', (chunk: Buffer) => (shown += chunk.toString()));
+    const result = await h.run(
+      ['setup'],
+      {},
+      ['openai_compatible\n', `${closed}\n`, '\n', '\n', '\n', 'y\n', '\n'],
+      { isTTY: true, promptOutput: prompts },
+    );
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(shown).toContain('answer y (write it) or n (write nothing). Try again.');
+    expect(result.stdout).toContain('Live check: skipped.');
+    expect(await config()).toContain(`openai_compatible_base_url = "${closed}"`);
   });
 });

@@ -1,9 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseConfig } from '@hearth/gateway/config';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProgramResult, RunProgram } from '../deps.ts';
-import { createHarness, type Harness } from '../testing/cli-harness.ts';
+import { runProgram } from '../run-program.ts';
+import { createHarness, freePort, type Harness } from '../testing/cli-harness.ts';
 import { compareVersions } from './update.ts';
 
 /** A RunProgram that records calls and answers from a table (`command args…` → result). */
@@ -17,6 +19,9 @@ function fakePrograms(answers: Record<string, Partial<ProgramResult>> = {}) {
   };
   return { calls, run };
 }
+
+/** Debian's docker-compose (1.29), to check a generated bundle; the test says so when it is missing. */
+const hasCompose = spawnSync('docker-compose', ['version'], { timeout: 10_000 }).status === 0;
 
 let h: Harness;
 beforeEach(async () => {
@@ -68,76 +73,170 @@ describe('hearth open', () => {
 });
 
 describe('hearth tray', () => {
-  it('says clearly that no tray is available (exit 1), also as JSON', async () => {
-    const result = await h.run(['tray']);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^hearth: a tray icon is not available on this system \(linux\)/);
+  it('says at once that it is not offered and why (exit 1), on Linux and macOS, also as JSON', async () => {
+    for (const platform of ['linux', 'darwin'] as const) {
+      const result = await h.run(['tray'], {}, undefined, { platform });
+      expect(result).toMatchObject({ code: 1, stdout: '' });
+      expect(result.stderr).toBe(
+        'hearth: hearth tray is not offered: no maintained Node library draws a tray icon ' +
+          '(StatusNotifier on Linux desktops, the macOS menu bar) without fetching a native ' +
+          'helper program at install time, which this project does not ship; use hearth ' +
+          'dashboard in a terminal, or hearth open for the web client\n',
+      );
+    }
     const json = await h.run(['tray', '--json']);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toMatchObject({ available: false });
+    expect(JSON.parse(json.stdout)).toEqual({
+      available: false,
+      reason: expect.stringContaining('hearth tray is not offered'),
+    });
+  });
+
+  it('is not in the help', async () => {
+    const help = await h.run(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).not.toMatch(/^ {2}tray\b/m);
   });
 });
 
-describe('hearth update', () => {
-  const registry = (version: unknown, status = 200) => {
-    const asked: string[] = [];
-    const fetch: typeof globalThis.fetch = (url) => {
-      asked.push(url instanceof Request ? url.url : url.toString());
-      return Promise.resolve(new Response(JSON.stringify({ name: 'hearth', version }), { status }));
-    };
-    return { asked, fetch };
+describe('hearth update (a git checkout; its remote a local bare repository)', () => {
+  const git = (cwd: string, ...args: string[]) => {
+    const result = spawnSync('git', args, {
+      cwd,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@example.org',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@example.org',
+        GIT_CONFIG_GLOBAL: '/dev/null',
+      },
+    });
+    if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
+    return result.stdout;
   };
 
-  it('--check reports a newer version on the registry and installs nothing', async () => {
-    const r = registry('9.1.0');
-    const result = await h.run(['update', '--check'], {}, undefined, { fetch: r.fetch });
+  /** A Hearth-shaped checkout cloned from a bare repository that has these tags. */
+  async function checkout(tags: string[]): Promise<{ app: string; bin: string; bare: string }> {
+    const bare = join(h.home, 'hearth.git');
+    const seed = join(h.home, 'seed');
+    git(h.home, 'init', '-q', '--bare', '-b', 'main', bare);
+    await mkdir(join(seed, 'cli-ink', 'bin'), { recursive: true });
+    await writeFile(join(seed, 'package.json'), '{"name":"hearth","private":true}\n');
+    await writeFile(join(seed, 'cli-ink', 'bin', 'hearth.js'), '// the CLI\n');
+    git(seed, 'init', '-q', '-b', 'main');
+    git(seed, 'add', '.');
+    git(seed, 'commit', '-q', '-m', 'first');
+    for (const tag of tags) git(seed, 'tag', tag);
+    git(seed, 'push', '-q', '--tags', bare, 'main');
+    const app = join(h.home, 'app');
+    git(h.home, 'clone', '-q', bare, app);
+    return { app, bin: join(app, 'cli-ink', 'bin', 'hearth.js'), bare };
+  }
+
+  const update = (args: string[], bin: string) =>
+    h.run(['update', ...args], {}, undefined, { binPath: bin, runProgram });
+
+  it('finds the newest release tag at the remote and prints exactly what updating takes', async () => {
+    const { app, bin, bare } = await checkout([
+      'v0.1.0',
+      'v0.2.0',
+      'v0.10.0',
+      'v1.0.0-rc.1',
+      'nightly',
+    ]);
+    const result = await update([], bin);
     expect(result).toEqual({
       code: 0,
-      stdout: 'Hearth 9.1.0 is available (this is 0.1.0).\n',
+      stdout:
+        `Hearth 0.10.0 is available at origin (${bare}) (this is 0.1.0).\n` +
+        `To update this checkout, run:\n  cd ${app} && git fetch origin --tags && git checkout v0.10.0 && npm ci && npm run build\n` +
+        'then restart the gateway (hearth stop; hearth start).\n',
       stderr: '',
     });
-    expect(r.asked).toEqual(['https://registry.npmjs.org/hearth/latest']);
-  });
+    expect(result.stdout).not.toContain('npm install -g');
 
-  it('without --check prints the command to update (never runs it) and uses npm_config_registry', async () => {
-    const r = registry('9.1.0');
-    const result = await h.run(
-      ['update', '--json'],
-      { npm_config_registry: 'https://npm.example/' },
-      undefined,
-      {
-        fetch: r.fetch,
-        runProgram: () => Promise.reject(new Error('must not run anything')),
-      },
-    );
-    expect(JSON.parse(result.stdout)).toEqual({
+    const check = await update(['--check'], bin);
+    expect(check.stdout).toBe(`Hearth 0.10.0 is available at origin (${bare}) (this is 0.1.0).\n`);
+
+    const json = await update(['--json'], bin);
+    expect(JSON.parse(json.stdout)).toEqual({
       current: '0.1.0',
-      latest: '9.1.0',
+      latest: '0.10.0',
       update_available: true,
-      command: 'npm install -g hearth@9.1.0',
+      source: 'git',
+      checkout: app,
+      remote: 'origin',
+      url: bare,
+      command: `cd ${app} && git fetch origin --tags && git checkout v0.10.0 && npm ci && npm run build`,
+      local_changes: false,
     });
-    expect(r.asked).toEqual(['https://npm.example/hearth/latest']);
   });
 
-  it('says when this is the newest version', async () => {
-    const result = await h.run(['update'], {}, undefined, { fetch: registry('0.1.0').fetch });
-    expect(result.stdout).toBe('Hearth 0.1.0 is the newest version.\n');
+  it('says when this is the newest release', async () => {
+    const newest = await checkout(['v0.0.9', 'v0.1.0']);
+    expect(await update([], newest.bin)).toEqual({
+      code: 0,
+      stdout: `Hearth 0.1.0 is the newest release at origin (${newest.bare}).\n`,
+      stderr: '',
+    });
   });
 
-  it('exits 1 when the registry fails or answers nonsense', async () => {
-    for (const [version, status] of [
-      ['1.0.0', 500],
-      ['<script>', 200],
-      [42, 200],
-    ] as const) {
-      const result = await h.run(['update'], {}, undefined, {
-        fetch: registry(version, status).fetch,
-      });
-      expect(result.code).toBe(1);
-      expect(result.stderr).toContain(
-        'could not ask https://registry.npmjs.org for the newest version',
-      );
-    }
+  it('a remote with no release tags: nothing to update to', async () => {
+    const { bin, bare } = await checkout(['nightly']);
+    expect((await update([], bin)).stdout).toBe(
+      `origin (${bare}) has no release tags (vX.Y.Z): there is nothing to update to from Hearth 0.1.0.\n`,
+    );
+  });
+
+  it('mentions uncommitted changes that would get in the way', async () => {
+    const { app, bin } = await checkout(['v0.2.0']);
+    await writeFile(join(app, 'package.json'), '{"name":"hearth","private":true,"edited":1}\n');
+    const result = await update([], bin);
+    expect(result.stdout).toContain('The checkout has uncommitted changes');
+  });
+
+  it('without network it says it cannot check, and why (exit 1)', async () => {
+    const { app, bin } = await checkout(['v0.2.0']);
+    const port = await freePort();
+    git(app, 'remote', 'set-url', 'origin', `http://127.0.0.1:${port}/hearth.git`);
+    const result = await update([], bin);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^hearth: cannot check for updates: git could not ask origin \\(http://127\\.0\\.0\\.1:${port}/hearth\\.git\\) for its release tags: .*(connect|Connection refused)`,
+      ),
+    );
+  });
+
+  it('a copy that is no git checkout cannot be checked: it says so and never advises npm', async () => {
+    const copy = join(h.home, 'copy');
+    await mkdir(join(copy, 'cli-ink', 'bin'), { recursive: true });
+    await writeFile(join(copy, 'package.json'), '{}\n');
+    await writeFile(join(copy, 'cli-ink', 'bin', 'hearth.js'), '\n');
+    const result = await update([], join(copy, 'cli-ink', 'bin', 'hearth.js'));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `hearth: cannot check for updates: this copy of Hearth (${copy}) is not a git checkout. ` +
+        'Hearth is updated from the git repository it was cloned from, and it has no npm package ' +
+        'of its own (the npm package "hearth" is an unrelated project): update it the way you ' +
+        'installed it.\n',
+    );
+    expect(result.stderr).not.toContain('npm install');
+  });
+
+  it('a Hearth copy inside another project’s git repository is not taken for a checkout', async () => {
+    const project = join(h.home, 'project');
+    const nested = join(project, 'node_modules', 'hearth');
+    await mkdir(join(nested, 'cli-ink', 'bin'), { recursive: true });
+    await writeFile(join(nested, 'package.json'), '{}\n');
+    await writeFile(join(nested, 'cli-ink', 'bin', 'hearth.js'), '\n');
+    git(h.home, 'init', '-q', project);
+    const result = await update([], join(nested, 'cli-ink', 'bin', 'hearth.js'));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`this copy of Hearth (${nested}) is not a git checkout`);
   });
 
   it('compares versions numerically, a pre-release before its release', () => {
@@ -259,6 +358,17 @@ describe('hearth cloud', () => {
     expect(result.code).toBe(0);
     const compose = await readFile(join(out, 'docker-compose.yml'), 'utf8');
     expect(compose).toContain('image: caddy:2');
+    // The image the project builds (Dockerfile, scripts/build-images.sh), never pulled.
+    expect(compose).not.toContain('ghcr.io');
+    expect(compose.match(/image: hearth:local\n {4}pull_policy: never\n/g)).toHaveLength(2);
+    expect(result.stdout).toContain(
+      'The gateway image hearth:local is not published anywhere: build it on the server, in a Hearth checkout:\n  docker build -t hearth:local .\n',
+    );
+    // The image's entrypoint runs the gateway; a `command` would be handed to it as arguments.
+    expect(compose).not.toMatch(/^ {4}command:/m);
+    // The config seeds the volume once (readable by the container's user: it holds no secret).
+    expect(compose).toContain('./config.toml:/seed/config.toml:ro');
+    expect((await stat(join(out, 'config.toml'))).mode & 0o777).toBe(0o644);
     expect(compose).toContain('"443:443"');
     const caddy = await readFile(join(out, 'Caddyfile'), 'utf8');
     expect(caddy).toContain('agent.example.org {');
@@ -282,6 +392,50 @@ describe('hearth cloud', () => {
     await h.run(['cloud', 'generate', '--domain', 'agent.example.org', '--out', out, '--force']);
     expect(await readFile(join(out, '.env'), 'utf8')).not.toBe(env);
   });
+
+  it('generate --image uses that image, pulled as usual, with no build step', async () => {
+    const out = join(h.home, 'pulled');
+    const result = await h.run([
+      'cloud',
+      'generate',
+      '--domain',
+      'agent.example.org',
+      '--out',
+      out,
+      '--image',
+      'registry.example.org/me/hearth:0.1.0',
+      '--json',
+    ]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      image: 'registry.example.org/me/hearth:0.1.0',
+      build_command: null,
+    });
+    const compose = await readFile(join(out, 'docker-compose.yml'), 'utf8');
+    expect(compose).toContain('image: registry.example.org/me/hearth:0.1.0');
+    expect(compose).not.toContain('pull_policy');
+  });
+
+  it.skipIf(!hasCompose)(
+    `the generated docker-compose.yml is valid for docker-compose (config -q)${hasCompose ? '' : ' (skipped: docker-compose is not installed)'}`,
+    async () => {
+      const out = join(h.home, 'valid');
+      expect(
+        (await h.run(['cloud', 'generate', '--domain', 'agent.example.org', '--out', out])).code,
+      ).toBe(0);
+      const checked = spawnSync(
+        'docker-compose',
+        ['-f', join(out, 'docker-compose.yml'), 'config', '-q'],
+        {
+          encoding: 'utf8',
+          cwd: out,
+          timeout: 30_000,
+        },
+      );
+      expect(checked.stderr).toBe('');
+      expect(checked.status).toBe(0);
+    },
+  );
 
   it.each([
     ['https://agent.example.org'],

@@ -1,5 +1,6 @@
 import { render } from 'ink';
 import { createElement as h } from 'react';
+import { CliError } from '../cli-error.ts';
 import { clientId } from '../client-id.ts';
 import type { DashboardOptions } from '../commands/dashboard.ts';
 import type { CommandContext } from '../deps.ts';
@@ -46,7 +47,18 @@ export async function runDashboard(ctx: CommandContext, options: DashboardOption
       core.stop();
     }
     if (reason !== 'setup') return;
+    // Ink lets go of a terminal input when it unmounts (raw mode off, and unref(): the input
+    // no longer keeps the process alive). Setup reads that same input next, so it takes it
+    // back first; without this the process ends while setup waits for an answer.
+    (ctx.deps.input as { ref?: () => void }).ref?.();
     const { runSetupInteractive } = await import('../setup/run-setup.ts');
-    await runSetupInteractive(ctx);
+    try {
+      await runSetupInteractive(ctx);
+    } catch (error) {
+      // A setup that wrote nothing (the user said no, or its input ended) returns to the
+      // dashboard, saying why, instead of ending it.
+      if (!(error instanceof CliError)) throw error;
+      ctx.deps.promptOutput.write(`hearth: ${error.message}\n`);
+    }
   }
 }

@@ -6,6 +6,10 @@ export interface Prompter {
   ask(question: string): Promise<string>;
   /** Asks for a secret: what is typed is not echoed. */
   askSecret(question: string): Promise<string>;
+  /** Writes one line (a note or why an answer is asked again). */
+  say(text: string): void;
+  /** True once the input has ended: every later answer is '' (asking again is pointless). */
+  ended(): boolean;
   close(): void;
 }
 
@@ -59,6 +63,8 @@ export function createPrompter(
         output.write('\n');
       }
     },
+    say: (text) => void output.write(`${text}\n`),
+    ended: () => closed && lines.length === 0,
     close: () => rl.close(),
   };
 }

@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import {
   createOnePasswordReader,
+  defaultConfig,
   ensureStateDir,
   PROVIDERS,
   providerStatuses,
@@ -15,18 +16,34 @@ import { createPrompter, type Prompter } from './prompter.ts';
 import {
   describePlan,
   isSecretField,
+  modelIdFor,
   planSetup,
+  settingsValue,
   type ProviderChoice,
   type SetupAnswers,
   type SetupPlan,
 } from './setup-plan.ts';
 import { newGatewayKey } from '../secret-input.ts';
 
+/** The base URL fields a provider fills in by itself when they are empty (Ollama's local URL). */
+function baseUrlDefaults(provider: (typeof PROVIDERS)[number]): Record<string, string> {
+  const defaults: Record<string, string> = {};
+  for (const field of provider.settingsFields) {
+    if (!field.endsWith('_base_url')) continue;
+    const url = provider.baseURL({ ...defaultConfig().models, [field]: '' });
+    if (url !== '') defaults[field] = url;
+  }
+  return defaults;
+}
+
 /** The 19 providers as setup offers them (the gateway's catalog). */
 export const CATALOG: readonly ProviderChoice[] = PROVIDERS.map((p) => ({
   name: p.name,
   settingsFields: p.settingsFields,
   defaultModel: p.defaultModel,
+  prefixes: p.prefixes,
+  // A base URL the provider has without configuration (Ollama's http://127.0.0.1:11434).
+  fieldDefaults: baseUrlDefaults(p),
   liveCheck: p.liveCheck,
 }));
 
@@ -174,8 +191,21 @@ export async function runSetupInteractive(
     let checked: LiveCheckResult | undefined = await check(ctx, plan);
     if (checked.reachable === false) {
       say(`The live check failed: ${checked.detail}`);
-      const anyway = await prompter.ask('Write the configuration anyway? [y/N] ');
-      if (!/^y(es)?$/i.test(anyway)) throw new CliError('Nothing was written.');
+      // Everything asked so far would be lost, so only an explicit "n" (or input that has
+      // ended) ends it here; an empty answer is asked again.
+      const anyway = await askUntil(
+        prompter,
+        () => prompter.ask('Write the configuration anyway? [y/n] '),
+        (answer) => {
+          if (/^y(es)?$/i.test(answer)) return true;
+          if (/^no?$/i.test(answer)) return false;
+          throw new CliError('answer y (write it) or n (write nothing)', 2);
+        },
+      ).catch((error: unknown) => {
+        if (error instanceof CliError && prompter.ended()) return false;
+        throw error;
+      });
+      if (!anyway) throw new CliError('Nothing was written.');
       checked = undefined;
     }
     const remote = await prompter.ask(
@@ -192,26 +222,78 @@ export async function runSetupInteractive(
   }
 }
 
+/**
+ * Asks until `take` accepts the answer: a wrong or missing value is said at once and asked
+ * again, never accepted here and refused at the end. When the input has ended there is nobody
+ * to ask again, so the reason is the error (nothing is written).
+ */
+async function askUntil<T>(
+  prompter: Prompter,
+  question: () => Promise<string>,
+  take: (answer: string) => T,
+): Promise<T> {
+  for (;;) {
+    const answer = await question();
+    try {
+      return take(answer);
+    } catch (error) {
+      if (!(error instanceof CliError) || prompter.ended()) throw error;
+      prompter.say(`${error.message.replace(/^--\w+: /, '')}. Try again.`);
+    }
+  }
+}
+
 async function ask(prompter: Prompter, flags: Partial<SetupFlags>): Promise<SetupAnswers> {
-  const say = (text: string) => prompter.ask(text);
-  let provider = flags.provider;
-  if (!provider) {
+  let choice = CATALOG.find((p) => p.name === flags.provider);
+  if (flags.provider !== undefined && !choice)
+    throw new CliError(`unknown provider "${flags.provider}"`, 2);
+  if (!choice) {
     const menu = CATALOG.map((p, i) => `${String(i + 1).padStart(2)}. ${p.name}`).join('\n');
-    const answer = await say(`Which provider?\n${menu}\nNumber or name: `);
-    provider = /^\d+$/.test(answer) ? (CATALOG[Number(answer) - 1]?.name ?? answer) : answer;
+    choice = await askUntil(
+      prompter,
+      () => prompter.ask(`Which provider?\n${menu}\nNumber or name: `),
+      (answer) => {
+        const picked = /^\d+$/.test(answer)
+          ? CATALOG[Number(answer) - 1]
+          : CATALOG.find((p) => p.name === answer);
+        if (!picked)
+          throw new CliError(
+            `unknown provider "${answer}": a number from 1 to ${CATALOG.length} or a name`,
+            2,
+          );
+        return picked;
+      },
+    );
   }
-  const choice = CATALOG.find((p) => p.name === provider);
-  if (!choice) throw new CliError(`unknown provider "${provider}"`, 2);
+  const provider = choice;
   const fields: Record<string, string> = { ...flags.fields };
-  for (const field of choice.settingsFields) {
+  for (const field of provider.settingsFields) {
     if (fields[field]) continue;
-    fields[field] = isSecretField(field)
-      ? await prompter.askSecret(
-          `${field} (the key, or ENV:VAR, or op://vault/item/field; not shown): `,
-        )
-      : await say(`${field}: `);
+    const preset = provider.fieldDefaults[field];
+    const value = await askUntil(
+      prompter,
+      () =>
+        isSecretField(field)
+          ? prompter.askSecret(
+              `${field} (the key, or ENV:VAR, or op://vault/item/field; not shown): `,
+            )
+          : prompter.ask(preset ? `${field} [${preset}]: ` : `${field}: `),
+      (answer) => settingsValue(provider, field, answer),
+    );
+    if (value !== undefined) fields[field] = value;
   }
-  const primary =
-    flags.primary ?? ((await say(`Model [${choice.defaultModel}]: `)) || choice.defaultModel);
-  return { provider: choice.name, fields, primary, fast: flags.fast, fallback: flags.fallback };
+  let primary = flags.primary;
+  if (primary === undefined) {
+    let typed = '';
+    primary = await askUntil(
+      prompter,
+      async () => (typed = await prompter.ask(`Model [${provider.defaultModel}]: `)),
+      (answer) => modelIdFor(CATALOG, provider, 'primary', answer || provider.defaultModel),
+    );
+    if (typed !== '' && typed !== primary)
+      prompter.say(
+        `The model is written as ${primary}: the gateway picks the provider by that prefix.`,
+      );
+  }
+  return { provider: provider.name, fields, primary, fast: flags.fast, fallback: flags.fallback };
 }

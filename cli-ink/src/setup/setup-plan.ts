@@ -10,6 +10,10 @@ export interface ProviderChoice {
   /** `[models]` fields that configure it, e.g. `openai_api_key` or `azure_api_key, azure_endpoint`. */
   settingsFields: readonly string[];
   defaultModel: string;
+  /** Model-id prefixes that route to it (`claude-`, `ollama/`, …): the gateway's inference. */
+  prefixes: readonly string[];
+  /** Values a settings field takes when the answer is empty (Ollama's local URL). */
+  fieldDefaults: Readonly<Record<string, string>>;
   liveCheck: 'openai-models' | 'ollama-tags' | null;
 }
 
@@ -60,6 +64,9 @@ export function checkSecret(field: string, value: string): string {
   return value;
 }
 
+/** Settings fields that may stay empty (local servers often need no key). */
+const OPTIONAL_FIELDS = new Set(['openai_compatible_api_key']);
+
 function checkField(field: string, value: string): string {
   if (isSecretField(field)) return checkSecret(field, value);
   if (field.endsWith('_base_url') || field.endsWith('_endpoint')) {
@@ -77,6 +84,62 @@ function checkField(field: string, value: string): string {
   return value;
 }
 
+/**
+ * One settings field of `provider` as it will be written: the answer trimmed, or the field's
+ * default when the answer is empty; undefined for an optional field left empty. Throws (exit 2)
+ * for an empty required field or a bad value, so an interactive setup can ask again at once.
+ */
+export function settingsValue(
+  provider: ProviderChoice,
+  field: string,
+  answer: string | undefined,
+): string | undefined {
+  const value = answer?.trim() || provider.fieldDefaults[field] || '';
+  if (value === '') {
+    if (OPTIONAL_FIELDS.has(field)) return undefined;
+    throw new CliError(`${field} is needed for ${provider.name}`, 2);
+  }
+  return checkField(field, value);
+}
+
+/** The provider the gateway infers from a model id (the first whose prefix it starts with). */
+function providerOf(catalog: readonly ProviderChoice[], id: string): ProviderChoice | undefined {
+  const lower = id.toLowerCase();
+  return catalog.find((p) => p.prefixes.some((prefix) => lower.startsWith(prefix)));
+}
+
+/**
+ * The id `hearth setup` writes for a model of `provider`, so that the gateway routes it there
+ * (it infers the provider from the prefix, and never uses an id it cannot route). An id that
+ * already routes to `provider` is kept; a provider whose prefix is a routing label (`ollama/`,
+ * `groq/`, `custom/`, …) gets it put in front (`llama3.2:1b` → `ollama/llama3.2:1b`, also when
+ * the bare name looks like another vendor's, such as Ollama's `qwen-…` or `deepseek-r1`); for
+ * the others an id that would go elsewhere is refused (exit 2) with the prefixes it needs.
+ */
+export function modelIdFor(
+  catalog: readonly ProviderChoice[],
+  provider: ProviderChoice,
+  role: 'primary' | 'fast' | 'fallback',
+  answer: string,
+): string {
+  const id = answer.trim();
+  if (!MODEL.test(id)) throw new CliError(`--${role}: not a model id: ${answer}`, 2);
+  if (providerOf(catalog, id)?.name === provider.name) return id;
+  const label = provider.prefixes.find((prefix) => prefix.endsWith('/'));
+  if (label !== undefined) {
+    const labelled = `${label}${id}`;
+    if (!MODEL.test(labelled)) throw new CliError(`--${role}: not a model id: ${answer}`, 2);
+    return labelled;
+  }
+  const other = providerOf(catalog, id);
+  throw new CliError(
+    `--${role}: ${id} is not a ${provider.name} model (${
+      other ? `the gateway would send it to ${other.name}` : 'no provider takes that id'
+    }); ${provider.name} model ids start with ${provider.prefixes.join(', ')}`,
+    2,
+  );
+}
+
 export function planSetup(catalog: readonly ProviderChoice[], answers: SetupAnswers): SetupPlan {
   const provider = catalog.find((p) => p.name === answers.provider);
   if (!provider)
@@ -86,19 +149,15 @@ export function planSetup(catalog: readonly ProviderChoice[], answers: SetupAnsw
     );
   const models: Record<string, string> = {};
   for (const field of provider.settingsFields) {
-    const value = answers.fields[field]?.trim() ?? '';
-    // The compatible endpoint's key is optional (local servers often need none).
-    if (value === '' && field === 'openai_compatible_api_key') continue;
-    if (value === '') throw new CliError(`${field} is needed for ${provider.name}`, 2);
-    models[field] = checkField(field, value);
+    const value = settingsValue(provider, field, answers.fields[field]);
+    if (value !== undefined) models[field] = value;
   }
   for (const role of ['primary', 'fast', 'fallback'] as const) {
     const value = (
       role === 'primary' ? answers.primary || provider.defaultModel : answers[role]
     )?.trim();
     if (!value) continue;
-    if (!MODEL.test(value)) throw new CliError(`--${role}: not a model id: ${value}`, 2);
-    models[role] = value;
+    models[role] = modelIdFor(catalog, provider, role, value);
   }
   const gateway: Record<string, string> = {};
   if (answers.gatewayApiKey !== undefined)

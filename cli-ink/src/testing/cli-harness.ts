@@ -40,6 +40,10 @@ export interface Harness {
       platform?: NodeJS.Platform;
       /** Programs the command runs (xdg-open, systemctl, docker); none may run by default. */
       runProgram?: RunProgram;
+      /** The CLI's own script, as process.argv[1] gives it (`update` finds its checkout by it). */
+      binPath?: string;
+      /** Where prompts go (to read them); a sink by default. */
+      promptOutput?: NodeJS.WritableStream;
     },
   ): Promise<CliResult>;
   cleanup(): Promise<void>;
@@ -59,12 +63,12 @@ export async function createHarness(): Promise<Harness> {
         output,
         isTTY: options.isTTY ?? false,
         execPath: process.execPath,
-        binPath: CLI_SOURCE_PATH,
+        binPath: options.binPath ?? CLI_SOURCE_PATH,
         fetch: options.fetch ?? globalThis.fetch,
         // As the real CLI does, unless the test fakes the network.
         gatewayFetch: options.fetch ? undefined : httpFetch,
         input: Array.isArray(input) || input === undefined ? Readable.from(input ?? []) : input,
-        promptOutput: new PassThrough(),
+        promptOutput: options.promptOutput ?? new PassThrough(),
         tuneRuntime: () => TEST_RUNTIME,
         runGateway,
         installSignalHandlers: (running) => void gateways.push(running),

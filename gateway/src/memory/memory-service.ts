@@ -1,5 +1,6 @@
 import { setImmediate } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import { unavailable } from '../errors.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { contentHash } from './content-hash.ts';
 import { importanceOf, LONG_TERM_THRESHOLD } from './importance.ts';
@@ -18,12 +19,14 @@ import type {
   MemoryEntry,
   MemoryService,
   NewMemoryEntry,
+  SemanticMatch,
   ShortTermItem,
   ShortTermStore,
   TurnToRemember,
   VectorStore,
 } from './ports.ts';
 import type { RetrievedMemory } from './prompt-blocks.ts';
+import { MIN_SEMANTIC_SIMILARITY, semanticScore } from './semantic-rank.ts';
 
 export type { MemoryService, TurnToRemember } from './ports.ts';
 
@@ -45,8 +48,6 @@ export interface MemoryServiceDeps {
 const SHORT_TERM_WINDOW = 50;
 /** How long retrieval and writes skip an unavailable embedder before asking it again. */
 const EMBED_RETRY_MS = 30_000;
-/** Semantic hits below this cosine similarity are not offered. */
-const MIN_SEMANTIC_SIMILARITY = 0.1;
 /** Rows one prune or retention batch deletes (one query and one delete each). */
 const PRUNE_BATCH = 500;
 /** Embeddings of recent turns kept in process, for semantic ranking of short-term items. */
@@ -288,7 +289,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
               content: entry.content,
               contentHash: entry.content_hash,
               source: 'semantic',
-              score: hit.score * (0.75 + 0.25 * entry.importance_score),
+              score: semanticScore(hit.score, entry.importance_score),
               createdAt: entry.created_at,
               origin: entry.origin,
             });
@@ -417,6 +418,58 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
       );
       const removed = await removeEntries(ids);
       return removed + (await deps.shortTerm.clear(sessionId));
+    },
+
+    async removeAll(): Promise<{ long_term: number; short_term: number }> {
+      let longTerm = 0;
+      for (;;) {
+        const ids = (await deps.longTerm().list({ limit: PRUNE_BATCH })).map((e) => e.id);
+        if (ids.length === 0) break;
+        const batch = await removeEntries(ids);
+        longTerm += batch;
+        // A batch that deleted nothing would be listed again forever.
+        if (batch === 0) break;
+        await setImmediate();
+      }
+      const shortTerm = await deps.shortTerm.clear(null);
+      turnEmbeddings.clear();
+      return { long_term: longTerm, short_term: shortTerm };
+    },
+
+    async searchSemantic(
+      query: string,
+      options: { limit: number; session_id?: string },
+    ): Promise<SemanticMatch[]> {
+      let vector: Float32Array | undefined;
+      try {
+        [vector] = await deps.embedder.embed([query]);
+      } catch (error) {
+        throw unavailable(
+          `semantic search needs the local embedding model, which is not available: ${
+            deps.embedder.detail ?? (error instanceof Error ? error.message : String(error))
+          }`,
+          error,
+        );
+      }
+      if (vector === undefined) return [];
+      const hits = await deps.vectors.search(vector, options.limit, options.session_id);
+      const entries = new Map(
+        (await deps.longTerm().getMany(hits.map((hit) => hit.id))).map((e) => [e.id, e]),
+      );
+      return hits
+        .flatMap((hit) => {
+          const entry = entries.get(hit.id);
+          // Unrelated rows (no positive similarity) are no match, as in retrieval.
+          if (!entry || hit.score < MIN_SEMANTIC_SIMILARITY) return [];
+          return [
+            {
+              ...entry,
+              similarity: hit.score,
+              score: semanticScore(hit.score, entry.importance_score),
+            },
+          ];
+        })
+        .sort((a, b) => b.score - a.score);
     },
 
     /** Deletes old and/or unimportant rows (POST /memory/prune) from every tier, in batches. */

@@ -232,6 +232,20 @@ export interface MemoryService {
   ): Promise<MemoryEntry | undefined>;
   removeEntries(ids: readonly number[]): Promise<number>;
   removeSession(sessionId: string): Promise<number>;
+  /**
+   * Empties every tier (`hearth memory clear`, DELETE /memory): the long-term rows with their
+   * vectors, in batches, every session's short-term items, the cached turn embeddings.
+   */
+  removeAll(): Promise<{ long_term: number; short_term: number }>;
+  /**
+   * Semantic retrieval on its own (`hearth memory search --semantic`, GET /memory/semantic):
+   * the query embedded locally, its nearest long-term rows in the vector tier, ranked as the
+   * chat's semantic tier ranks them. Throws `unavailable` (503) without an embedding model.
+   */
+  searchSemantic(
+    query: string,
+    options: { limit: number; session_id?: string },
+  ): Promise<SemanticMatch[]>;
   /** Deletes old and/or unimportant rows (POST /memory/prune) from every tier, in batches. */
   prune(options: { days?: number; threshold?: number }): Promise<number>;
   /**
@@ -241,6 +255,14 @@ export interface MemoryService {
   expireOlderThan(days: number, batchSize?: number): Promise<number>;
   /** Loads every stored embedding into an in-memory vector index (at start, without Qdrant). */
   rebuildVectorIndex(target?: VectorStore): Promise<number>;
+}
+
+/** A long-term row found by meaning: its cosine similarity to the query, and its rank score. */
+export interface SemanticMatch extends MemoryEntry {
+  /** Cosine similarity of the row's embedding to the query's, -1 to 1. */
+  similarity: number;
+  /** similarity × (0.75 + 0.25 × importance), as retrieval ranks the semantic tier. */
+  score: number;
 }
 
 /** The memory area as built at start-up: the service, the compactor and the tiers. */

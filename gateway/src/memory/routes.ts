@@ -14,6 +14,7 @@ import {
   limitQuery,
   memoryEntrySchema,
   searchResponse,
+  semanticSearchResponse,
 } from './schemas.ts';
 
 export interface MemoryRouteDeps {
@@ -24,9 +25,11 @@ export interface MemoryRouteDeps {
 /**
  * Memory REST, form A (`/memory/search`, `/memory/entries…`, `/memory/prune`) and form B
  * (`/memory`, `/memory/{id}`, `/memory/session/{id}`; the agent serves `/memory/compact`). Search is a
- * substring match on the long-term store, not semantic. There is deliberately no route that
- * clears a whole session's memory or everything except form B's per-session delete; the CLI
- * does the rest.
+ * substring match on the long-term store, not semantic. Two routes the spec leaves to the CLI
+ * are here too, because only the running gateway holds its tiers (the in-process cache and
+ * vector index, the loaded embedding model): `GET /memory/semantic` and `DELETE /memory`
+ * (everything, every tier; `confirm=all` required), which `hearth memory search --semantic`
+ * and `hearth memory clear` call (README, Deviations from the interface).
  */
 export function memoryRoutes(deps: MemoryRouteDeps): AnyRoute[] {
   const search = defineRoute({
@@ -55,6 +58,43 @@ export function memoryRoutes(deps: MemoryRouteDeps): AnyRoute[] {
 
   return [
     search,
+    defineRoute({
+      method: 'get',
+      path: '/memory/semantic',
+      summary:
+        'Semantic retrieval: the long-term rows nearest in meaning to q (503 without an embedding model)',
+      tags: ['memory'],
+      query: z.object({
+        q: z.string({ error: 'is required' }).trim().min(1, 'must not be empty'),
+        limit: limitQuery(20),
+        session_id: sessionIdSchema.optional(),
+      }),
+      response: semanticSearchResponse,
+      handler: async ({ query }) => {
+        const results = await deps
+          .memory()
+          .searchSemantic(query.q, { limit: query.limit, session_id: query.session_id });
+        return { query: query.q, results, count: results.length };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/memory',
+      summary: 'Delete every memory from every tier (query confirm=all is required)',
+      tags: ['memory'],
+      query: z.object({
+        confirm: z.literal('all', { error: 'must be "all" to delete every memory' }),
+      }),
+      response: z.object({
+        deleted: z.number().int(),
+        long_term: z.number().int(),
+        short_term: z.number().int(),
+      }),
+      handler: async () => {
+        const removed = await deps.memory().removeAll();
+        return { deleted: removed.long_term + removed.short_term, ...removed };
+      },
+    }),
     defineRoute({
       method: 'get',
       path: '/memory/entries',

@@ -38,3 +38,14 @@ export const entriesResponse = z.object({
   count: z.number().int(),
 });
 export const deletedResponse = z.object({ deleted: z.boolean(), id: z.number().int() });
+
+/** A row found by meaning (GET /memory/semantic). */
+export const semanticMatchSchema = memoryEntrySchema.extend({
+  similarity: z.number(),
+  score: z.number(),
+});
+export const semanticSearchResponse = z.object({
+  query: z.string(),
+  results: z.array(semanticMatchSchema),
+  count: z.number().int(),
+});

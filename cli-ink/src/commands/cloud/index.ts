@@ -5,11 +5,10 @@ import { writeFileAtomic } from '@hearth/gateway/atomic-write';
 import type { Command } from 'commander';
 import { CliError } from '../../cli-error.ts';
 import type { CommandContext } from '../../deps.ts';
-import { bundleFiles, DOMAIN } from './bundle.ts';
+import { BUILD_COMMAND, bundleFiles, DOMAIN, LOCAL_IMAGE } from './bundle.ts';
 import { dnsCheck, dockerChecks, portFree, type CheckResult } from './checks.ts';
 
 const DEFAULT_DIR = 'hearth-cloud';
-const DEFAULT_IMAGE = 'ghcr.io/hearth/hearth:latest';
 
 function domainOf(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
@@ -55,7 +54,10 @@ export function registerCloud(program: Command, ctx: CommandContext): void {
     .requiredOption('--domain <name>', 'the domain the gateway will answer on')
     .option('--email <address>', 'e-mail for the TLS certificate (ACME)')
     .option('--out <dir>', 'where to write the bundle', DEFAULT_DIR)
-    .option('--image <ref>', 'the gateway image', DEFAULT_IMAGE)
+    .option(
+      '--image <ref>',
+      `a gateway image to pull instead of building ${LOCAL_IMAGE} on the server`,
+    )
     .option('--force', 'overwrite an existing bundle')
     .option('--json', 'print JSON')
     .action(
@@ -63,20 +65,23 @@ export function registerCloud(program: Command, ctx: CommandContext): void {
         domain: string;
         email?: string;
         out: string;
-        image: string;
+        image?: string;
         force?: boolean;
         json?: boolean;
       }) => {
         const domain = domainOf(options.domain)!;
-        if (!/^[\w./:@-]{1,200}$/.test(options.image))
+        if (options.image !== undefined && !/^[\w./:@-]{1,200}$/.test(options.image))
           throw new CliError(`--image: not an image reference: ${options.image}`, 2);
+        const image = options.image ?? LOCAL_IMAGE;
+        const builtLocally = options.image === undefined;
         const dir = resolve(options.out);
         let files: ReturnType<typeof bundleFiles>;
         try {
           files = bundleFiles({
             domain,
             email: options.email,
-            image: options.image,
+            image,
+            builtLocally,
             apiKey: randomBytes(32).toString('base64url'),
           });
         } catch (error) {
@@ -90,12 +95,26 @@ export function registerCloud(program: Command, ctx: CommandContext): void {
           );
         for (const [name, file] of Object.entries(files))
           await writeFileAtomic(join(dir, name), file.text, file.mode);
+        const build = builtLocally ? BUILD_COMMAND : null;
         if (options.json)
-          return out(JSON.stringify({ dir, domain, files: Object.keys(files) }, null, 2));
+          return out(
+            JSON.stringify(
+              { dir, domain, files: Object.keys(files), image, build_command: build },
+              null,
+              2,
+            ),
+          );
         out(
           [
             `Wrote ${dir}: ${Object.keys(files).join(', ')}.`,
             `The API key is in ${join(dir, '.env')} (mode 0600); clients send it as X-API-Key.`,
+            ...(build
+              ? [
+                  `The gateway image ${image} is not published anywhere: build it on the server, in a Hearth checkout:`,
+                  `  ${build}`,
+                  '(scripts/build-images.sh builds it too, without pulling from an image registry).',
+                ]
+              : [`The gateway image is ${image}; docker compose pulls it when missing.`]),
             `Next: copy the folder to the server, point ${domain} at it, then: cd ${options.out} && docker compose up -d`,
           ].join('\n'),
         );

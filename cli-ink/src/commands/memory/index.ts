@@ -1,14 +1,19 @@
 import {
   archiveInactiveSessions,
+  createTransformersEmbedder,
+  DEFAULT_EMBEDDING_MODEL_ID,
+  inspectModelFolder,
   pullEmbeddingModel,
+  searchStoredEmbeddings,
   silentLogger,
   SUMMARY_PROMPT,
+  type SemanticMatch,
 } from '@hearth/gateway';
 import type { ApiBody, ApiResponse } from '@hearth/client';
 import { type Command, InvalidArgumentError } from 'commander';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { CliError } from '../../cli-error.ts';
+import { CliError, errorMessage } from '../../cli-error.ts';
 import type { CommandContext } from '../../deps.ts';
 import { GatewayHttpError, GatewayUnreachableError } from '../../gateway-client.ts';
 import { locateGateway } from '../../locate-gateway.ts';
@@ -22,6 +27,11 @@ type Entry = Search['results'][number];
 type Pruned = ApiResponse<'/memory/prune', 'POST'>;
 type Edited = ApiResponse<'/memory/entries/{id}', 'PATCH'>;
 type SessionCleared = ApiResponse<'/memory/session/{id}', 'DELETE'>;
+type Semantic = ApiResponse<'/memory/semantic'>;
+type Cleared = ApiResponse<'/memory', 'DELETE'>;
+
+/** The start of every "no embedding model" answer, the gateway's and the local one alike. */
+const NO_MODEL = 'semantic search needs the local embedding model, which is not available';
 
 /** Runs `rest` against a running gateway, or `local` on the store when none answers (with a note). */
 async function restOrStore<T>(
@@ -48,10 +58,65 @@ async function restOrStore<T>(
   }
 }
 
-function formatEntry(entry: Entry): string {
+function formatEntry(entry: Entry & { similarity?: number }): string {
   const when = new Date(entry.created_at * 1000).toISOString().slice(0, 16).replace('T', ' ');
   const tags = entry.tags.length ? ` [${entry.tags.join(', ')}]` : '';
-  return `#${entry.id} ${when} ${entry.session_id} (${entry.type}, importance ${entry.importance_score})${tags}\n    ${entry.content.replace(/\s+/g, ' ').slice(0, 200)}`;
+  const similarity =
+    entry.similarity === undefined ? '' : `, similarity ${entry.similarity.toFixed(2)}`;
+  return `#${entry.id} ${when} ${entry.session_id} (${entry.type}, importance ${entry.importance_score}${similarity})${tags}\n    ${entry.content.replace(/\s+/g, ' ').slice(0, 200)}`;
+}
+
+/**
+ * Semantic search without a gateway: the local embedding model (when it is on disk) on the
+ * embeddings stored with the rows. Says exactly what is missing otherwise.
+ */
+async function searchLocally(
+  ctx: CommandContext,
+  query: string,
+  options: { limit: number; session?: string },
+): Promise<SemanticMatch[]> {
+  const modelDir = join(ctx.deps.env.home, 'models');
+  const check = await inspectModelFolder(modelDir, DEFAULT_EMBEDDING_MODEL_ID);
+  if (!check.ok) throw new CliError(`${NO_MODEL}: ${check.detail}`);
+  const embedder = createTransformersEmbedder({ modelDir, logger: silentLogger() });
+  try {
+    const found = await withLocalStore(ctx, (db) =>
+      searchStoredEmbeddings({ longTerm: db.memory, embedder }, query, {
+        limit: options.limit,
+        session_id: options.session,
+      }),
+    ).catch((error: unknown) => {
+      if (embedder.state === 'unavailable')
+        throw new CliError(`${NO_MODEL}: ${embedder.detail ?? errorMessage(error)}`);
+      throw error;
+    });
+    if (found.other_model > 0)
+      ctx.deps.output.err(
+        `note: ${found.other_model} ${found.other_model === 1 ? 'memory has' : 'memories have'} an embedding of another model and ${found.other_model === 1 ? 'was' : 'were'} not compared.`,
+      );
+    return found.results;
+  } finally {
+    await embedder.close();
+  }
+}
+
+/** Every tier of the memory a gateway would use, cleared here only when none lives outside it. */
+async function clearLocally(ctx: CommandContext): Promise<Cleared> {
+  return withLocalStore(ctx, async (db, config) => {
+    const outside = [
+      ...(config.memory.cache_url ? [`the short-term cache at ${config.memory.cache_url}`] : []),
+      ...(config.memory.vector_store_url
+        ? [`the vector store at ${config.memory.vector_store_url}`]
+        : []),
+    ];
+    if (outside.length > 0)
+      throw new CliError(
+        `nothing was deleted: ${outside.join(' and ')} ${outside.length === 1 ? 'is' : 'are'} emptied by the gateway, and none answers; start it (hearth start) and run this again`,
+      );
+    // Without a gateway the in-process tiers do not exist: the store is all there is.
+    const removed = await db.memory.removeAll();
+    return { deleted: removed, long_term: removed, short_term: 0 };
+  });
 }
 
 /**
@@ -84,40 +149,60 @@ const number = (name: string) => (value: string) => {
 };
 
 export function registerMemory(program: Command, ctx: CommandContext): void {
-  const memory = program.command('memory').description('the long-term memory store');
+  const memory = program
+    .command('memory')
+    .description('the memory: search, prune, edit, clear, archive, the embedding model');
   const out = (text: string) => ctx.deps.output.out(text);
 
   memory
     .command('search <query>')
-    .description('substring search of the long-term store')
+    .description('substring search of the long-term store; --semantic searches by meaning')
     .option('--limit <n>', 'most results', number('--limit'), 20)
     .option('--session <id>', 'one session only')
+    .option(
+      '--semantic',
+      'by meaning, with the local embedding model (hearth memory models pull fetches it)',
+    )
     .option('--json', 'print JSON')
-    .action(async (query: string, options: { limit: number; session?: string; json?: boolean }) => {
-      const results = await restOrStore(
-        ctx,
-        async (send) => {
-          const params = new URLSearchParams({
-            q: query,
-            limit: String(options.limit),
-            ...(options.session ? { session_id: options.session } : {}),
-          });
-          return ((await send('GET', `/api/v1/memory/search?${params.toString()}`)) as Search)
-            .results;
-        },
-        () =>
-          withLocalStore(ctx, (db) =>
-            db.memory.search(query, { limit: options.limit, session_id: options.session }),
-          ),
-      );
-      out(
-        options.json
-          ? JSON.stringify(results, null, 2)
-          : results.length
-            ? results.map(formatEntry).join('\n')
-            : 'No memories match.',
-      );
-    });
+    .action(
+      async (
+        query: string,
+        options: { limit: number; session?: string; semantic?: boolean; json?: boolean },
+      ) => {
+        const params = new URLSearchParams({
+          q: query,
+          limit: String(options.limit),
+          ...(options.session ? { session_id: options.session } : {}),
+        });
+        const results: (Entry & { similarity?: number })[] = options.semantic
+          ? await restOrStore(
+              ctx,
+              async (send) =>
+                ((await send('GET', `/api/v1/memory/semantic?${params.toString()}`)) as Semantic)
+                  .results,
+              () => searchLocally(ctx, query, options),
+            )
+          : await restOrStore(
+              ctx,
+              async (send) =>
+                ((await send('GET', `/api/v1/memory/search?${params.toString()}`)) as Search)
+                  .results,
+              () =>
+                withLocalStore(ctx, (db) =>
+                  db.memory.search(query, { limit: options.limit, session_id: options.session }),
+                ),
+            );
+        out(
+          options.json
+            ? JSON.stringify(results, null, 2)
+            : results.length
+              ? results.map(formatEntry).join('\n')
+              : options.semantic
+                ? 'No memories are close in meaning.'
+                : 'No memories match.',
+        );
+      },
+    );
 
   memory
     .command('prune')
@@ -206,24 +291,37 @@ export function registerMemory(program: Command, ctx: CommandContext): void {
         }
       }
       const session = options.session;
-      const removed = session
-        ? await restOrStore(
-            ctx,
-            async (send) =>
-              (
-                (await send(
-                  'DELETE',
-                  `/api/v1/memory/session/${encodeURIComponent(session)}`,
-                )) as SessionCleared
-              ).deleted,
-            () => withLocalStore(ctx, (db) => db.memory.removeSession(session)),
-          )
-        : await withLocalStore(ctx, (db) => db.memory.removeAll());
-      printResult(
-        ctx.deps.output,
-        options,
-        { deleted: removed },
-        () => `Deleted ${removed} ${removed === 1 ? 'memory' : 'memories'}.`,
+      const memories = (n: number) => `${n} ${n === 1 ? 'memory' : 'memories'}`;
+      if (session) {
+        const removed = await restOrStore(
+          ctx,
+          async (send) =>
+            (
+              (await send(
+                'DELETE',
+                `/api/v1/memory/session/${encodeURIComponent(session)}`,
+              )) as SessionCleared
+            ).deleted,
+          () => withLocalStore(ctx, (db) => db.memory.removeSession(session)),
+        );
+        printResult(
+          ctx.deps.output,
+          options,
+          { deleted: removed },
+          () => `Deleted ${memories(removed)}.`,
+        );
+        return;
+      }
+      // Every tier of the running gateway (its in-process cache and vectors too), over REST.
+      const cleared = await restOrStore(
+        ctx,
+        async (send) => (await send('DELETE', '/api/v1/memory?confirm=all')) as Cleared,
+        () => clearLocally(ctx),
+      );
+      printResult(ctx.deps.output, options, cleared, () =>
+        cleared.short_term > 0
+          ? `Deleted ${memories(cleared.deleted)}: ${cleared.long_term} long-term (with their vectors), ${cleared.short_term} short-term.`
+          : `Deleted ${memories(cleared.deleted)}.`,
       );
     });
 

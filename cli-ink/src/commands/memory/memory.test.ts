@@ -1,9 +1,22 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApiResponse } from '@hearth/client';
-import { openDatabase, type Database, type MemoryEntry } from '@hearth/gateway';
+import {
+  createTransformersEmbedder,
+  DEFAULT_EMBEDDING_MODEL_ID,
+  openDatabase,
+  silentLogger,
+  type Database,
+  type MemoryEntry,
+  type SemanticMatch,
+} from '@hearth/gateway';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { writeTinyModel } from '../../../../gateway/src/memory/embedder/testing/tiny-model.ts';
 import { createFakeLlmServer } from '../../../../gateway/src/testing/fakes/fake-llm/server.ts';
+import {
+  startChatTestBed,
+  type ChatTestBed,
+} from '../../../../gateway/src/testing/gateway/chat-gateway.ts';
 import { createHarness, freePort, type Harness } from '../../testing/cli-harness.ts';
 
 const DAY = 86_400;
@@ -155,6 +168,94 @@ describe('hearth memory on the local store (no gateway answering)', () => {
     expect(await withStore((db) => db.memory.count())).toBe(0);
   });
 
+  it('clear (everything) refuses without a gateway while a tier lives outside it, and deletes nothing', async () => {
+    await writeFile(
+      join(h.home, 'config.toml'),
+      `[gateway]\nport = ${port}\n\n[memory]\ncache_url = "redis://127.0.0.1:9"\n`,
+    );
+    const result = await h.run(['memory', 'clear', '--yes']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'hearth: nothing was deleted: the short-term cache at redis://127.0.0.1:9 is emptied by the gateway, and none answers; start it (hearth start) and run this again\n',
+    );
+    expect(await withStore((db) => db.memory.count())).toBe(3);
+  });
+
+  it('search --semantic without the embedding model says what is missing and how to get it (exit 1)', async () => {
+    const result = await h.run(['memory', 'search', 'tea', '--semantic']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `hearth: semantic search needs the local embedding model, which is not available: embedding model Xenova/all-MiniLM-L6-v2 not found: folder ${join(h.home, 'models', 'Xenova', 'all-MiniLM-L6-v2')} does not exist; run \`hearth memory models pull\` to fetch it\n`,
+    );
+  });
+
+  it('search --semantic with the model on disk ranks the stored rows by meaning (the real model pipeline)', async () => {
+    const modelDir = join(h.home, 'models');
+    await writeTinyModel({ modelDir, modelId: DEFAULT_EMBEDDING_MODEL_ID });
+    const embedder = createTransformersEmbedder({ modelDir, logger: silentLogger() });
+    const texts = [
+      'the cat sat on the mat',
+      'quantum physics lecture notes',
+      'the dog ran in the park',
+    ];
+    const vectors = await embedder.embed(texts);
+    await embedder.close();
+    const [cat, physics, dog] = await withStore(async (db) => {
+      await db.memory.removeAll();
+      const stored = [];
+      for (const [i, content] of texts.entries())
+        stored.push(
+          await db.memory.insert({
+            session_id: i === 1 ? 'bob' : 'ada',
+            content,
+            importance_score: 0.5,
+            embedding: vectors[i],
+          }),
+        );
+      // A row embedded by some other model (another width): not comparable.
+      await db.memory.insert({
+        session_id: 'ada',
+        content: 'the cat sat on the rug',
+        importance_score: 0.5,
+        embedding: new Float32Array(8).fill(0.25),
+      });
+      return stored;
+    });
+
+    const result = await h.run(['memory', 'search', 'a cat on a mat', '--semantic', '--json']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('working on the memory store directly.');
+    expect(result.stderr).toContain(
+      'note: 1 memory has an embedding of another model and was not compared.',
+    );
+    const found = JSON.parse(result.stdout) as SemanticMatch[];
+    expect(found[0]).toMatchObject({ id: cat!.id, content: 'the cat sat on the mat' });
+    expect(found[0]!.similarity).toBeGreaterThan(0.5);
+    for (const match of found) expect(match.similarity).toBeGreaterThanOrEqual(0.1);
+    const scores = found.map((m) => m.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    const physicsRank = found.findIndex((m) => m.id === physics!.id);
+    expect(physicsRank === -1 || physicsRank > 0).toBe(true);
+
+    const bob = await h.run([
+      'memory',
+      'search',
+      'physics lecture',
+      '--semantic',
+      '--session',
+      'bob',
+      '--json',
+    ]);
+    expect((JSON.parse(bob.stdout) as SemanticMatch[]).map((m) => m.id)).toEqual([physics!.id]);
+
+    const text = await h.run(['memory', 'search', 'dog in the park', '--semantic', '--limit', '1']);
+    expect(text.stdout).toMatch(
+      new RegExp(
+        `^#${dog!.id} .* ada \\(turn, importance 0\\.5, similarity 0\\.\\d\\d\\)\\n {4}the dog ran in the park\\n$`,
+      ),
+    );
+  });
+
   it('archive condenses an inactive session with the configured model', async () => {
     const fake = await createFakeLlmServer();
     try {
@@ -252,6 +353,14 @@ describe('hearth memory against a running gateway (REST)', () => {
     ]);
   });
 
+  it('search --semantic asks the gateway, which says clearly that it has no embedding model', async () => {
+    const result = await h.run(['-c', other, 'memory', 'search', 'lighthouse', '--semantic']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^hearth: semantic search needs the local embedding model, which is not available: embedding model Xenova\/all-MiniLM-L6-v2 not found: .*run `hearth memory models pull` to fetch it\n$/,
+    );
+  });
+
   it('edit goes through PATCH and reports the gateway’s validation message', async () => {
     const row = await post('Grace sails on Sundays', 'grace-edit');
     const result = await cli(['edit', String(row.id), '--content', 'Grace sails on Saturdays']);
@@ -305,5 +414,65 @@ describe('hearth memory against a running gateway (REST)', () => {
       stdout: 'Archived 0 session(s): 0 memories condensed.\n',
     });
     expect(await entries()).toEqual(before);
+  });
+});
+
+describe('hearth memory against a running gateway with an embedding model and a chat model', () => {
+  let bed: ChatTestBed;
+  let h: Harness;
+
+  const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${bed.gw.url}/api/v1${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    expect(res.status).toBe(200);
+    return (await res.json()) as T;
+  };
+
+  beforeAll(async () => {
+    bed = await startChatTestBed();
+    h = await createHarness();
+    await writeFile(join(h.home, 'config.toml'), `[gateway]\nport = ${bed.gw.port}\n`);
+  }, 60_000);
+  afterAll(async () => {
+    await h.cleanup();
+    await bed.close();
+  });
+
+  it('search --semantic goes through GET /memory/semantic and shows each match’s similarity', async () => {
+    const row = await api<MemoryEntry>('POST', '/memory', {
+      content: 'Grace keeps a lighthouse journal by the sea',
+      session_id: 'grace',
+    });
+    await api('POST', '/memory', { content: 'Bob repairs bicycles', session_id: 'bob' });
+    const result = await h.run(['memory', 'search', 'the lighthouse by the sea', '--semantic']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `^#${row.id} .* grace \\(note, importance 0\\.5, similarity 0\\.\\d\\d\\)\\n {4}Grace keeps a lighthouse journal by the sea\\n$`,
+      ),
+    );
+  });
+
+  it('clear --yes empties every tier of the gateway over REST, short-term included', async () => {
+    bed.fake.reply({ text: 'Hello Grace!' });
+    await api('POST', '/chat', { message: 'hi', session_id: 'grace-chat' });
+    const before = (await api<{ count: number }>('GET', '/memory/entries?limit=1000')).count;
+    expect(before).toBeGreaterThan(0);
+
+    const result = await h.run(['memory', 'clear', '--yes']);
+    expect(result).toEqual({
+      code: 0,
+      stdout: `Deleted ${before + 2} memories: ${before} long-term (with their vectors), 2 short-term.\n`,
+      stderr: '',
+    });
+    expect(await api('GET', '/memory/entries?limit=1000')).toEqual({ entries: [], count: 0 });
+    const again = await h.run(['memory', 'clear', '--yes', '--json']);
+    expect(JSON.parse(again.stdout)).toEqual({ deleted: 0, long_term: 0, short_term: 0 });
+    const search = await h.run(['memory', 'search', 'the lighthouse by the sea', '--semantic']);
+    expect(search.stdout).toBe('No memories are close in meaning.\n');
   });
 });

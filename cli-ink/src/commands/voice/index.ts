@@ -1,5 +1,5 @@
-import { copyFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { CliError, errorMessage } from '../../cli-error.ts';
@@ -242,38 +242,13 @@ export function registerVoice(program: Command, ctx: CommandContext): void {
 
   voice
     .command('clone <name> <files...>')
-    .description('store reference voice samples (WAV) for an engine that can clone a voice')
+    .description('clone a voice from WAV samples (no installed engine can: it says so)')
     .option('--json', 'print JSON')
-    .action(async (name: string, files: string[], options: { json?: boolean }) => {
+    .action(async (name: string) => {
       if (!/^[\w-]{1,64}$/.test(name))
         throw new CliError('the voice name must be 1 to 64 letters, digits, _ or -', EXIT_USAGE);
-      const { decodeWav } = await voiceSupport();
-      for (const file of files) {
-        try {
-          decodeWav(await readFile(file));
-        } catch (error) {
-          throw new CliError(
-            `${file}: ${errorMessage(error)} (reference samples must be 16-bit PCM WAV files)`,
-          );
-        }
-      }
-      const folder = join(ctx.deps.env.home, 'voices', name);
-      await mkdir(folder, { recursive: true });
-      const existing = (await readdir(folder)).length;
-      for (const [index, file] of files.entries())
-        await copyFile(
-          file,
-          join(folder, `sample-${existing + index + 1}-${basename(file).replace(/[^\w.-]/g, '_')}`),
-        );
-      const note =
-        'the shipped engines (Piper and espeak-ng) cannot clone a voice; the samples are kept for an engine that can.';
-      printResult(
-        ctx.deps.output,
-        options,
-        { name, stored: files.length, folder, note },
-        () =>
-          `Stored ${files.length} reference sample(s) for "${name}" in ${folder}.\nnote: ${note}`,
-      );
+      // Said before any sample is read: nothing is stored for an engine that is not there.
+      throw new CliError((await voiceSupport()).NO_VOICE_CLONING);
     });
 
   voice
