@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import { HearthError, unavailable } from '../errors.ts';
+import { stillStarting } from '../lifecycle/late.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { sessionIdFor } from '../memory/ports.ts';
 import type { AudioOutput } from './audio/command-output.ts';
@@ -59,7 +60,7 @@ export function createVoiceService(deps: VoiceServiceDeps) {
 
   function runtime(): VoiceRuntime {
     const value = deps.runtime();
-    if (!value) throw unavailable('Voice is starting');
+    if (!value) throw stillStarting('Voice');
     return value;
   }
 
@@ -133,7 +134,7 @@ export function createVoiceService(deps: VoiceServiceDeps) {
   function requireHostInput(): void {
     const input = runtime().availability.input;
     if (!input.available) throw unavailable(`no host audio input: ${input.detail}`);
-    if (!deps.turnsAvailable()) throw unavailable('The agent is starting');
+    if (!deps.turnsAvailable()) throw stillStarting('The agent');
   }
 
   return {
