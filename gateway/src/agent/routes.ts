@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { notFound } from '../errors.ts';
 import {
   createEventQueue,
   type EventStreamResult,
@@ -185,15 +184,11 @@ export function chatRoutes(deps: ChatRouteDeps): AnyRoute[] {
       method: 'delete',
       path: '/sessions/{session_id}',
       summary:
-        'Remove a live session and disconnect its sockets on every gateway (its memories stay); cleared and 404 report this gateway only',
+        'Remove a live session and disconnect its sockets on every gateway (its memories stay); cleared says whether this gateway had it (false for an unknown id)',
       tags: ['chat'],
       params: z.object({ session_id: sessionIdSchema }),
       response: z.object({ cleared: z.boolean() }),
-      handler: async ({ params }) => {
-        if (!(await deps.clearSession(params.session_id)))
-          throw notFound(`Session ${params.session_id} not found`);
-        return { cleared: true };
-      },
+      handler: async ({ params }) => ({ cleared: await deps.clearSession(params.session_id) }),
     }),
     defineRoute({
       method: 'get',

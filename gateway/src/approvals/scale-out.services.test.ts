@@ -276,8 +276,11 @@ describe('a session cleared on one gateway', () => {
       other.send({ type: 'chat', message: 'hello', session_id: 'scale-keep' });
       await other.next((f) => f.type === 'message_done' && f.text === 'two');
 
-      // B never had the session: 404 reports B only, yet A clears it.
-      expect((await call(b, 'DELETE', '/sessions/scale-clear')).status).toBe(404);
+      // B never had the session: cleared reports B only, yet A clears it.
+      expect(await call(b, 'DELETE', '/sessions/scale-clear')).toEqual({
+        status: 200,
+        body: { cleared: false },
+      });
       expect(await closed).toEqual([4000, 'Session cleared']);
       const { sessions } = (await a.get('/sessions')).body as { sessions: { id: string }[] };
       expect(sessions.map((s) => s.id)).not.toContain('scale-clear');
