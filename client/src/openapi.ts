@@ -1123,7 +1123,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a live session and disconnect its sockets on every gateway (its memories stay); cleared and 404 report this gateway only */
+        /** Remove a live session and disconnect its sockets on every gateway (its memories stay); cleared says whether this gateway had it (false for an unknown id) */
         delete: operations["deleteApiV1SessionsSessionId"];
         options?: never;
         head?: never;
@@ -3246,7 +3246,7 @@ export interface operations {
         };
         responses: {
             /** @description Success */
-            201: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3379,7 +3379,7 @@ export interface operations {
         };
         responses: {
             /** @description Success */
-            201: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5012,7 +5012,7 @@ export interface operations {
         };
         responses: {
             /** @description Success */
-            201: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6091,7 +6091,7 @@ export interface operations {
         };
         responses: {
             /** @description Success */
-            201: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -47,7 +47,7 @@ describe('the orchestrator in a running gateway', () => {
       system_prompt: 'You write code.',
     });
     expect(created).toEqual({
-      status: 201,
+      status: 200,
       body: {
         name: 'coder',
         model_override: 'claude-sonnet-4-5',

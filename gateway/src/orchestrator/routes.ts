@@ -37,7 +37,6 @@ export function orchestratorRoutes(service: OrchestratorService): AnyRoute[] {
       tags,
       body: createBody,
       response: nodeRecord,
-      status: 201,
       handler: ({ body }) => service.create(body),
     }),
     defineRoute({
