@@ -1430,7 +1430,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Starts continuous listening on the host microphone (VAD-segmented turns; wake: after the wake word) */
+        /** Starts continuous listening on the host microphone (VAD-segmented turns; wake: after the wake word); without a microphone or STT, started is false and reason says why */
         post: operations["postApiV1VoiceContinuousStart"];
         delete?: never;
         options?: never;
@@ -1481,7 +1481,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Starts push-to-talk recording from the host microphone (503 without one or without STT) */
+        /** Starts push-to-talk recording from the host microphone; without one or without STT, started is false and reason says why */
         post: operations["postApiV1VoicePttStart"];
         delete?: never;
         options?: never;
@@ -7522,6 +7522,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        reason?: string;
                         started: boolean;
                     };
                 };
@@ -7653,6 +7654,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        reason?: string;
                         started: boolean;
                     };
                 };
