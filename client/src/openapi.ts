@@ -391,7 +391,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** One chat turn (form A or B). With stream: true the answer is text/event-stream: message_chunk events, then message_done */
+        /** One chat turn (form A or B). Streaming is on the WebSocket; with stream: true and Accept: text/event-stream the answer is server-sent events (message_chunk, then message_done), otherwise JSON */
         post: operations["postApiV1Chat"];
         delete?: never;
         options?: never;

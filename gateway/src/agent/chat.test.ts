@@ -206,11 +206,11 @@ describe('POST /api/v1/chat', () => {
     expect((await bed.post('/settings/pipeline', { max_tool_steps: value })).status).toBe(422);
   });
 
-  it('streams over REST as server-sent events when stream is true', async () => {
+  it('streams over REST as server-sent events when stream is true and the client accepts text/event-stream', async () => {
     bed.fake.reply({ text: 'one two three', usage: { inputTokens: 2, outputTokens: 3 } });
     const res = await fetch(`${bed.gw.url}/api/v1/chat`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
       body: JSON.stringify({ message: 'count', stream: true }),
     });
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -230,6 +230,37 @@ describe('POST /api/v1/chat', () => {
       data: { text: 'one two three', tokens_out: 3 },
     });
   });
+
+  it.each([
+    ['no Accept header', undefined],
+    ['Accept: application/json', 'application/json'],
+    ['Accept: */* (no stream named)', '*/*'],
+    ['Accept: text/*', 'text/*'],
+    ['text/event-stream refused with q=0', 'text/event-stream;q=0, application/json'],
+    ['text/event-stream only after 2 KiB of Accept', `${'x/y, '.repeat(500)}text/event-stream`],
+  ])(
+    '"stream: default false; streaming is delivered over WebSocket": stream: true with %s answers form A/B JSON',
+    async (_label, accept) => {
+      bed.fake.reply({ text: 'one two three', usage: { inputTokens: 2, outputTokens: 3 } });
+      const res = await fetch(`${bed.gw.url}/api/v1/chat`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(accept === undefined ? {} : { accept }),
+        },
+        body: JSON.stringify({ message: 'count', stream: true }),
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await res.json()).toMatchObject({
+        reply: 'one two three',
+        response: 'one two three',
+        session_id: 'default',
+        tokens_in: 2,
+        tokens_out: 3,
+      });
+    },
+  );
 
   it('returns canvas_data only when the reply is chart-compatible', async () => {
     bed.fake.reply(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  acceptsEventStream,
   createEventQueue,
   type EventStreamResult,
   type ServerSentEvent,
@@ -66,7 +67,10 @@ function toResponse(result: TurnResult): z.input<typeof chatResponse> {
   };
 }
 
-/** `stream: true` over REST: server-sent events `message_chunk` {text, delta}, then `message_done`. */
+/**
+ * `stream: true` over REST to a client that accepts `text/event-stream`: server-sent events
+ * `message_chunk` {text, delta}, then `message_done`.
+ */
 function streamTurn(pipeline: ChatPipeline, input: TurnInput): EventStreamResult {
   const queue = createEventQueue<ServerSentEvent>();
   const abort = new AbortController();
@@ -96,11 +100,11 @@ export function chatRoutes(deps: ChatRouteDeps): AnyRoute[] {
       method: 'post',
       path: '/chat',
       summary:
-        'One chat turn (form A or B). With stream: true the answer is text/event-stream: message_chunk events, then message_done',
+        'One chat turn (form A or B). Streaming is on the WebSocket; with stream: true and Accept: text/event-stream the answer is server-sent events (message_chunk, then message_done), otherwise JSON',
       tags: ['chat'],
       body: chatRequest,
       response: chatResponse,
-      handler: async ({ body }) => {
+      handler: async ({ body, headers }) => {
         const input: TurnInput = {
           sessionId: body.session_id,
           message: body.message,
@@ -108,7 +112,10 @@ export function chatRoutes(deps: ChatRouteDeps): AnyRoute[] {
           systemPrompt: body.system_prompt,
           model: body.model,
         };
-        if (body.stream) return streamTurn(deps.pipeline(), input) as never;
+        // The spec delivers streaming over WebSocket; over REST a stream needs a client that
+        // can read one, so it is sent only to a client that names text/event-stream.
+        if (body.stream && acceptsEventStream(headers.accept))
+          return streamTurn(deps.pipeline(), input) as never;
         return toResponse(await deps.pipeline().runTurn(input));
       },
     }),
