@@ -913,7 +913,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Chooses a node for a task and has it answer once through its model_override (no memory, no tools) */
+        /** Chooses a node for a task and has it answer once through its model_override (no memory, no tools); without content the prompt is built from task_type and channel */
         post: operations["postApiV1OrchestratorRoute"];
         delete?: never;
         options?: never;
