@@ -201,7 +201,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Configured channels with their status and unread counts */
+        /** Configured channels with their status and unread counts, and a ping result: whether every enabled channel is up */
         get: operations["getApiV1Channels"];
         put?: never;
         post?: never;
@@ -218,7 +218,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One channel: status, config and stats */
+        /** One channel: status, config and stats, and the JSON Schema of its type's config table */
         get: operations["getApiV1ChannelsName"];
         put?: never;
         post?: never;
@@ -2288,6 +2288,16 @@ export interface operations {
                             type: string;
                             unread: number;
                         }[];
+                        ping: {
+                            connected: number;
+                            enabled: number;
+                            failing: {
+                                detail?: string;
+                                name: string;
+                                status: string;
+                            }[];
+                            ok: boolean;
+                        };
                     };
                 };
             };
@@ -2334,6 +2344,9 @@ export interface operations {
                             rate_limit_per_minute: number;
                             /** @enum {string} */
                             reply_mode: "all" | "mention" | "dm_only";
+                        };
+                        config_schema: {
+                            [key: string]: unknown;
                         };
                         last_error?: string;
                         name: string;
