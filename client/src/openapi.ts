@@ -14,7 +14,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approve: the command runs now; always=true also allows exactly this command in its directory */
+        /** Approve: the command runs now; always=true also stores an allowlist entry for the program name (only the exact command, with a note saying why, for a program that can run other code) */
         post: operations["postApiV1ApprovalsApprovalIdApprove"];
         delete?: never;
         options?: never;
@@ -1598,7 +1598,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        allowlist_entry?: {
+                            arg_pattern: string | null;
+                            created_at: number;
+                            directory: string | null;
+                            id: number;
+                            note: string | null;
+                            pattern: string;
+                        };
                         always_allowed: boolean;
+                        always_note?: string;
                         /** @constant */
                         approved: true;
                         id: string;
@@ -1775,6 +1784,7 @@ export interface operations {
                             created_at: number;
                             directory: string | null;
                             id: number;
+                            note: string | null;
                             pattern: string;
                         }[];
                     };
@@ -1828,6 +1838,7 @@ export interface operations {
                         created_at: number;
                         directory: string | null;
                         id: number;
+                        note: string | null;
                         pattern: string;
                     };
                 };

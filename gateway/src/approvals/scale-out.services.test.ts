@@ -245,7 +245,7 @@ describe('pending approvals shared by two gateways', () => {
           `Approval needed [${short}] shell: echo via-b\n` +
           `in ${a.gw.home}/workspace\n` +
           `Reply "approve ${short}" or "deny ${short}" within 120 s; ` +
-          `"approve ${short} always" always allows exactly this command in this directory.`,
+          `"approve ${short} always" always allows echo with any arguments in the workspace from now on.`,
       });
       const after = await counter(a, 'approval_notifications_total');
       expect((after['outcome=sent'] ?? 0) - (notices['outcome=sent'] ?? 0)).toBe(1);
