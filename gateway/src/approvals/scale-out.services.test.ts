@@ -173,25 +173,28 @@ describe('pending approvals shared by two gateways', () => {
     expect((await call(a, 'POST', `/approvals/${onB.id}/approve`)).status).toBe(404);
   });
 
-  it('always: true on B stores the command in the shared allowlist; A then runs it unprompted', async () => {
+  it('always: true on B stores the program in the shared allowlist; A then runs it unprompted', async () => {
     a.fake.reply(shell('echo always-a'), { text: 'first' });
     const first = a.post('/chat', { message: 'run it', session_id: 'scale-always' });
     const onB = await waitForPending(b, 'echo always-a');
-    expect((await b.post(`/approvals/${onB.id}/approve`, { always: true })).body).toEqual({
+    expect((await b.post(`/approvals/${onB.id}/approve`, { always: true })).body).toMatchObject({
       approved: true,
       id: onB.id,
       always_allowed: true,
+      // B judges the directory the command runs in on A: outside B's own workspace (each test
+      // gateway has its own state directory), so the entry holds exactly that directory.
+      allowlist_entry: { pattern: 'echo', arg_pattern: null, directory: `${a.gw.home}/workspace` },
     });
     expect((await first).body.reply).toBe('first');
     const listed = (await a.get('/approvals/allowlist')).body as { entries: { pattern: string }[] };
     expect(listed.entries.map((e) => e.pattern)).toEqual(['echo']);
 
     a.fake.reset();
-    a.fake.reply(shell('echo always-a'), { text: 'second' });
+    a.fake.reply(shell('echo always-a again'), { text: 'second' });
     expect(
       (await a.post('/chat', { message: 'again', session_id: 'scale-always' })).body.reply,
     ).toBe('second');
-    expect(toolResults(a.fake.requests[1])).toEqual([printed('always-a')]);
+    expect(toolResults(a.fake.requests[1])).toEqual([printed('always-a again')]);
   });
 
   it('a double approve racing across both gateways gives one 200 and one 404', async () => {
