@@ -366,7 +366,7 @@ describe.skipIf(unavailable !== null)(title, () => {
         force: true,
       }),
     });
-    expect(installed.status, await installed.clone().text()).toBe(201);
+    expect(installed.status, await installed.clone().text()).toBe(200);
     expect(((await installed.json()) as { state: string }).state).toBe('active');
 
     const callTool = async (tool: string, args: Record<string, unknown>) => {

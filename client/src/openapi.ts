@@ -14,7 +14,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approve: the command runs now; always=true also allows exactly this command in its directory */
+        /** Approve: the command runs now; always=true also stores an allowlist entry for the program name (only the exact command, with a note saying why, for a program that can run other code) */
         post: operations["postApiV1ApprovalsApprovalIdApprove"];
         delete?: never;
         options?: never;
@@ -201,7 +201,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Configured channels with their status and unread counts */
+        /** Configured channels with their status and unread counts, and a ping result: whether every enabled channel is up */
         get: operations["getApiV1Channels"];
         put?: never;
         post?: never;
@@ -218,7 +218,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One channel: status, config and stats */
+        /** One channel: status, config and stats, and the JSON Schema of its type's config table */
         get: operations["getApiV1ChannelsName"];
         put?: never;
         post?: never;
@@ -391,7 +391,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** One chat turn (form A or B). With stream: true the answer is text/event-stream: message_chunk events, then message_done */
+        /** One chat turn (form A or B). Streaming is on the WebSocket; with stream: true and Accept: text/event-stream the answer is server-sent events (message_chunk, then message_done), otherwise JSON */
         post: operations["postApiV1Chat"];
         delete?: never;
         options?: never;
@@ -931,7 +931,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Chooses a node for a task and has it answer once through its model_override (no memory, no tools) */
+        /** Chooses a node for a task and has it answer once through its model_override (no memory, no tools); without content the prompt is built from task_type and channel */
         post: operations["postApiV1OrchestratorRoute"];
         delete?: never;
         options?: never;
@@ -1141,7 +1141,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a live session and disconnect its sockets on every gateway (its memories stay); cleared and 404 report this gateway only */
+        /** Remove a live session and disconnect its sockets on every gateway (its memories stay); cleared says whether this gateway had it (false for an unknown id) */
         delete: operations["deleteApiV1SessionsSessionId"];
         options?: never;
         head?: never;
@@ -1448,7 +1448,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Starts continuous listening on the host microphone (VAD-segmented turns; wake: after the wake word) */
+        /** Starts continuous listening on the host microphone (VAD-segmented turns; wake: after the wake word); without a microphone or STT, started is false and reason says why */
         post: operations["postApiV1VoiceContinuousStart"];
         delete?: never;
         options?: never;
@@ -1499,7 +1499,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Starts push-to-talk recording from the host microphone (503 without one or without STT) */
+        /** Starts push-to-talk recording from the host microphone; without one or without STT, started is false and reason says why */
         post: operations["postApiV1VoicePttStart"];
         delete?: never;
         options?: never;
@@ -1616,7 +1616,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        allowlist_entry?: {
+                            arg_pattern: string | null;
+                            created_at: number;
+                            directory: string | null;
+                            id: number;
+                            note: string | null;
+                            pattern: string;
+                        };
                         always_allowed: boolean;
+                        always_note?: string;
                         /** @constant */
                         approved: true;
                         id: string;
@@ -1793,6 +1802,7 @@ export interface operations {
                             created_at: number;
                             directory: string | null;
                             id: number;
+                            note: string | null;
                             pattern: string;
                         }[];
                     };
@@ -1846,6 +1856,7 @@ export interface operations {
                         created_at: number;
                         directory: string | null;
                         id: number;
+                        note: string | null;
                         pattern: string;
                     };
                 };
@@ -2306,6 +2317,16 @@ export interface operations {
                             type: string;
                             unread: number;
                         }[];
+                        ping: {
+                            connected: number;
+                            enabled: number;
+                            failing: {
+                                detail?: string;
+                                name: string;
+                                status: string;
+                            }[];
+                            ok: boolean;
+                        };
                     };
                 };
             };
@@ -2352,6 +2373,9 @@ export interface operations {
                             rate_limit_per_minute: number;
                             /** @enum {string} */
                             reply_mode: "all" | "mention" | "dm_only";
+                        };
+                        config_schema: {
+                            [key: string]: unknown;
                         };
                         last_error?: string;
                         name: string;
@@ -3264,7 +3288,7 @@ export interface operations {
         };
         responses: {
             /** @description Success */
-            201: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3397,7 +3421,7 @@ export interface operations {
         };
         responses: {
             /** @description Success */
-            201: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5142,7 +5166,7 @@ export interface operations {
         };
         responses: {
             /** @description Success */
-            201: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6221,7 +6245,7 @@ export interface operations {
         };
         responses: {
             /** @description Success */
-            201: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7652,6 +7676,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        reason?: string;
                         started: boolean;
                     };
                 };
@@ -7783,6 +7808,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        reason?: string;
                         started: boolean;
                     };
                 };

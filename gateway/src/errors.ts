@@ -26,11 +26,19 @@ export type ErrorCode = keyof typeof errorCodes;
 
 export class HearthError extends Error {
   readonly code: ErrorCode;
+  /** Seconds after which a retry may succeed, sent as `Retry-After` (a part still starting). */
+  readonly retryAfterSeconds?: number;
 
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options?: { cause?: unknown; retryAfterSeconds?: number },
+  ) {
     super(message, options);
     this.name = 'HearthError';
     this.code = code;
+    if (options?.retryAfterSeconds !== undefined)
+      this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   get status(): number {

@@ -1,4 +1,4 @@
-import type { PendingApproval } from '@hearth/client';
+import type { ApiResponse, Loose, PendingApproval } from '@hearth/client';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from './api.ts';
 
@@ -9,6 +9,16 @@ export interface ApprovalsState {
   error?: string;
   refresh: () => void;
   decide: (id: string, decision: 'approve' | 'always' | 'deny') => Promise<string>;
+}
+
+/** What `Approve always` did: the program allowed from now on, only this command, or once. */
+function alwaysOutcome(answer: Loose<ApiResponse<'/approvals/{approval_id}/approve', 'POST'>>) {
+  const entry = answer.allowlist_entry;
+  if (entry?.pattern !== undefined)
+    return entry.arg_pattern === null || entry.arg_pattern === undefined
+      ? `Approved (${entry.pattern} allowed from now on, with any arguments)`
+      : `Approved (this exact command allowed from now on${entry.note ? `: ${entry.note}` : ''})`;
+  return answer.always_note ? `Approved this time only (${answer.always_note})` : 'Approved';
 }
 
 /** The live pending list: polled every 2 s, and at once when the chat socket announces one. */
@@ -34,13 +44,15 @@ export function useApprovals(live: boolean): ApprovalsState {
     async (id: string, decision: 'approve' | 'always' | 'deny') => {
       try {
         const params = { approval_id: id };
-        if (decision === 'deny') await api('POST', '/approvals/{approval_id}/deny', { params });
-        else
-          await api('POST', '/approvals/{approval_id}/approve', {
-            params,
-            body: { always: decision === 'always' },
-          });
-        return decision === 'deny' ? 'Denied' : 'Approved';
+        if (decision === 'deny') {
+          await api('POST', '/approvals/{approval_id}/deny', { params });
+          return 'Denied';
+        }
+        const answer = await api('POST', '/approvals/{approval_id}/approve', {
+          params,
+          body: { always: decision === 'always' },
+        });
+        return decision === 'always' ? alwaysOutcome(answer) : 'Approved';
       } finally {
         refresh();
       }

@@ -254,21 +254,41 @@ describe('hearth approvals against a running gateway', () => {
     await turn;
   });
 
-  it('approve --always also allows exactly that command in its directory', async () => {
+  it('approve --always also allows the program from now on (the spec: an entry for the program name)', async () => {
     const { turn, approval } = await gatedTurn("sh -c 'uname -s'", 'cli-always');
     expect(await cli('approve', approval.id.slice(0, 8), '--always')).toMatchObject({
       code: 0,
-      stdout: `Approved ${approval.id.slice(0, 8)}; exactly this command in this directory now runs without asking.\n`,
+      stdout: `Approved ${approval.id.slice(0, 8)}; uname now runs without asking, with any arguments in the workspace.\n`,
     });
     await turn;
     expect(await cli('allowlist', 'list')).toMatchObject({
       code: 0,
-      stdout: expect.stringMatching(/^#1 uname {2}args \/\^uname -s\$\/ {2}in \/.+\/workspace\n$/),
+      stdout: '#1 uname\n',
     });
     expect(await cli('allowlist', 'remove', '1')).toMatchObject({
       code: 0,
       stdout: 'Removed entry #1.\n',
     });
+  });
+
+  it('approve --always on a program that can run other code allows only the exact command, and says why', async () => {
+    const { turn, approval } = await gatedTurn('git --version', 'cli-always-git');
+    const why =
+      'git can run other code (-c settings, aliases and hooks run programs): only this exact command is allowed';
+    const approved = await cli('approve', approval.id.slice(0, 8), '--always');
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toMatch(
+      new RegExp(
+        `^Approved ${approval.id.slice(0, 8)}; exactly this command in /.+/workspace now runs without asking \\(${why.replace(/[()]/g, '\\$&')}\\)\\.\n$`,
+      ),
+    );
+    await turn;
+    const listed = await cli('allowlist', 'list');
+    expect(listed.stdout).toMatch(
+      /^#(\d+) git {2}args \/\^git --version\$\/ {2}in \/.+\/workspace {2}\(git can run other code/,
+    );
+    const id = /^#(\d+)/.exec(listed.stdout)![1]!;
+    expect((await cli('allowlist', 'remove', id)).code).toBe(0);
   });
 
   it('deny <prefix> gives the model the denial text', async () => {
@@ -284,7 +304,10 @@ describe('hearth approvals against a running gateway', () => {
   it('allowlist add, list and remove go through REST; the gateway’s errors come back', async () => {
     expect(await cli('allowlist', 'add', 'git', '--arg-pattern', '^git status$')).toMatchObject({
       code: 0,
-      stdout: expect.stringMatching(/^Added #\d+ git {2}args \/\^git status\$\/\.\n$/),
+      // An exact entry of a program that can run other code shows why it stays exact.
+      stdout: expect.stringMatching(
+        /^Added #\d+ git {2}args \/\^git status\$\/ {2}\(git can run other code .*\)\.\n$/,
+      ),
     });
     const { entries } = (await bed.get('/approvals/allowlist'))
       .body as ApiResponse<'/approvals/allowlist'>;
@@ -293,7 +316,9 @@ describe('hearth approvals against a running gateway', () => {
     ]);
     const id = entries[0]!.id;
     expect(await cli('allowlist', 'list')).toMatchObject({
-      stdout: `#${id} git  args /^git status$/\n`,
+      stdout:
+        `#${id} git  args /^git status$/  (git can run other code ` +
+        '(-c settings, aliases and hooks run programs): only this exact command is allowed)\n',
     });
     expect(await cli('allowlist', 'remove', String(id))).toMatchObject({
       code: 0,

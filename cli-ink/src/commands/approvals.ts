@@ -17,7 +17,10 @@ import {
 import { showControls } from '@hearth/gateway/show-controls';
 import { EXIT_USAGE } from '../usage-exit.ts';
 
-type Entry = ApiResponse<'/approvals/allowlist'>['entries'][number];
+/** An allowlist entry; `note` comes from the gateway (the local store's rows have none). */
+type Entry = Omit<ApiResponse<'/approvals/allowlist'>['entries'][number], 'note'> & {
+  note?: string | null;
+};
 type Approved = ApiResponse<'/approvals/{approval_id}/approve', 'POST'>;
 type Denied = ApiResponse<'/approvals/{approval_id}/deny', 'POST'>;
 
@@ -75,7 +78,26 @@ function listed(p: PendingApproval, now: number): string {
 const formatEntry = (e: Entry) =>
   `#${e.id} ${e.pattern}${e.arg_pattern ? `  args /${e.arg_pattern}/` : ''}${
     e.directory ? `  in ${e.directory}` : ''
-  }`;
+  }${e.note ? `  (${e.note})` : ''}`;
+
+/**
+ * What an approval did, in a line: with `--always`, the entry stored (the program with any
+ * arguments, or only the exact command and why) or why none was.
+ */
+function approvedLine(result: Approved, always: boolean): string {
+  const short = result.id.slice(0, 8);
+  const entry = result.allowlist_entry;
+  if (entry === undefined)
+    return always && result.always_note !== undefined
+      ? `Approved ${short} this time only; ${result.always_note}.`
+      : `Approved ${short}.`;
+  const where = entry.directory === null ? '' : ` in ${entry.directory}`;
+  if (entry.arg_pattern === null)
+    return `Approved ${short}; ${entry.pattern} now runs without asking, with any arguments${where || ' in the workspace'}.`;
+  return `Approved ${short}; exactly this command${where} now runs without asking${
+    entry.note ? ` (${entry.note})` : ''
+  }.`;
+}
 
 /** `hearth approvals pending|approve|deny|allowlist list|add|remove`. */
 export function registerApprovals(program: Command, ctx: CommandContext): void {
@@ -127,7 +149,10 @@ export function registerApprovals(program: Command, ctx: CommandContext): void {
   approvals
     .command('approve <id>')
     .description('approve a pending command (an id prefix is enough)')
-    .option('--always', 'also allow exactly this command in this directory from now on')
+    .option(
+      '--always',
+      'also allow the program from now on (only this exact command for one that can run other code)',
+    )
     .option('--json', 'print JSON')
     .action(async (prefix: string, options: { always?: boolean; json?: boolean }) => {
       const result = await viaGateway(
@@ -141,12 +166,7 @@ export function registerApprovals(program: Command, ctx: CommandContext): void {
         decideLocally(prefix),
         NO_GATEWAY_NOTE,
       );
-      print(
-        options,
-        result,
-        () =>
-          `Approved ${result.id.slice(0, 8)}${result.always_allowed ? '; exactly this command in this directory now runs without asking' : ''}.`,
-      );
+      print(options, result, () => approvedLine(result, options.always === true));
     });
 
   approvals

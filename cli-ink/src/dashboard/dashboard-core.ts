@@ -3,7 +3,7 @@
  * chats over `/ws/chat`, decides approvals, and keeps one `DashboardState` that the Ink view
  * renders. I/O comes in as parameters (client, socket opener, clock, timers) so tests drive it.
  */
-import type { ApiBody } from '@hearth/client';
+import type { ApiBody, ApiResponse, Loose } from '@hearth/client';
 import { errorMessage } from '../cli-error.ts';
 import { GatewayHttpError, type GatewayClient } from '../gateway-client.ts';
 import {
@@ -78,6 +78,21 @@ export const LOCAL_SLASH_HELP = [
   '/compact          summarise this session now (gateway)',
   '/forget <word>    preview, then `/forget <word> confirm` (gateway)',
 ];
+
+/** What `approve … always` did, from the gateway's answer (read tolerantly). */
+function alwaysNotice(
+  short: string,
+  answer: Loose<ApiResponse<'/approvals/{approval_id}/approve', 'POST'>> | undefined,
+): string {
+  const entry = answer?.allowlist_entry;
+  if (entry?.pattern !== undefined)
+    return entry.arg_pattern === null || entry.arg_pattern === undefined
+      ? `Approved ${short}; ${entry.pattern} allowed from now on, with any arguments.`
+      : `Approved ${short}; this exact command allowed from now on.`;
+  if (answer?.always_note !== undefined)
+    return `Approved ${short} this time only; ${answer.always_note}.`;
+  return `Approved ${short}; allowed from now on.`;
+}
 
 export function createDashboardCore(deps: DashboardDeps): DashboardCore {
   const now = deps.now ?? Date.now;
@@ -251,7 +266,7 @@ export function createDashboardCore(deps: DashboardDeps): DashboardCore {
     if (!target) return update({ notice: 'Nothing is waiting for approval.' });
     const short = target.id.slice(0, 8);
     try {
-      await client.sendJson(
+      const answer = await client.sendJson(
         'POST',
         `/api/v1/approvals/${encodeURIComponent(target.id)}/${verb}`,
         verb === 'approve'
@@ -263,7 +278,10 @@ export function createDashboardCore(deps: DashboardDeps): DashboardCore {
           verb === 'deny'
             ? `Denied ${short}.`
             : always
-              ? `Approved ${short}; allowed from now on.`
+              ? alwaysNotice(
+                  short,
+                  answer as Loose<ApiResponse<'/approvals/{approval_id}/approve', 'POST'>>,
+                )
               : `Approved ${short}.`,
       });
     } catch (error) {

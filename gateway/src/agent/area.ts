@@ -55,7 +55,6 @@ export function agentArea(deps: AgentAreaDeps): AgentArea {
     pipeline: pipeline.get,
     conversations: deps.conversations,
     logger: deps.logger.child({ area: 'chat' }),
-    sessionOwners: new WeakMap(),
     metrics: deps.metrics,
     frameLimits: deps.socketFrameLimits,
   };

@@ -14,7 +14,7 @@ import {
 } from '../ws/send.ts';
 import type { ConversationStore } from '../sessions/ports.ts';
 import type { ChatPipeline, TurnResult } from './pipeline.ts';
-import { bindSocketSessions, foreignSessionDetail, type SessionOwners } from './socket-sessions.ts';
+import { givenSession } from './socket-sessions.ts';
 
 export interface ChatSocketDeps {
   pipeline: () => ChatPipeline;
@@ -24,8 +24,6 @@ export interface ChatSocketDeps {
   metrics: Metrics;
   /** Back-pressure limits of each socket (DEFAULT_FRAME_LIMITS unless a test lowers them). */
   frameLimits?: Partial<FrameSenderLimits>;
-  /** Which holder owns which session, shared by `/ws` and `/ws/chat` (see socket-sessions.ts). */
-  sessionOwners: SessionOwners;
 }
 
 /** The sessions each socket is bound to, so one close listener unbinds it from all. */
@@ -72,8 +70,35 @@ function errorDetail(error: unknown): string {
 }
 
 /**
- * Streams one turn to a socket. The socket is bound to the session (DELETE /sessions/{id}
- * disconnects it); closing the socket mid-stream aborts the upstream generation.
+ * Joins the socket to a session: the session's frames (approval requests) reach every socket
+ * joined to it, and DELETE /sessions/{id} disconnects them all. The socket leaves every session
+ * it joined when it closes.
+ */
+function join(
+  socket: WebSocket,
+  deps: ChatSocketDeps,
+  socketSessions: SocketSessions,
+  sessionId: string,
+): void {
+  const state = deps.conversations.get(sessionId);
+  if (state.connections.has(socket)) return;
+  state.connections.add(socket);
+  // One close listener per socket, however many sessions it talks to.
+  let sessions = socketSessions.get(socket);
+  if (!sessions) {
+    const tracked = new Set<{ connections: Set<unknown> }>();
+    sessions = tracked;
+    socketSessions.set(socket, tracked);
+    socket.once('close', () => {
+      for (const session of tracked) session.connections.delete(socket);
+    });
+  }
+  sessions.add(state);
+}
+
+/**
+ * Streams one turn to a socket, joined to the session; closing the socket mid-stream aborts the
+ * upstream generation.
  */
 async function streamTurn(
   socket: WebSocket,
@@ -89,21 +114,7 @@ async function streamTurn(
   const abort = new AbortController();
   const onClose = () => abort.abort();
   socket.once('close', onClose);
-  const state = deps.conversations.get(turn.sessionId);
-  if (!state.connections.has(socket)) {
-    state.connections.add(socket);
-    // One close listener per socket, however many sessions it talks to.
-    let sessions = socketSessions.get(socket);
-    if (!sessions) {
-      const tracked = new Set<{ connections: Set<unknown> }>();
-      sessions = tracked;
-      socketSessions.set(socket, tracked);
-      socket.once('close', () => {
-        for (const session of tracked) session.connections.delete(socket);
-      });
-    }
-    sessions.add(state);
-  }
+  join(socket, deps, socketSessions, turn.sessionId);
   try {
     const result = await deps.pipeline().runTurn({
       sessionId: turn.sessionId,
@@ -129,14 +140,13 @@ async function streamTurn(
 /**
  * `/ws` (form A): `{type: "chat", message, session_id}` → `{type: "message_chunk", text}`…
  * then `{type: "message_done", text}`. Without a session_id the connection's own session is
- * used: the client id's durable one, else a fresh one. A session_id may name only a session of
- * this connection or client id, or a new one (socket-sessions.ts). Bad frames get
- * `{type: "error", detail}` and the socket stays open.
+ * used: the client id's durable one, else a fresh one; with one, that session is continued
+ * (socket-sessions.ts). Bad frames get `{type: "error", detail}` and the socket stays open.
  */
 export function chatSocketFormA(deps: ChatSocketDeps) {
   const socketSessions: SocketSessions = new WeakMap();
   return (socket: WebSocket, request: IncomingMessage): void => {
-    const binding = bindSocketSessions(deps.sessionOwners, request, deps.conversations);
+    const given = givenSession(request);
     const { out, startTurn } = socketOutput(socket, deps);
     socket.on('message', (data) => {
       const frame = parseFrame(data);
@@ -154,13 +164,9 @@ export function chatSocketFormA(deps: ChatSocketDeps) {
       if (typeof frame.message !== 'string')
         return void out.sendNow({ type: 'error', detail: 'message: must be a string' });
       const sessionId =
-        typeof frame.session_id === 'string' && frame.session_id !== ''
-          ? frame.session_id
-          : binding.given;
+        typeof frame.session_id === 'string' && frame.session_id !== '' ? frame.session_id : given;
       const badId = invalid('session_id', sessionIdSchema, sessionId);
       if (badId) return void out.sendNow({ type: 'error', detail: badId });
-      if (!binding.mayUse(sessionId))
-        return void out.sendNow({ type: 'error', detail: foreignSessionDetail(sessionId) });
       startTurn(() =>
         streamTurn(
           socket,
@@ -181,15 +187,15 @@ export function chatSocketFormA(deps: ChatSocketDeps) {
 /**
  * `/ws/chat` (form B): `{type: "hello", session_id?}`, `{type: "message", content, model?}`,
  * `{type: "ping"}` → `{type: "message_chunk", delta}`…, `{type: "message_done", session_id,
- * quality_score}`, `{type: "pong"}`. `hello` may name only a session of this connection or
- * client id, or a new one; otherwise it is answered with an error and the session stays.
+ * quality_score}`, `{type: "pong"}`. `hello` continues the session it names (or the
+ * connection's own) and joins the socket to it, so its frames arrive before the first message;
+ * an invalid id is answered with an error and the session stays.
  */
 export function chatSocketFormB(deps: ChatSocketDeps) {
   const socketSessions: SocketSessions = new WeakMap();
   return (socket: WebSocket, request: IncomingMessage): void => {
-    const binding = bindSocketSessions(deps.sessionOwners, request, deps.conversations);
     const { out, startTurn } = socketOutput(socket, deps);
-    let sessionId = binding.given;
+    let sessionId = givenSession(request);
     socket.on('message', (data) => {
       const frame = parseFrame(data);
       if (!frame)
@@ -204,13 +210,9 @@ export function chatSocketFormB(deps: ChatSocketDeps) {
           if (typeof frame.session_id === 'string' && frame.session_id !== '') {
             const badId = invalid('session_id', sessionIdSchema, frame.session_id);
             if (badId) return void out.sendNow({ type: 'error', detail: badId });
-            if (!binding.mayUse(frame.session_id))
-              return void out.sendNow({
-                type: 'error',
-                detail: foreignSessionDetail(frame.session_id),
-              });
             sessionId = frame.session_id;
           }
+          join(socket, deps, socketSessions, sessionId);
           return void out.sendNow({ type: 'hello', session_id: sessionId });
         case 'message':
           if (typeof frame.content !== 'string')

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { notFound } from '../errors.ts';
 import {
+  acceptsEventStream,
   createEventQueue,
   type EventStreamResult,
   type ServerSentEvent,
@@ -67,7 +67,10 @@ function toResponse(result: TurnResult): z.input<typeof chatResponse> {
   };
 }
 
-/** `stream: true` over REST: server-sent events `message_chunk` {text, delta}, then `message_done`. */
+/**
+ * `stream: true` over REST to a client that accepts `text/event-stream`: server-sent events
+ * `message_chunk` {text, delta}, then `message_done`.
+ */
 function streamTurn(pipeline: ChatPipeline, input: TurnInput): EventStreamResult {
   const queue = createEventQueue<ServerSentEvent>();
   const abort = new AbortController();
@@ -97,11 +100,11 @@ export function chatRoutes(deps: ChatRouteDeps): AnyRoute[] {
       method: 'post',
       path: '/chat',
       summary:
-        'One chat turn (form A or B). With stream: true the answer is text/event-stream: message_chunk events, then message_done',
+        'One chat turn (form A or B). Streaming is on the WebSocket; with stream: true and Accept: text/event-stream the answer is server-sent events (message_chunk, then message_done), otherwise JSON',
       tags: ['chat'],
       body: chatRequest,
       response: chatResponse,
-      handler: async ({ body }) => {
+      handler: async ({ body, headers }) => {
         const input: TurnInput = {
           sessionId: body.session_id,
           message: body.message,
@@ -109,7 +112,10 @@ export function chatRoutes(deps: ChatRouteDeps): AnyRoute[] {
           systemPrompt: body.system_prompt,
           model: body.model,
         };
-        if (body.stream) return streamTurn(deps.pipeline(), input) as never;
+        // The spec delivers streaming over WebSocket; over REST a stream needs a client that
+        // can read one, so it is sent only to a client that names text/event-stream.
+        if (body.stream && acceptsEventStream(headers.accept))
+          return streamTurn(deps.pipeline(), input) as never;
         return toResponse(await deps.pipeline().runTurn(input));
       },
     }),
@@ -185,15 +191,11 @@ export function chatRoutes(deps: ChatRouteDeps): AnyRoute[] {
       method: 'delete',
       path: '/sessions/{session_id}',
       summary:
-        'Remove a live session and disconnect its sockets on every gateway (its memories stay); cleared and 404 report this gateway only',
+        'Remove a live session and disconnect its sockets on every gateway (its memories stay); cleared says whether this gateway had it (false for an unknown id)',
       tags: ['chat'],
       params: z.object({ session_id: sessionIdSchema }),
       response: z.object({ cleared: z.boolean() }),
-      handler: async ({ params }) => {
-        if (!(await deps.clearSession(params.session_id)))
-          throw notFound(`Session ${params.session_id} not found`);
-        return { cleared: true };
-      },
+      handler: async ({ params }) => ({ cleared: await deps.clearSession(params.session_id) }),
     }),
     defineRoute({
       method: 'get',

@@ -62,7 +62,7 @@ describe('web search sources in chat replies', () => {
     bed.fake.reply({ webSearch: SEARCH, text: 'Hearth 2.1 is out.' });
     const res = await fetch(`${bed.gw.url}/api/v1/chat`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
       body: JSON.stringify({ message: 'news?', stream: true }),
     });
     const text = await res.text();

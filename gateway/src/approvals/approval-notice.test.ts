@@ -42,7 +42,8 @@ describe('the approval notice of a chat turn', () => {
           `(28 characters; runs of spaces shown as · or ␠×N, tabs as →, line breaks as ↵, hidden characters as \\ escapes)\n` +
           `in ${join(bed.gw.home, 'workspace')}\n` +
           `Reply "approve ${short}" or "deny ${short}" within 120 s; ` +
-          `"approve ${short} always" always allows exactly this command in this directory.`,
+          // Control characters make the line opaque to the analysis: always cannot store it.
+          `"approve ${short} always" approves it this time only: the analysis cannot see what it runs (control character U+001B).`,
       );
       const done = nextFrame(socket, (f) => f.type === 'message_done' && f.text === 'ok');
       socket.send(JSON.stringify({ type: 'chat', message: `deny ${short}`, session_id: 'hidden' }));

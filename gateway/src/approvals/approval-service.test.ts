@@ -18,7 +18,8 @@ import {
   type PendingApproval,
 } from './approval-service.ts';
 import { analyseCommand } from './command-analysis/analyse-command.ts';
-import { alwaysEntry, matchesAllowlist } from './command-analysis/match-allowlist.ts';
+import { alwaysRule } from './command-analysis/always-rule.ts';
+import { matchesAllowlist } from './command-analysis/match-allowlist.ts';
 import { decide } from './policy.ts';
 import type { ApprovalPolicy, PolicyOutcome } from './ports.ts';
 
@@ -114,7 +115,7 @@ async function createBed(
     matches: (analysis, entries, workdir) =>
       matchesAllowlist(analysis, entries, { workdir, workspace: '/work' }),
     decide,
-    alwaysEntry,
+    alwaysRule: (analysis, workdir) => alwaysRule(analysis, workdir, '/work'),
     notify: (sessionId, text, approval) => {
       notices.push({ sessionId, text, approval });
       if (notifyResult.value === 'throws') return Promise.reject(new Error('channel down'));
@@ -377,9 +378,9 @@ describe('approval gate: the pending state machine (manual clock)', () => {
     expect(bed.notices[0]?.approval.tool_name).toBe('shell (skill weather)');
     await bed.service.approve(ID_A, true);
     expect(await decision).toEqual({ allowed: true, outcome: 'approved' });
-    // `always` stores the exact command, unchanged by who asked.
+    // `always` stores the program's entry, unchanged by who asked.
     expect(await bed.db.allowlist.list()).toEqual([
-      expect.objectContaining({ pattern: expect.stringContaining('rm') as unknown }),
+      expect.objectContaining({ pattern: 'rm', arg_pattern: null, directory: null }),
     ]);
   });
 
@@ -451,7 +452,7 @@ describe('approval gate: the pending state machine (manual clock)', () => {
     await expectNotFound(() => slow.service.approve(ID_A));
     slow.clock.elapse();
     release();
-    expect(await approving).toEqual({ approved: true, id: ID_A, always_allowed: true });
+    expect(await approving).toMatchObject({ approved: true, id: ID_A, always_allowed: true });
     expect(await decision).toEqual({ allowed: true, outcome: 'approved' });
     expect((await slow.db.allowlist.list()).map((e) => e.pattern)).toEqual(['ls']);
     await slow.db.close();
@@ -495,52 +496,104 @@ describe('approval gate: approve with always', () => {
   const entries = async (): Promise<Pick<AllowlistEntry, 'pattern' | 'arg_pattern'>[]> =>
     (await bed.db.allowlist.list()).map(({ pattern, arg_pattern }) => ({ pattern, arg_pattern }));
 
-  it("stores exactly the approved line, unwrapped (sh -c 'ls -la' → ^ls -la$), in its directory; only that runs without asking", async () => {
+  it('"an allowlist entry for the program name is stored": sh -c \'ls -la\' stores ls, any arguments, in the workspace', async () => {
     const { decision } = await bed.gate({ command: "sh -c 'ls -la'" });
     expect(await bed.service.approve(ID_A, true)).toEqual({
       approved: true,
       id: ID_A,
       always_allowed: true,
+      allowlist_entry: {
+        id: expect.any(Number),
+        pattern: 'ls',
+        arg_pattern: null,
+        directory: null,
+        created_at: expect.any(Number),
+        note: null,
+      },
     });
     expect(await decision).toEqual({ allowed: true, outcome: 'approved' });
-    expect(
-      (await bed.db.allowlist.list()).map(({ pattern, arg_pattern, directory }) => ({
-        pattern,
-        arg_pattern,
-        directory,
-      })),
-    ).toEqual([{ pattern: 'ls', arg_pattern: '^ls -la$', directory: '/work' }]);
+    expect(await entries()).toEqual([{ pattern: 'ls', arg_pattern: null }]);
 
-    expect(await bed.decideNow({ command: 'ls -la' })).toEqual({
-      allowed: true,
-      outcome: 'auto_approved',
-    });
-    const { decision: wider } = await bed.gate({ command: 'ls /tmp' });
+    for (const command of ['ls -la', 'ls /tmp', "sh -c 'ls -R'"])
+      expect(await bed.decideNow({ command }), command).toEqual({
+        allowed: true,
+        outcome: 'auto_approved',
+      });
+    // Another program, or ls joined with one, still asks.
+    const { decision: other } = await bed.gate({ command: 'ls; rm -rf build' });
     expect(await bed.service.pending()).toHaveLength(1);
     await bed.service.deny(ID_B);
-    expect(await wider).toMatchObject({ allowed: false });
+    expect(await other).toMatchObject({ allowed: false });
     expect(await bed.decisions()).toEqual({
       'decision=prompted': 2,
-      'decision=auto_approved': 1,
+      'decision=auto_approved': 3,
     });
   });
 
   it.each([
-    ['a pipeline', 'ls | wc -l'],
-    ['a wrapper alone', 'env'],
-    ['a shell running a script', 'bash deploy.sh'],
-    ['an interpreter', "python3 -c 'print(1)'"],
-    ['an opaque line', 'ls $(cat list)'],
-    ['a path', './build.sh --release'],
-  ])('stores nothing for %s (%s) but still approves it', async (_what, command) => {
+    ['git', 'git --version', /^git can run other code \(-c settings, aliases and hooks/],
+    ['sed', 'sed -n 1p notes.txt', /^sed can run other code \(its e command/],
+    ['tar', 'tar --version', /^tar can run other code \(--to-command/],
+    ['find', 'find . -name x', /^find can run other code \(-exec/],
+    ['python3', "python3 -c 'print(1)'", /^python3 can run other code \(it runs any code/],
+    ['node', 'node -e 1', /^node can run other code/],
+    ['perl', "perl -e 'print 1'", /^perl can run other code/],
+    ['ruby', "ruby -e 'p 1'", /^ruby can run other code/],
+    ['bash', 'bash deploy.sh', /^bash can run other code \(it runs any script/],
+    ['awk', "awk '{print}' f", /^awk can run other code \(system\(\)/],
+    ['env', 'env', /^env can run other code \(it runs the program it is given/],
+    ['make', 'make test', /^make can run other code/],
+  ])(
+    'narrows %s, which can run other code, to the exact command in its directory, with a note saying why',
+    async (program, command, note) => {
+      const { decision } = await bed.gate({ command });
+      const approved = await bed.service.approve(ID_A, true);
+      expect(approved).toMatchObject({ approved: true, always_allowed: true });
+      expect(approved.always_note).toMatch(note);
+      expect(approved.always_note).toMatch(/: only this exact command is allowed$/);
+      expect(approved.allowlist_entry).toMatchObject({
+        pattern: program,
+        arg_pattern: expect.stringMatching(/^\^.*\$$/),
+        directory: '/work',
+        note: approved.always_note,
+      });
+      expect(await decision).toEqual({ allowed: true, outcome: 'approved' });
+      expect(await bed.decideNow({ command })).toMatchObject({ outcome: 'auto_approved' });
+      const { decision: wider } = await bed.gate({ command: `${command} x` });
+      expect(await bed.service.pending()).toHaveLength(1);
+      await bed.service.deny(ID_B);
+      expect(await wider).toMatchObject({ allowed: false });
+    },
+  );
+
+  it.each([
+    ['a pipeline', 'ls | wc -l', /it runs 2 commands/],
+    ['an opaque line', 'ls $(cat list)', /the analysis cannot see what it runs/],
+    ['a path', './build.sh --release', /\.\/build\.sh is a path/],
+    ['a privilege change', 'sudo ls', /the analysis cannot see what it runs/],
+  ])('stores nothing for %s (%s) but still approves it, and says why', async (_w, command, why) => {
     const { decision } = await bed.gate({ command });
     expect(await bed.service.approve(ID_A, true)).toEqual({
       approved: true,
       id: ID_A,
       always_allowed: false,
+      always_note: expect.stringMatching(why),
     });
     expect(await decision).toEqual({ allowed: true, outcome: 'approved' });
     expect(await entries()).toEqual([]);
+  });
+
+  it('a command approved outside the workspace stores the program for that directory only', async () => {
+    const { decision } = await bed.gate({
+      command: 'cat f.txt',
+      arguments: { command: 'cat f.txt', timeout: 60, workdir: '/srv/app' },
+    });
+    expect((await bed.service.approve(ID_A, true)).allowlist_entry).toMatchObject({
+      pattern: 'cat',
+      arg_pattern: null,
+      directory: '/srv/app',
+    });
+    await decision;
   });
 });
 
@@ -564,7 +617,7 @@ describe('approval gate: chat replies `approve <short id>` / `deny <short id>`',
   it('is case-insensitive, accepts the whole id and `always`', async () => {
     const { decision } = await bed.gate({ command: "sh -c 'ls -la'" });
     expect(await bed.service.decideFromChat('ada', `  Approve ${ID_A.toUpperCase()} ALWAYS `)).toBe(
-      'Approved aaaa1111; exactly this command in this directory now runs without asking.',
+      'Approved aaaa1111; ls now runs without asking, with any arguments in the workspace.',
     );
     expect(await decision).toMatchObject({ allowed: true });
     expect((await bed.db.allowlist.list()).map((e) => e.pattern)).toEqual(['ls']);
@@ -669,7 +722,7 @@ describe('approval gate: notifications and metrics', () => {
       'Approval needed [aaaa1111] shell: rm -rf build\n' +
         'in /work\n' +
         'Reply "approve aaaa1111" or "deny aaaa1111" within 120 s; ' +
-        '"approve aaaa1111 always" always allows exactly this command in this directory.',
+        '"approve aaaa1111 always" always allows rm with any arguments in the workspace from now on.',
     );
     expect(notice?.approval).toEqual((await bed.service.pending())[0]);
     expect(await bed.notifications()).toEqual({ 'outcome=sent': 1 });

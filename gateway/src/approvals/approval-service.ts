@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
-import type { AllowlistRepository } from '../db/ports.ts';
+import type { AllowlistEntry, AllowlistRepository } from '../db/ports.ts';
 import { isHearthError, notFound } from '../errors.ts';
 import type { Metrics } from '../observability/metrics.ts';
+import { entryNote, type AlwaysRule } from './command-analysis/always-rule.ts';
 import { noticeText, workdirOf } from './notice-text.ts';
 import { SHORT_ID_LENGTH, shortId } from './short-id.ts';
 import { secretsIn } from './secret-egress.ts';
@@ -13,6 +14,7 @@ import {
   DENIED_TEXT,
   type ApprovalPolicy,
   type ApprovalService,
+  type Approved,
   type CommandAnalysis,
   type GateDecision,
   type GateRequest,
@@ -47,13 +49,11 @@ export interface ApprovalServiceDeps {
   /** Every configured secret value (secret-egress.ts looks for them in each gated call). */
   secretValues?: () => readonly string[];
   /**
-   * The entry to store for `always: true` (exactly the approved command in exactly its
-   * directory), or null when there is none to store.
+   * What `always: true` does for an analysed command in `workdir`: the entry to store (the
+   * program name; the exact command for a program that can run other code; none for a line
+   * that names no single program), the note saying why, and the words notices use.
    */
-  alwaysEntry: (
-    analysis: CommandAnalysis,
-    workdir: string | null,
-  ) => Parameters<AllowlistRepository['add']>[0] | null;
+  alwaysRule: (analysis: CommandAnalysis, workdir: string | null) => AlwaysRule;
   /** Sends a plain-text notice to the originating session; false when nobody got it. */
   notify: (sessionId: string, text: string, approval: PendingApproval) => Promise<boolean>;
   metrics: Metrics;
@@ -70,8 +70,6 @@ export interface ApprovalServiceDeps {
    */
   board?: PendingApprovalBoard;
 }
-
-export { ALWAYS_SCOPE } from './notice-text.ts';
 
 /** A gated tool call waiting in this process. */
 interface Waiting {
@@ -161,40 +159,55 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
     });
   }
 
-  async function approve(
+  /** Approves; with `always`, stores the entry of the always rule. `allowed` words the reply. */
+  async function approveWithRule(
     id: string,
-    always = false,
-  ): Promise<{ approved: true; id: string; always_allowed: boolean }> {
+    always: boolean,
+  ): Promise<{ result: Approved; allowed: string | null }> {
     // Claimed before the allowlist write: while it is in flight a concurrent deny, a second
     // approve or the expiry finds nothing, so each approval is decided exactly once.
     const claimed = await board.claim(id, 'approved');
     if (!claimed) throw gone(id);
     const entry = take(id);
-    let alwaysAllowed = false;
+    let stored: AllowlistEntry | undefined;
+    let rule: AlwaysRule | undefined;
     if (always) {
       // The same analysis as at the gate; an approval waiting on a peer is analysed again.
       const analysis = entry?.analysis ?? (await deps.analyse(claimed.approval.command));
-      const program = deps.alwaysEntry(analysis, workdirOf(claimed.approval));
-      if (program) {
+      rule = deps.alwaysRule(analysis, workdirOf(claimed.approval));
+      if (rule.entry) {
         try {
-          await deps.allowlist().add(program);
-          alwaysAllowed = true;
+          stored = await deps.allowlist().add(rule.entry);
         } catch (error) {
           // The approval itself stands (the command runs); always_allowed reports the miss.
           deps.logger.warn(
-            { id, program, err: error instanceof Error ? error.message : String(error) },
+            { id, entry: rule.entry, err: error instanceof Error ? error.message : String(error) },
             'approved, but the program could not be added to the allowlist',
           );
         }
       }
     }
+    const alwaysAllowed = stored !== undefined;
     await conclude(
       claimed.owner,
       { id, decision: 'approved', always_allowed: alwaysAllowed },
       entry,
     );
     deps.logger.info({ id, always: alwaysAllowed }, 'command approved');
-    return { approved: true, id, always_allowed: alwaysAllowed };
+    return {
+      result: {
+        approved: true,
+        id,
+        always_allowed: alwaysAllowed,
+        ...(stored ? { allowlist_entry: { ...stored, note: entryNote(stored) } } : {}),
+        ...(rule?.note ? { always_note: rule.note } : {}),
+      },
+      allowed: stored ? (rule?.allowed ?? null) : null,
+    };
+  }
+
+  async function approve(id: string, always = false): Promise<Approved> {
+    return (await approveWithRule(id, always)).result;
   }
 
   async function deny(id: string): Promise<{ denied: true; id: string }> {
@@ -261,7 +274,8 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
         );
         return decision;
       }
-      const text = noticeText(approval, request, Math.round(expiryMs / 1000));
+      const { scope } = deps.alwaysRule(analysis, workdirOf(request));
+      const text = noticeText(approval, request, Math.round(expiryMs / 1000), scope);
       const sent = await deps.notify(request.sessionId, text, approval).catch(() => false);
       deps.metrics.approvalNotificationsTotal.inc({ outcome: sent ? 'sent' : 'failed' });
       return decision;
@@ -306,8 +320,12 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
           await deny(id);
           return `Denied ${shortId(id)}.`;
         }
-        const result = await approve(id, match[3] !== undefined);
-        return `Approved ${shortId(id)}${result.always_allowed ? '; exactly this command in this directory now runs without asking' : ''}.`;
+        const always = match[3] !== undefined;
+        const { result, allowed } = await approveWithRule(id, always);
+        if (allowed !== null) return `Approved ${shortId(id)}; ${allowed}.`;
+        return always && result.always_note !== undefined
+          ? `Approved ${shortId(id)} this time only; ${result.always_note}.`
+          : `Approved ${shortId(id)}.`;
       } catch (error) {
         // Decided or expired between the listing and the claim.
         if (isHearthError(error) && error.status === 404) return none;

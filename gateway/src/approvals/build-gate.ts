@@ -7,7 +7,8 @@ import { createApprovalService } from './approval-service.ts';
 import { createInProcessApprovalBoard } from './board/in-process.ts';
 import type { PendingApprovalBoard } from './board/ports.ts';
 import { createCommandAnalyser } from './command-analysis/command-analyser.ts';
-import { alwaysEntry, matchesAllowlist } from './command-analysis/match-allowlist.ts';
+import { alwaysRule } from './command-analysis/always-rule.ts';
+import { matchesAllowlist } from './command-analysis/match-allowlist.ts';
 import { decide } from './policy.ts';
 import type { ApprovalPolicy, ApprovalService, PendingApproval } from './ports.ts';
 
@@ -61,7 +62,7 @@ export async function buildGate(deps: BuildGateDeps): Promise<Gate> {
       }),
     decide,
     ...(deps.secretValues ? { secretValues: deps.secretValues } : {}),
-    alwaysEntry,
+    alwaysRule: (analysis, workdir) => alwaysRule(analysis, workdir, deps.workspace),
     notify: deps.notify,
     metrics: deps.metrics,
     logger,

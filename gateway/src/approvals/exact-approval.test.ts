@@ -1,6 +1,7 @@
 /**
  * The approval gate judges exactly what runs, over real chat turns with the fake LLM:
- * `always` allows exactly the approved command line in exactly its directory; the working
+ * `always` stores the program name (the spec's state table), but for a program that can run
+ * other code exactly the approved command line in exactly its directory; the working
  * directory the model picks is part of the request (shown, matched, stored); the browser is
  * judged by the URL it will open.
  */
@@ -128,7 +129,7 @@ describe('the approval gate judges exactly what runs', () => {
     };
   }
 
-  describe('always: true allows exactly the approved command line (item 1)', () => {
+  describe('always: true allows exactly the approved command line of a program that runs other code (item 1)', () => {
     it.each([
       ['git --version', "git -c 'alias.x=!touch git-marker' x", 'git-marker'],
       ['sed -n 1p notes.txt', "sed '1e touch sed-marker' notes.txt", 'sed-marker'],
@@ -149,6 +150,9 @@ describe('the approval gate judges exactly what runs', () => {
             pattern: approved.split(' ')[0],
             arg_pattern: `^${approved.replaceAll('.', '\\.')}$`,
             directory: workspace,
+            note: expect.stringMatching(
+              / can run other code \(.*\): only this exact command is allowed$/,
+            ),
           }),
         ]);
 
@@ -165,7 +169,7 @@ describe('the approval gate judges exactly what runs', () => {
       },
     );
 
-    it('the notice says what always allows, and shows the directory', async () => {
+    it('the notice says what always allows for this command, and shows the directory', async () => {
       const socket = new WebSocket(`ws://127.0.0.1:${bed.gw.port}/ws`);
       await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
       try {
@@ -179,7 +183,7 @@ describe('the approval gate judges exactly what runs', () => {
           `Approval needed [${short}] shell: echo notice\n` +
             `in ${join(workspace, 'sub')}\n` +
             `Reply "approve ${short}" or "deny ${short}" within 120 s; ` +
-            `"approve ${short} always" always allows exactly this command in this directory.`,
+            `"approve ${short} always" always allows echo with any arguments in the workspace from now on.`,
         );
         const done = nextFrame(socket, (f) => f.type === 'message_done' && f.text === 'done');
         socket.send(
@@ -238,7 +242,7 @@ describe('the approval gate judges exactly what runs', () => {
       ]);
     });
 
-    it('always in a directory outside the workspace allows that command there only', async () => {
+    it('always in a directory outside the workspace allows that program there only', async () => {
       await writeFile(join(outside, 'f.txt'), 'outside\n');
       const first = await prompted(shell('cat f.txt', outside), 'cat f.txt', 'wd-always');
       await first.approve(true);
@@ -246,12 +250,16 @@ describe('the approval gate judges exactly what runs', () => {
       expect(entries).toEqual([
         expect.objectContaining({
           pattern: 'cat',
-          arg_pattern: '^cat f\\.txt$',
+          arg_pattern: null,
           directory: outside,
+          note: null,
         }),
       ]);
       expect(await turn(shell('cat f.txt', outside), 'wd-always')).toEqual([
         'exit code 0\nstdout:\noutside\n',
+      ]);
+      expect(await turn(shell('cat -n f.txt', outside), 'wd-always')).toEqual([
+        'exit code 0\nstdout:\n     1\toutside\n',
       ]);
       // The same line in the workspace was never approved there.
       const inWorkspace = await prompted(shell('cat f.txt'), 'cat f.txt', 'wd-always');

@@ -200,37 +200,72 @@ describe('a gated shell command in a full chat turn', () => {
     expect((await call(bed, 'POST', `/approvals/${waiting.id}/approve`)).status).toBe(404);
   });
 
-  it('always: true stores exactly the command in its directory; the same command then runs without prompting', async () => {
+  it('always: true stores "an allowlist entry for the program name"; the program then runs without prompting', async () => {
     bed.fake.reply(shell('echo hearth-approved'), { text: 'first' });
     const first = bed.post('/chat', { message: 'echo it', session_id: 'gate-always' });
     const waiting = await waitForPending(bed, 'echo hearth-approved');
+    const entry = {
+      id: expect.any(Number),
+      pattern: 'echo',
+      arg_pattern: null,
+      directory: null,
+      created_at: expect.any(Number),
+      note: null,
+    };
     expect((await bed.post(`/approvals/${waiting.id}/approve`, { always: true })).body).toEqual({
       approved: true,
       id: waiting.id,
       always_allowed: true,
+      allowlist_entry: entry,
     });
     expect((await first).body.reply).toBe('first');
     const { entries, count } = (await bed.get('/approvals/allowlist')).body;
     expect(count).toBe(1);
-    expect(entries).toEqual([
-      {
-        id: expect.any(Number),
-        pattern: 'echo',
-        arg_pattern: '^echo hearth-approved$',
-        directory: join(bed.gw.home, 'workspace'),
-        created_at: expect.any(Number),
-      },
-    ]);
+    expect(entries).toEqual([entry]);
 
     const decisions = await counter(bed, 'approval_decisions_total');
     bed.fake.reset();
-    bed.fake.reply(shell('echo hearth-approved'), { text: 'second' });
-    const second = await bed.post('/chat', { message: 'echo it again', session_id: 'gate-always' });
+    bed.fake.reply(shell('echo other words'), { text: 'second' });
+    const second = await bed.post('/chat', { message: 'echo again', session_id: 'gate-always' });
     expect(second.body.reply).toBe('second');
-    expect(toolResults(bed.fake.requests[1])).toEqual([printed('hearth-approved')]);
+    expect(toolResults(bed.fake.requests[1])).toEqual([printed('other words')]);
     expect(moved(decisions, await counter(bed, 'approval_decisions_total'))).toEqual({
       'decision=auto_approved': 1,
     });
+  });
+
+  it('always: true on a program that can run other code stores exactly the command, with a note saying why', async () => {
+    bed.fake.reply(shell("sh -c 'git --version'"), { text: 'first' });
+    const first = bed.post('/chat', { message: 'git version', session_id: 'gate-always-git' });
+    const waiting = await waitForPending(bed, "sh -c 'git --version'");
+    const approved = (await bed.post(`/approvals/${waiting.id}/approve`, { always: true })).body;
+    const note =
+      'git can run other code (-c settings, aliases and hooks run programs): only this exact command is allowed';
+    expect(approved).toEqual({
+      approved: true,
+      id: waiting.id,
+      always_allowed: true,
+      always_note: note,
+      allowlist_entry: {
+        id: expect.any(Number),
+        pattern: 'git',
+        arg_pattern: '^git --version$',
+        directory: join(bed.gw.home, 'workspace'),
+        created_at: expect.any(Number),
+        note,
+      },
+    });
+    expect((await first).body.reply).toBe('first');
+    expect((await bed.get('/approvals/allowlist')).body.entries).toEqual([
+      approved.allowlist_entry,
+    ]);
+    // Another git command is a new request for the human.
+    bed.fake.reset();
+    bed.fake.reply(shell('git -c core.pager=id log'), { text: 'second' });
+    const second = bed.post('/chat', { message: 'log', session_id: 'gate-always-git' });
+    const wider = await waitForPending(bed, 'git -c core.pager=id log');
+    await bed.post(`/approvals/${wider.id}/deny`, {});
+    expect((await second).body.reply).toBe('second');
   });
 
   it('policy: defaults, then security=deny refuses outright with no pending entry', async () => {
@@ -321,6 +356,7 @@ describe('a gated shell command in a full chat turn', () => {
         arg_pattern: '^git (status|log)( |$)',
         directory: null,
         created_at: expect.any(Number),
+        note: null,
       },
     });
     const plain = (await bed.post('/approvals/allowlist', { pattern: 'ls' })).body;
@@ -374,7 +410,7 @@ describe('a gated shell command in a full chat turn', () => {
         `Approval needed [${short}] shell: echo via-chat\n` +
         `in ${join(bed.gw.home, 'workspace')}\n` +
         `Reply "approve ${short}" or "deny ${short}" within 120 s; ` +
-        `"approve ${short} always" always allows exactly this command in this directory.`,
+        `"approve ${short} always" always allows echo with any arguments in the workspace from now on.`,
     });
     expect(moved(notices, await counter(bed, 'approval_notifications_total'))).toEqual({
       'outcome=sent': 1,

@@ -7,6 +7,7 @@ import {
   untrustedSourcesOf,
 } from '../text/command-display.ts';
 import { showControls } from '../text/show-controls.ts';
+import { EXACT_SCOPE } from './command-analysis/always-rule.ts';
 import type { GateRequest, PendingApproval } from './ports.ts';
 import { shortId } from './short-id.ts';
 
@@ -14,19 +15,17 @@ import { shortId } from './short-id.ts';
 export const workdirOf = (request: Pick<PendingApproval, 'arguments'>): string | null =>
   request.arguments.workdir === '' ? null : request.arguments.workdir;
 
-/** What `always` allows, in the words notices and replies use. */
-export const ALWAYS_SCOPE = 'always allows exactly this command in this directory';
-
 /**
  * The approval notice: the whole command as it will run (never cut; runs of spaces, tabs, line
  * breaks and hidden characters made visible, its length stated when it is long or marked), the
  * untrusted sources the turn read before asking, the directory it runs in, and what each reply
- * does (`always` allows exactly this command line in this directory, nothing wider).
+ * does (`alwaysScope`: what `always` would allow for this command, from the always rule).
  */
 export function noticeText(
   approval: PendingApproval,
   request: Pick<GateRequest, 'requester' | 'toolName'>,
   expirySeconds: number,
+  alwaysScope: string = EXACT_SCOPE,
 ): string {
   const short = shortId(approval.id);
   const where = workdirOf(approval);
@@ -45,6 +44,6 @@ export function noticeText(
     (readableAtAGlance(shown, GLANCE_MAX) ? '' : `(${commandSize(shown)})\n`) +
     (where === null ? '' : `in ${showControls(where)}\n`) +
     `Reply "approve ${short}" or "deny ${short}" within ${expirySeconds} s; ` +
-    `"approve ${short} always" ${ALWAYS_SCOPE}.`
+    `"approve ${short} always" ${alwaysScope}.`
   );
 }

@@ -62,6 +62,19 @@ export interface PendingApproval {
 
 export type { AllowlistEntry };
 
+/**
+ * An approval's answer (the spec's `{approved, id, always_allowed}`). With `always`, additively:
+ * the allowlist entry stored (its `note` says why it allows only the exact command, when it
+ * does), and `always_note` when the entry is narrower than the program name or none was stored.
+ */
+export interface Approved {
+  approved: true;
+  id: string;
+  always_allowed: boolean;
+  allowlist_entry?: AllowlistEntry & { note: string | null };
+  always_note?: string;
+}
+
 /** The exact text the agent receives for a denied or expired gated command. */
 export const DENIED_TEXT = 'Command denied by user approval gate.';
 /** How long an approval stays pending before it is denied (the spec's 120 s). */
@@ -94,10 +107,7 @@ export interface ApprovalService {
   gate(request: GateRequest): Promise<GateDecision>;
   /** Every pending approval, of every gateway sharing the board, oldest first. */
   pending(): Promise<PendingApproval[]>;
-  approve(
-    id: string,
-    always?: boolean,
-  ): Promise<{ approved: true; id: string; always_allowed: boolean }>;
+  approve(id: string, always?: boolean): Promise<Approved>;
   deny(id: string): Promise<{ denied: true; id: string }>;
   /**
    * A chat reply `approve <id-prefix> [always]` or `deny <id-prefix>` in the session that asked.

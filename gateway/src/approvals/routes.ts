@@ -1,9 +1,10 @@
 import { posix } from 'node:path';
 import { z } from 'zod';
-import type { AllowlistRepository } from '../db/ports.ts';
+import type { AllowlistEntry, AllowlistRepository } from '../db/ports.ts';
 import { HearthError, notFound, validationError } from '../errors.ts';
 import { defineRoute, type AnyRoute } from '../http/route.ts';
 import { noControlChars, parseRequestPart } from '../http/validation.ts';
+import { entryNote } from './command-analysis/always-rule.ts';
 import { argPatternProblem } from './command-analysis/match-allowlist.ts';
 import type { DecisionTokens } from './decision-tokens.ts';
 import { untrustedSourceSchema } from './untrusted-sources.ts';
@@ -26,7 +27,15 @@ const entrySchema = z.object({
   arg_pattern: z.string().nullable(),
   directory: z.string().nullable(),
   created_at: z.number(),
+  /**
+   * Why the entry allows only one exact command: its program can run other code (the note
+   * `approve … always` gives such an entry); null otherwise. Beyond the spec, additive.
+   */
+  note: z.string().nullable(),
 });
+
+/** An entry as the routes show it, with its note. */
+const shown = (entry: AllowlistEntry) => ({ ...entry, note: entryNote(entry) });
 const policySchema = z.object({
   security: z.enum(['deny', 'allowlist', 'full']),
   ask: z.enum(['off', 'on-miss', 'always']),
@@ -102,7 +111,7 @@ export function approvalRoutes(deps: ApprovalRouteDeps): AnyRoute[] {
       method: 'post',
       path: '/approvals/{approval_id}/approve',
       summary:
-        'Approve: the command runs now; always=true also allows exactly this command in its directory',
+        'Approve: the command runs now; always=true also stores an allowlist entry for the program name (only the exact command, with a note saying why, for a program that can run other code)',
       tags: ['approvals'],
       params: z.object({ approval_id: z.string().min(1) }),
       body: z.strictObject({ always: z.boolean().default(false) }).optional(),
@@ -110,6 +119,10 @@ export function approvalRoutes(deps: ApprovalRouteDeps): AnyRoute[] {
         approved: z.literal(true),
         id: z.string(),
         always_allowed: z.boolean(),
+        /** The entry `always` stored (beyond the spec, additive). */
+        allowlist_entry: entrySchema.optional(),
+        /** Why the entry is narrower than the program name, or why none was stored. */
+        always_note: z.string().optional(),
       }),
       handler: ({ params, body }) =>
         deps.approvals().approve(params.approval_id, body?.always ?? false),
@@ -158,7 +171,7 @@ export function approvalRoutes(deps: ApprovalRouteDeps): AnyRoute[] {
       tags: ['approvals'],
       response: z.object({ entries: z.array(entrySchema), count: z.number().int() }),
       handler: async () => {
-        const entries = await deps.allowlist().list();
+        const entries = (await deps.allowlist().list()).map(shown);
         return { entries, count: entries.length };
       },
     }),
@@ -198,12 +211,14 @@ export function approvalRoutes(deps: ApprovalRouteDeps): AnyRoute[] {
           .optional(),
       }),
       response: entrySchema,
-      handler: ({ body }) =>
-        deps.allowlist().add({
-          pattern: body.pattern,
-          arg_pattern: body.arg_pattern ?? null,
-          directory: body.directory ?? null,
-        }),
+      handler: async ({ body }) =>
+        shown(
+          await deps.allowlist().add({
+            pattern: body.pattern,
+            arg_pattern: body.arg_pattern ?? null,
+            directory: body.directory ?? null,
+          }),
+        ),
     }),
     defineRoute({
       method: 'delete',

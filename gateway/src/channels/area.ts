@@ -51,7 +51,7 @@ export interface ChannelsArea extends Area {
 
 /** Messaging channels: Telegram, WhatsApp, signed webhooks… each through the same turn service. */
 export function channelsArea(deps: ChannelsAreaDeps): ChannelsArea {
-  const service = late<ChannelService>('The channels');
+  const service = late<ChannelService>({ name: 'Channels', plural: true });
   const logger = deps.logger.child({ area: 'channels' });
   const configured = Object.values(deps.channels).some((channel) => channel.enabled);
   return {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { channelSchema, type ChannelType } from '../config/schema.ts';
 import { defineRoute, type AnyRoute } from '../http/route.ts';
 import type { ChannelService } from './channel-service.ts';
 import {
@@ -16,6 +17,49 @@ import {
 /** Largest signed webhook body accepted (Cloud API and generic senders stay far below). */
 export const WEBHOOK_BODY_LIMIT_BYTES = 256 * 1024;
 
+/**
+ * Form B's ping result of `GET /channels`: whether every enabled channel's connection is up, as
+ * its adapter reports it (a live connection's health, no extra network call per request).
+ */
+const pingResult = z.object({
+  /** Every enabled channel is connected (or on standby while a peer gateway holds it). */
+  ok: z.boolean(),
+  enabled: z.number().int(),
+  connected: z.number().int(),
+  /** The enabled channels that are not up, with the last error when there was one. */
+  failing: z.array(
+    z.object({ name: z.string(), status: z.string(), detail: z.string().optional() }),
+  ),
+});
+
+/** Form A's list plus form B's ping result (the union of both forms). */
+const listWithPing = listResponse.extend({ ping: pingResult });
+
+/** Form A's detail plus form B's config schema: JSON Schema of the type's config table. */
+const detailWithSchema = detailResponse.extend({
+  config_schema: z.record(z.string(), z.unknown()),
+});
+
+/** JSON Schema of each channel type's `[channels.<name>]` table, built once. */
+const configSchemas = new Map<ChannelType, Record<string, unknown>>();
+function configSchemaOf(type: ChannelType): Record<string, unknown> {
+  let schema = configSchemas.get(type);
+  if (!schema) {
+    const option = channelSchema.options.find((candidate) => candidate.shape.type.value === type);
+    if (!option) throw new Error(`no config schema for channel type ${type}`);
+    schema = z.toJSONSchema(option, {
+      io: 'input',
+      unrepresentable: 'any',
+      target: 'draft-2020-12',
+    });
+    configSchemas.set(type, schema);
+  }
+  return schema;
+}
+
+/** Connected, or on standby while a peer gateway holds the connection. */
+const UP = new Set(['connected', 'standby']);
+
 /** The channel routes, relative to `/api/v1`; thin over the channel service. */
 export function channelRoutes(channels: () => ChannelService): AnyRoute[] {
   const tags = ['channels'];
@@ -23,19 +67,45 @@ export function channelRoutes(channels: () => ChannelService): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/channels',
-      summary: 'Configured channels with their status and unread counts',
+      summary:
+        'Configured channels with their status and unread counts, and a ping result: whether every enabled channel is up',
       tags,
-      response: listResponse,
-      handler: async () => ({ channels: await channels().list() }),
+      response: listWithPing,
+      handler: async () => {
+        const service = channels();
+        const list = await service.list();
+        const enabled = list.filter((channel) => channel.status !== 'disabled');
+        const failing = await Promise.all(
+          enabled
+            .filter((channel) => !UP.has(channel.status))
+            .map(async ({ name, status }) => {
+              const { last_error: detail } = await service.detail(name);
+              return { name, status, ...(detail === undefined ? {} : { detail }) };
+            }),
+        );
+        return {
+          channels: list,
+          ping: {
+            ok: failing.length === 0,
+            enabled: enabled.length,
+            connected: enabled.length - failing.length,
+            failing,
+          },
+        };
+      },
     }),
     defineRoute({
       method: 'get',
       path: '/channels/{name}',
-      summary: 'One channel: status, config and stats',
+      summary:
+        "One channel: status, config and stats, and the JSON Schema of its type's config table",
       tags,
       params: nameParams,
-      response: detailResponse,
-      handler: ({ params }) => channels().detail(params.name),
+      response: detailWithSchema,
+      handler: async ({ params }) => {
+        const detail = await channels().detail(params.name);
+        return { ...detail, config_schema: configSchemaOf(detail.type) };
+      },
     }),
     defineRoute({
       method: 'post',

@@ -26,8 +26,9 @@ export interface HttpAppOptions {
 }
 
 /**
- * The Express application: the `Host` check and auth first (before any routing can interpret
- * the path), then CORS, the JSON body parser with its size limit, the routes of every group,
+ * The Express application: the `Host` check first, then CORS (a preflight is answered here, as
+ * it carries no key by design), then auth (before any routing can interpret the path), the JSON
+ * body parser with its size limit, the routes of every group,
  * docs, 404, and the one error middleware. Routing is case-sensitive; unknown paths are JSON 404s.
  */
 export function createHttpApp(options: HttpAppOptions): Express {
@@ -59,13 +60,16 @@ export function createHttpApp(options: HttpAppOptions): Express {
     else app.use(group.prefix, router);
   }
   const pages = options.pages ?? [];
+  // CORS before the key: a browser's preflight carries no key by design (it asks whether the
+  // real request may carry one), so it is answered here; the real request still needs the key,
+  // and its 401 carries the CORS headers so the page can read why.
+  app.use(cors(options.origins));
   app.use(
     apiKeyAuth({
       apiKey: options.apiKey,
       isPublic: (path) => pages.some((page) => page.isPublic(path)),
     }),
   );
-  app.use(cors(options.origins));
   app.use(express.json({ limit: options.bodyLimitBytes, strict: true }));
 
   for (const group of options.groups) {

@@ -52,7 +52,11 @@ describe('gateway shutdown', () => {
         path: '/api/v1/chat',
         method: 'POST',
         agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+          'content-length': Buffer.byteLength(body),
+        },
       });
       req.on('response', (res) => {
         let text = '';

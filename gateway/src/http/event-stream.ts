@@ -20,6 +20,26 @@ export function isEventStream(value: unknown): value is EventStreamResult {
   );
 }
 
+/** Longest `Accept` header read for negotiation; the rest of a longer one is ignored. */
+const MAX_ACCEPT_LENGTH = 2048;
+
+/**
+ * Whether the client asked for `text/event-stream` by name in `Accept` (with a non-zero `q`).
+ * Wildcards (any type, `text/*`) do not count: a client that did not name it gets JSON.
+ */
+export function acceptsEventStream(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  return accept
+    .slice(0, MAX_ACCEPT_LENGTH)
+    .split(',')
+    .some((range) => {
+      const [type = '', ...params] = range.split(';').map((part) => part.trim());
+      if (type.toLowerCase() !== 'text/event-stream') return false;
+      const q = params.find((param) => /^q\s*=/i.test(param));
+      return q === undefined || Number(q.split('=')[1]) > 0;
+    });
+}
+
 /**
  * A push-to-pull queue: producers `push` events and `end`/`fail` the stream; the consumer
  * iterates. Used to turn a streaming callback API into an async iterable.

@@ -48,7 +48,7 @@ describe('hub packages in a chat turn', () => {
 
   it('the installed tool answers in the next turn; disabled or removed, it is not offered', async () => {
     const installed = await bed.post('/hub/install', { name: 'hello', url: dataUrl });
-    expect(installed.status).toBe(201);
+    expect(installed.status).toBe(200);
 
     bed.fake.reply(
       { toolCalls: [{ name: 'hello_greet', arguments: { who: 'Ada' } }] },

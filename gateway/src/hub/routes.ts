@@ -42,7 +42,6 @@ export function hubRoutes(hub: HubService): AnyRoute[] {
       tags,
       body: installBody,
       response: installedResponse,
-      status: 201,
       handler: ({ body }) => hub.install(body),
     }),
     defineRoute({
@@ -52,7 +51,6 @@ export function hubRoutes(hub: HubService): AnyRoute[] {
       tags,
       body: formBInstallBody,
       response: installedResponse,
-      status: 201,
       handler: ({ body }) => hub.install(body),
     }),
     defineRoute({

@@ -17,7 +17,7 @@ export interface AreaSocket {
  * runs `start` as a start-up phase, merges `status`, and closes them in reverse order.
  *
  * Routes and sockets exist from the beginning (the port is bound before start-up runs); a part
- * built in `start` is reached through a `late` value, which answers 503 "… is starting" until
+ * built in `start` is reached through a `late` value, which answers 503 "… is starting" (with Retry-After) until
  * then.
  */
 export interface Area {

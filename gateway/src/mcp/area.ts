@@ -61,7 +61,7 @@ export function mcpArea(deps: McpAreaDeps): McpArea {
   // Each configured server's namespace, before any area loads a tool (whatever the order).
   for (const server of deps.servers)
     deps.tools.reservePrefix(mcpPrefix(server.name), mcpOrigin(server.name));
-  const clients = late<ClientManager>('The MCP client');
+  const clients = late<ClientManager>({ name: 'External MCP servers', plural: true });
   const process = createServerProcess({
     command: deps.serverCommand,
     env: deps.serverEnv,

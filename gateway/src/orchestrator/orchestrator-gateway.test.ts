@@ -47,7 +47,7 @@ describe('the orchestrator in a running gateway', () => {
       system_prompt: 'You write code.',
     });
     expect(created).toEqual({
-      status: 201,
+      status: 200,
       body: {
         name: 'coder',
         model_override: 'claude-sonnet-4-5',
@@ -401,18 +401,67 @@ describe('the orchestrator in a running gateway', () => {
     });
   });
 
-  it('without content the node is selected and a placeholder says nothing was generated', async () => {
-    await add({ name: 'n', model_override: 'gpt-4o' });
-    const res = await call('POST', '/orchestrator/route', { task_type: 'code', channel: 'api' });
+  it("the spec's body {task_type, channel} generates through the node model, from a prompt built of both", async () => {
+    await add({ name: 'n', model_override: 'gpt-4o', task_types: ['summarise'] });
+    bed.fake.reply({
+      text: 'Send me the text to summarise.',
+      usage: { inputTokens: 40, outputTokens: 8 },
+    });
+    const res = await call('POST', '/orchestrator/route', {
+      task_type: 'summarise',
+      channel: 'email',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       node: 'n',
-      generated: false,
-      usage: null,
+      generated: true,
+      text: 'Send me the text to summarise.',
+      usage: { input_tokens: 40, output_tokens: 8, total_tokens: 48 },
       model: 'gpt-4o',
       provider: 'openai',
+      task_type: 'summarise',
+      channel: 'email',
     });
-    expect(res.body.text).toMatch(/^\[placeholder\] .*no content was given/);
+    expect(res.body.text).not.toMatch(/placeholder/);
+    expect(bed.fake.requests).toHaveLength(1);
+    const [sent] = bed.fake.requests as [RecordedRequest];
+    expect(inspect(sent).model(sent)).toBe('gpt-4o');
+    const messages = (sent.body as { messages: { role: string; content: unknown }[] }).messages;
+    const user = messages.filter((m) => m.role === 'user');
+    expect(user).toHaveLength(1);
+    const content = user[0]!.content;
+    const prompt =
+      typeof content === 'string'
+        ? content
+        : (content as { text?: string }[]).map((part) => part.text ?? '').join('');
+    expect(prompt).toMatch(
+      /^A "summarise" task came in on the "email" channel with no further text\./,
+    );
+  });
+
+  it('with only a task type or only a channel the prompt names that one', async () => {
+    await add({ name: 'n', model_override: 'gpt-4o' });
+    bed.fake.reply({ text: 'one' }, { text: 'two' });
+    expect((await call('POST', '/orchestrator/route', { task_type: 'code' })).body).toMatchObject({
+      generated: true,
+      text: 'one',
+    });
+    expect((await call('POST', '/orchestrator/route', { channel: 'slack' })).body).toMatchObject({
+      generated: true,
+      text: 'two',
+    });
+    const prompts = bed.fake.requests.map((r) => r.rawBody);
+    expect(prompts[0]).toContain('A \\"code\\" task came in with no further text');
+    expect(prompts[1]).toContain('A task came in on the \\"slack\\" channel');
+  });
+
+  it('422 when there is nothing to build a prompt from (no content, task type or channel)', async () => {
+    await add({ name: 'n', model_override: 'gpt-4o' });
+    for (const body of [{}, { content: '   \n\t ' }]) {
+      const res = await call('POST', '/orchestrator/route', body);
+      expect(res.status).toBe(422);
+      expect(res.body.detail).toMatch(/^body: give content, or a task_type or channel/);
+    }
     expect(bed.fake.requests).toHaveLength(0);
   });
 

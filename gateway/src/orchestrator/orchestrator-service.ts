@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { HearthError, notFound } from '../errors.ts';
+import { HearthError, notFound, validationError } from '../errors.ts';
 import {
   providerSpec,
   resolveModel,
@@ -70,6 +70,21 @@ const missing = (name: string) => notFound(`No orchestrator node named '${name}'
 
 function placeholderText(node: OrchestratorNode, why: string): string {
   return `[placeholder] Task routed to node '${node.name}' (model ${node.model_override}); ${why}.`;
+}
+
+/**
+ * The prompt of a routed task that came without content (the spec's body is `{task_type,
+ * channel}`): built from its task type and channel, both short validated words. Undefined when
+ * it has neither, so there is nothing to build from.
+ */
+export function taskPrompt(task: Pick<RoutingTask, 'task_type' | 'channel'>): string | undefined {
+  if (task.task_type === undefined && task.channel === undefined) return undefined;
+  const kind = task.task_type === undefined ? 'A task' : `A "${task.task_type}" task`;
+  const where = task.channel === undefined ? '' : ` came in on the "${task.channel}" channel`;
+  return (
+    `${kind}${where === '' ? ' came in' : where} with no further text. Carry out what a task of ` +
+    'this kind asks as well as you can; if it cannot be done without details, say which ones.'
+  );
 }
 
 /**
@@ -176,11 +191,19 @@ export function createOrchestratorService(deps: OrchestratorServiceDeps) {
     },
 
     /**
-     * Chooses a node by the routing rule and, with a router and content, has it answer in one
-     * generation through its `model_override`: no memory block, no tools, no reflection. The
-     * exchange is then kept in the node's namespace. No candidate: 404 saying why.
+     * Chooses a node by the routing rule and, with a router, has it answer in one generation
+     * through its `model_override`: no memory block, no tools, no reflection. The prompt is the
+     * task's content, or without one a prompt built from its task type and channel (422 when it
+     * has none of the three). The exchange is then kept in the node's namespace. No candidate:
+     * 404 saying why. Without a router only the node is chosen, and the text is a placeholder.
      */
     async route(task: RoutingTask): Promise<RouteResult> {
+      const content = task.content?.trim() ?? '';
+      const prompt = content !== '' ? content : taskPrompt(task);
+      if (deps.router && prompt === undefined)
+        throw validationError(
+          'body: give content, or a task_type or channel to build the prompt from',
+        );
       const decision = chooseNode(await deps.nodes().list(), task);
       const chosen = decision.chosen;
       if (!chosen) {
@@ -197,25 +220,19 @@ export function createOrchestratorService(deps: OrchestratorServiceDeps) {
         task_type: task.task_type ?? null,
         channel: task.channel ?? null,
       };
-      const content = task.content?.trim() ?? '';
-      if (!deps.router || content === '') {
+      if (!deps.router || prompt === undefined) {
         return {
           ...base,
           model: node.model_override,
           provider: providerOf(node.model_override),
-          text: placeholderText(
-            node,
-            deps.router
-              ? 'no content was given, so nothing was generated'
-              : 'no router is available here, so nothing was generated',
-          ),
+          text: placeholderText(node, 'no router is available here, so nothing was generated'),
           generated: false,
           usage: null,
           cost_usd: null,
           latency_ms: null,
         };
       }
-      const { result, ms } = await answer(node, content);
+      const { result, ms } = await answer(node, prompt);
       const usage = {
         input_tokens: result.usage.inputTokens,
         output_tokens: result.usage.outputTokens,

@@ -37,7 +37,6 @@ export function orchestratorRoutes(service: OrchestratorService): AnyRoute[] {
       tags,
       body: createBody,
       response: nodeRecord,
-      status: 201,
       handler: ({ body }) => service.create(body),
     }),
     defineRoute({
@@ -72,7 +71,7 @@ export function orchestratorRoutes(service: OrchestratorService): AnyRoute[] {
       method: 'post',
       path: '/orchestrator/route',
       summary:
-        'Chooses a node for a task and has it answer once through its model_override (no memory, no tools)',
+        'Chooses a node for a task and has it answer once through its model_override (no memory, no tools); without content the prompt is built from task_type and channel',
       tags,
       body: routeBody,
       response: routeResponse,

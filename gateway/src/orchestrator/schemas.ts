@@ -135,7 +135,7 @@ export const routeResponse = z.object({
   provider: z.string(),
   /** The generated reply; a placeholder saying so when nothing was generated. */
   text: z.string(),
-  /** False: no router (or no content), `text` is a placeholder. */
+  /** False: no router (the CLI's local fallback), `text` is a placeholder. */
   generated: z.boolean(),
   usage: usage.nullable(),
   /** Estimated cost of this generation; null when unpriced or not generated. */

@@ -27,7 +27,7 @@ export interface PushArea extends Area {
 
 /** Web push (`/push/*`): VAPID keys and subscriptions in the state directory, real delivery. */
 export function pushArea(deps: PushAreaDeps): PushArea {
-  const push = late<PushService>('Push');
+  const push = late<PushService>({ name: 'Push notifications', plural: true });
   const logger = deps.logger.child({ area: 'push' });
   return {
     name: 'push',

@@ -28,7 +28,6 @@ export function pushRoutes(push: () => PushService): AnyRoute[] {
         created: z.boolean(),
         endpoint: z.string(),
       }),
-      status: 201,
       handler: ({ body }) => push().subscribe(body),
     }),
     defineRoute({

@@ -35,7 +35,7 @@ export interface SkillsAreaDeps {
 }
 
 export interface SkillsArea extends Area {
-  /** The catalog the hub installs through; 503 "Skills is starting" before start-up. */
+  /** The catalog the hub installs through; 503 "Skills are starting" before start-up. */
   readonly catalog: () => SkillCatalog;
   readonly store: () => SkillStore;
 }
@@ -49,9 +49,9 @@ export function skillsArea(deps: SkillsAreaDeps): SkillsArea {
   const logger = deps.logger.child({ area: 'skills' });
   // Registered at start-up, after the skills on disk: reserved now, so none of them takes it.
   deps.tools.reserve(WRITE_SKILL, 'builtin');
-  const store = late<SkillStore>('Skills');
+  const store = late<SkillStore>({ name: 'Skills', plural: true });
   const judge = createPackageJudge({ validate: deps.validate, scan: deps.scan ?? scanPackage });
-  const review = late<ReviewService>('Skills');
+  const review = late<ReviewService>({ name: 'Skills', plural: true });
   let isolation: SkillIsolation | undefined;
   return {
     name: 'skills',

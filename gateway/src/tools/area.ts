@@ -23,7 +23,7 @@ export const tools = defineArea(
     const registry = createToolRegistry();
     // Registered by the start-up phase; reserved now, before any area loads a tool.
     for (const name of BUILTIN_TOOLS) registry.reserve(name, 'builtin');
-    const runtime = late<ToolRuntime>('The tools');
+    const runtime = late<ToolRuntime>({ name: 'Tools', plural: true });
     const terminalServed = terminalEnabled(
       config.security.terminal,
       isLoopbackHost(config.gateway.host),

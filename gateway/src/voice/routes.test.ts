@@ -82,14 +82,23 @@ describe('voice on this machine, as configured (no Whisper weights, no sound car
     });
   });
 
-  it('push-to-talk and continuous listening answer 503 with the reason (no STT)', async () => {
-    for (const path of ['/voice/ptt/start', '/voice/continuous/start']) {
-      const res = await post(path);
-      expect(res.status).toBe(503);
-      expect(((await res.json()) as { detail: string }).detail).toMatch(
-        /no host audio input|speech-to-text/,
-      );
+  it('push-to-talk and continuous listening answer 200 {started: false} with the reason (no microphone, no STT)', async () => {
+    for (const [path, body] of [
+      ['/voice/ptt/start', undefined],
+      ['/voice/continuous/start', undefined],
+      ['/voice/continuous/start', { wake: true }],
+    ] as const) {
+      const res = await post(path, body);
+      expect(res.status, path).toBe(200);
+      const answer = (await res.json()) as { started: boolean; reason: string };
+      expect(answer, path).toEqual({ started: false, reason: expect.any(String) });
+      expect(answer.reason, path).toMatch(/^(no host audio input|speech-to-text is unavailable): /);
     }
+    // Nothing started: the status says so, and stopping has nothing to stop.
+    expect(await (await api('/voice/status')).json()).toMatchObject({
+      ptt_is_recording: false,
+      continuous_listening: false,
+    });
     expect(await (await post('/voice/ptt/stop')).json()).toEqual({
       transcript: '',
       response: '',
@@ -215,7 +224,10 @@ describe.skipIf(missing !== undefined)(
       bed.fake.reply({ text: 'I will remind you.' });
       expect((await bed.post('/voice/ptt/start', undefined)).body).toEqual({ started: true });
       expect((await bed.get('/voice/status')).body).toMatchObject({ ptt_is_recording: true });
-      expect((await bed.post('/voice/ptt/start', undefined)).body).toEqual({ started: false });
+      expect((await bed.post('/voice/ptt/start', undefined)).body).toEqual({
+        started: false,
+        reason: 'push-to-talk is already recording',
+      });
       // Let sox deliver the file.
       await new Promise((resolve) => setTimeout(resolve, 500));
       const stop = await bed.post('/voice/ptt/stop', undefined);
@@ -241,6 +253,25 @@ describe.skipIf(missing !== undefined)(
       expect((await bed.get('/voice/status')).body).toMatchObject({ continuous_listening: false });
       const metrics = await (await fetch(`${bed.gw.url}/api/v1/metrics`)).text();
       expect(metrics).toMatch(/^voice_vad_segments_total [1-9]/m);
+    });
+
+    it('a microphone without speech-to-text starts nothing: 200 {started: false} naming STT', async () => {
+      const noStt = await startTestGateway({
+        voiceEngines: { input: createFileAudioInput(join(dir, 'microphone.wav')) },
+      });
+      try {
+        await noStt.gateway.whenReady();
+        for (const path of ['/voice/ptt/start', '/voice/continuous/start']) {
+          const res = await fetch(`${noStt.url}/api/v1${path}`, { method: 'POST' });
+          expect(res.status, path).toBe(200);
+          expect(await res.json(), path).toEqual({
+            started: false,
+            reason: expect.stringMatching(/^speech-to-text is unavailable: /),
+          });
+        }
+      } finally {
+        await noStt.close();
+      }
     });
 
     it('refuses a body that is not {wake?: boolean}', async () => {

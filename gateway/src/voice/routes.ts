@@ -21,6 +21,9 @@ export interface VoiceRouteDeps {
   devices: () => Promise<AudioDevices>;
 }
 
+/** `{started}` of the spec, plus why nothing started (beyond the spec, additive). */
+const startedResponse = z.object({ started: z.boolean(), reason: z.string().optional() });
+
 /** The voice REST routes, relative to `/api/v1`. */
 export function voiceRoutes(deps: VoiceRouteDeps): AnyRoute[] {
   const tags = ['voice'];
@@ -37,9 +40,9 @@ export function voiceRoutes(deps: VoiceRouteDeps): AnyRoute[] {
       method: 'post',
       path: '/voice/ptt/start',
       summary:
-        'Starts push-to-talk recording from the host microphone (503 without one or without STT)',
+        'Starts push-to-talk recording from the host microphone; without one or without STT, started is false and reason says why',
       tags,
-      response: z.object({ started: z.boolean() }),
+      response: startedResponse,
       handler: () => deps.service.pttStart(),
     }),
     defineRoute({
@@ -54,10 +57,10 @@ export function voiceRoutes(deps: VoiceRouteDeps): AnyRoute[] {
       method: 'post',
       path: '/voice/continuous/start',
       summary:
-        'Starts continuous listening on the host microphone (VAD-segmented turns; wake: after the wake word)',
+        'Starts continuous listening on the host microphone (VAD-segmented turns; wake: after the wake word); without a microphone or STT, started is false and reason says why',
       tags,
       body: continuousBody,
-      response: z.object({ started: z.boolean() }),
+      response: startedResponse,
       handler: ({ body }) => deps.service.continuousStart({ wake: body?.wake === true }),
     }),
     defineRoute({

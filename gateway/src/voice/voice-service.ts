@@ -4,7 +4,8 @@
  * status every view reads (`/voice/status`, `/status` `voice{}`).
  */
 import type { Logger } from 'pino';
-import { HearthError, unavailable } from '../errors.ts';
+import { HearthError } from '../errors.ts';
+import { stillStarting } from '../lifecycle/late.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { sessionIdFor } from '../memory/ports.ts';
 import type { AudioOutput } from './audio/command-output.ts';
@@ -59,7 +60,7 @@ export function createVoiceService(deps: VoiceServiceDeps) {
 
   function runtime(): VoiceRuntime {
     const value = deps.runtime();
-    if (!value) throw unavailable('Voice is starting');
+    if (!value) throw stillStarting('Voice');
     return value;
   }
 
@@ -130,10 +131,25 @@ export function createVoiceService(deps: VoiceServiceDeps) {
     state.pump = undefined;
   }
 
-  function requireHostInput(): void {
-    const input = runtime().availability.input;
-    if (!input.available) throw unavailable(`no host audio input: ${input.detail}`);
-    if (!deps.turnsAvailable()) throw unavailable('The agent is starting');
+  /**
+   * Why the host microphone cannot be used for this (no microphone, no speech-to-text, no voice
+   * activity detection or wake-word detector), or undefined when it can. Throws 503 while voice
+   * or the agent is still starting.
+   */
+  function hostInputMissing(mode: 'ptt' | 'continuous' | 'wake'): string | undefined {
+    const availability = runtime().availability;
+    if (!deps.turnsAvailable()) throw stillStarting('The agent');
+    const needed: [part: keyof typeof availability, what: string][] = [
+      ['input', 'no host audio input'],
+      ['stt', 'speech-to-text is unavailable'],
+    ];
+    if (mode !== 'ptt') needed.push(['vad', 'voice activity detection is unavailable']);
+    if (mode === 'wake') needed.push(['wake', 'the wake-word detector is unavailable']);
+    for (const [part, what] of needed) {
+      const engine = availability[part];
+      if (!engine.available) return `${what}: ${engine.detail}`;
+    }
+    return undefined;
   }
 
   return {
@@ -166,11 +182,15 @@ export function createVoiceService(deps: VoiceServiceDeps) {
           : 'ready';
     },
 
-    /** Host push-to-talk: starts recording from the host microphone. */
-    async pttStart(): Promise<{ started: boolean }> {
-      requireHostInput();
+    /**
+     * Host push-to-talk: starts recording from the host microphone. Without one (or without
+     * speech-to-text) nothing starts: `started: false` with the reason.
+     */
+    async pttStart(): Promise<{ started: boolean; reason?: string }> {
+      const missing = hostInputMissing('ptt');
+      if (missing !== undefined) return { started: false, reason: missing };
       const session = hostSession();
-      if (session.recording) return { started: false };
+      if (session.recording) return { started: false, reason: 'push-to-talk is already recording' };
       const started = await session.pttStart();
       try {
         await startCapture();
@@ -191,10 +211,19 @@ export function createVoiceService(deps: VoiceServiceDeps) {
       return { transcript: result.transcript, response: result.response, stopped: true };
     },
 
-    async continuousStart(options: { wake: boolean }): Promise<{ started: boolean }> {
-      requireHostInput();
+    /**
+     * Host continuous listening (after the wake word with `wake`). Without a microphone, speech-
+     * to-text, voice activity detection (or the wake-word detector) nothing starts:
+     * `started: false` with the reason.
+     */
+    async continuousStart(options: {
+      wake: boolean;
+    }): Promise<{ started: boolean; reason?: string }> {
+      const missing = hostInputMissing(options.wake ? 'wake' : 'continuous');
+      if (missing !== undefined) return { started: false, reason: missing };
       const session = hostSession();
-      if (session.listening) return { started: false };
+      if (session.listening)
+        return { started: false, reason: 'continuous listening is already on' };
       const started = await session.continuousStart(options.wake);
       try {
         await startCapture();

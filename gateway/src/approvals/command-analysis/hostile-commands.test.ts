@@ -5,12 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyseCommand } from './analyse-command.ts';
-import {
-  alwaysProgram,
-  matchesAllowlist,
-  type AllowlistRule,
-  type MatchContext,
-} from './match-allowlist.ts';
+import { alwaysRule } from './always-rule.ts';
+import { matchesAllowlist, type AllowlistRule, type MatchContext } from './match-allowlist.ts';
 
 /** Every line here runs in the workspace, where entries without a directory apply. */
 const IN_WORKSPACE: MatchContext = {
@@ -256,12 +252,34 @@ describe('hostile command lines against an allowlist of harmless programs', () =
     expect(matchesAllowlist(analysis, HARMLESS_PROGRAMS, IN_WORKSPACE)).toBe(false);
   });
 
-  it.each(HOSTILE)('%j never stores a shell or wrapper for always', (line) => {
-    const stored = alwaysProgram(analyseCommand(line));
-    expect(['sh', 'bash', 'env', 'xargs', 'sudo', 'busybox', 'nice', 'timeout']).not.toContain(
-      stored,
-    );
-  });
+  it.each(HOSTILE)(
+    '%j never stores a name-only entry for a shell, wrapper or interpreter with always',
+    (line) => {
+      const { entry } = alwaysRule(
+        analyseCommand(line),
+        IN_WORKSPACE.workdir,
+        IN_WORKSPACE.workspace,
+      );
+      if (entry === null || entry.arg_pattern !== null) return;
+      expect([
+        'sh',
+        'bash',
+        'env',
+        'xargs',
+        'sudo',
+        'busybox',
+        'nice',
+        'timeout',
+        'python3',
+        'perl',
+        'awk',
+        'git',
+        'sed',
+        'tar',
+        'find',
+      ]).not.toContain(entry.pattern);
+    },
+  );
 });
 
 describe('harmless command lines against the same allowlist', () => {

@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { CommandAnalysis, SimpleCommand } from '../ports.ts';
 import { analyseCommand } from './analyse-command.ts';
 import {
-  alwaysEntry,
-  alwaysProgram,
   argPatternProblem,
   commandMatchesEntry,
   matchesAllowlist,
@@ -133,43 +131,6 @@ describe('matching a whole line', () => {
   });
 });
 
-describe('the program stored for always', () => {
-  it.each([
-    ['ls -la', 'ls'],
-    ['/bin/ls', 'ls'],
-    ["sh -c 'ls -la'", 'ls'],
-    ['bash -lc "git status"', 'git'],
-    ['env ls', 'ls'],
-    ['xargs echo', 'echo'],
-    ['nice -n 5 timeout 5 make test', 'make'],
-    ['git push', 'git'],
-    ['g++ -O2 a.cc', 'g++'],
-  ])('%j stores %j', (line, expected) => {
-    expect(alwaysProgram(analyseCommand(line))).toBe(expected);
-  });
-
-  it.each([
-    'bash script.sh',
-    'echo hi | sh',
-    "sh -c 'ls; pwd'",
-    'ls | wc',
-    "python3 -c 'print(1)'",
-    'node -e 1',
-    "awk '{print}' f",
-    'env',
-    'nice',
-    'sudo ls',
-    './build.sh',
-    '/opt/tool/bin/x',
-    "'l*'",
-    "'['",
-    'ls $(id)',
-    '',
-  ])('%j stores nothing', (line) => {
-    expect(alwaysProgram(analyseCommand(line))).toBeNull();
-  });
-});
-
 describe('the working directory', () => {
   const rm: AllowlistRule = { pattern: 'rm', arg_pattern: '^rm -rf build$' };
   const line = analyseCommand('rm -rf build');
@@ -207,60 +168,5 @@ describe('the working directory', () => {
         at(null),
       ),
     ).toBe(false);
-  });
-});
-
-describe('the entry stored for always', () => {
-  it.each([
-    ['git --version', 'git', '^git --version$'],
-    ['sed -n 1p f', 'sed', '^sed -n 1p f$'],
-    ['tar --version', 'tar', '^tar --version$'],
-    ["sh -c 'ls  -la'", 'ls', '^ls -la$'],
-    ["grep -e 'a.b*' 'x y.txt'", 'grep', "^grep -e 'a\\.b\\*' 'x y\\.txt'$"],
-  ])('%j stores %j with exactly %j', (source, pattern, argPattern) => {
-    expect(alwaysEntry(analyseCommand(source), WORKSPACE)).toEqual({
-      pattern,
-      arg_pattern: argPattern,
-      directory: WORKSPACE,
-    });
-  });
-
-  it('allows exactly the approved line in exactly its directory, nothing wider', () => {
-    const stored = alwaysEntry(analyseCommand('git --version'), '/srv/app');
-    expect(stored).not.toBeNull();
-    const entries = [stored!];
-    const inApp: MatchContext = { workdir: '/srv/app', workspace: WORKSPACE };
-    expect(matchesAllowlist(analyseCommand('git --version'), entries, inApp)).toBe(true);
-    expect(matchesAllowlist(analyseCommand("git '--version'"), entries, inApp)).toBe(true);
-    for (const wider of [
-      "git -c 'alias.x=!touch M' x",
-      'git --version --x',
-      'git --versions',
-      'git --version; touch M',
-    ]) {
-      expect(matchesAllowlist(analyseCommand(wider), entries, inApp), wider).toBe(false);
-    }
-    expect(
-      matchesAllowlist(analyseCommand('git --version'), entries, { ...inApp, workdir: WORKSPACE }),
-    ).toBe(false);
-  });
-
-  it('quotes every regex metacharacter the canonical text can hold', () => {
-    const tricky = "echo 'a|b' '(x)' '[y]' '{1}' '^$' '\\d' '+?*.'";
-    const stored = alwaysEntry(analyseCommand(tricky), WORKSPACE)!;
-    const context: MatchContext = { workdir: WORKSPACE, workspace: WORKSPACE };
-    expect(matchesAllowlist(analyseCommand(tricky), [stored], context)).toBe(true);
-    expect(
-      matchesAllowlist(
-        analyseCommand("echo 'a' '(x)' '[y]' '{1}' '^$' '\\d' '+?*.'"),
-        [stored],
-        context,
-      ),
-    ).toBe(false);
-  });
-
-  it('stores nothing where alwaysProgram stores nothing', () => {
-    expect(alwaysEntry(analyseCommand('ls | wc'), WORKSPACE)).toBeNull();
-    expect(alwaysEntry(analyseCommand("python3 -c 'print(1)'"), WORKSPACE)).toBeNull();
   });
 });

@@ -10,14 +10,6 @@
 import { posix } from 'node:path';
 import { RE2JS } from 're2js';
 import type { AllowlistEntry, CommandAnalysis, SimpleCommand } from '../ports.ts';
-import {
-  CODE_BUILTINS,
-  isInterpreter,
-  isShell,
-  OPAQUE_RUNNERS,
-  PRIVILEGE_WRAPPERS,
-  UNWRAPPED_WRAPPERS,
-} from './program-names.ts';
 
 /** The parts of an allowlist entry that matching reads. */
 export type AllowlistRule = Pick<AllowlistEntry, 'pattern' | 'arg_pattern'> &
@@ -106,54 +98,4 @@ export function matchesAllowlist(
   return analysis.commands.every((command) =>
     entries.some((entry) => commandMatchesEntry(command, entry, context)),
   );
-}
-
-/** A plain program name, safe to store as a glob that matches only itself. */
-const STORABLE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.+-]*$/;
-
-/**
- * The program name to store when a command is approved with `always: true`, or null to store
- * nothing. It is the one real program of a line that analysed to exactly one simple command,
- * after wrappers were unwrapped (`sh -c 'ls -la'`, `env ls` and `/bin/ls` all give `ls`). Never a
- * shell, a wrapper, an interpreter (`python3 -c …` approved once must not allow every Python
- * program), a shell built-in, a path (`./build.sh`, `/opt/x/tool`), or a name with glob
- * characters. Those need an entry added by hand, ideally with an `arg_pattern`.
- */
-export function alwaysProgram(analysis: CommandAnalysis): string | null {
-  if (analysis.opaque !== null || analysis.commands.length !== 1) return null;
-  const name = analysis.commands[0]?.programName;
-  if (name === undefined || !STORABLE_NAME.test(name)) return null;
-  if (
-    isShell(name) ||
-    isInterpreter(name) ||
-    UNWRAPPED_WRAPPERS.has(name) ||
-    PRIVILEGE_WRAPPERS.has(name) ||
-    OPAQUE_RUNNERS.has(name) ||
-    CODE_BUILTINS.has(name)
-  ) {
-    return null;
-  }
-  return name;
-}
-
-/** What `always: true` stores: exactly the approved command, in exactly its directory. */
-export interface AlwaysEntry {
-  pattern: string;
-  arg_pattern: string;
-  directory: string | null;
-}
-
-/**
- * The allowlist entry to store when a command is approved with `always: true`, or null to store
- * nothing. It allows exactly what the human saw and no more: the program (as `alwaysProgram`
- * names it) in `pattern`, its whole canonical command text quoted literally and anchored
- * (`^git --version$`) in `arg_pattern`, and the working directory it was approved in (null for a
- * tool without one). `git -c 'alias.x=!…' x` or `sed '1e …'` after an approved `git --version` or
- * `sed -n 1p f` prompt again.
- */
-export function alwaysEntry(analysis: CommandAnalysis, workdir: string | null): AlwaysEntry | null {
-  const pattern = alwaysProgram(analysis);
-  const command = analysis.commands[0];
-  if (pattern === null || command === undefined) return null;
-  return { pattern, arg_pattern: `^${RE2JS.quote(command.text)}$`, directory: workdir };
 }

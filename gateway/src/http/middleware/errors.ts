@@ -37,7 +37,7 @@ function fromBodyParser(error: BodyParserError): HearthError | undefined {
 
 /**
  * The one error middleware: every failure becomes `{ "detail": message }` with the status of
- * its code. Unexpected errors are logged with their stack and answered with a generic 500;
+ * its code (and `Retry-After` when the error says when to retry). Unexpected errors are logged with their stack and answered with a generic 500;
  * no stack trace ever reaches a response.
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
@@ -53,6 +53,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (mapped.code === 'internal')
       logger.error({ err: error, method: req.method, path: req.path }, 'request failed');
     else logger.debug({ code: mapped.code, path: req.path }, mapped.message);
+    if (mapped.retryAfterSeconds !== undefined)
+      res.set('Retry-After', String(mapped.retryAfterSeconds));
     res.status(errorCodes[mapped.code].status).json({ detail: mapped.message });
   };
 }
