@@ -5,6 +5,7 @@
  * reads; a WhatsApp message older than the replay window is refused outright.
  */
 import { mkdtemp } from 'node:fs/promises';
+import BetterSqlite3 from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,8 +113,19 @@ describe('replayed deliveries across a gateway restart on the same state directo
     await first?.gw.gateway.close();
     await first?.fake.close();
     first = undefined;
+    // A claim that expired while no gateway ran: the next one to start prunes it.
+    const file = new BetterSqlite3(join(home, 'memory.db'));
+    const expired = file.prepare("select count(*) from channel_seen where key = 'signature:old'");
+    file
+      .prepare(
+        "insert into channel_seen (channel, key, expires_at) values ('hooks', 'signature:old', 1000)",
+      )
+      .run();
+    expect(expired.pluck().get()).toBe(1);
     second = await start();
     bed = second;
+    await expect.poll(() => expired.pluck().get()).toBe(0);
+    file.close();
     const hookErrors = await api.errorsTotal('hooks');
     const waErrors = await api.errorsTotal('wa');
 
