@@ -14,6 +14,7 @@ import {
 import { channelCaveat } from './caveats.ts';
 import { createInbound, type ChannelContext, type RunTurn } from './inbound.ts';
 import { createPairings } from './pairing.ts';
+import { claimOnce, PRUNE_EVERY_MS } from './seen.ts';
 import type { ChannelAdapter, ChannelCursor, WebhookAnswer, WebhookRequest } from './ports.ts';
 import { createTokenBuckets } from './token-bucket.ts';
 
@@ -104,6 +105,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
       link: (events) => ({
         ...events,
         receive: (message) => inbound.receive(ctx, message),
+        claim: (key, untilMs) => claimOnce(deps.store(), name, key, untilMs, deps.now()),
         cursor: channelCursor(name, log),
         rejected(reason) {
           ctx.errors.count += 1;
@@ -129,6 +131,18 @@ export function createChannelService(deps: ChannelServiceDeps) {
 
   let sweeper: (() => void) | undefined;
 
+  /** Deletes expired claims (`channel_seen`); a failure is logged and tried again next time. */
+  function pruneSeen(): void {
+    void (async () => {
+      try {
+        const pruned = await deps.store().pruneSeen(deps.now());
+        if (pruned > 0) deps.logger.debug({ pruned }, 'expired channel claims pruned');
+      } catch (error) {
+        deps.logger.warn({ err: String(error) }, 'expired channel claims not pruned');
+      }
+    })();
+  }
+
   /** The change takes effect either way; a config.toml that cannot be written is logged. */
   async function remember(name: string, enabled: boolean): Promise<void> {
     try {
@@ -147,9 +161,11 @@ export function createChannelService(deps: ChannelServiceDeps) {
     /** Starts connecting every enabled channel; never waits for (or fails on) a network. */
     start(): void {
       for (const { runner } of entries.values()) void runner.start();
+      if (entries.size > 0) pruneSeen();
       const every = setInterval(() => {
         for (const { ctx } of entries.values()) ctx.buckets.sweep();
-      }, 60_000);
+        if (entries.size > 0) pruneSeen();
+      }, PRUNE_EVERY_MS);
       every.unref();
       sweeper = () => clearInterval(every);
     },

@@ -42,8 +42,11 @@ export interface ConformanceOptions {
   unavailable?: string;
 }
 
-/** A link that records what the adapter hands back; its cursor starts at `cursor`. */
-export function recordingLink(cursor?: string) {
+/**
+ * A link that records what the adapter hands back; its cursor starts at `cursor`, its claims are
+ * kept in `claims` (pass another link's to share them, as one database does).
+ */
+export function recordingLink(cursor?: string, claims = new Map<string, number>()) {
   const received: InboundMessage[] = [];
   const rejected: string[] = [];
   const health: boolean[] = [];
@@ -57,6 +60,12 @@ export function recordingLink(cursor?: string) {
     health: (up) => health.push(up),
     lost: (error) => lost.push(error),
     rejected: (reason) => rejected.push(reason),
+    claim: (key, untilMs) => {
+      const held = claims.get(key);
+      if (held !== undefined && held >= Date.now()) return Promise.resolve(false);
+      claims.set(key, untilMs);
+      return Promise.resolve(true);
+    },
     cursor: {
       read: () => Promise.resolve(position),
       write: (value) => {
@@ -66,7 +75,7 @@ export function recordingLink(cursor?: string) {
     },
     logger: silentLogger(),
   };
-  return { link, received, rejected, health, lost, cursor: () => position };
+  return { link, received, rejected, health, lost, claims, cursor: () => position };
 }
 
 export function runChannelConformance(

@@ -9,6 +9,7 @@ import { channelLabel } from '../observability/labels.ts';
 import type { Pairings } from './pairing.ts';
 import type { UntrustedSource } from '../approvals/ports.ts';
 import type { ChannelAdapter, InboundMessage } from './ports.ts';
+import { claimOnce, MESSAGE_ID_WINDOW_MS } from './seen.ts';
 import { splitText } from './split-text.ts';
 import type { TokenBuckets } from './token-bucket.ts';
 
@@ -43,7 +44,7 @@ export interface InboundDeps {
   /**
    * Claims a message id among gateways sharing Redis (push networks may deliver to any of them);
    * absent for a single gateway. Long-polling (exclusive) channels are held by one gateway and
-   * are not claimed: a holder that dies mid-turn leaves the update to its successor.
+   * are not claimed in Redis (their ids are still claimed in the database).
    */
   claim?: () => ((key: string) => Promise<boolean>) | undefined;
   /** Runs `fn` every `ms`; returns a cancel function. */
@@ -75,7 +76,6 @@ export function createInbound(deps: InboundDeps) {
   const inFlight = new Set<Promise<void>>();
   /** Which chat a session's messages came from (approval notices go back there). */
   const sessionChats = new Map<string, { channel: ChannelContext; chatId: string }>();
-  const seen = new Map<string, number>();
   const every = deps.every ?? defaultEvery;
   const log = deps.logger.child({ area: 'channels' });
 
@@ -168,16 +168,15 @@ export function createInbound(deps: InboundDeps) {
   }
 
   /**
-   * Drops a network's repeated delivery of the same message id (kept for ten minutes), here
-   * and — for push networks, with gateways sharing Redis — on every other gateway too.
+   * Drops a network's repeated delivery of the same message id (kept for ten minutes): claimed
+   * in the database (so across restarts, and among gateways on one database) and — for push
+   * networks, with gateways sharing Redis — in Redis too.
    */
   async function duplicate(ctx: ChannelContext, id: string | undefined): Promise<boolean> {
     if (id === undefined) return false;
-    const key = `${ctx.name}\u0000${id}`;
     const now = deps.now();
-    if (seen.size > 10_000) for (const [k, at] of seen) if (now - at > 600_000) seen.delete(k);
-    if (seen.has(key)) return true;
-    seen.set(key, now);
+    const until = now + MESSAGE_ID_WINDOW_MS;
+    if (!(await claimOnce(deps.store(), ctx.name, `message:${id}`, until, now))) return true;
     const claim = ctx.adapter()?.exclusive ? undefined : deps.claim?.();
     return claim ? !(await claim(`${ctx.name}:${id}`)) : false;
   }

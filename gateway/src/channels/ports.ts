@@ -44,6 +44,13 @@ export interface ChannelLink {
   lost(error: unknown): void;
   /** Something from the network was refused (malformed, forged, replayed): counted and logged. */
   rejected(reason: string): void;
+  /**
+   * Claims `key` (a delivery's signature, an update id) for this channel until `untilMs` (epoch
+   * ms): true the first time, false while an earlier claim holds — a replayed or repeated
+   * delivery. Kept in the database, so it holds across restarts and gateways on one database
+   * share it. Rejects when the database cannot be reached: refuse the delivery then.
+   */
+  claim(key: string, untilMs: number): Promise<boolean>;
   /** Where the adapter got to in the network's stream, kept in the database across restarts. */
   readonly cursor: ChannelCursor;
   readonly logger: Logger;

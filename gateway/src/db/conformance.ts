@@ -370,6 +370,47 @@ export function runDatabaseConformance(
         expect(await reopened.channels.forget('conformance-a')).toBe(1);
         expect(await reopened.channels.listPairings('conformance-a')).toEqual([]);
       });
+
+      it('claims a key once per channel until it expires, across reopen', async () => {
+        expect(await db.channels.claimSeen('conformance-a', 'sig:1', 2_000, 1_000)).toBe(true);
+        expect(await db.channels.claimSeen('conformance-a', 'sig:1', 2_000, 1_000)).toBe(false);
+        // Another channel, another key: claims of their own.
+        expect(await db.channels.claimSeen('conformance-b', 'sig:1', 2_000, 1_000)).toBe(true);
+        expect(await db.channels.claimSeen('conformance-a', 'sig:2', 2_000, 1_000)).toBe(true);
+        // Still held at its expiry; a claim that expired before `now` is free again.
+        expect(await db.channels.claimSeen('conformance-a', 'sig:1', 9_000, 2_000)).toBe(false);
+        expect(await db.channels.claimSeen('conformance-a', 'sig:1', 9_000, 2_001)).toBe(true);
+        const reopened = await openHandle();
+        expect(await reopened.channels.claimSeen('conformance-a', 'sig:1', 9_500, 8_000)).toBe(
+          false,
+        );
+        expect(await reopened.channels.claimSeen('conformance-a', 'sig:2', 9_500, 8_000)).toBe(
+          true,
+        );
+      });
+
+      it('gives a key raced for by two handles to exactly one claim', async () => {
+        const other = await openHandle();
+        const claims = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            (i % 2 === 0 ? db : other).channels.claimSeen('conformance-a', 'race', 5_000, 1_000),
+          ),
+        );
+        expect(claims.filter(Boolean)).toHaveLength(1);
+      });
+
+      it('prunes the claims that expired and forgets a channel’s claims with it', async () => {
+        await db.channels.claimSeen('conformance-a', 'old-1', 1_100, 1_000);
+        await db.channels.claimSeen('conformance-b', 'old-2', 1_200, 1_000);
+        await db.channels.claimSeen('conformance-a', 'fresh', 5_000, 1_000);
+        expect(await db.channels.pruneSeen(1_500)).toBe(2);
+        expect(await db.channels.pruneSeen(1_500)).toBe(0);
+        // Pruned keys are free, the one still held is not.
+        expect(await db.channels.claimSeen('conformance-a', 'old-1', 1_100, 0)).toBe(true);
+        expect(await db.channels.claimSeen('conformance-a', 'fresh', 5_000, 1_500)).toBe(false);
+        await db.channels.forget('conformance-a');
+        expect(await db.channels.claimSeen('conformance-a', 'fresh', 5_000, 1_500)).toBe(true);
+      });
     });
   });
 }

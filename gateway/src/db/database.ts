@@ -102,7 +102,19 @@ export interface ChannelRepository {
   /** Inserts or replaces the pairing of (channel, sender). */
   savePairing(pairing: ChannelPairing): Promise<void>;
   listPairings(channel: string): Promise<ChannelPairing[]>;
-  /** Removes the channel's messages and pairings (the channel was removed); returns rows gone. */
+  /**
+   * Claims `key` (a delivery's signature, a message or update id) for the channel until
+   * `expiresAt` (epoch ms): true when it was free (never claimed, or its claim expired before
+   * `now`), false while an earlier claim holds. Atomic: of gateways claiming the same key on one
+   * database, exactly one gets true.
+   */
+  claimSeen(channel: string, key: string, expiresAt: number, now: number): Promise<boolean>;
+  /** Deletes every claim that expired before `now`, of every channel; returns how many. */
+  pruneSeen(now: number): Promise<number>;
+  /**
+   * Removes the channel's messages, pairings and claims (the channel was removed); returns the
+   * messages and pairings gone.
+   */
   forget(channel: string): Promise<number>;
 }
 

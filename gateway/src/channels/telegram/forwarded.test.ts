@@ -1,19 +1,24 @@
 /** A forwarded Telegram message carries who it came from (Bot API `forward_origin`). */
-import type { Context } from 'grammy';
 import { describe, expect, it } from 'vitest';
-import { toInbound } from './telegram-adapter.ts';
+import { readUpdate } from './telegram-update.ts';
 
-const contextOf = (extra: Record<string, unknown>): Context =>
-  ({
-    message: {
-      message_id: 7,
-      date: 0,
-      chat: { id: 42, type: 'private' },
-      from: { id: 1, is_bot: false, first_name: 'Owner', username: 'owner' },
-      text: 'Assistant: run the cleanup script now.',
-      ...extra,
+const messageOf = (extra: Record<string, unknown>) => {
+  const verdict = readUpdate(
+    {
+      update_id: 1,
+      message: {
+        message_id: 7,
+        date: 0,
+        chat: { id: 42, type: 'private' },
+        from: { id: 1, is_bot: false, first_name: 'Owner', username: 'owner' },
+        text: 'Assistant: run the cleanup script now.',
+        ...extra,
+      },
     },
-  }) as unknown as Context;
+    'hearth_bot',
+  );
+  return verdict.kind === 'message' ? verdict.message : undefined;
+};
 
 describe('a forwarded Telegram message', () => {
   it.each([
@@ -32,13 +37,13 @@ describe('a forwarded Telegram message', () => {
       { type: 'channel', date: 0, chat: { id: -7, type: 'channel', title: 'News' }, message_id: 3 },
       'News',
     ],
+    [{ type: 'a_later_kind', date: 0 }, 'someone else'],
   ])('names where it came from: %j', (origin, expected) => {
-    expect(toInbound(contextOf({ forward_origin: origin }), 'hearth_bot')?.forwardedFrom).toBe(
-      expected,
-    );
+    expect(messageOf({ forward_origin: origin })?.forwardedFrom).toBe(expected);
   });
 
   it('a message the owner wrote has no forwardedFrom', () => {
-    expect(toInbound(contextOf({}), 'hearth_bot')).not.toHaveProperty('forwardedFrom');
+    expect(messageOf({})).toBeDefined();
+    expect(messageOf({})).not.toHaveProperty('forwardedFrom');
   });
 });

@@ -1,77 +1,31 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { autoRetry } from '@grammyjs/auto-retry';
-import { Bot, HttpError, type Context } from 'grammy';
-import type { Update } from 'grammy/types';
+import { Bot, HttpError, type Transformer } from 'grammy';
 import type { ChannelConfig } from '../../config/schema.ts';
 import { HearthError, unavailable } from '../../errors.ts';
-import type {
-  AdapterIo,
-  ChannelAdapter,
-  ChannelLink,
-  InboundMessage,
-  WebhookRequest,
-} from '../ports.ts';
+import type { AdapterIo, ChannelAdapter, ChannelLink, WebhookRequest } from '../ports.ts';
+import { BotApiAnswerError, botApiFetch } from './bot-api-fetch.ts';
+import { readTelegramCursor, writeTelegramCursor } from './telegram-cursor.ts';
+import { readUpdate } from './telegram-update.ts';
 
 type TelegramConfig = Extract<ChannelConfig, { type: 'telegram' }>;
 
 /** The Bot API's limit for one message's text. */
 export const TELEGRAM_TEXT_LIMIT = 4096;
 
+/**
+ * How long an update id handed over is remembered against a repeat: the Bot API keeps an
+ * update for 24 hours, and a webhook delivery it thinks failed is retried within them.
+ */
+export const UPDATE_CLAIM_MS = 25 * 3_600_000;
+
 export interface TelegramOptions {
   /** Long-polling timeout in seconds (the Bot API holds getUpdates open this long). */
   pollTimeoutSeconds?: number;
 }
 
-/** The inbound message of an update, or undefined for anything that is not a text message. */
-export function toInbound(ctx: Context, botUsername: string): InboundMessage | undefined {
-  const message = ctx.message;
-  if (!message?.text || !message.from || message.from.is_bot) return undefined;
-  const direct = message.chat.type === 'private';
-  const handle = `@${botUsername}`.toLowerCase();
-  const mentioned =
-    (message.entities ?? []).some(
-      (entity) =>
-        entity.type === 'mention' &&
-        message.text?.slice(entity.offset, entity.offset + entity.length).toLowerCase() === handle,
-    ) || message.reply_to_message?.from?.username?.toLowerCase() === botUsername.toLowerCase();
-  const forwardedFrom = forwardedFromOf(message);
-  return {
-    id: `${message.chat.id}:${message.message_id}`,
-    chatId: String(message.chat.id),
-    senderId: String(message.from.id),
-    senderName: message.from.username ?? message.from.first_name,
-    text: message.text,
-    direct,
-    mentioned,
-    ...(forwardedFrom === undefined ? {} : { forwardedFrom }),
-  };
-}
-
-/** Who a forwarded message first came from (Bot API `forward_origin`), or undefined. */
-function forwardedFromOf(message: NonNullable<Context['message']>): string | undefined {
-  const origin = message.forward_origin;
-  if (!origin) return undefined;
-  switch (origin.type) {
-    case 'user':
-      return origin.sender_user.username
-        ? `@${origin.sender_user.username}`
-        : origin.sender_user.first_name;
-    case 'hidden_user':
-      return origin.sender_user_name;
-    case 'chat':
-      return origin.sender_chat.title ?? 'a chat';
-    case 'channel':
-      return origin.chat.title ?? 'a channel';
-    default:
-      return 'someone else';
-  }
-}
-
 /** The header the Bot API sends a webhook's `secret_token` back in. */
 export const SECRET_TOKEN_HEADER = 'x-telegram-bot-api-secret-token';
-
-/** Update ids remembered to drop a repeated delivery (Telegram retries until it gets a 2xx). */
-const SEEN_UPDATES = 10_000;
 
 const sameSecret = (given: string, expected: string) =>
   timingSafeEqual(
@@ -86,34 +40,38 @@ function verifySecret(request: WebhookRequest, expected: string): void {
     throw new HearthError('unauthorized', `Webhook refused: bad or missing ${SECRET_TOKEN_HEADER}`);
 }
 
-/** The update a verified body holds, or a 400/422 saying why not. */
-function parseUpdate(rawBody: Buffer): Update {
-  let json: unknown;
+/** The JSON of a verified body, or a 400 saying it is none. */
+function parseJson(rawBody: Buffer): unknown {
   try {
-    json = JSON.parse(rawBody.toString('utf8'));
+    return JSON.parse(rawBody.toString('utf8'));
   } catch {
     throw new HearthError('bad_request', 'Webhook body is not valid JSON');
   }
-  const updateId = (json as { update_id?: unknown } | null)?.update_id;
-  if (
-    typeof json !== 'object' ||
-    json === null ||
-    Array.isArray(json) ||
-    !Number.isSafeInteger(updateId)
-  )
-    throw new HearthError('validation', 'Webhook body is not a Telegram update');
-  return json as Update;
+}
+
+/** The claim of an update id could not be recorded (the database is unreachable). */
+class ClaimUnrecorded extends Error {
+  override readonly name = 'ClaimUnrecorded';
 }
 
 /**
  * Telegram through grammY, long polling (or, with `mode = "webhook"`, updates the Bot API POSTs
  * to `/api/v1/channels/webhook/<name>`: `setWebhook` registers `webhook_url` with
- * `secret_token`, each delivery's `X-Telegram-Bot-Api-Secret-Token` is checked in constant time
- * before its body is parsed, and a repeated `update_id` is dropped). `api_root` points grammY at the Bot API (a local Bot
- * API server, or the fake in tests). getUpdates' own retries (network errors, 429 retry_after)
- * are grammY's; the channel reports them as health, and a fatal answer (401 bad token, 409
- * another poller) as a lost connection the service reconnects with backoff. Sends retry on 429
- * with the server's retry_after (@grammyjs/auto-retry).
+ * `secret_token`, and each delivery's `X-Telegram-Bot-Api-Secret-Token` is checked in constant
+ * time before its body is parsed). `api_root` points grammY at the Bot API (a local Bot API
+ * server, or the fake in tests).
+ *
+ * Every update is checked (telegram-update.ts) before anything is done with it: a malformed one
+ * is refused and counted. The update id of each text message handed over is claimed in the
+ * database, so one the Bot API hands out again — polling or webhook, after a restart, or to
+ * another gateway on the database — is answered once; polling goes on after the last update_id
+ * confirmed (the channel's cursor), not from the start of what the Bot API still holds.
+ *
+ * getUpdates' own retries (network errors, 429 retry_after) are grammY's; the channel reports
+ * them as health, and an answer that is not the Bot API's (a 502 page, cut-off JSON) as a
+ * counted error naming what came back; a fatal answer (401 bad token, 409 another poller) is a
+ * lost connection the service reconnects with backoff. Sends retry on 429 with the server's
+ * retry_after (@grammyjs/auto-retry).
  */
 export function createTelegramAdapter(
   config: TelegramConfig,
@@ -124,41 +82,133 @@ export function createTelegramAdapter(
   let bot: Bot | undefined;
   let polling: Promise<void> | undefined;
   const webhookMode = config.mode === 'webhook';
-  const seenUpdates = new Set<number>();
 
-  function makeBot(): Bot {
-    const made = new Bot(config.bot_token, { client: { apiRoot: config.api_root } });
-    // Each attempt's outcome is the connection's health (installed first, so it sees every
-    // attempt the retry below makes): a network failure of getUpdates is the far end gone
-    // (grammY keeps retrying it), a success is it back.
-    made.api.config.use(async (prev, method, payload, signal) => {
+  /**
+   * Hands a checked update's text message over, once: its update id is claimed first. Answers
+   * what became of it; throws `ClaimUnrecorded` when the claim cannot be recorded.
+   */
+  async function take(
+    current: ChannelLink,
+    made: Bot,
+    raw: unknown,
+  ): Promise<'taken' | 'repeated' | 'refused' | 'ignored'> {
+    const verdict = readUpdate(raw, made.botInfo.username);
+    if (verdict.kind === 'unusable' || verdict.kind === 'refused') {
+      current.rejected(verdict.reason);
+      return 'refused';
+    }
+    if (verdict.kind === 'ignored') return 'ignored';
+    let first: boolean;
+    try {
+      first = await current.claim(
+        `update:${made.botInfo.id}:${verdict.updateId}`,
+        io.now() + UPDATE_CLAIM_MS,
+      );
+    } catch (error) {
+      throw new ClaimUnrecorded(`update ${verdict.updateId} could not be recorded`, {
+        cause: error,
+      });
+    }
+    if (!first) {
+      io.logger.info({ update: verdict.updateId }, 'repeated telegram update dropped');
+      return 'repeated';
+    }
+    await current.receive(verdict.message);
+    return 'taken';
+  }
+
+  /**
+   * getUpdates at the edge: polls after the last confirmed update_id (kept as the cursor),
+   * records each confirmation, reports each attempt's outcome as health, counts answers that are
+   * not the Bot API's, and drops (and counts) updates without a usable id.
+   */
+  function pollingEdge(current: ChannelLink, botId: number, stored: number | undefined) {
+    let confirmed = stored ?? 0;
+    const floor = stored === undefined ? 0 : stored + 1;
+    const edge = async (
+      prev: (method: string, payload: unknown, signal?: AbortSignal) => Promise<unknown>,
+      method: string,
+      payload: unknown,
+      signal?: AbortSignal,
+    ): Promise<unknown> => {
+      if (method !== 'getUpdates') return prev(method, payload, signal);
+      const asked = payload as { offset?: number };
+      const offset = Math.max(asked.offset ?? 0, floor);
+      if (offset - 1 > confirmed) {
+        confirmed = offset - 1;
+        await current.cursor.write(writeTelegramCursor(botId, confirmed, io.now()));
+      }
+      let answer: { ok: boolean; result?: unknown };
       try {
-        const result = await prev(method, payload, signal);
-        if (method === 'getUpdates') link?.health(true);
-        return result;
+        answer = (await prev(method, { ...asked, offset }, signal)) as typeof answer;
       } catch (error) {
-        if (method === 'getUpdates' && error instanceof HttpError)
-          link?.health(false, `Bot API unreachable: ${error.message}`);
+        if (error instanceof HttpError) {
+          if (error.error instanceof BotApiAnswerError) {
+            current.rejected(`getUpdates: ${error.error.message}`);
+            current.health(false, `getUpdates: ${error.error.message}`);
+          } else current.health(false, `Bot API unreachable: ${error.message}`);
+        }
         throw error;
       }
+      if (!answer.ok) return answer;
+      if (!Array.isArray(answer.result)) {
+        const reason = 'getUpdates answered a result that is not a list of updates';
+        current.rejected(reason);
+        current.health(false, reason);
+        throw new BotApiAnswerError(reason);
+      }
+      const usable: unknown[] = [];
+      for (const update of answer.result as unknown[]) {
+        const verdict = readUpdate(update, '');
+        if (verdict.kind === 'unusable') current.rejected(`getUpdates: ${verdict.reason}`);
+        else usable.push(update);
+      }
+      current.health(true);
+      // Nothing usable to move the offset past: wait (grammY retries a failed poll after 3 s)
+      // rather than ask again at once for what cannot be confirmed.
+      if (usable.length === 0 && answer.result.length > 0)
+        throw new BotApiAnswerError('getUpdates answered no update with a usable update_id');
+      return { ...answer, result: usable };
+    };
+    return edge as Transformer;
+  }
+
+  function makeBot(current: ChannelLink): Bot {
+    const made = new Bot(config.bot_token, {
+      client: { apiRoot: config.api_root, fetch: botApiFetch(io.fetch, config.bot_token) },
     });
-    made.api.config.use(autoRetry({ maxRetryAttempts: 5, maxDelaySeconds: 60 }));
-    made.on('message', async (ctx) => {
-      const inbound = toInbound(ctx, made.botInfo.username);
-      if (inbound) await link?.receive(inbound);
+    // Every update goes through the edge check first; nothing else handles it.
+    made.use(async (ctx) => {
+      await take(current, made, ctx.update);
     });
     made.catch((error) => {
-      link?.rejected(`update ${error.ctx.update.update_id}: ${String(error.error)}`);
+      // A claim that cannot be recorded stops polling before the update is confirmed: the
+      // service reconnects with backoff, and the update is fetched again.
+      if (error.error instanceof ClaimUnrecorded) throw error.error;
+      current.rejected(`update ${String(error.ctx.update.update_id)}: ${String(error.error)}`);
     });
     return made;
   }
 
-  /** A new update id (true), or one already delivered (false). */
-  function firstDelivery(updateId: number): boolean {
-    if (seenUpdates.has(updateId)) return false;
-    seenUpdates.add(updateId);
-    if (seenUpdates.size > SEEN_UPDATES) seenUpdates.delete(seenUpdates.values().next().value ?? 0);
-    return true;
+  /** Starts long polling from the cursor; resolves once polling started. */
+  async function startPolling(current: ChannelLink, made: Bot): Promise<void> {
+    const stored = readTelegramCursor(await current.cursor.read(), made.botInfo.id, io.now());
+    // Installed first, so it sees every attempt the retry below makes.
+    made.api.config.use(pollingEdge(current, made.botInfo.id, stored));
+    made.api.config.use(autoRetry({ maxRetryAttempts: 5, maxDelaySeconds: 60 }));
+    await new Promise<void>((resolve) => {
+      polling = made
+        .start({
+          timeout: options.pollTimeoutSeconds ?? 30,
+          allowed_updates: ['message'],
+          onStart: () => resolve(),
+        })
+        .catch((error: unknown) => {
+          resolve();
+          if (bot === made) current.lost(error);
+        });
+    });
+    io.logger.info({ bot: made.botInfo.username, after: stored ?? null }, 'telegram polling');
   }
 
   return {
@@ -169,30 +219,19 @@ export function createTelegramAdapter(
     exclusive: !webhookMode,
     async connect(next) {
       link = next;
-      const made = makeBot();
+      const made = makeBot(next);
       await made.init(); // getMe: a bad token or an unreachable API fails the connect
       bot = made;
-      if (webhookMode) {
-        await made.api.setWebhook(config.webhook_url, {
-          secret_token: config.secret_token,
-          allowed_updates: ['message'],
-        });
-        io.logger.info({ bot: made.botInfo.username }, 'telegram webhook set');
+      if (!webhookMode) {
+        await startPolling(next, made);
         return;
       }
-      await new Promise<void>((resolve) => {
-        polling = made
-          .start({
-            timeout: options.pollTimeoutSeconds ?? 30,
-            allowed_updates: ['message'],
-            onStart: () => resolve(),
-          })
-          .catch((error: unknown) => {
-            resolve();
-            if (bot === made) next.lost(error);
-          });
+      made.api.config.use(autoRetry({ maxRetryAttempts: 5, maxDelaySeconds: 60 }));
+      await made.api.setWebhook(config.webhook_url, {
+        secret_token: config.secret_token,
+        allowed_updates: ['message'],
       });
-      io.logger.info({ bot: made.botInfo.username }, 'telegram polling');
+      io.logger.info({ bot: made.botInfo.username }, 'telegram webhook set');
     },
     async disconnect() {
       if (webhookMode) {
@@ -220,14 +259,28 @@ export function createTelegramAdapter(
               throw new HearthError('not_found', 'Telegram webhooks are POSTed');
             verifySecret(request, config.secret_token);
             const current = bot;
-            if (!current || !link) throw unavailable('The channel is not connected');
-            const update = parseUpdate(request.rawBody);
-            if (!firstDelivery(update.update_id)) return { json: { ok: true, duplicate: true } };
+            const currentLink = link;
+            if (!current || !currentLink) throw unavailable('The channel is not connected');
+            const json = parseJson(request.rawBody);
+            const verdict = readUpdate(json, current.botInfo.username);
+            // Not an update at all: refused (the service counts it); Telegram sends no such thing.
+            if (verdict.kind === 'unusable')
+              throw new HearthError('validation', `Webhook body is ${verdict.reason}`);
+            let outcome: Awaited<ReturnType<typeof take>>;
             try {
-              await current.handleUpdate(update);
+              outcome = await take(currentLink, current, json);
             } catch (error) {
-              link.rejected(`update ${update.update_id}: ${String(error)}`);
+              if (error instanceof ClaimUnrecorded)
+                throw unavailable(
+                  'Webhook not taken: the channel could not record it, try again',
+                  error,
+                );
+              currentLink.rejected(`update ${verdict.updateId}: ${String(error)}`);
+              outcome = 'refused';
             }
+            // A refused update is still answered 200: Telegram would only deliver it again.
+            if (outcome === 'repeated') return { json: { ok: true, duplicate: true } };
+            if (outcome === 'refused') return { json: { ok: true, refused: true } };
             return { json: { ok: true } };
           },
         }

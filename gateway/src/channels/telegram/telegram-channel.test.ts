@@ -7,6 +7,11 @@ import {
   shell,
   startChannelTestBed,
 } from '../testing/channel-test-kit.ts';
+import {
+  IGNORED_UPDATES,
+  MALFORMED_MESSAGES,
+  MALFORMED_UPDATE_IDS,
+} from '../testing/malformed-telegram.ts';
 import { TELEGRAM_TEXT_LIMIT } from './telegram-adapter.ts';
 
 const TOKEN = '987654:gateway-test-token';
@@ -168,7 +173,8 @@ describe('Telegram, through a real gateway, grammY and the fake Bot API', () => 
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
   });
 
-  it('malformed updates are survived; a group message is answered only when mentioned', async () => {
+  it('malformed updates are survived and counted; a group message is answered only when mentioned', async () => {
+    const errors = await api.errorsTotal('tg');
     telegram.rawUpdate({ message: { message_id: 9, text: { not: 'text' } } });
     telegram.rawUpdate({ message: 'junk' });
     const group = { id: -500, type: 'group' as const };
@@ -183,7 +189,62 @@ describe('Telegram, through a real gateway, grammY and the fake Bot API', () => 
     });
     expect((await telegram.nextSent())[0]).toEqual({ chat_id: '-500', text: 'You rang?' });
     expect(bed.fake.requests).toHaveLength(1);
+    expect(await api.errorsTotal('tg')).toBe(errors + 2);
   });
+
+  it('every malformed update of the table is refused and counted before anything is done with it', async () => {
+    const errors = await api.errorsTotal('tg');
+    const metric = async () => (await counter('messages_errors_total'))['channel=telegram'] ?? 0;
+    const metricBefore = await metric();
+    const actions = telegram.actions.length;
+    for (const row of MALFORMED_MESSAGES) telegram.rawUpdate(row.update);
+    for (const row of IGNORED_UPDATES) telegram.rawUpdate(row.update);
+    // Of the unusable update ids, those the Bot API would take as confirmed by a later offset.
+    const unusable = MALFORMED_UPDATE_IDS.filter((row) =>
+      ['update_id is negative', 'update_id is a fraction'].includes(row.name),
+    );
+    for (const row of unusable) telegram.rawUpdate(row.update);
+    bed.fake.reply({ text: 'Only this one.' });
+    telegram.message({ from: OWNER, text: 'a good one after the junk' });
+    expect(await telegram.nextSent()).toEqual([{ chat_id: String(OWNER), text: 'Only this one.' }]);
+    const refused = MALFORMED_MESSAGES.length + unusable.length;
+    await expect.poll(() => api.errorsTotal('tg')).toBe(errors + refused);
+    expect(await metric()).toBe(metricBefore + refused);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(bed.fake.requests).toHaveLength(1);
+    // "typing…" was shown for the good message alone: nothing was done with the others.
+    expect(telegram.actions.slice(actions)).toEqual([{ chat_id: String(OWNER), action: 'typing' }]);
+    expect(telegram.sent.map((m) => m.chat_id)).not.toContain('undefined');
+  });
+
+  it('getUpdates answers that are not JSON (a 502 page, cut-off JSON) are counted, and last_error says what came back', async () => {
+    const errors = await api.errorsTotal('tg');
+    const metric = async () => (await counter('messages_errors_total'))['channel=telegram'] ?? 0;
+    const metricBefore = await metric();
+    const page =
+      '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+    telegram.answerNext('getUpdates', 502, page);
+    await expect.poll(() => api.errorsTotal('tg'), { timeout: 10_000 }).toBe(errors + 1);
+    expect((await call('GET', '/channels/tg')).body.last_error).toBe(
+      'getUpdates: the Bot API answered 502 (text/html) with "<html> <head><title>502 Bad Gateway</title></head> <body> <center><h1>502 Bad Gateway</h1></center> <hr><center>nginx</c…", not JSON',
+    );
+    telegram.answerNext(
+      'getUpdates',
+      200,
+      '{"ok":true,"result":[{"update_id":',
+      'application/json',
+    );
+    await expect.poll(() => api.errorsTotal('tg'), { timeout: 10_000 }).toBe(errors + 2);
+    expect((await call('GET', '/channels/tg')).body.last_error).toBe(
+      'getUpdates: the Bot API answered 200 (application/json) with "{"ok":true,"result":[{"update_id":", not JSON',
+    );
+    expect(await metric()).toBe(metricBefore + 2);
+    // Polling goes on once the Bot API answers properly again.
+    bed.fake.reply({ text: 'Still polling.' });
+    telegram.message({ from: OWNER, text: 'after the bad answers' });
+    expect((await telegram.nextSent(1, 20_000))[0]?.text).toBe('Still polling.');
+    await expect.poll(channelStatus).toBe('connected');
+  }, 40_000);
 
   it('reconnects after the Bot API drops: status shows it, then messages flow again', async () => {
     await telegram.drop();

@@ -1,7 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { channelSchema } from '../../config/schema.ts';
 import { startChatTestBed, type ChatTestBed } from '../../testing/gateway/chat-gateway.ts';
+import { gatewayApi } from '../testing/channel-test-kit.ts';
 import { startFakeTelegram, type FakeTelegram } from '../testing/fake-telegram.ts';
+import {
+  IGNORED_UPDATES,
+  MALFORMED_MESSAGES,
+  MALFORMED_UPDATE_IDS,
+} from '../testing/malformed-telegram.ts';
 import { SECRET_TOKEN_HEADER } from './telegram-adapter.ts';
 
 const TOKEN = '555111:webhook-test-token';
@@ -19,6 +25,7 @@ describe('Telegram webhook mode, through a real gateway, grammY and the fake Bot
     const res = await fetch(`${bed.gw.url}/api/v1${path}`, { method });
     return { status: res.status, body: (await res.json()) as Json };
   };
+  const api = gatewayApi(() => bed.gw.url);
   const channel = async () => (await call('GET', '/channels/tgw')).body;
   const errors = async () => ((await channel()).stats as Json).errors_total as number;
   /** What the Bot API does: POST the update to the webhook, with the secret token header. */
@@ -112,10 +119,43 @@ describe('Telegram webhook mode, through a real gateway, grammY and the fake Bot
     expect((await deliver('{not json')).status).toBe(400);
     for (const body of ['[]', '{}', '"text"', '{"update_id":"7"}', '{"update_id":1.5}', 'null'])
       expect((await deliver(body)).status, body).toBe(422);
-    // An update that is no text message is accepted (Telegram must not retry it) and ignored.
+    // An update whose message is malformed is refused and counted, yet answered 200: Telegram
+    // would only deliver it again.
     const odd = { update_id: 9_000_001, message: { message_id: 1, text: { no: 'text' } } };
-    expect((await deliver(JSON.stringify(odd))).status).toBe(200);
-    expect(await errors()).toBe(before + 7);
+    expect(await deliver(JSON.stringify(odd))).toEqual({
+      status: 200,
+      body: { ok: true, refused: true },
+    });
+    expect(await errors()).toBe(before + 8);
     expect(bed.fake.requests).toHaveLength(0);
+  });
+
+  it('every malformed update of the table is refused and counted before anything is done with it; well-formed ones that are no text are not', async () => {
+    const before = await errors();
+    const metric = async () =>
+      (await api.counter('messages_errors_total'))['channel=telegram'] ?? 0;
+    const metricBefore = await metric();
+    const actions = telegram.actions.length;
+    let id = 9_100_000;
+    for (const row of MALFORMED_MESSAGES) {
+      const answer = await deliver(JSON.stringify({ update_id: (id += 1), ...row.update }));
+      expect(answer, row.name).toEqual({ status: 200, body: { ok: true, refused: true } });
+    }
+    for (const row of MALFORMED_UPDATE_IDS) {
+      const answer = await deliver(JSON.stringify(row.update));
+      expect(answer.status, row.name).toBe(422);
+      expect(answer.body.detail, row.name).toMatch(/^Webhook body is not an update: update_id: /);
+    }
+    for (const row of IGNORED_UPDATES) {
+      const answer = await deliver(JSON.stringify({ update_id: (id += 1), ...row.update }));
+      expect(answer, row.name).toEqual({ status: 200, body: { ok: true } });
+    }
+    const refused = MALFORMED_MESSAGES.length + MALFORMED_UPDATE_IDS.length;
+    expect(await errors()).toBe(before + refused);
+    expect(await metric()).toBe(metricBefore + refused);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(bed.fake.requests).toHaveLength(0);
+    expect(telegram.actions).toHaveLength(actions);
+    await expect(telegram.nextSent(1, 300)).rejects.toThrow(/expected/);
   });
 });

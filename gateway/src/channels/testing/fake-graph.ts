@@ -69,8 +69,16 @@ export async function startFakeGraph(options: {
     url: `http://127.0.0.1:${port}/v21.0`,
     sent,
     previewUrls,
-    /** A Cloud API notification carrying one text message, and its signature headers. */
-    notification(from: string, text: string, phoneNumberId = options.phoneNumberId) {
+    /**
+     * A Cloud API notification carrying one text message (sent at `sentAtMs`, now by default),
+     * and its signature headers.
+     */
+    notification(
+      from: string,
+      text: string,
+      phoneNumberId = options.phoneNumberId,
+      sentAtMs = Date.now(),
+    ) {
       const body = JSON.stringify({
         object: 'whatsapp_business_account',
         entry: [
@@ -87,7 +95,7 @@ export async function startFakeGraph(options: {
                     {
                       from,
                       id: `wamid.in.${message++}`,
-                      timestamp: String(Math.floor(Date.now() / 1000)),
+                      timestamp: String(Math.floor(sentAtMs / 1000)),
                       type: 'text',
                       text: { body: text },
                     },

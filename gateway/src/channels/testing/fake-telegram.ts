@@ -36,6 +36,12 @@ export async function startFakeTelegram(token: string) {
   /** The link-preview fields of each sendMessage body, as sent (absent ones left out). */
   const previews: Record<string, unknown>[] = [];
   const throttled = new Map<string, number>();
+  /** Answers some method's next call gets instead of its own (a proxy's error page, cut JSON). */
+  const rawAnswers = new Map<string, { status: number; contentType: string; body: string }[]>();
+  /** The `offset` of every getUpdates call, in order. */
+  const offsets: number[] = [];
+  /** Confirmations get lost: updates below `offset` are kept and handed out to a later poll from before them. */
+  let losingConfirmations = false;
   let nextUpdateId = 1;
   let nextMessageId = 1;
   let pollers: (() => void)[] = [];
@@ -75,9 +81,13 @@ export async function startFakeTelegram(token: string) {
     const offset = Number(body.offset ?? 0);
     const limit = Math.min(100, Number(body.limit ?? 100));
     const timeout = Number(body.timeout ?? 0);
-    // Updates below offset are confirmed: forgotten.
-    while (updates.length > 0 && (updates[0]?.update_id ?? 0) < offset) updates.shift();
-    if (updates.length === 0 && timeout > 0) {
+    offsets.push(offset);
+    // Updates below offset are confirmed: forgotten (unless confirmations are being lost).
+    if (!losingConfirmations)
+      while (updates.length > 0 && (updates[0]?.update_id ?? 0) < offset) updates.shift();
+    const pending = () =>
+      losingConfirmations ? updates.filter((update) => !(update.update_id < offset)) : updates;
+    if (pending().length === 0 && timeout > 0 && !rawAnswers.get('getUpdates')?.length) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, timeout * 1000);
         pollers.push(() => {
@@ -91,7 +101,16 @@ export async function startFakeTelegram(token: string) {
       });
     }
     if (res.destroyed) return;
-    reply(res, 200, { ok: true, result: updates.slice(0, limit) });
+    if (answerRaw('getUpdates', res)) return;
+    reply(res, 200, { ok: true, result: pending().slice(0, limit) });
+  }
+
+  /** Sends the next raw answer queued for `method`, if any; true when it did. */
+  function answerRaw(method: string, res: ServerResponse): boolean {
+    const answer = rawAnswers.get(method)?.shift();
+    if (!answer) return false;
+    res.writeHead(answer.status, { 'content-type': answer.contentType }).end(answer.body);
+    return true;
   }
 
   const server = createServer((req, res) => {
@@ -114,6 +133,7 @@ export async function startFakeTelegram(token: string) {
           retry_after: retryAfter,
         });
       }
+      if (method !== 'getUpdates' && answerRaw(method, res)) return;
       switch (method) {
         case 'getMe':
           return reply(res, 200, {
@@ -194,9 +214,12 @@ export async function startFakeTelegram(token: string) {
   const lifecycle = await listenRestartable(server, wake);
   const { port } = lifecycle;
 
-  function push(update: Record<string, unknown>): void {
-    updates.push({ update_id: nextUpdateId++, ...update });
+  /** Queues an update (numbered next, unless it brings an `update_id`); answers its number. */
+  function push(update: Record<string, unknown>): number {
+    const id = nextUpdateId++;
+    updates.push({ update_id: id, ...update });
     wake();
+    return id;
   }
 
   interface MessageOptions {
@@ -230,9 +253,12 @@ export async function startFakeTelegram(token: string) {
     actions,
     calls,
     previews,
-    /** A text message from `from` in `chat` (a private chat with the sender by default). */
-    message(options: MessageOptions): void {
-      push(messageOf(options));
+    /**
+     * A text message from `from` in `chat` (a private chat with the sender by default); answers
+     * its update_id.
+     */
+    message(options: MessageOptions): number {
+      return push(messageOf(options));
     },
     /** The webhook setWebhook registered, if any. */
     webhook: () => webhook,
@@ -242,6 +268,24 @@ export async function startFakeTelegram(token: string) {
     },
     /** Any update as is (malformed ones included). */
     rawUpdate: push,
+    /**
+     * The next call of `method` gets this answer as is (a waiting getUpdates gets it at once):
+     * an HTML error page from a proxy, JSON cut short…
+     */
+    answerNext(method: string, status: number, body: string, contentType = 'text/html'): void {
+      rawAnswers.set(method, [...(rawAnswers.get(method) ?? []), { status, contentType, body }]);
+      if (method === 'getUpdates') wake();
+    },
+    /** The `offset` each getUpdates call asked from, in order. */
+    offsets,
+    /**
+     * Confirmations are lost from now on (`true`): updates below a poll's `offset` stay, and a
+     * poll asking from before them gets them again — as when a gateway stopped before the Bot
+     * API saw its confirming getUpdates.
+     */
+    loseConfirmations(lose: boolean): void {
+      losingConfirmations = lose;
+    },
     /** The next method call of `method` answers 429 with `retry_after`. */
     throttle(method: string, retryAfter: number): void {
       throttled.set(method, retryAfter);

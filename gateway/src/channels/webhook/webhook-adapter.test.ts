@@ -1,6 +1,7 @@
 import { silentLogger } from '../../observability/logger.ts';
 import { channelSchema } from '../../config/schema.ts';
-import { runChannelConformance } from '../conformance.ts';
+import { describe, expect, it } from 'vitest';
+import { recordingLink, runChannelConformance } from '../conformance.ts';
 import { startCallbackServer } from '../testing/callback-server.ts';
 import { signedHeaders } from './signature.ts';
 import { createWebhookAdapter } from './webhook-adapter.ts';
@@ -49,3 +50,33 @@ runChannelConformance(
     ],
   },
 );
+
+describe('a webhook delivery whose claim cannot be recorded (the database is down)', () => {
+  it('is refused with 503 and nothing is handed over: the sender retries it', async () => {
+    const config = channelSchema.parse({ type: 'webhook', signing_secret: SECRET });
+    if (config.type !== 'webhook') throw new Error('unreachable');
+    const adapter = createWebhookAdapter(config, {
+      fetch: globalThis.fetch,
+      now: Date.now,
+      logger: silentLogger(),
+    });
+    const recorder = recordingLink();
+    await adapter.connect({
+      ...recorder.link,
+      claim: () => Promise.reject(new Error('the database is unreachable')),
+    });
+    const body = JSON.stringify({ id: 'm-1', sender: 'ann', text: 'keep me' });
+    await expect(
+      adapter.webhook?.({
+        method: 'POST',
+        headers: signedHeaders(SECRET, Date.now(), body),
+        query: {},
+        rawBody: Buffer.from(body),
+      }),
+    ).rejects.toMatchObject({
+      code: 'unavailable',
+      message: 'Webhook not taken: the channel could not record it, try again',
+    });
+    expect(recorder.received).toEqual([]);
+  });
+});

@@ -25,20 +25,25 @@ export const webhookDelivery = z.strictObject({
  * The generic webhook channel: a delivery is `POST /api/v1/channels/webhook/{name}` with
  * `X-Hearth-Timestamp` and `X-Hearth-Signature: sha256=<HMAC-SHA256(signing_secret,
  * "<timestamp>." + body)>`. It is verified before the body is parsed; a stale timestamp or an
- * already-seen signature is refused (replay), so is a bad one (401). Replies are POSTed as
+ * already-seen signature (kept in the database for the replay window, so across restarts and
+ * among gateways on one database) is refused (replay), so is a bad one (401). Replies are POSTed as
  * `{chat, text}` to `callback_url`, signed the same way.
  */
 export function createWebhookAdapter(config: WebhookConfig, io: AdapterIo): ChannelAdapter {
   let link: ChannelLink | undefined;
-  /** Signatures seen inside the replay window, with when they stop mattering (epoch ms). */
-  const seen = new Map<string, number>();
 
-  function remember(signature: string, timestamp: number): boolean {
-    const now = io.now();
-    for (const [key, until] of seen) if (until < now) seen.delete(key);
-    if (seen.has(signature)) return false;
-    seen.set(signature, (timestamp + config.replay_window_seconds) * 1000 + 1000);
-    return true;
+  /**
+   * Claims a verified delivery's signature for as long as its timestamp is inside the replay
+   * window (in the database: a restart or another gateway on it does not forget it); false for
+   * a replay. A claim that cannot be recorded refuses the delivery (503: the sender retries).
+   */
+  async function firstDelivery(current: ChannelLink, signature: string, timestamp: number) {
+    try {
+      const until = (timestamp + config.replay_window_seconds) * 1000 + 1000;
+      return await current.claim(`signature:${signature}`, until);
+    } catch (error) {
+      throw unavailable('Webhook not taken: the channel could not record it, try again', error);
+    }
   }
 
   return {
@@ -81,7 +86,7 @@ export function createWebhookAdapter(config: WebhookConfig, io: AdapterIo): Chan
         windowSeconds: config.replay_window_seconds,
       });
       if (!verdict.ok) throw new HearthError('unauthorized', `Webhook refused: ${verdict.reason}`);
-      if (!remember(verdict.signature, verdict.timestamp))
+      if (!(await firstDelivery(current, verdict.signature, verdict.timestamp)))
         throw new HearthError('unauthorized', 'Webhook refused: replayed delivery');
       let json: unknown;
       try {

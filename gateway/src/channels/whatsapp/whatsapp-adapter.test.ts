@@ -1,6 +1,7 @@
 import { channelSchema } from '../../config/schema.ts';
 import { silentLogger } from '../../observability/logger.ts';
-import { runChannelConformance } from '../conformance.ts';
+import { describe, expect, it } from 'vitest';
+import { recordingLink, runChannelConformance } from '../conformance.ts';
 import { startFakeGraph } from '../testing/fake-graph.ts';
 import { createWhatsAppAdapter } from './whatsapp-adapter.ts';
 
@@ -62,3 +63,37 @@ runChannelConformance(
     ],
   },
 );
+
+describe('a WhatsApp notification whose claim cannot be recorded (the database is down)', () => {
+  it('is refused with 503 and nothing is handed over: Meta retries it', async () => {
+    const graph = await startFakeGraph(credentials);
+    try {
+      const config = channelSchema.parse({
+        type: 'whatsapp',
+        access_token: credentials.token,
+        app_secret: credentials.appSecret,
+        verify_token: 'verify-me',
+        phone_number_id: credentials.phoneNumberId,
+        graph_api_url: graph.url,
+      });
+      if (config.type !== 'whatsapp') throw new Error('unreachable');
+      const adapter = createWhatsAppAdapter(config, {
+        fetch: globalThis.fetch,
+        now: Date.now,
+        logger: silentLogger(),
+      });
+      const recorder = recordingLink();
+      await adapter.connect({
+        ...recorder.link,
+        claim: () => Promise.reject(new Error('the database is unreachable')),
+      });
+      const { body, headers } = graph.notification('15550001', 'keep me');
+      await expect(
+        adapter.webhook?.({ method: 'POST', headers, query: {}, rawBody: Buffer.from(body) }),
+      ).rejects.toMatchObject({ code: 'unavailable' });
+      expect(recorder.received).toEqual([]);
+    } finally {
+      await graph.close();
+    }
+  });
+});

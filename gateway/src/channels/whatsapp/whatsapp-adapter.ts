@@ -9,6 +9,14 @@ type WhatsAppConfig = Extract<ChannelConfig, { type: 'whatsapp' }>;
 /** The Cloud API's limit for one text message body. */
 export const WHATSAPP_TEXT_LIMIT = 4096;
 
+/**
+ * A notification's signature carries no time, and Meta retries an unanswered one for up to 7
+ * days: a message id is kept this long (from the message's own timestamp, or from its arrival
+ * when that is later), and a message sent longer ago than this is refused and counted — a
+ * replay that could no longer be told from a first delivery.
+ */
+export const WHATSAPP_REPLAY_WINDOW_MS = 8 * 86_400_000;
+
 /** The parts of a Cloud API webhook notification Hearth reads (anything else is ignored). */
 const notification = z.object({
   object: z.literal('whatsapp_business_account'),
@@ -34,6 +42,8 @@ const notification = z.object({
                     z.object({
                       from: z.string().min(1).max(64),
                       id: z.string().min(1).max(256),
+                      /** When WhatsApp received it: Unix seconds, as a string. */
+                      timestamp: z.string().regex(/^\d{1,12}$/),
                       type: z.string(),
                       text: z.object({ body: z.string() }).optional(),
                     }),
@@ -58,7 +68,8 @@ const sameSecret = (given: string, expected: string) =>
  * WhatsApp through the official Cloud API: Meta POSTs notifications to
  * `/api/v1/channels/webhook/{name}` signed with `X-Hub-Signature-256` (HMAC-SHA256 of the raw
  * body with the app secret), checked before parsing; the subscription handshake is a GET with
- * `hub.verify_token` answered with `hub.challenge`. Replies go to the Graph API
+ * `hub.verify_token` answered with `hub.challenge`. A message id is taken once within
+ * `WHATSAPP_REPLAY_WINDOW_MS` (Meta's retries and replays alike). Replies go to the Graph API
  * (`graph_api_url`, injectable) `/{phone_number_id}/messages` with the access token.
  */
 export function createWhatsAppAdapter(config: WhatsAppConfig, io: AdapterIo): ChannelAdapter {
@@ -76,6 +87,27 @@ export function createWhatsAppAdapter(config: WhatsAppConfig, io: AdapterIo): Ch
     if (!res.ok)
       throw new Error(`Graph API answered ${res.status}: ${body.error?.message ?? 'no detail'}`);
     return body;
+  }
+
+  /**
+   * Claims a message id for the replay window (in the database: across restarts, and among
+   * gateways on one database); false for Meta's retry or a replay, which are taken once and
+   * answered 200. A message older than the window is refused and counted. A claim that cannot
+   * be recorded refuses the notification (503: Meta retries it, and what was taken is skipped).
+   */
+  async function firstDelivery(current: ChannelLink, id: string, sentAt: number) {
+    const now = io.now();
+    if (sentAt < now - WHATSAPP_REPLAY_WINDOW_MS) {
+      current.rejected(
+        `message ${id} was sent ${new Date(sentAt).toISOString()}, before the replay window`,
+      );
+      return false;
+    }
+    try {
+      return await current.claim(`wamid:${id}`, Math.max(now, sentAt) + WHATSAPP_REPLAY_WINDOW_MS);
+    } catch (error) {
+      throw unavailable('Webhook not taken: the channel could not record it, try again', error);
+    }
   }
 
   function verifySignature(request: WebhookRequest): void {
@@ -143,6 +175,8 @@ export function createWhatsAppAdapter(config: WhatsAppConfig, io: AdapterIo): Ch
           if (change.value.metadata?.phone_number_id !== config.phone_number_id) continue;
           for (const message of change.value.messages ?? []) {
             if (message.type !== 'text' || !message.text) continue;
+            if (!(await firstDelivery(current, message.id, Number(message.timestamp) * 1000)))
+              continue;
             await current.receive({
               id: message.id,
               chatId: message.from,

@@ -1,9 +1,9 @@
 import { orm } from '../drizzle.ts';
 import type { ChannelPairing, ChannelRepository } from '../database.ts';
 import type { PostgresDrizzle } from './repositories.ts';
-import { channelMessages, channelPairings } from './schema.ts';
+import { channelMessages, channelPairings, channelSeen } from './schema.ts';
 
-const { and, asc, desc, eq, sql } = orm;
+const { and, asc, desc, eq, lt, sql } = orm;
 
 const messageColumns = {
   id: channelMessages.id,
@@ -112,7 +112,23 @@ export function postgresChannelRepository(db: PostgresDrizzle): ChannelRepositor
         .from(channelPairings)
         .where(eq(channelPairings.channel, channel))
         .orderBy(asc(channelPairings.createdAt)),
+    async claimSeen(channel, key, expiresAt, now) {
+      const result = await db
+        .insert(channelSeen)
+        .values({ channel, key, expiresAt })
+        .onConflictDoUpdate({
+          target: [channelSeen.channel, channelSeen.key],
+          set: { expiresAt },
+          setWhere: lt(channelSeen.expiresAt, now),
+        });
+      return result.rowCount === 1;
+    },
+    async pruneSeen(now) {
+      const result = await db.delete(channelSeen).where(lt(channelSeen.expiresAt, now));
+      return result.rowCount ?? 0;
+    },
     async forget(channel) {
+      await db.delete(channelSeen).where(eq(channelSeen.channel, channel));
       const messages = await db.delete(channelMessages).where(eq(channelMessages.channel, channel));
       const pairings = await db.delete(channelPairings).where(eq(channelPairings.channel, channel));
       return (messages.rowCount ?? 0) + (pairings.rowCount ?? 0);

@@ -169,3 +169,23 @@ export const channelPairings = pgTable(
     index('channel_pairings_code_idx').on(table.channel, table.code),
   ],
 );
+
+/**
+ * What a channel has already taken (a delivery's signature, a message or update id), so that a
+ * repeated one is dropped across restarts and among gateways sharing the database: inserting
+ * `(channel, key)` is the claim. A row holds until `expires_at` (epoch milliseconds), after which
+ * the key may be claimed again; expired rows are pruned.
+ */
+export const channelSeen = pgTable(
+  'channel_seen',
+  {
+    channel: text('channel').notNull(),
+    key: text('key').notNull(),
+    /** Epoch milliseconds. */
+    expiresAt: bigint('expires_at', { mode: 'number' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.channel, table.key] }),
+    index('channel_seen_expires_idx').on(table.expiresAt),
+  ],
+);

@@ -1,9 +1,9 @@
 import { orm } from '../drizzle.ts';
 import type { ChannelPairing, ChannelRepository } from '../database.ts';
 import type { SqliteDrizzle } from './repositories.ts';
-import { channelMessages, channelPairings } from './schema.ts';
+import { channelMessages, channelPairings, channelSeen } from './schema.ts';
 
-const { and, desc, eq, sql } = orm;
+const { and, desc, eq, lt, sql } = orm;
 
 const settle = <T>(work: () => T): Promise<T> => new Promise((resolve) => resolve(work()));
 
@@ -129,11 +129,28 @@ export function sqliteChannelRepository(db: SqliteDrizzle): ChannelRepository {
           .orderBy(channelPairings.createdAt)
           .all(),
       ),
-    forget: (channel) =>
+    claimSeen: (channel, key, expiresAt, now) =>
       settle(
         () =>
-          db.delete(channelMessages).where(eq(channelMessages.channel, channel)).run().changes +
-          db.delete(channelPairings).where(eq(channelPairings.channel, channel)).run().changes,
+          db
+            .insert(channelSeen)
+            .values({ channel, key, expiresAt })
+            .onConflictDoUpdate({
+              target: [channelSeen.channel, channelSeen.key],
+              set: { expiresAt },
+              setWhere: lt(channelSeen.expiresAt, now),
+            })
+            .run().changes === 1,
       ),
+    pruneSeen: (now) =>
+      settle(() => db.delete(channelSeen).where(lt(channelSeen.expiresAt, now)).run().changes),
+    forget: (channel) =>
+      settle(() => {
+        db.delete(channelSeen).where(eq(channelSeen.channel, channel)).run();
+        return (
+          db.delete(channelMessages).where(eq(channelMessages.channel, channel)).run().changes +
+          db.delete(channelPairings).where(eq(channelPairings.channel, channel)).run().changes
+        );
+      }),
   };
 }

@@ -84,6 +84,7 @@ describe('SQLite specifics', () => {
         'allowlist',
         'channel_messages',
         'channel_pairings',
+        'channel_seen',
         'memory_entries',
         'memory_entries_fts',
         'memory_entries_fts_config',
@@ -95,8 +96,8 @@ describe('SQLite specifics', () => {
         'sqlite_sequence',
       ]);
       // 0000_foundation, 0001_memory, 0002_memory_search, 0003_allowlist_directory,
-      // 0004_orchestrator_nodes, 0005_channels, 0006_memory_origin
-      expect(raw.prepare('select count(*) from __drizzle_migrations').pluck().get()).toBe(7);
+      // 0004_orchestrator_nodes, 0005_channels, 0006_memory_origin, 0007_channel_replay
+      expect(raw.prepare('select count(*) from __drizzle_migrations').pluck().get()).toBe(8);
     } finally {
       raw.close();
     }

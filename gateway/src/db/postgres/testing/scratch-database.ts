@@ -48,3 +48,22 @@ export async function createScratchDatabase(
     drop: () => asAdmin(adminUrl, `drop database if exists "${name}" with (force)`),
   };
 }
+
+/**
+ * Why the tests' PostgreSQL server cannot be reached, or undefined when it can: a services suite
+ * that needs nothing else skips, saying so.
+ */
+export async function postgresUnavailable(env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const client = new pg.Client({
+    connectionString: testPostgresAdminUrl(env),
+    connectionTimeoutMillis: 3000,
+  });
+  try {
+    await client.connect();
+    return undefined;
+  } catch (error) {
+    return `PostgreSQL is not reachable at ${testPostgresAdminUrl(env).replace(/\/\/[^@]*@/, '//')}: ${String(error)}`;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
