@@ -66,7 +66,7 @@ describe('Signal: what a hostile daemon sends is capped', () => {
     signal.endlessAnswerNext('send');
     bed.fake.reply({ text: 'This reply meets an endless answer.' });
     signal.message({ from: OWNER, text: 'answer me' });
-    await expect.poll(errorsTotal, { timeout: 15_000 }).toBe(before + 1);
+    await expect.poll(errorsTotal, { timeout: 5_000 }).toBe(before + 1);
     await expect.poll(() => signal.cuts.length).toBe(1);
     expect(signal.cuts[0]).toBeLessThan(16 * MAX_RPC_ANSWER_BYTES);
   });
