@@ -13,6 +13,7 @@ import {
 } from './channel-runner.ts';
 import { channelCaveat } from './caveats.ts';
 import { createInbound, type ChannelContext, type RunTurn } from './inbound.ts';
+import { inboundProblem, withinNameCap } from './inbound-caps.ts';
 import { createPairings } from './pairing.ts';
 import { claimOnce, PRUNE_EVERY_MS } from './seen.ts';
 import type { ChannelAdapter, ChannelCursor, WebhookAnswer, WebhookRequest } from './ports.ts';
@@ -102,18 +103,27 @@ export function createChannelService(deps: ChannelServiceDeps) {
       name,
       enabled: config.enabled,
       createAdapter: () => deps.createAdapter(name, config),
-      link: (events) => ({
-        ...events,
-        receive: (message) => inbound.receive(ctx, message),
-        claim: (key, untilMs) => claimOnce(deps.store(), name, key, untilMs, deps.now()),
-        cursor: channelCursor(name, log),
-        rejected(reason) {
+      link: (events) => {
+        const rejected = (reason: string) => {
           ctx.errors.count += 1;
           deps.metrics.messagesErrorsTotal.inc({ channel: channelLabel(config.type) });
           log.warn({ reason }, 'channel input refused');
-        },
-        logger: log,
-      }),
+        };
+        return {
+          ...events,
+          // Over a cap (inbound-caps.ts): refused and counted, and the adapter moves on.
+          receive: (message) => {
+            const problem = inboundProblem(message);
+            if (problem === undefined) return inbound.receive(ctx, withinNameCap(message));
+            rejected(problem);
+            return Promise.resolve();
+          },
+          claim: (key, untilMs) => claimOnce(deps.store(), name, key, untilMs, deps.now()),
+          cursor: channelCursor(name, log),
+          rejected,
+          logger: log,
+        };
+      },
       lease: deps.lease?.(name),
       backoff: deps.backoff ?? DEFAULT_BACKOFF,
       schedule: deps.schedule ?? defaultSchedule,

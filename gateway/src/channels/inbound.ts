@@ -59,6 +59,24 @@ export const pairingNotice = (code: string) =>
   `Hi! I only talk with people my owner has approved. Your pairing code is ${code}. ` +
   `Ask the owner to run: hearth channels pair ${code}`;
 
+/**
+ * Bounds of what far ends fill (keys are their chat ids; message ids seen are claimed in the
+ * database, seen.ts): sessions whose chat is remembered for approval notices (the least recently used
+ * go), and turns one channel runs at once (a message past it is counted, not answered).
+ */
+export const MAX_SESSION_CHATS = 10_000;
+export const MAX_TURNS_PER_CHANNEL = 32;
+
+/** Sets `key` as the most recent entry of `map`, dropping the oldest past `max`. */
+function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > max) {
+    const oldest = map.keys().next();
+    if (!oldest.done) map.delete(oldest.value);
+  }
+}
+
 const defaultEvery = (fn: () => void, ms: number) => {
   const timer = setInterval(fn, ms);
   timer.unref();
@@ -76,6 +94,8 @@ export function createInbound(deps: InboundDeps) {
   const inFlight = new Set<Promise<void>>();
   /** Which chat a session's messages came from (approval notices go back there). */
   const sessionChats = new Map<string, { channel: ChannelContext; chatId: string }>();
+  /** Turns running per channel (at most MAX_TURNS_PER_CHANNEL). */
+  const turnsOf = new Map<string, number>();
   const every = deps.every ?? defaultEvery;
   const log = deps.logger.child({ area: 'channels' });
 
@@ -126,7 +146,7 @@ export function createInbound(deps: InboundDeps) {
 
   async function turn(ctx: ChannelContext, message: InboundMessage): Promise<void> {
     const sessionId = sessionIdFor(ctx.name, message.chatId);
-    sessionChats.set(sessionId, { channel: ctx, chatId: message.chatId });
+    remember(sessionChats, sessionId, { channel: ctx, chatId: message.chatId }, MAX_SESSION_CHATS);
     const stopTyping = startTyping(ctx, message.chatId);
     let reply: string;
     try {
@@ -224,7 +244,21 @@ export function createInbound(deps: InboundDeps) {
           await notify(ctx, message.chatId, RATE_LIMIT_NOTICE(config.rate_limit_per_minute));
         return;
       }
-      const running = turn(ctx, message).finally(() => inFlight.delete(running));
+      const turns = turnsOf.get(ctx.name) ?? 0;
+      if (turns >= MAX_TURNS_PER_CHANNEL) {
+        ctx.errors.count += 1;
+        deps.metrics.messagesErrorsTotal.inc({ channel: channelLabel(ctx.config.type) });
+        log.warn(
+          { channel: ctx.name, turns },
+          `channel message not answered: ${MAX_TURNS_PER_CHANNEL} turns of this channel are already running`,
+        );
+        return;
+      }
+      turnsOf.set(ctx.name, turns + 1);
+      const running = turn(ctx, message).finally(() => {
+        inFlight.delete(running);
+        turnsOf.set(ctx.name, (turnsOf.get(ctx.name) ?? 1) - 1);
+      });
       inFlight.add(running);
     },
 

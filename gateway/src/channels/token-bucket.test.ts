@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTokenBuckets } from './token-bucket.ts';
+import { createTokenBuckets, MAX_BUCKETS } from './token-bucket.ts';
 
 describe('rate_limit_per_minute: a token bucket per chat', () => {
   it('lets rate_limit_per_minute messages through, then refuses with one notice', () => {
@@ -22,5 +22,18 @@ describe('rate_limit_per_minute: a token bucket per chat', () => {
     now = 60_000;
     buckets.sweep();
     expect(buckets.size()).toBe(0);
+  });
+
+  it('keeps at most MAX_BUCKETS keys however many chats a far end invents within a minute', () => {
+    const now = 0;
+    const buckets = createTokenBuckets({ perMinute: () => 1, now: () => now });
+    expect(buckets.take('owner')).toEqual({ allowed: true });
+    for (let i = 0; i < 3 * MAX_BUCKETS; i += 1) {
+      buckets.take(`forged-${i}`);
+      // The owner's chat keeps talking: used lately, its (spent) bucket is kept.
+      if (i % 1_000 === 0) expect(buckets.take('owner').allowed).toBe(false);
+    }
+    expect(buckets.size()).toBe(MAX_BUCKETS);
+    expect(buckets.take('owner')).toEqual({ allowed: false, notify: false });
   });
 });

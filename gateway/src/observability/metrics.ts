@@ -77,6 +77,12 @@ export function createMetrics(hostStats: HostStats) {
       'ws_frames_rejected_total',
       'Chat frames refused because too many were already waiting on the socket',
     ),
+    // Sources and limits are names fixed in the code (`skill_host`/`answer_line`, …).
+    extensionInputRefusedTotal: counter(
+      'extension_input_refused_total',
+      'Input from a skill host, the skill sidecar or a push service refused over a size or count cap, by source and limit',
+      ['source', 'limit'],
+    ),
     memoryEntriesTotal: new Gauge({
       name: 'memory_entries_total',
       help: 'Entries in the long-term memory store',

@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import type { Area } from '../lifecycle/area.ts';
 import { late } from '../lifecycle/late.ts';
 import type { Logger } from '../observability/logger.ts';
-import { createPushService, type PushMessage, type PushService } from './push-service.ts';
+import {
+  createPushService,
+  type PushLimit,
+  type PushMessage,
+  type PushService,
+} from './push-service.ts';
 import { pushRoutes } from './routes.ts';
 import { openSubscriptionFile, PUSH_SUBSCRIPTIONS_FILE } from './subscriptions.ts';
 import { loadOrCreateVapidKeys } from './vapid-keys.ts';
@@ -17,6 +22,8 @@ export interface PushAreaDeps {
   now: () => number;
   /** An https agent for push services (tests trust their fake's certificate with it). */
   agent?: Agent;
+  /** Told each time a push service's answer goes over a cap (a counter). */
+  onRefused?: (limit: PushLimit) => void;
 }
 
 export interface PushArea extends Area {
@@ -39,7 +46,14 @@ export function pushArea(deps: PushAreaDeps): PushArea {
         openSubscriptionFile(join(deps.home, PUSH_SUBSCRIPTIONS_FILE)),
       ]);
       push.set(
-        createPushService({ keys, subscriptions, logger, now: deps.now, agent: deps.agent }),
+        createPushService({
+          keys,
+          subscriptions,
+          logger,
+          now: deps.now,
+          agent: deps.agent,
+          onRefused: deps.onRefused,
+        }),
       );
     },
     status: (): Record<string, string> => (push.peek() ? { push: 'web-push' } : {}),
@@ -126,6 +140,8 @@ export const push = defineArea(
       logger: kernel.logger,
       now: kernel.now,
       agent: options?.agent,
+      onRefused: (limit) =>
+        kernel.metrics.extensionInputRefusedTotal.inc({ source: 'push', limit }),
     });
     // No socket of the session saw an approval notice: a push to the subscribed browsers.
     needs.approvals.notices.subscribe('fallback', async (notice) => {

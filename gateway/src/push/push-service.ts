@@ -1,4 +1,5 @@
-import type { Agent } from 'node:https';
+import { request as httpsRequest, type Agent } from 'node:https';
+import { BodyTooLargeError, readIncomingCapped } from '../http/outbound/capped-body.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { SubscriptionFile, PushSubscriptionRecord } from './subscriptions.ts';
 import type { VapidKeys } from './vapid-keys.ts';
@@ -31,6 +32,14 @@ export interface NotifyResult {
   removed: number;
 }
 
+/** The most of a push service's answer read (a 201 has none; an error a short text). */
+export const MAX_PUSH_ANSWER_BYTES = 16 * 1024;
+/** How long one delivery may take in all, its answer included. */
+export const PUSH_DELIVERY_TIMEOUT_MS = 15_000;
+
+/** The caps a push service's answer can go over (counted). */
+export type PushLimit = 'answer_bytes' | 'answer_time';
+
 export interface PushServiceDeps {
   keys: VapidKeys;
   subscriptions: SubscriptionFile;
@@ -42,12 +51,92 @@ export interface PushServiceDeps {
   /** An https agent for the push services (tests trust their fake's certificate with it). */
   agent?: Agent;
   now: () => number;
+  /** Told each time a push service's answer goes over a cap (a counter). */
+  onRefused?: (limit: PushLimit) => void;
+  /** How long one delivery may take in all (default PUSH_DELIVERY_TIMEOUT_MS). */
+  deliveryTimeoutMs?: number;
+}
+
+/** A delivery that failed over a cap: the push service's answer was not read past it. */
+class PushAnswerError extends Error {
+  readonly limit: PushLimit;
+  constructor(limit: PushLimit, message: string) {
+    super(message);
+    this.name = 'PushAnswerError';
+    this.limit = limit;
+  }
 }
 
 /**
- * Delivers notifications with web-push: the payload encrypted for each subscription
- * (aes128gcm), signed with the gateway's VAPID key, with a TTL and an urgency. A subscription
- * whose push service answers 404 or 410 is gone and is removed.
+ * One request web-push built (encrypted payload, VAPID headers), sent with its answer counted as
+ * it streams: at most MAX_PUSH_ANSWER_BYTES and PUSH_DELIVERY_TIMEOUT_MS in all (web-push's own
+ * sender keeps the whole answer, and its timeout only fires on a silent connection, so a push
+ * service trickling bytes could hold a delivery and its memory forever).
+ */
+function send(
+  details: {
+    endpoint: string;
+    method: string;
+    headers: Record<string, string | number>;
+    body: Buffer | null;
+  },
+  agent: Agent | undefined,
+  timeoutMs: number,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest(new URL(details.endpoint), {
+      method: details.method,
+      headers: details.headers,
+      ...(agent ? { agent } : {}),
+    });
+    const deadline = setTimeout(() => {
+      request.destroy(
+        new PushAnswerError(
+          'answer_time',
+          `the push service did not answer within ${timeoutMs} ms`,
+        ),
+      );
+    }, timeoutMs);
+    let settled = false;
+    const settle =
+      <T>(done: (value: T) => void) =>
+      (value: T) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadline);
+        done(value);
+      };
+    // The cut answer also fails the request (its socket goes): either way it says why.
+    const fail = settle((error: unknown) =>
+      reject(
+        error instanceof BodyTooLargeError
+          ? new PushAnswerError('answer_bytes', error.message)
+          : error instanceof Error
+            ? error
+            : new Error(String(error)),
+      ),
+    );
+    request.on('error', fail);
+    request.on('response', (response) => {
+      readIncomingCapped(response, {
+        maxBytes: MAX_PUSH_ANSWER_BYTES,
+        what: 'the push service’s answer',
+      }).then(
+        settle((bytes: Buffer) =>
+          resolve({ status: response.statusCode ?? 0, body: bytes.toString('utf8') }),
+        ),
+        fail,
+      );
+    });
+    request.end(details.body ?? undefined);
+  });
+}
+
+/**
+ * Delivers notifications built by web-push: the payload encrypted for each subscription
+ * (aes128gcm), signed with the gateway's VAPID key, with a TTL and an urgency; sent here with
+ * the answer capped (`send`). A subscription whose push service answers 404 or 410 is gone and
+ * is removed.
  */
 export function createPushService(deps: PushServiceDeps) {
   const vapidDetails = {
@@ -60,25 +149,34 @@ export function createPushService(deps: PushServiceDeps) {
     payload: string,
     urgency: 'normal' | 'high',
   ): Promise<'sent' | 'failed' | 'gone'> {
+    const origin = new URL(record.endpoint).origin;
     try {
       // Loaded on the first delivery, not at start-up (idle memory).
       const { default: webpush } = await import('web-push');
-      await webpush.sendNotification({ endpoint: record.endpoint, keys: record.keys }, payload, {
-        vapidDetails,
-        TTL: deps.ttlSeconds ?? 3_600,
-        urgency,
-        timeout: 10_000,
-        ...(deps.agent ? { agent: deps.agent } : {}),
-      });
-      return 'sent';
-    } catch (error) {
-      const status = (error as { statusCode?: number }).statusCode;
-      if (status === 404 || status === 410) {
+      const details = webpush.generateRequestDetails(
+        { endpoint: record.endpoint, keys: record.keys },
+        payload,
+        { vapidDetails, TTL: deps.ttlSeconds ?? 3_600, urgency },
+      );
+      const answer = await send(
+        details,
+        deps.agent,
+        deps.deliveryTimeoutMs ?? PUSH_DELIVERY_TIMEOUT_MS,
+      );
+      if (answer.status >= 200 && answer.status < 300) return 'sent';
+      if (answer.status === 404 || answer.status === 410) {
         await deps.subscriptions.remove(record.endpoint);
         return 'gone';
       }
       deps.logger.warn(
-        { endpoint: new URL(record.endpoint).origin, status, err: (error as Error).message },
+        { endpoint: origin, status: answer.status, answer: answer.body.slice(0, 200) },
+        'push delivery failed',
+      );
+      return 'failed';
+    } catch (error) {
+      if (error instanceof PushAnswerError) deps.onRefused?.(error.limit);
+      deps.logger.warn(
+        { endpoint: origin, err: error instanceof Error ? error.message : String(error) },
         'push delivery failed',
       );
       return 'failed';

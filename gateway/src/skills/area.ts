@@ -161,6 +161,8 @@ export const skills = defineArea(
           secretValues: kernel.secretValues,
           skillFetch,
           logger: kernel.logger,
+          onRefused: (limit) =>
+            kernel.metrics.extensionInputRefusedTotal.inc({ source: 'skill_host', limit }),
         }),
       scan: scanPackage,
       logger: kernel.logger,

@@ -9,10 +9,13 @@ import {
   Routes,
   type APIChannel,
   type Message,
+  type RESTOptions,
   type RESTPostAPIChannelMessageJSONBody,
 } from 'discord.js';
+import { cappedFetch } from '../../http/outbound/capped-body.ts';
 import type { ChannelConfig } from '../../config/schema.ts';
 import type { AdapterIo, ChannelAdapter, ChannelLink, InboundMessage } from '../ports.ts';
+import { boundedCaches, capDispatch, DISCORD_CAPS } from './discord-caps.ts';
 import { catchUp } from './discord-catch-up.ts';
 import {
   advancePosition,
@@ -71,6 +74,23 @@ const KNOWN_DISPATCHES = new Set<string>(Object.values(GatewayDispatchEvents));
 const SEEN_IDS = 20_000;
 
 /**
+ * The largest REST answer read (a page of 100 messages of 4,000 characters, with their authors
+ * and mentions, stays well under it); counted as it streams.
+ */
+export const MAX_REST_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/** Sets `key` as the most recent entry of `map`; past `max`, the oldest goes (and is returned). */
+function touch<K, V>(map: Map<K, V>, key: K, value: V, max: number): [K, V] | undefined {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size <= max) return undefined;
+  const oldest = map.entries().next();
+  if (oldest.done) return undefined;
+  map.delete(oldest.value[0]);
+  return oldest.value;
+}
+
+/**
  * Why a raw gateway dispatch is refused: a type this API version does not define, or a
  * MESSAGE_CREATE without the fields every message has. Undefined when it is fine.
  */
@@ -118,8 +138,15 @@ export function createDiscordAdapter(
   /** The connected client; `client` is the last one built (its cache outlives it). */
   let live: Client | undefined;
   let client: Client | undefined;
-  /** User id → its DM channel's id (replies to a DM go to the sender's user id). */
+  /** User id → its DM channel's id (replies to a DM go to the sender's user id); bounded. */
   const dmChannels = new Map<string, string>();
+  /** DM channels discord.js cached, least recently used first: past the cap one is dropped. */
+  const cachedDms = new Map<string, true>();
+  /** discord.js's REST client reads answers through this: each counted as it streams. */
+  const restFetch = cappedFetch(io.fetch, {
+    maxBytes: MAX_REST_ANSWER_BYTES,
+    what: 'a Discord REST answer',
+  }) as unknown as RESTOptions['makeRequest'];
 
   /** Each channel's last message handed over: what the cursor holds. */
   let positions: ChannelPositions = new Map();
@@ -148,7 +175,8 @@ export function createDiscordAdapter(
     }
     if (!inbound) return;
     if ('refused' in inbound) return next.rejected(inbound.refused);
-    if (inbound.direct) dmChannels.set(inbound.senderId, message.channelId);
+    if (inbound.direct)
+      touch(dmChannels, inbound.senderId, message.channelId, DISCORD_CAPS.dmChannels);
     try {
       await next.receive(inbound);
     } catch (error) {
@@ -159,9 +187,16 @@ export function createDiscordAdapter(
     await next.cursor.write(writeDiscordCursor(botUserId, positions));
   }
 
-  /** `caughtUp` settles once the catch-up is done: live messages are handed over after it. */
-  function makeClient(next: ChannelLink, caughtUp: Promise<void>): Client {
-    const made = new Client({
+  /**
+   * `caughtUp` settles once the catch-up is done: live messages are handed over after it.
+   * `refused` is told when the far end sends more than a connection may have (discord-caps.ts).
+   */
+  function makeClient(
+    next: ChannelLink,
+    caughtUp: Promise<void>,
+    refused: (reason: string) => void,
+  ): Client {
+    const made: Client = new Client({
       intents: [
         GatewayIntentBits.Guilds,
         GatewayIntentBits.GuildMessages,
@@ -170,7 +205,8 @@ export function createDiscordAdapter(
       ],
       // DM channels are not in the cache until a message arrives in one.
       partials: [Partials.Channel],
-      rest: { api: config.rest_api_url },
+      makeCache: boundedCaches(() => made.user?.id),
+      rest: { api: config.rest_api_url, makeRequest: restFetch },
     });
     let receiving = caughtUp;
     made.on(Events.MessageCreate, (message) => {
@@ -179,9 +215,15 @@ export function createDiscordAdapter(
         .then(() => handOver(made, next, message))
         .catch((error: unknown) => next.rejected(`message ${message.id}: ${String(error)}`));
     });
+    // Before discord.js handles (and caches) the dispatch.
     made.on(Events.Raw, (packet: { t?: unknown; d?: unknown }) => {
-      const refused = malformedDispatch(packet);
-      if (refused) next.rejected(refused);
+      const malformed = malformedDispatch(packet);
+      if (malformed) next.rejected(malformed);
+      const verdict = capDispatch(packet, made.guilds.cache);
+      for (const list of verdict.trimmed)
+        next.rejected(`GUILD_CREATE list cut to ${DISCORD_CAPS.listEntries} entries (${list})`);
+      if (verdict.fatal) refused(verdict.fatal);
+      forgetOldDms(made, packet);
     });
     made.on(Events.ShardReady, () => next.health(true));
     made.on(Events.ShardResume, () => next.health(true));
@@ -198,9 +240,21 @@ export function createDiscordAdapter(
     return made;
   }
 
+  /** Keeps the DM channels discord.js caches to the latest `dmChannels` (a DM's MESSAGE_CREATE). */
+  function forgetOldDms(made: Client, packet: { t?: unknown; d?: unknown }): void {
+    if (packet.t !== 'MESSAGE_CREATE' || typeof packet.d !== 'object' || packet.d === null) return;
+    const { guild_id: guildId, channel_id: channelId } = packet.d as Record<string, unknown>;
+    if (guildId !== undefined || typeof channelId !== 'string') return;
+    const dropped = touch(cachedDms, channelId, true, DISCORD_CAPS.dmChannels);
+    if (dropped && made.channels.cache.get(dropped[0])?.isDMBased())
+      made.channels.cache.delete(dropped[0]);
+  }
+
   // Sending needs no gateway connection: its own REST client keeps working after `disconnect`,
   // so replies to turns still running while a channel winds down go out.
-  const rest = new REST({ api: config.rest_api_url }).setToken(config.bot_token);
+  const rest = new REST({ api: config.rest_api_url, makeRequest: restFetch }).setToken(
+    config.bot_token,
+  );
 
   async function channelFor(chatId: string): Promise<string> {
     // The last client's cache outlives its connection (guild channels from GUILD_CREATE).
@@ -211,7 +265,7 @@ export function createDiscordAdapter(
     const dm = (await rest.post(Routes.userChannels(), {
       body: { recipient_id: chatId },
     })) as APIChannel;
-    dmChannels.set(chatId, dm.id);
+    touch(dmChannels, chatId, dm.id, DISCORD_CAPS.dmChannels);
     return dm.id;
   }
 
@@ -251,11 +305,22 @@ export function createDiscordAdapter(
       // Read first: a database that cannot answer fails the connect, and the service retries.
       const stored = await next.cursor.read();
       let caughtUp!: () => void;
-      const made = makeClient(next, new Promise<void>((resolve) => (caughtUp = resolve)));
+      /** While connecting, a refusal fails the connect; once connected, the connection is lost. */
+      let refuseConnect: ((error: Error) => void) | undefined;
+      const made = makeClient(
+        next,
+        new Promise<void>((resolve) => (caughtUp = resolve)),
+        (reason) => {
+          next.rejected(reason);
+          if (refuseConnect) refuseConnect(new Error(reason));
+          else if (live === made) next.lost(new Error(reason));
+        },
+      );
       client = made;
       live = made;
       let timer: NodeJS.Timeout | undefined;
       const ready = new Promise<void>((resolve, reject) => {
+        refuseConnect = reject;
         timer = setTimeout(
           () => reject(new Error('Discord gateway: no READY in time')),
           options.readyTimeoutMs ?? 30_000,
@@ -277,6 +342,7 @@ export function createDiscordAdapter(
         throw error;
       } finally {
         clearTimeout(timer);
+        refuseConnect = undefined;
       }
       io.logger.info({ bot: made.user?.username }, 'discord gateway ready');
       void catchUpFrom(made, next, stored)

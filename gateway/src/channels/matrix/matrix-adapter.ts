@@ -12,6 +12,8 @@ import {
 } from 'matrix-js-sdk';
 import type { ChannelConfig } from '../../config/schema.ts';
 import type { AdapterIo, ChannelAdapter, ChannelLink } from '../ports.ts';
+import { cappedFetch } from '../../http/outbound/capped-body.ts';
+import { MATRIX_CAPS, tooManyRooms, trimTimelines } from './matrix-caps.ts';
 import { classifyEvent } from './matrix-message.ts';
 import { quietSdkGlobalLogger, sdkLogger } from './sdk-logger.ts';
 
@@ -73,12 +75,20 @@ export function createMatrixAdapter(
     if (seen.size > 5_000) for (const old of [...seen].slice(0, 1_000)) seen.delete(old);
   }
 
-  function build(link: ChannelLink): MatrixClient {
+  /** `refused` is told when the homeserver syncs more rooms than the cap (matrix-caps.ts). */
+  function build(link: ChannelLink, refused: (reason: string) => void): MatrixClient {
+    // Every homeserver answer, counted as it streams: one over the cap fails (a /sync is retried).
+    const homeserverFetch = cappedFetch(io.fetch, {
+      maxBytes: MATRIX_CAPS.answerBytes,
+      what: 'a homeserver answer',
+      onOver: () =>
+        link.rejected(`a homeserver answer over ${MATRIX_CAPS.answerBytes} bytes was cut`),
+    });
     const made = createClient({
       baseUrl: config.homeserver_url,
       accessToken: config.access_token,
       userId: config.user_id,
-      fetchFn: io.fetch,
+      fetchFn: homeserverFetch,
       scheduler: new MatrixScheduler(),
       logger: sdkLogger(io.logger),
     });
@@ -86,6 +96,15 @@ export function createMatrixAdapter(
     let receiving = Promise.resolve();
 
     made.on(ClientEvent.Sync, (state, _previous, data) => {
+      if (state === SyncState.Prepared || state === SyncState.Syncing) {
+        const rooms = made.getRooms();
+        if (rooms.length > MATRIX_CAPS.rooms) {
+          made.stopClient();
+          refused(tooManyRooms(rooms.length));
+          return;
+        }
+        trimTimelines(rooms);
+      }
       if (state === SyncState.Prepared) prepared = true;
       if (state === SyncState.Prepared || state === SyncState.Syncing) link.health(true);
       else if (state === SyncState.Reconnecting || state === SyncState.Error) {
@@ -105,10 +124,11 @@ export function createMatrixAdapter(
         event: MatrixEvent,
         room: Room | undefined,
         toStartOfTimeline: boolean | undefined,
-        _removed,
+        removed: boolean,
         data,
       ) => {
-        if (!room || toStartOfTimeline || data?.liveEvent === false) return;
+        // A removed event (trimTimelines dropping old ones) is not news.
+        if (!room || toStartOfTimeline || removed || data?.liveEvent === false) return;
         const id = event.getId();
         // The initial sync replays recent history: only what came after the last event seen.
         if (!prepared && (watermark === undefined || event.getTs() <= watermark)) return;
@@ -153,7 +173,13 @@ export function createMatrixAdapter(
     maxTextLength: MATRIX_TEXT_LIMIT,
     exclusive: true,
     async connect(link) {
-      const made = build(link);
+      /** While connecting, a refusal fails the connect; once connected, the connection is lost. */
+      let refuseConnect: ((error: Error) => void) | undefined;
+      const made = build(link, (reason) => {
+        link.rejected(reason);
+        if (refuseConnect) refuseConnect(new Error(reason));
+        else if (client === made) link.lost(new Error(reason));
+      });
       // A bad token or an unreachable homeserver fails the connect.
       const who = await made.whoami();
       if (who.user_id !== config.user_id)
@@ -162,6 +188,7 @@ export function createMatrixAdapter(
       // gateway before a restart, or a peer that died) left off; the very first one, now.
       watermark ??= readCursor(await link.cursor.read(), config.user_id) ?? io.now();
       const ready = new Promise<void>((resolve, reject) => {
+        refuseConnect = reject;
         const onSync = (
           state: SyncState,
           _previous: SyncState | null,
@@ -190,6 +217,8 @@ export function createMatrixAdapter(
         client = undefined;
         made.stopClient();
         throw error;
+      } finally {
+        refuseConnect = undefined;
       }
       io.logger.info({ user: config.user_id }, 'matrix syncing');
     },

@@ -29,6 +29,12 @@ const target = (chatId: string): Record<string, unknown> =>
     ? { groupId: chatId.slice(GROUP_CHAT_PREFIX.length) }
     : { recipient: [chatId] };
 
+/**
+ * The most characters of one event of the stream the parser holds (a `receive` event of 16,384
+ * characters of text takes well under 200,000): past it the stream is cut and reopened.
+ */
+export const MAX_EVENT_CHARS = 1024 * 1024;
+
 /** A `Last-Event-ID` the daemon cannot know: it then sends every event it kept. */
 const UNKNOWN_EVENT_ID = 'hearth-resume';
 
@@ -153,13 +159,20 @@ export function createSignalAdapter(
       cancel: (reason) => reader.cancel(reason),
     });
     try {
+      // The parser holds at most MAX_EVENT_CHARS of an event: past it the stream errors, and
+      // the source is cancelled (the connection closed) through the pipe.
       const events = bytes
         .pipeThrough(new TextDecoderStream())
-        .pipeThrough(new EventSourceParserStream());
+        .pipeThrough(new EventSourceParserStream({ maxBufferSize: MAX_EVENT_CHARS }));
       for await (const event of events) {
         if (event.id) lastEventId = event.id;
         await handle(link, event, replayed);
       }
+    } catch (error) {
+      if ((error as { type?: unknown }).type !== 'max-buffer-size-exceeded') throw error;
+      const reason = `signal-cli sent an event of more than ${MAX_EVENT_CHARS} characters: the stream was cut`;
+      link.rejected(reason);
+      throw new Error(reason, { cause: error });
     } finally {
       clearInterval(watchdog);
     }

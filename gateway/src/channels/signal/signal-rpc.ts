@@ -1,3 +1,5 @@
+import { capResponse } from '../../http/outbound/capped-body.ts';
+
 /**
  * A small JSON-RPC 2.0 client for signal-cli's HTTP daemon (`POST /api/v1/rpc`). Each call is
  * one HTTP request; an `error` object in the answer becomes a `SignalRpcError` with its code.
@@ -22,6 +24,9 @@ export interface SignalRpc {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** The largest answer read from the daemon (a `send` answers a few hundred bytes). */
+export const MAX_RPC_ANSWER_BYTES = 1024 * 1024;
+
 export function createSignalRpc(options: {
   rpcUrl: string;
   fetch: typeof globalThis.fetch;
@@ -39,7 +44,11 @@ export function createSignalRpc(options: {
         body: JSON.stringify({ jsonrpc: '2.0', method, params, id }),
         signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
       });
-      const text = await res.text();
+      // Counted as it streams: an answer without end is cut at the cap (and the call fails).
+      const text = await capResponse(res, {
+        maxBytes: MAX_RPC_ANSWER_BYTES,
+        what: `signal-cli's answer to ${method}`,
+      }).text();
       let answer: unknown;
       try {
         answer = JSON.parse(text);

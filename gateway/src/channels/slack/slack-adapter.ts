@@ -1,5 +1,9 @@
+import type { Socket } from 'node:net';
 import { App, LogLevel, SocketModeReceiver, type Logger as SlackLogger } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { Agent, buildConnector } from 'undici';
+import { cappedFetch } from '../../http/outbound/capped-body.ts';
+import { watchFrameSizes } from './frame-watch.ts';
 import type { ChannelConfig } from '../../config/schema.ts';
 import type { AdapterIo, ChannelAdapter, ChannelLink, InboundMessage } from '../ports.ts';
 
@@ -9,6 +13,44 @@ type SlackConfig = Extract<ChannelConfig, { type: 'slack' }>;
 export const SLACK_TEXT_LIMIT = 4000;
 /** Longest inbound text taken (Slack itself truncates at 40,000). */
 export const SLACK_INBOUND_LIMIT = 40_000;
+
+/**
+ * The largest Socket Mode frame taken (an events_api envelope of a 40,000-character message with
+ * its blocks stays far below it): a larger one closes the connection, which is counted and
+ * reconnected (undici's own limit is 128 MiB).
+ */
+export const SLACK_MAX_FRAME_BYTES = 1024 * 1024;
+/** The largest Web API answer read (`chat.postMessage` answers a few kilobytes). */
+export const MAX_WEB_API_ANSWER_BYTES = 1024 * 1024;
+
+/**
+ * The dispatcher of the Socket Mode WebSocket: a message over SLACK_MAX_FRAME_BYTES closes it
+ * (undici's check), and `onOversized` is told (frame-watch.ts: undici does not say why it
+ * closed). Its sockets are kept, so that a stalled one can be destroyed (the Slack client does
+ * this only with the dispatcher it builds itself).
+ */
+function socketModeDispatcher(onOversized: () => void) {
+  const sockets = new Set<Socket>();
+  const connect = buildConnector({ allowH2: false });
+  const dispatcher = new Agent({
+    webSocket: { maxPayloadSize: SLACK_MAX_FRAME_BYTES },
+    connect: (options, callback) =>
+      connect(options, (error, socket) => {
+        if (socket) {
+          sockets.add(socket);
+          socket.once('close', () => sockets.delete(socket));
+          watchFrameSizes(socket, SLACK_MAX_FRAME_BYTES, onOversized);
+          callback(null, socket);
+        } else callback(error ?? new Error('Socket Mode connector returned no socket'), null);
+      }),
+  });
+  return {
+    dispatcher,
+    destroySockets: () => {
+      for (const socket of sockets) socket.destroy();
+    },
+  };
+}
 
 /** The Socket Mode frames Slack sends; anything else is refused (counted). */
 const FRAME_TYPES = new Set(['hello', 'disconnect', 'events_api', 'slash_commands', 'interactive']);
@@ -108,18 +150,31 @@ export function toInbound(
 export function createSlackAdapter(config: SlackConfig, io: AdapterIo): ChannelAdapter {
   let app: App | undefined;
   let stopping = false;
+  let socketMode: ReturnType<typeof socketModeDispatcher> | undefined;
+  /** Web API answers (auth.test, apps.connections.open, chat.postMessage), counted as they stream. */
+  const webApiFetch = cappedFetch(io.fetch, {
+    maxBytes: MAX_WEB_API_ANSWER_BYTES,
+    what: 'a Slack Web API answer',
+  });
 
   function makeApp(next: ChannelLink): { app: App; receiver: SocketModeReceiver } {
     const logger = slackLogger(next.logger);
     const clientOptions = {
       slackApiUrl: config.web_api_url,
       retryConfig: { retries: 3, factor: 2, minTimeout: 250, maxTimeout: 2_000 },
+      fetch: webApiFetch,
     };
+    socketMode = socketModeDispatcher(() =>
+      next.rejected(
+        `a Socket Mode message over ${SLACK_MAX_FRAME_BYTES} bytes closed the connection`,
+      ),
+    );
     const receiver = new SocketModeReceiver({
       appToken: config.app_token,
       logger,
       // Reconnects are ours (a failed reconnect inside the client would go unhandled).
       autoReconnectEnabled: false,
+      dispatcher: socketMode.dispatcher,
       installerOptions: { clientOptions },
     });
     // Deferred: `init()` runs auth.test where its failure (a bad bot token) can be caught; Bolt
@@ -184,6 +239,7 @@ export function createSlackAdapter(config: SlackConfig, io: AdapterIo): ChannelA
     client.on('disconnected', () => {
       if (stopping || reconnecting) return;
       reconnecting = true;
+      socketMode?.destroySockets(); // one left stalled is not waited for
       next.health(false, 'Slack Socket Mode connection closed; reconnecting');
       client
         .start()
@@ -219,6 +275,8 @@ export function createSlackAdapter(config: SlackConfig, io: AdapterIo): ChannelA
       if (stopping) return;
       stopping = true;
       await app?.stop();
+      socketMode?.destroySockets();
+      await socketMode?.dispatcher.destroy().catch(() => undefined);
     },
     // The Web API needs no Socket Mode connection: replies to turns still running while the
     // channel winds down go out after `disconnect` too.

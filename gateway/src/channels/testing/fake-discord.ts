@@ -70,6 +70,8 @@ export async function startFakeDiscord(
   options: {
     heartbeatMs?: number;
     /** The app may not use the Message Content intent. */ messageContentDisallowed?: boolean;
+    /** Hostile: READY lists this many guilds (the test guild and unavailable fillers). */
+    readyGuilds?: number;
   } = {},
 ) {
   const sentLog = createSentLog<DiscordSent>();
@@ -79,6 +81,9 @@ export async function startFakeDiscord(
   const sentFlags: unknown[] = [];
   const ops: number[] = [];
   const throttled = new Map<RegExp, number>();
+  /** Hostile: routes whose next answer is a 200 that never ends; bytes written before each cut. */
+  const endless = new Set<RegExp>();
+  const cuts: number[] = [];
   const sessions = new Map<string, Session>();
   const dmChannels = new Map<string, string>(); // user id → DM channel id
   /** Each channel's messages, oldest first (ids only grow). */
@@ -134,6 +139,19 @@ export async function startFakeDiscord(
       body = await readJson(req);
     } catch {
       return fail(res, 400, 50109, 'The request body contains invalid JSON.');
+    }
+    const endlessRoute = [...endless].find((pattern) => pattern.test(route));
+    if (endlessRoute !== undefined) {
+      endless.delete(endlessRoute);
+      res.writeHead(200, { 'content-type': 'application/json' }).write('{"content":"');
+      const pad = Buffer.alloc(16 * 1024, 0x61);
+      let written = 0;
+      const pump = () => {
+        while (!res.destroyed && res.write(pad)) written += pad.length;
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      res.once('close', () => cuts.push(written));
+      return pump();
     }
     const retryAfter = [...throttled.keys()].find((pattern) => pattern.test(route));
     if (retryAfter !== undefined) {
@@ -413,7 +431,13 @@ export async function startFakeDiscord(
           dispatch(session, 'READY', {
             v: 10,
             user: BOT,
-            guilds: [{ id: GUILD_ID, unavailable: true }],
+            guilds: [
+              { id: GUILD_ID, unavailable: true },
+              ...Array.from({ length: Math.max(0, (options.readyGuilds ?? 1) - 1) }, (_, i) => ({
+                id: String(940_000_000_000_000_000n + BigInt(i)),
+                unavailable: true,
+              })),
+            ],
             session_id: session.id,
             resume_gateway_url: `ws://127.0.0.1:${port}`,
             shard: [0, 1],
@@ -541,6 +565,12 @@ export async function startFakeDiscord(
       if (current) sessions.delete(current.id);
       send(current?.socket, { op: 9, s: null, t: null, d: false });
     },
+    /** Hostile: the next call whose "METHOD /path" matches `route` answers 200 without end. */
+    endlessNext(route: RegExp): void {
+      endless.add(route);
+    },
+    /** Bytes each endless answer wrote before the client cut it, in order. */
+    cuts,
     /** The next call whose "METHOD /path" matches `route` answers 429. */
     throttle(route: RegExp, retryAfterSeconds: number): void {
       throttled.set(route, retryAfterSeconds);

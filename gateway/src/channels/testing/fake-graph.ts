@@ -18,6 +18,10 @@ export async function startFakeGraph(options: {
   /** The `text.preview_url` of each message sent, as sent (undefined when absent). */
   const previewUrls: unknown[] = [];
   let nextId = 1;
+  /** Hostile: the next send is answered 200 with a body that never ends. */
+  let endlessNext = false;
+  /** Bytes each endless answer wrote before the client cut it. */
+  const cuts: number[] = [];
   const read = async (req: IncomingMessage) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -34,6 +38,22 @@ export async function startFakeGraph(options: {
         });
       if (req.method === 'GET' && path === `/v21.0/${options.phoneNumberId}`)
         return json(200, { id: options.phoneNumberId });
+      if (
+        req.method === 'POST' &&
+        path === `/v21.0/${options.phoneNumberId}/messages` &&
+        endlessNext
+      ) {
+        endlessNext = false;
+        res.writeHead(200, { 'content-type': 'application/json' }).write('{"messages":"');
+        const pad = Buffer.alloc(16 * 1024, 0x61);
+        let written = 0;
+        const pump = () => {
+          while (!res.destroyed && res.write(pad)) written += pad.length;
+          if (!res.destroyed) res.once('drain', pump);
+        };
+        res.once('close', () => cuts.push(written));
+        return pump();
+      }
       if (req.method === 'POST' && path === `/v21.0/${options.phoneNumberId}/messages`) {
         const body = JSON.parse(text) as {
           messaging_product?: string;
@@ -69,6 +89,11 @@ export async function startFakeGraph(options: {
     url: `http://127.0.0.1:${port}/v21.0`,
     sent,
     previewUrls,
+    cuts,
+    /** Hostile: the next send is answered 200 with a body that never ends. */
+    endlessNextSend(): void {
+      endlessNext = true;
+    },
     /**
      * A Cloud API notification carrying one text message (sent at `sentAtMs`, now by default),
      * and its signature headers.

@@ -69,6 +69,9 @@ export async function startFakeMatrix(options: {
   let nextEvent = 1;
   let revoked = false;
   let corruptSyncs = 0;
+  /** Hostile: long polls that answer without end; bytes each wrote before it was cut. */
+  let endlessSyncs = 0;
+  const cuts: number[] = [];
   /** The `since` of the latest /sync: what the client has seen. */
   let lastSince = 0;
 
@@ -268,6 +271,18 @@ export async function startFakeMatrix(options: {
       });
     }
     if (res.destroyed) return;
+    if (endlessSyncs > 0) {
+      endlessSyncs -= 1;
+      res.writeHead(200, { 'content-type': 'application/json' }).write('{"next_batch":"');
+      const pad = Buffer.alloc(64 * 1024, 0x61);
+      let written = 0;
+      const pump = () => {
+        while (!res.destroyed && res.write(pad)) written += pad.length;
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      res.once('close', () => cuts.push(written));
+      return pump();
+    }
     if (corruptSyncs > 0) {
       corruptSyncs -= 1;
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"next_batch": ');
@@ -468,6 +483,13 @@ export async function startFakeMatrix(options: {
     throttle(kind: string, retryAfterMs: number): void {
       throttled.set(kind, retryAfterMs);
     },
+    /** Hostile: the next long poll answers a body that never ends. */
+    endlessSync(): void {
+      endlessSyncs += 1;
+      wake();
+    },
+    /** Bytes each endless answer wrote before the client cut it, in order. */
+    cuts,
     /** The next `n` long polls answer a body that is not valid JSON. */
     corruptSync(n = 1): void {
       corruptSyncs = n;

@@ -133,9 +133,37 @@ export async function startFakeSignalCli(account: string) {
     }
   }
 
+  /** Hostile: writes `prefix`, then padding until the client goes away; resolves with the bytes. */
+  function endless(res: ServerResponse, prefix: string): Promise<number> {
+    const pad = Buffer.alloc(16 * 1024, 0x61);
+    let written = 0;
+    res.write(prefix);
+    const pump = () => {
+      while (!res.destroyed && res.write(pad)) written += pad.length;
+      if (!res.destroyed) res.once('drain', pump);
+    };
+    pump();
+    return new Promise((resolve) => res.once('close', () => resolve(written)));
+  }
+  /** Methods whose next answer never ends, and what the last such answer wrote before the cut. */
+  const endlessAnswers = new Set<string>();
+  const cuts: number[] = [];
+
   async function rpc(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
+    const method = (() => {
+      try {
+        return (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { method?: unknown }).method;
+      } catch {
+        return undefined;
+      }
+    })();
+    if (typeof method === 'string' && endlessAnswers.delete(method)) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      cuts.push(await endless(res, '{"jsonrpc":"2.0","result":"'));
+      return;
+    }
     let body: unknown;
     try {
       body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -239,6 +267,23 @@ export async function startFakeSignalCli(account: string) {
     },
     /** Any event as is (malformed ones included). */
     rawEvent: emit,
+    /**
+     * Hostile: on every open stream, an event whose data never ends (no line break, ever);
+     * resolves with the bytes written to the first stream before the client cut it.
+     */
+    endlessEvent(): Promise<number> {
+      const [first, ...others] = [...streams].map((res) =>
+        endless(res, `id:${idPrefix}endless\nevent:receive\ndata:`),
+      );
+      void Promise.all(others);
+      return first ?? Promise.reject(new Error('no open event stream'));
+    },
+    /** Hostile: the next call of `method` answers 200 with a body that never ends. */
+    endlessAnswerNext(method: string): void {
+      endlessAnswers.add(method);
+    },
+    /** Bytes each endless answer wrote before the client cut it, in order. */
+    cuts,
     /** The next call of `method` answers with this JSON-RPC error. */
     failNext(method: string, code: number, message: string): void {
       failures.set(method, { code, message });

@@ -60,6 +60,10 @@ export async function startFakeSlack(tokens: { bot: string; app: string }) {
   };
   const error = (res: ServerResponse, code: string) => reply(res, 200, { ok: false, error: code });
 
+  /** Hostile: methods whose next answer never ends; bytes each wrote before the client cut it. */
+  const endless = new Set<string>();
+  const cuts: number[] = [];
+
   async function readBody(req: IncomingMessage): Promise<Json> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -85,6 +89,17 @@ export async function startFakeSlack(tokens: { bot: string; app: string }) {
       return error(res, 'invalid_json');
     }
     calls.push(method);
+    if (endless.delete(method)) {
+      res.writeHead(200, { 'content-type': 'application/json' }).write('{"ok":true,"pad":"');
+      const pad = Buffer.alloc(16 * 1024, 0x61);
+      let written = 0;
+      const pump = () => {
+        while (!res.destroyed && res.write(pad)) written += pad.length;
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      res.once('close', () => cuts.push(written));
+      return pump();
+    }
     const retryAfter = throttled.get(method);
     if (retryAfter !== undefined) {
       throttled.delete(method);
@@ -301,6 +316,12 @@ export async function startFakeSlack(tokens: { bot: string; app: string }) {
         }),
       );
     },
+    /** Hostile: the next call of `method` answers 200 with a body that never ends. */
+    endlessNext(method: string): void {
+      endless.add(method);
+    },
+    /** Bytes each endless answer wrote before the client cut it, in order. */
+    cuts,
     /** The next call of `method` answers 429 with `Retry-After`. */
     throttle(method: string, retryAfterSeconds: number): void {
       throttled.set(method, retryAfterSeconds);

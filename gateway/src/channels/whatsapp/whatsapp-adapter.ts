@@ -2,12 +2,17 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { ChannelConfig } from '../../config/schema.ts';
 import { HearthError, unavailable } from '../../errors.ts';
+import { capResponse } from '../../http/outbound/capped-body.ts';
 import type { AdapterIo, ChannelAdapter, ChannelLink, WebhookRequest } from '../ports.ts';
 
 type WhatsAppConfig = Extract<ChannelConfig, { type: 'whatsapp' }>;
 
 /** The Cloud API's limit for one text message body. */
 export const WHATSAPP_TEXT_LIMIT = 4096;
+/** Longest inbound text taken: the same limit (anything longer was not sent through WhatsApp). */
+export const WHATSAPP_INBOUND_LIMIT = 4096;
+/** The largest Graph API answer read (a send answers a few hundred bytes). */
+export const MAX_GRAPH_ANSWER_BYTES = 1024 * 1024;
 
 /**
  * A notification's signature carries no time, and Meta retries an unanswered one for up to 7
@@ -83,7 +88,17 @@ export function createWhatsAppAdapter(config: WhatsAppConfig, io: AdapterIo): Ch
       headers: { ...auth, ...(init.body ? { 'content-type': 'application/json' } : {}) },
       signal: AbortSignal.timeout(15_000),
     });
-    const body = (await res.json().catch(() => ({}))) as { error?: { message?: string } };
+    // Counted as it streams: an answer without end is cut at the cap (the call fails).
+    const text = await capResponse(res, {
+      maxBytes: MAX_GRAPH_ANSWER_BYTES,
+      what: `the Graph API's answer to ${path.split('?')[0]}`,
+    }).text();
+    let body: { error?: { message?: string } } = {};
+    try {
+      body = JSON.parse(text) as typeof body;
+    } catch {
+      // not JSON: the status says enough
+    }
     if (!res.ok)
       throw new Error(`Graph API answered ${res.status}: ${body.error?.message ?? 'no detail'}`);
     return body;
@@ -175,6 +190,12 @@ export function createWhatsAppAdapter(config: WhatsAppConfig, io: AdapterIo): Ch
           if (change.value.metadata?.phone_number_id !== config.phone_number_id) continue;
           for (const message of change.value.messages ?? []) {
             if (message.type !== 'text' || !message.text) continue;
+            if (message.text.body.length > WHATSAPP_INBOUND_LIMIT) {
+              current.rejected(
+                `message ${message.id.slice(0, 64)}: ${message.text.body.length} characters (at most ${WHATSAPP_INBOUND_LIMIT})`,
+              );
+              continue;
+            }
             if (!(await firstDelivery(current, message.id, Number(message.timestamp) * 1000)))
               continue;
             await current.receive({

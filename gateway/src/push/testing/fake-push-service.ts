@@ -59,6 +59,10 @@ export async function startFakePushService(certificate: { key: string; cert: str
   const received: ReceivedPush[] = [];
   const rejected: string[] = [];
   const statusFor = new Map<string, number>();
+  /** Hostile subscriptions: an answer that never ends, or one that trickles a byte a second. */
+  const hostile = new Map<string, 'endless' | 'trickle'>();
+  /** Bytes each hostile answer wrote before the gateway cut it. */
+  const cuts: number[] = [];
   let origin = '';
   const server: Server = createServer(certificate, (req, res) => {
     const chunks: Buffer[] = [];
@@ -79,6 +83,26 @@ export async function startFakePushService(certificate: { key: string; cert: str
           authSecret: browser.auth,
         });
         const status = statusFor.get(id) ?? 201;
+        const behaviour = hostile.get(id);
+        if (behaviour) {
+          res.writeHead(status, { 'content-type': 'text/plain' });
+          let written = 0;
+          res.once('close', () => cuts.push(written));
+          if (behaviour === 'trickle') {
+            const timer = setInterval(() => {
+              if (res.destroyed) return clearInterval(timer);
+              res.write('.');
+              written += 1;
+            }, 1_000);
+            return;
+          }
+          const pad = Buffer.alloc(16 * 1024, 0x61);
+          const pump = () => {
+            while (!res.destroyed && res.write(pad)) written += pad.length;
+            if (!res.destroyed) res.once('drain', pump);
+          };
+          return pump();
+        }
         if (status < 300) {
           received.push({
             subscription: id,
@@ -101,14 +125,19 @@ export async function startFakePushService(certificate: { key: string; cert: str
     origin,
     received,
     rejected,
-    /** A browser's subscription to this service (its keys stay here, to decrypt). */
-    subscribe(answer = 201) {
+    cuts,
+    /**
+     * A browser's subscription to this service (its keys stay here, to decrypt); `behaviour`
+     * makes its answers hostile: `endless` (a body without end) or `trickle` (a byte a second).
+     */
+    subscribe(answer = 201, behaviour?: 'endless' | 'trickle') {
       const id = randomBytes(8).toString('hex');
       const ecdh = createECDH('prime256v1');
       ecdh.generateKeys();
       const auth = randomBytes(16).toString('base64url');
       browsers.set(id, { ecdh, auth });
       statusFor.set(id, answer);
+      if (behaviour) hostile.set(id, behaviour);
       return {
         id,
         endpoint: `${origin}/push/${id}`,

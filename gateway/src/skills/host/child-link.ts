@@ -48,6 +48,7 @@ export function childLink(build: () => ChildCommand): ConnectHost {
       send: (line) => {
         if (!ended) child.stdin.write(line);
       },
+      unread: () => child.stdin.writableLength,
       kill: () => {
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       },

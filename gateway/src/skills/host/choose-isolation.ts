@@ -5,6 +5,7 @@ import { createSkillIsolation } from './isolation.ts';
 import { resourceLimitsOf } from './resource-limits.ts';
 import { createSidecarSkillIsolation } from './sidecar-isolation.ts';
 import type { SkillFetch } from './skill-fetch.ts';
+import type { SkillInputLimit } from './skill-process.ts';
 
 export interface ChooseIsolationDeps {
   config: HearthConfig;
@@ -14,6 +15,8 @@ export interface ChooseIsolationDeps {
   /** The gateway's fetch for skills (skill-fetch.ts): no skill host has a network of its own. */
   skillFetch: SkillFetch;
   logger: Logger;
+  /** Told each time a host's input is refused over a cap (skill-process.ts; a counter). */
+  onRefused?: (limit: SkillInputLimit) => void;
 }
 
 /** Where skill hosts run, and the sidecar's address and token when there. */
@@ -50,6 +53,7 @@ export function chooseSkillIsolation(deps: ChooseIsolationDeps): SkillIsolation 
         logger: deps.logger,
         limits,
         skillFetch: deps.skillFetch,
+        onRefused: deps.onRefused,
       })
     : createSkillIsolation({
         executor: 'local',
@@ -59,5 +63,6 @@ export function chooseSkillIsolation(deps: ChooseIsolationDeps): SkillIsolation 
         limits,
         fetch: deps.skillFetch,
         resources,
+        onRefused: deps.onRefused,
       });
 }

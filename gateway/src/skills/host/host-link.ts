@@ -19,6 +19,8 @@ export interface HostLinkEvents {
 export interface HostLink {
   /** Writes one line (ending in `\n`) to the host's stdin; dropped once it has ended. */
   send(line: string): void;
+  /** Bytes of lines sent that the host has not taken yet (queued here, unread by it). */
+  unread(): number;
   /** Stops the host at once. */
   kill(): void;
   /** Settles when the host is gone (after exit, failure or kill). */

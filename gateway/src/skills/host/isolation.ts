@@ -41,6 +41,7 @@ import {
   DEFAULT_LIMITS,
   startSkillProcess,
   type ChildCommand,
+  type SkillInputLimit,
   type SkillProcessLimits,
 } from './skill-process.ts';
 
@@ -67,6 +68,8 @@ export interface SkillIsolationOptions {
   resources?: Partial<ResourceLimits>;
   /** The prlimit binary; `undefined` looks in the usual places, `null`: none (skills refused). */
   prlimitPath?: string | null;
+  /** Told each time a host's input is refused over a cap (skill-process.ts; a counter). */
+  onRefused?: (limit: SkillInputLimit) => void;
 }
 
 const RUNTIME_DIR = join(dirname(fileURLToPath(import.meta.url)), 'runtime');
@@ -275,6 +278,7 @@ export function createSkillIsolation(options: SkillIsolationOptions): SkillIsola
         onRunning: (running) => (live += running ? 1 : -1),
         guard: createHostGuard(resources, dataDir),
         onLimit: host.onLimit,
+        onRefused: options.onRefused,
       });
     },
   };

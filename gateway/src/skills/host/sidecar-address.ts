@@ -6,8 +6,11 @@
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { readIncomingCapped } from '../../http/outbound/capped-body.ts';
 
 const UNIX = /^unix:(\/\S+)$/;
+/** The most of a `/health` answer read: it is a few hundred bytes. */
+const MAX_HEALTH_BYTES = 64 * 1024;
 
 /** The socket path of a `unix:` address, else null. */
 export function unixSocketPath(base: string): string | null {
@@ -47,22 +50,19 @@ export function sidecarHealth(
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.on('error', reject);
     req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size <= 64 * 1024) chunks.push(chunk);
-      });
-      res.on('error', reject);
-      res.on('end', () => {
-        try {
-          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-          if (typeof body !== 'object' || body === null) throw new Error('not a JSON object');
+      readIncomingCapped(res, { maxBytes: MAX_HEALTH_BYTES, what: "the sidecar's /health answer" })
+        .then((bytes) => {
+          let body: unknown;
+          try {
+            body = JSON.parse(bytes.toString('utf8')) as unknown;
+          } catch {
+            body = null;
+          }
+          if (typeof body !== 'object' || body === null)
+            throw new Error(`the sidecar's /health answered HTTP ${res.statusCode}, not JSON`);
           resolve(body as Record<string, unknown>);
-        } catch {
-          reject(new Error(`the sidecar's /health answered HTTP ${res.statusCode}, not JSON`));
-        }
-      });
+        })
+        .catch(reject);
     });
     req.end();
   });

@@ -18,7 +18,12 @@ import { sidecarHealth } from './sidecar-address.ts';
 import { sidecarHostGuard } from './host-guard.ts';
 import { SANDBOX_TOKEN_HEADER, sidecarLink } from './sidecar-link.ts';
 import { hostFetch, type SkillFetch } from './skill-fetch.ts';
-import { DEFAULT_LIMITS, startSkillProcess, type SkillProcessLimits } from './skill-process.ts';
+import {
+  DEFAULT_LIMITS,
+  startSkillProcess,
+  type SkillInputLimit,
+  type SkillProcessLimits,
+} from './skill-process.ts';
 
 export interface SidecarIsolationOptions {
   /** `[skills] sidecar_url` (or `[security] sandbox_url`): `http://…` or `unix:/path`. */
@@ -29,6 +34,8 @@ export interface SidecarIsolationOptions {
   maxOldSpaceMb?: number;
   /** The gateway's fetch for skills (skill-fetch.ts): no sidecar host has a network. */
   skillFetch?: SkillFetch;
+  /** Told each time a host's input is refused over a cap (skill-process.ts; a counter). */
+  onRefused?: (limit: SkillInputLimit) => void;
 }
 
 const RUNTIME_DIR = join(dirname(fileURLToPath(import.meta.url)), 'runtime');
@@ -153,6 +160,7 @@ export function createSidecarSkillIsolation(options: SidecarIsolationOptions): S
             url: options.url,
             token: options.token(),
             startFrame: () => Promise.resolve(frame),
+            onOversized: () => options.onRefused?.('sidecar_message_bytes'),
           }),
           limits,
           logger: logger.child({ skill: host.name, isolation: 'sandbox' }),
@@ -164,6 +172,7 @@ export function createSidecarSkillIsolation(options: SidecarIsolationOptions): S
           },
           guard: sidecarHostGuard,
           onLimit: host.onLimit,
+          onRefused: options.onRefused,
         });
       } finally {
         void probe(); // /status follows the sidecar's state

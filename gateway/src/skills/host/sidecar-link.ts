@@ -7,6 +7,7 @@
  * is reported as the host failing: a tool error, never the gateway's.
  */
 import WebSocket from 'ws';
+import { BodyTooLargeError, readIncomingCapped } from '../../http/outbound/capped-body.ts';
 import type { ConnectHost, HostLink } from './host-link.ts';
 import { skillHostUrl } from './sidecar-address.ts';
 
@@ -20,9 +21,21 @@ export interface SidecarLinkOptions {
   token: string;
   /** The start frame (JSON text): read when the link opens. */
   startFrame: () => Promise<string>;
-  /** Largest message accepted from the sidecar (bytes). */
+  /**
+   * Largest message accepted from the sidecar (bytes): it sends the host's output as it comes
+   * (pipe reads of at most 64 KiB) and short texts of its own. A larger one closes the link.
+   */
   maxPayload?: number;
+  /** Told when the sidecar sent a message over `maxPayload` (a counter). */
+  onOversized?: () => void;
 }
+
+/** The default `maxPayload`: sixteen times a pipe read. */
+export const SIDECAR_MAX_MESSAGE_BYTES = 1024 * 1024;
+/** The most of a refusal's body (a non-upgrade answer) read before the link gives up on it. */
+const MAX_REFUSAL_BYTES = 16 * 1024;
+/** The error `ws` raises for a message over `maxPayload` (it then closes with 1009). */
+const TOO_LARGE = 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
 
 export function sidecarLink(options: SidecarLinkOptions): ConnectHost {
   return (events): HostLink => {
@@ -33,10 +46,14 @@ export function sidecarLink(options: SidecarLinkOptions): ConnectHost {
       report();
     };
     const queued: string[] = [];
+    let queuedBytes = 0;
+    /** The start frame's size: what `bufferedAmount` holds of it is not a line. */
+    let frameBytes = 0;
     let open = false;
+    const maxPayload = options.maxPayload ?? SIDECAR_MAX_MESSAGE_BYTES;
     const socket = new WebSocket(skillHostUrl(options.url), {
       headers: { [SANDBOX_TOKEN_HEADER]: options.token },
-      maxPayload: options.maxPayload ?? 16 * 1024 * 1024,
+      maxPayload,
       handshakeTimeout: 10_000,
     });
     const exited = new Promise<void>((resolve) => socket.once('close', () => resolve()));
@@ -44,9 +61,11 @@ export function sidecarLink(options: SidecarLinkOptions): ConnectHost {
       options.startFrame().then(
         (frame) => {
           if (socket.readyState !== WebSocket.OPEN) return;
+          frameBytes = Buffer.byteLength(frame);
           socket.send(frame);
           open = true;
           for (const line of queued.splice(0)) socket.send(line);
+          queuedBytes = 0;
         },
         (error: unknown) => {
           end(() => events.failed(`the skill could not be sent to the sandbox: ${String(error)}`));
@@ -55,25 +74,33 @@ export function sidecarLink(options: SidecarLinkOptions): ConnectHost {
       );
     });
     socket.on('unexpected-response', (_request, response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => {
-        if (chunks.length < 16) chunks.push(chunk);
-      });
-      response.on('end', () => {
-        let detail = '';
-        try {
-          const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { detail?: unknown };
-          if (typeof parsed.detail === 'string') detail = parsed.detail;
-        } catch {
-          // not our JSON: the status says enough
-        }
+      const refusedWith = (detail: string) => {
         end(() =>
           events.failed(
             `the sandbox sidecar refused the skill host (HTTP ${response.statusCode}${detail ? `: ${detail.slice(0, 200)}` : ''})`,
           ),
         );
         socket.terminate();
-      });
+      };
+      // Read as it streams and given up past MAX_REFUSAL_BYTES: the status says enough then
+      // (said before the connection is cut, which `ws` reports as an error of its own).
+      const cap = { maxBytes: MAX_REFUSAL_BYTES, what: 'the sidecar’s refusal' };
+      readIncomingCapped(response, {
+        ...cap,
+        onOver: () => refusedWith(new BodyTooLargeError(cap.what, cap.maxBytes).message),
+      }).then(
+        (body) => {
+          let detail = '';
+          try {
+            const parsed = JSON.parse(body.toString('utf8')) as { detail?: unknown };
+            if (typeof parsed.detail === 'string') detail = parsed.detail;
+          } catch {
+            // not our JSON: the status says enough
+          }
+          refusedWith(detail);
+        },
+        (error: unknown) => refusedWith(error instanceof Error ? error.message : String(error)),
+      );
     });
     socket.on('message', (data: Buffer, isBinary: boolean) => {
       if (ended) return;
@@ -89,7 +116,16 @@ export function sidecarLink(options: SidecarLinkOptions): ConnectHost {
       else if (typeof message.detail === 'string')
         end(() => events.failed(`the sandbox refused the skill host: ${message.detail as string}`));
     });
-    socket.on('error', (error) => {
+    socket.on('error', (error: Error & { code?: string }) => {
+      if (error.code === TOO_LARGE) {
+        options.onOversized?.();
+        end(() =>
+          events.failed(
+            `the sandbox sent a message larger than ${maxPayload} bytes; the connection was closed`,
+          ),
+        );
+        return;
+      }
       end(() => events.failed(`the sandbox sidecar is unreachable: ${error.message}`));
     });
     socket.on('close', (code) => {
@@ -99,8 +135,12 @@ export function sidecarLink(options: SidecarLinkOptions): ConnectHost {
       send(line) {
         if (ended) return;
         if (open) socket.send(line);
-        else queued.push(line);
+        else {
+          queued.push(line);
+          queuedBytes += Buffer.byteLength(line);
+        }
       },
+      unread: () => (open ? Math.max(0, socket.bufferedAmount - frameBytes) : queuedBytes),
       kill() {
         if (socket.readyState === WebSocket.CLOSED) return;
         socket.terminate();

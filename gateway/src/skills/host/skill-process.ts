@@ -40,6 +40,15 @@ export interface SkillProcessLimits {
   maxStderrBytes: number;
   /** A child unused this long is stopped, and started again by the next call; 0: never. */
   idleMs: number;
+  /**
+   * Bytes the gateway wrote to the child that it has not read yet (its answers to the child's
+   * requests pile up when it writes requests without reading): past this the host is stopped.
+   */
+  maxUnreadInputBytes: number;
+  /** Lines the protocol does not have a host may write during one call before it is stopped. */
+  maxStrayLines: number;
+  /** Tools one skill may list. */
+  maxTools: number;
 }
 
 export const DEFAULT_LIMITS: SkillProcessLimits = {
@@ -48,11 +57,25 @@ export const DEFAULT_LIMITS: SkillProcessLimits = {
   maxOutputBytes: 256 * 1024,
   maxStderrBytes: 8 * 1024,
   idleMs: 300_000,
+  // Four fetch answers of 1 MiB (base64) in flight fit with room to spare.
+  maxUnreadInputBytes: 8 * 1024 * 1024,
+  maxStrayLines: 10_000,
+  maxTools: 100,
 };
 
 /** Fetches one call may have running at once, and in all. */
 const MAX_FETCHES_IN_FLIGHT = 4;
 const MAX_FETCHES_PER_CALL = 100;
+
+/** The caps whose refusals are counted (`extension_input_refused_total{limit}`). */
+export type SkillInputLimit =
+  | 'answer_bytes'
+  | 'unread_input_bytes'
+  | 'stray_lines'
+  | 'tools_listed'
+  | 'fetches_in_flight'
+  | 'fetches_per_call'
+  | 'sidecar_message_bytes';
 
 interface Pending {
   id: number;
@@ -84,6 +107,8 @@ interface Running {
   /** Lines the protocol does not have (forged reports, replies, stale ids), and those logged. */
   violations: number;
   violationsLogged: number;
+  /** Of those, since the running call (or the listing of tools) was sent. */
+  strayLines: number;
   /** Stops watching its resources (host-guard.ts). */
   unwatch?: () => void;
 }
@@ -102,6 +127,8 @@ export interface SkillProcessOptions {
   guard?: HostGuard;
   /** Told why, when a child was stopped for going over a resource limit. */
   onLimit?: (reason: string) => void;
+  /** Told each time something the child sent is refused over one of the caps above (a counter). */
+  onRefused?: (limit: SkillInputLimit) => void;
 }
 
 /** Starts the child, reads its tool list, and returns the host (rejects if it does not load). */
@@ -149,13 +176,47 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
     options.onLimit?.(reason);
   }
 
+  const refused = (limit: SkillInputLimit): void => options.onRefused?.(limit);
+
+  /**
+   * Writes one line to the child. A child that keeps asking without reading the answers would
+   * make them pile up here: past `maxUnreadInputBytes` it is stopped.
+   */
+  function send(state: Running, line: string): void {
+    state.link.send(line);
+    if (state.link.unread() <= limits.maxUnreadInputBytes) return;
+    refused('unread_input_bytes');
+    stop(
+      state,
+      fail(
+        'protocol',
+        `the skill host did not read its input (more than ${limits.maxUnreadInputBytes} bytes of answers waited for it) and was stopped`,
+      ),
+    );
+  }
+
+  /** A line the protocol does not have: counted; past `maxStrayLines` the host is stopped. */
+  function stray(state: Running): void {
+    state.violations += 1;
+    state.strayLines += 1;
+    if (state.strayLines <= limits.maxStrayLines) return;
+    refused('stray_lines');
+    stop(
+      state,
+      fail(
+        'protocol',
+        `the skill host wrote more than ${limits.maxStrayLines} lines the protocol does not have and was stopped`,
+      ),
+    );
+  }
+
   function reply(state: Running, request: number, body: { result: string } | { error: string }) {
     if (state.exited || running !== state) return;
     const message =
       'result' in body
         ? { reply: request, result: body.result }
         : { reply: request, error: { message: body.error } };
-    state.link.send(`${JSON.stringify(message)}\n`);
+    send(state, `${JSON.stringify(message)}\n`);
   }
 
   /** A request of the child for one of the gateway's tools, answered by the running call. */
@@ -198,10 +259,14 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
       return reply(state, request, { error: 'no call of this skill is running' });
     const fetchFor = options.fetch;
     if (!fetchFor) return reply(state, request, { error: `skill ${skill} has no network access` });
-    if (pending.fetchesRunning >= MAX_FETCHES_IN_FLIGHT)
+    if (pending.fetchesRunning >= MAX_FETCHES_IN_FLIGHT) {
+      refused('fetches_in_flight');
       return reply(state, request, { error: `at most ${MAX_FETCHES_IN_FLIGHT} fetches at once` });
-    if (pending.fetchesMade >= MAX_FETCHES_PER_CALL)
+    }
+    if (pending.fetchesMade >= MAX_FETCHES_PER_CALL) {
+      refused('fetches_per_call');
       return reply(state, request, { error: `at most ${MAX_FETCHES_PER_CALL} fetches per call` });
+    }
     pending.fetchesRunning += 1;
     pending.fetchesMade += 1;
     let body: { result: string } | { error: string };
@@ -236,13 +301,13 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
       return;
     }
     if (message === null || typeof message !== 'object' || Array.isArray(message)) {
-      state.violations += 1;
+      stray(state);
       return;
     }
     if (message.request !== undefined && message.id === undefined) {
       const request = message.request;
       if (typeof request !== 'number' || !Number.isSafeInteger(request) || request < 0) {
-        state.violations += 1;
+        stray(state);
         return;
       }
       if (message.method === 'fetch') void answerFetch(state, request, message.params);
@@ -256,7 +321,7 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
     }
     if (!pending || message.id !== pending.id) {
       // An `{"event":…}` report, a `reply`, a stale or forged id: never trusted, only counted.
-      state.violations += 1;
+      stray(state);
       return;
     }
     state.pending = null;
@@ -274,9 +339,11 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
       exited: false,
       violations: 0,
       violationsLogged: 0,
+      strayLines: 0,
     };
     const events: HostLinkEvents = {
       stdout(chunk) {
+        if (running !== state) return; // stopped: what it still wrote is nobody's answer
         let start = 0;
         for (let index = chunk.indexOf(10); index !== -1; index = chunk.indexOf(10, start)) {
           state.stdout.push(chunk.subarray(start, index));
@@ -285,6 +352,7 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
           state.stdoutBytes = 0;
           start = index + 1;
           if (line.length > limits.maxOutputBytes) {
+            refused('answer_bytes');
             stop(state, fail('output', `the answer exceeds ${limits.maxOutputBytes} bytes`));
             return;
           }
@@ -294,6 +362,7 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
         state.stdout.push(chunk.subarray(start));
         state.stdoutBytes += chunk.length - start;
         if (state.stdoutBytes > limits.maxOutputBytes) {
+          refused('answer_bytes');
           stop(state, fail('output', `the answer exceeds ${limits.maxOutputBytes} bytes`));
         }
       },
@@ -378,8 +447,9 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
         fetchesRunning: 0,
         fetchesMade: 0,
       };
+      state.strayLines = 0;
       if (signal?.aborted) onAbort();
-      else state.link.send(`${JSON.stringify({ id, method, params })}\n`);
+      else send(state, `${JSON.stringify({ id, method, params })}\n`);
     });
   }
 
@@ -419,6 +489,17 @@ export async function startSkillProcess(options: SkillProcessOptions): Promise<S
     serial(() => request('tools', undefined, limits.startTimeoutMs)),
   );
   const tools = Array.isArray(listed) ? (listed as SkillToolSpec[]) : [];
+  if (tools.length > limits.maxTools) {
+    refused('tools_listed');
+    closed = true;
+    clearTimeout(idleTimer);
+    const state = running as Running | null;
+    if (state) stop(state, fail('closed', 'the skill host is closed'));
+    throw fail(
+      'load',
+      `the skill lists ${tools.length} tools; at most ${limits.maxTools} are taken`,
+    );
+  }
 
   return {
     tools,

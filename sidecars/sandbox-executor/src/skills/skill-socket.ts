@@ -11,7 +11,7 @@
  * The skill writes only stdout and stderr, so it cannot forge a message of the sidecar's.
  * Closing the socket kills the host; the host ending closes the socket. A binary message from
  * the gateway, or one after the host ended, is refused. A reader too slow for the host's
- * output (over `maxBufferedBytes` queued) ends the host.
+ * output, stdout and stderr alike (over `maxBufferedBytes` queued), ends the host.
  */
 import type { WebSocket } from 'ws';
 import type { Logger } from '../logger.ts';
@@ -38,6 +38,7 @@ export function serveSkillSocket(socket: WebSocket, options: SkillSocketOptions)
   let host: SkillProcess | null = null;
   let state: 'waiting' | 'starting' | 'running' | 'ended' = 'waiting';
   const queued: Buffer[] = [];
+  let overrun = false;
 
   const refuse = (code: number, detail: string): void => {
     if (state === 'ended') return;
@@ -62,19 +63,29 @@ export function serveSkillSocket(socket: WebSocket, options: SkillSocketOptions)
       if (!parsed.ok) return refuse(CLOSE.badFrame, parsed.detail);
       state = 'starting';
       const start = parsed.start;
+      /** Whether the gateway keeps up; a host writing faster than it reads is stopped. */
+      const keepsUp = (): boolean => {
+        if (socket.bufferedAmount <= maxBuffered) return true;
+        if (!overrun) {
+          overrun = true;
+          logger.warn(
+            { skill: start.name, maxBufferedBytes: maxBuffered },
+            'skill host stopped: the gateway does not read its output fast enough',
+          );
+        }
+        host?.kill();
+        return false;
+      };
       launcher
         .start(start, {
           stdout(chunk) {
-            if (socket.readyState !== socket.OPEN) return;
-            if (socket.bufferedAmount > maxBuffered) {
-              host?.kill();
-              return;
-            }
+            if (socket.readyState !== socket.OPEN || !keepsUp()) return;
             socket.send(chunk, { binary: true });
           },
+          // The same budget as stdout: a host flooding stderr cannot queue more either.
           stderr(chunk) {
-            if (socket.readyState === socket.OPEN)
-              socket.send(JSON.stringify({ stderr: chunk.toString('utf8').slice(-8192) }));
+            if (socket.readyState !== socket.OPEN || !keepsUp()) return;
+            socket.send(JSON.stringify({ stderr: chunk.toString('utf8').slice(-8192) }));
           },
           exit(how) {
             const was = state;

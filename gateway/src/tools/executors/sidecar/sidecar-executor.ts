@@ -6,6 +6,7 @@
  */
 import type { Logger } from 'pino';
 import { HearthError, isHearthError, unavailable, validationError } from '../../../errors.ts';
+import { BodyTooLargeError, capResponse } from '../../../http/outbound/capped-body.ts';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../ports.ts';
 import type { ExecRequest, ExecResult, Executor, Isolation } from '../ports.ts';
 
@@ -28,6 +29,15 @@ export interface SidecarExecutorOptions {
    */
   hostWorkspace?: string;
 }
+
+/** The largest `/health` answer read (a few hundred bytes). */
+const MAX_HEALTH_BYTES = 64 * 1024;
+
+/**
+ * The largest `/exec` answer read: stdout and stderr at `maxOutputBytes` each, JSON-escaped (a
+ * control byte takes six characters), the heartbeat newlines of an hour and the other fields.
+ */
+export const execAnswerCap = (maxOutputBytes: number) => 12 * maxOutputBytes + 64 * 1024;
 
 /** The sandbox's work folder in a container (the sidecar's Docker backend). */
 const CONTAINER_WORK_DIR = '/work';
@@ -96,7 +106,10 @@ export async function createSidecarExecutor(options: SidecarExecutorOptions): Pr
     const response = await options.fetch(`${base}/health`, {
       signal: AbortSignal.timeout(probeTimeoutMs),
     });
-    const body = (await response.json()) as Partial<HealthBody>;
+    const body = (await capResponse(response, {
+      maxBytes: MAX_HEALTH_BYTES,
+      what: "the sidecar's /health answer",
+    }).json()) as Partial<HealthBody>;
     if (!response.ok || body.status !== 'ok') {
       throw unavailable(`the sidecar reports ${body.status ?? response.status}`);
     }
@@ -146,6 +159,7 @@ export async function createSidecarExecutor(options: SidecarExecutorOptions): Pr
       inFlight.add(controller);
       const deadline = AbortSignal.timeout((request.timeoutSeconds + graceSeconds) * 1000);
       const signals = [controller.signal, deadline, ...(request.signal ? [request.signal] : [])];
+      const maxOutputBytes = request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
       try {
         const response = await options.fetch(`${base}/exec`, {
           method: 'POST',
@@ -156,13 +170,28 @@ export async function createSidecarExecutor(options: SidecarExecutorOptions): Pr
             ...(workdir === undefined ? {} : { workdir }),
             env: request.env,
             network: request.network ?? false,
-            max_output_bytes: request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+            max_output_bytes: maxOutputBytes,
           }),
           signal: AbortSignal.any(signals),
         });
-        const body = (await response.json().catch(() => ({}))) as Partial<WireResult> & {
-          detail?: string;
-        };
+        // Counted as it streams: the sidecar cannot make the gateway hold more than the output
+        // it was asked for (escaped as JSON) and a little more.
+        let text: string;
+        try {
+          text = await capResponse(response, {
+            maxBytes: execAnswerCap(maxOutputBytes),
+            what: "the sidecar's /exec answer",
+          }).text();
+        } catch (error) {
+          if (!(error instanceof BodyTooLargeError)) throw error;
+          throw new HearthError('upstream', `the sandbox-executor failed: ${error.message}`);
+        }
+        let body: Partial<WireResult> & { detail?: string } = {};
+        try {
+          body = JSON.parse(text) as typeof body;
+        } catch {
+          // not JSON: the status says enough
+        }
         if (response.status === 401) {
           throw unavailable('the sidecar rejected the token');
         }
