@@ -3707,6 +3707,7 @@ export interface operations {
                             enabled: boolean;
                             last_error: string | null;
                             name: string;
+                            over_limit: string | null;
                             restarts: number;
                             /** @enum {string} */
                             state: "connecting" | "connected" | "restarting" | "disabled" | "failed";
@@ -3714,6 +3715,10 @@ export interface operations {
                             tools: string[];
                             /** @enum {string} */
                             transport: "stdio" | "http";
+                            withheld: {
+                                reason: string;
+                                tool: string;
+                            }[];
                         }[];
                     };
                 };
@@ -3775,6 +3780,7 @@ export interface operations {
                         enabled: boolean;
                         last_error: string | null;
                         name: string;
+                        over_limit: string | null;
                         restarts: number;
                         /** @enum {string} */
                         state: "connecting" | "connected" | "restarting" | "disabled" | "failed";
@@ -3782,6 +3788,10 @@ export interface operations {
                         tools: string[];
                         /** @enum {string} */
                         transport: "stdio" | "http";
+                        withheld: {
+                            reason: string;
+                            tool: string;
+                        }[];
                     };
                 };
             };
@@ -3826,6 +3836,7 @@ export interface operations {
                         enabled: boolean;
                         last_error: string | null;
                         name: string;
+                        over_limit: string | null;
                         restarts: number;
                         /** @enum {string} */
                         state: "connecting" | "connected" | "restarting" | "disabled" | "failed";
@@ -3833,6 +3844,10 @@ export interface operations {
                         tools: string[];
                         /** @enum {string} */
                         transport: "stdio" | "http";
+                        withheld: {
+                            reason: string;
+                            tool: string;
+                        }[];
                     };
                 };
             };
@@ -3945,6 +3960,7 @@ export interface operations {
                         enabled: boolean;
                         last_error: string | null;
                         name: string;
+                        over_limit: string | null;
                         restarts: number;
                         /** @enum {string} */
                         state: "connecting" | "connected" | "restarting" | "disabled" | "failed";
@@ -3952,6 +3968,10 @@ export interface operations {
                         tools: string[];
                         /** @enum {string} */
                         transport: "stdio" | "http";
+                        withheld: {
+                            reason: string;
+                            tool: string;
+                        }[];
                     };
                 };
             };
