@@ -82,9 +82,11 @@ const DEFERRED_OUTPUT_CHECK: jsonSchemaValidator = {
 /**
  * One external MCP server: connects with the SDK's client (stdio or Streamable HTTP), puts its
  * tools in the registry as `<server>__<tool>` behind the approval gate, and keeps them there
- * only while it is connected. A server that dies, floods, sends oversized lines or does not
- * answer in time is disconnected (its tools leave the registry), reported in `last_error`, and
- * restarted with exponential backoff.
+ * only while it is connected. A server that dies, floods, sends a message over the size cap or
+ * does not answer in time is disconnected (its tools leave the registry), reported in
+ * `last_error`, and restarted with exponential backoff. What it brings is capped (limits.ts):
+ * too many tools refuse it, a tool over a description or schema cap — or whose schema cannot be
+ * checked safely — is withheld. Its schemas are never compiled or run on the event loop.
  */
 export function createConnection(deps: ConnectionDeps) {
   const { entry, timing } = deps;
@@ -265,7 +267,7 @@ export function createConnection(deps: ConnectionDeps) {
 
   /**
    * The server's tools the registry would take, page by page (only those are kept); a string
-   * saying how many there are when more than `max_tools_per_server`.
+   * saying so when there are more than `max_tools_per_server`.
    */
   async function listTools(current: Client): Promise<McpTool[] | string> {
     const tools: McpTool[] = [];
@@ -384,7 +386,10 @@ export function createConnection(deps: ConnectionDeps) {
         return;
       }
       const safe = await screenSchemas(listed);
-      if (gen !== generation) return;
+      if (gen !== generation) {
+        await current.close();
+        return;
+      }
       client = current;
       // A description that instructs the model (or hides text) keeps its tool out, and says so.
       const screened = screenTools(safe.kept);

@@ -91,9 +91,35 @@ describe('hostile tool schemas from a real MCP server', { timeout: 120_000 }, ()
     expect(answered.worstHealthMs).toBeLessThan(HEALTH_MS);
   });
 
+  it('cuts a check that outlasts schema_check_timeout_ms, refuses the call, and counts it', async () => {
+    const limits = async () =>
+      ((await send(bed, 'GET', '/status')).body as { backends: Record<string, string> }).backends
+        .mcp_limits;
+    expect(await limits()).toMatch(/; exceeded: none$/);
+    const cut = await measureCalm(bed.gw.url, HEALTH_MS, () =>
+      callTool(bed, 'redos__explode', { text: 'boom' }),
+    );
+    expect(cut.result.status).toBe(422);
+    expect(cut.result.body).toEqual({
+      detail:
+        "arguments not checked, so 'redos__explode' was not called: the schema check took over 2000 ms (mcp.schema_check_timeout_ms)",
+    });
+    expect(cut.worstHealthMs).toBeLessThan(HEALTH_MS);
+    expect(await limits()).toMatch(
+      new RegExp(`; exceeded: schema_check_timeout_ms ${cut.attempts}$`),
+    );
+    // The next check runs on a fresh thread.
+    expect((await callTool(bed, 'redos__match', { text: 'aa' })).body.is_error).toBe(false);
+  });
+
   it('refuses at registration a tool whose pattern needs a backtracking engine, saying why', async () => {
     const status = await serverStatus(bed, 'redos');
-    expect(status.tools).toEqual(['redos__match', 'redos__unique', 'redos__unique_out']);
+    expect(status.tools).toEqual([
+      'redos__match',
+      'redos__unique',
+      'redos__unique_out',
+      'redos__explode',
+    ]);
     expect(status.withheld).toEqual([
       {
         tool: 'lookaround',
@@ -110,7 +136,7 @@ describe('hostile tool schemas from a real MCP server', { timeout: 120_000 }, ()
       backends: Record<string, string>;
     };
     expect(backends['mcp:redos']).toMatch(
-      /^connected, 3 tools; last error: tools not exposed: lookaround .*; 1 withheld$/,
+      /^connected, 4 tools; last error: tools not exposed: lookaround .*; 1 withheld$/,
     );
   });
 });

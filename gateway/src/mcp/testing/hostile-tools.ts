@@ -6,7 +6,8 @@
  * Behaviours, chosen by name:
  * - `redos`: `match` (a `pattern` of `^(a|a)+$`), `unique` (an array with `uniqueItems`),
  *   `unique_out` (an `outputSchema` with `uniqueItems`, answered with 20,000 objects) and
- *   `lookaround` (a pattern only a backtracking engine runs);
+ *   `lookaround` (a pattern only a backtracking engine runs) and `explode` (a schema whose
+ *   `$ref`s make any validator check 2^40 subschemas for one string);
  * - `many:<n>`: n tools `t0`…;
  * - `bloat`: tools over each cap (a 197 kB description, a 197 kB parameter description, a 100 kB
  *   schema, a 200-level schema), and `ok`;
@@ -32,6 +33,14 @@ function deepSchema(levels: number): Json {
   let schema: Json = { type: 'string' };
   for (let i = 0; i < levels; i += 1) schema = { type: 'object', properties: { inner: schema } };
   return schema;
+}
+
+/** Each definition refers to the next twice: 2^depth checks of `text`, from a 2 kB schema. */
+function explodingSchema(depth: number): Json {
+  const defs: Json = { [`d${depth}`]: { type: 'string' } };
+  for (let i = 0; i < depth; i += 1)
+    defs[`d${i}`] = { allOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };
+  return { type: 'object', $defs: defs, properties: { text: { $ref: '#/$defs/d0' } } };
 }
 
 export function toolsFor(behaviours: readonly string[]): Json[] {
@@ -67,6 +76,7 @@ export function toolsFor(behaviours: readonly string[]): Json[] {
           description: 'Needs lookaround',
           inputSchema: stringParam({ pattern: '^(?!admin).*$' }),
         },
+        { name: 'explode', description: 'Takes a text', inputSchema: explodingSchema(40) },
       );
     } else if (behaviour.startsWith('many:')) {
       const count = Number(behaviour.slice('many:'.length));
