@@ -3749,6 +3749,7 @@ export interface operations {
                             enabled: boolean;
                             last_error: string | null;
                             name: string;
+                            over_limit: string | null;
                             restarts: number;
                             /** @enum {string} */
                             state: "connecting" | "connected" | "restarting" | "disabled" | "failed";
@@ -3756,6 +3757,10 @@ export interface operations {
                             tools: string[];
                             /** @enum {string} */
                             transport: "stdio" | "http";
+                            withheld: {
+                                reason: string;
+                                tool: string;
+                            }[];
                         }[];
                     };
                 };
@@ -3817,6 +3822,7 @@ export interface operations {
                         enabled: boolean;
                         last_error: string | null;
                         name: string;
+                        over_limit: string | null;
                         restarts: number;
                         /** @enum {string} */
                         state: "connecting" | "connected" | "restarting" | "disabled" | "failed";
@@ -3824,6 +3830,10 @@ export interface operations {
                         tools: string[];
                         /** @enum {string} */
                         transport: "stdio" | "http";
+                        withheld: {
+                            reason: string;
+                            tool: string;
+                        }[];
                     };
                 };
             };
@@ -3868,6 +3878,7 @@ export interface operations {
                         enabled: boolean;
                         last_error: string | null;
                         name: string;
+                        over_limit: string | null;
                         restarts: number;
                         /** @enum {string} */
                         state: "connecting" | "connected" | "restarting" | "disabled" | "failed";
@@ -3875,6 +3886,10 @@ export interface operations {
                         tools: string[];
                         /** @enum {string} */
                         transport: "stdio" | "http";
+                        withheld: {
+                            reason: string;
+                            tool: string;
+                        }[];
                     };
                 };
             };
@@ -3987,6 +4002,7 @@ export interface operations {
                         enabled: boolean;
                         last_error: string | null;
                         name: string;
+                        over_limit: string | null;
                         restarts: number;
                         /** @enum {string} */
                         state: "connecting" | "connected" | "restarting" | "disabled" | "failed";
@@ -3994,6 +4010,10 @@ export interface operations {
                         tools: string[];
                         /** @enum {string} */
                         transport: "stdio" | "http";
+                        withheld: {
+                            reason: string;
+                            tool: string;
+                        }[];
                     };
                 };
             };

@@ -163,6 +163,18 @@ export const mcpSection = z.strictObject({
     .refine((servers) => new Set(servers.map((s) => s.name)).size === servers.length, {
       message: 'server names must be unique',
     }),
+  /** Tools one external server may bring (after its `tools` allow-list); more: refused. */
+  max_tools_per_server: z.number().int().min(1).max(10_000).default(128),
+  /** Longest description (or title, or a parameter's description) of an external tool. */
+  max_description_chars: z.number().int().min(1_024).max(1_048_576).default(8_192),
+  /** Largest input or output schema of an external tool, as JSON. */
+  max_schema_bytes: z.number().int().min(1_024).max(16_777_216).default(16_384),
+  /** Deepest nesting of an external tool's schema (objects and arrays). */
+  max_schema_depth: z.number().int().min(2).max(1_000).default(32),
+  /** Largest message an external server may send: a stdio line, an HTTP answer, an SSE event. */
+  max_message_bytes: z.number().int().min(65_536).max(268_435_456).default(4_194_304),
+  /** How long checking one tool call's arguments (or a result) against a schema may take. */
+  schema_check_timeout_ms: z.number().int().min(10).max(600_000).default(2_000),
 });
 
 export const canvasSection = z.strictObject({

@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import type { Area } from '../lifecycle/area.ts';
 import { late } from '../lifecycle/late.ts';
-import type { ToolRegistry } from '../tools/ports.ts';
+import { createSchemaChecker, type ToolRegistry } from '../tools/ports.ts';
 import { configServerStore, type UpdateConfig } from './client/config-store.ts';
+import type { McpLimits } from './client/limits.ts';
 import { mcpOrigin, mcpPrefix } from './client/names.ts';
 import { DEFAULT_TIMING, type ConnectionTiming } from './client/timing.ts';
 import { createClientManager, type ClientManager } from './client/manager.ts';
@@ -36,6 +37,8 @@ export interface McpAreaDeps {
   /** Writes a section of config.toml (atomic, comments kept). */
   updateConfig: UpdateConfig;
   timing?: Partial<ConnectionTiming>;
+  /** The caps on external servers and the schema checks (`[mcp]`). */
+  limits: McpLimits;
   version: string;
   logger: Logger;
 }
@@ -47,7 +50,9 @@ export interface McpArea extends Area {
 function describe(server: ExternalServerStatus): string {
   const tools = `${server.tool_count} ${server.tool_count === 1 ? 'tool' : 'tools'}`;
   const error = server.last_error === null ? '' : `; last error: ${server.last_error}`;
-  return `${server.state}, ${tools}${error}`;
+  const over = server.over_limit === null ? '' : `; over limit: ${server.over_limit}`;
+  const withheld = server.withheld.length === 0 ? '' : `; ${server.withheld.length} withheld`;
+  return `${server.state}, ${tools}${error}${over}${withheld}`;
 }
 
 /**
@@ -67,7 +72,17 @@ export function mcpArea(deps: McpAreaDeps): McpArea {
     env: deps.serverEnv,
     logger,
   });
-  const callTool = createToolCaller({ tools: deps.tools, deniedText: deps.deniedText, logger });
+  // Tools' schemas are compiled and arguments and results checked there, off the event loop.
+  const checker = createSchemaChecker({
+    timeoutMs: deps.limits.schema_check_timeout_ms,
+    timeoutSetting: 'mcp.schema_check_timeout_ms',
+  });
+  const callTool = createToolCaller({
+    tools: deps.tools,
+    deniedText: deps.deniedText,
+    checker,
+    logger,
+  });
 
   return {
     name: 'mcp',
@@ -80,6 +95,8 @@ export function mcpArea(deps: McpAreaDeps): McpArea {
         gate: deps.gate,
         childEnv: deps.childEnv,
         timing: { ...DEFAULT_TIMING, ...deps.timing },
+        limits: deps.limits,
+        checker,
         version: deps.version,
         logger,
       });
@@ -91,14 +108,16 @@ export function mcpArea(deps: McpAreaDeps): McpArea {
       const backends: Record<string, string> = {
         mcp_server: child.running ? `running (pid ${child.pid})` : 'stopped',
       };
-      for (const server of clients.peek()?.list() ?? [])
-        backends[`mcp:${server.name}`] = describe(server);
+      const manager = clients.peek();
+      if (manager) backends.mcp_limits = manager.limits();
+      for (const server of manager?.list() ?? []) backends[`mcp:${server.name}`] = describe(server);
       return backends;
     },
     clients: clients.get,
     async close() {
       await clients.peek()?.close();
       await process.close();
+      await checker.close();
     },
   };
 }
@@ -134,6 +153,7 @@ export const mcp = defineArea('mcp', (kernel, needs: McpNeeds, options: McpOptio
     }),
     updateConfig: (section, values) => updateConfigFile(kernel.paths.configPath, section, values),
     timing: options?.timing,
+    limits: config.mcp,
     version: VERSION,
     logger: kernel.logger,
   });

@@ -37,6 +37,13 @@ export interface ExternalServerStatus {
   last_error: string | null;
   /** Restarts since the gateway started (a dead server is restarted with backoff). */
   restarts: number;
+  /**
+   * The last `[mcp]` cap the server went over as a whole and how (`max_tools_per_server: it
+   * offers more than 128 tools`); it was disconnected for it. Null when it never did.
+   */
+  over_limit: string | null;
+  /** Its tools not offered, and why (over a cap, a schema unsafe to check, a description). */
+  withheld: { tool: string; reason: string }[];
 }
 
 /** Where `[[mcp.servers]]` is kept: config.toml, through the atomic comment-preserving writer. */

@@ -61,6 +61,8 @@ export const serverStatus = z.object({
   tools: z.array(z.string()),
   last_error: z.string().nullable(),
   restarts: z.number().int(),
+  over_limit: z.string().nullable(),
+  withheld: z.array(z.object({ tool: z.string(), reason: z.string() })),
 });
 
 export const serversResponse = z.object({ servers: z.array(serverStatus) });

@@ -61,6 +61,10 @@ describe('GET /api/v1/status', () => {
         logs: 'unavailable (this logger keeps no tail)',
         canvas: 'in-process',
         mcp_server: 'stopped',
+        // The caps on external MCP servers and how often each was exceeded.
+        mcp_limits:
+          '128 tools per server, descriptions 8192 characters, schemas 16384 bytes and 32 levels, ' +
+          'messages 4194304 bytes, schema checks 2000 ms; exceeded: none',
         push: 'web-push',
         // `npm run build` (and `npm install`'s prepare step) builds the client.
         web_client: expect.stringMatching(/^(built|not built)/),

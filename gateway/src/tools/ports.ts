@@ -14,4 +14,11 @@ export interface ToolsArea extends Area {
   readonly peek: () => ToolRuntime | undefined;
 }
 export { createToolRegistry } from './registry.ts';
+export { createSchemaChecker } from './schema-check/schema-checker.ts';
+export type {
+  JsonSchema,
+  SchemaCheckCounts,
+  SchemaChecker,
+  SchemaVerdict,
+} from './schema-check/schema-checker.ts';
 export { BUILTIN_TOOLS } from './builtin-names.ts';

@@ -1,9 +1,8 @@
 import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import {
   ErrorCode,
   McpError,
@@ -12,15 +11,32 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { unavailable } from '../../errors.ts';
-import type { Tool, ToolRegistry } from '../../tools/ports.ts';
+import {
+  createSchemaChecker,
+  type JsonSchema,
+  type SchemaChecker,
+  type Tool,
+  type ToolRegistry,
+} from '../../tools/ports.ts';
 import type {
   ApprovalGate,
   ConnectionState,
   ExternalServerStatus,
   McpServerEntry,
 } from '../ports.ts';
+import { cappedFetch } from './capped-fetch.ts';
 import { screenTools, shownDescription } from './description-guard.ts';
 import { gateCommand } from './gate-command.ts';
+import { CappedStdioTransport } from './stdio-transport.ts';
+import {
+  createLimitCounter,
+  DEFAULT_LIMITS,
+  toolOverLimit,
+  type LimitCounter,
+  type LimitName,
+  type McpLimits,
+  type Withheld,
+} from './limits.ts';
 import { GuardedTransport } from './message-guard.ts';
 import { mcpOrigin, mcpPrefix } from './names.ts';
 import type { ConnectionTiming } from './timing.ts';
@@ -33,6 +49,12 @@ export interface ConnectionDeps {
   /** The stdio server's environment: the entry's `env` through the shared sanitiser. */
   childEnv: (env: Record<string, string>) => Record<string, string>;
   timing: ConnectionTiming;
+  /** The caps on what the server may send and bring (`[mcp]`); the defaults when absent. */
+  limits?: McpLimits;
+  /** Counts the caps exceeded (shared by every server, for /status). */
+  counter?: LimitCounter;
+  /** Where schemas are compiled and results checked (off the event loop); one of its own else. */
+  checker?: SchemaChecker;
   version: string;
   logger: Logger;
 }
@@ -48,14 +70,32 @@ const messageOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
 
 /**
+ * The SDK client checks a result's `structuredContent` against the tool's `outputSchema` with
+ * ajv, on the event loop, and compiles every output schema as the tools are listed: a server's
+ * schema and data both, which is how a server stalls its client. It is given this validator,
+ * which never compiles anything; `call` checks the result on the schema thread instead.
+ */
+const DEFERRED_OUTPUT_CHECK: jsonSchemaValidator = {
+  getValidator: () => (input) => ({ valid: true, data: input as never, errorMessage: undefined }),
+};
+
+/**
  * One external MCP server: connects with the SDK's client (stdio or Streamable HTTP), puts its
  * tools in the registry as `<server>__<tool>` behind the approval gate, and keeps them there
- * only while it is connected. A server that dies, floods, sends oversized lines or does not
- * answer in time is disconnected (its tools leave the registry), reported in `last_error`, and
- * restarted with exponential backoff.
+ * only while it is connected. A server that dies, floods, sends a message over the size cap or
+ * does not answer in time is disconnected (its tools leave the registry), reported in
+ * `last_error`, and restarted with exponential backoff. What it brings is capped (limits.ts):
+ * too many tools refuse it, a tool over a description or schema cap — or whose schema cannot be
+ * checked safely — is withheld. Its schemas are never compiled or run on the event loop.
  */
 export function createConnection(deps: ConnectionDeps) {
   const { entry, timing } = deps;
+  const limits = deps.limits ?? DEFAULT_LIMITS;
+  const counter = deps.counter ?? createLimitCounter();
+  const ownChecker = deps.checker
+    ? undefined
+    : createSchemaChecker({ timeoutMs: limits.schema_check_timeout_ms });
+  const checker = deps.checker ?? ownChecker!;
   const logger = deps.logger.child({ area: 'mcp-client', server: entry.name });
   const origin = mcpOrigin(entry.name);
   let enabled = entry.enabled;
@@ -66,27 +106,35 @@ export function createConnection(deps: ConnectionDeps) {
   let live: Client | undefined;
   let registered: string[] = [];
   let lastError: string | null = null;
+  /** The last cap the server went over as a whole (it was disconnected for it), or null. */
+  let overLimitReason: string | null = null;
+  /** Its tools not offered (over a cap, unsafe schema, instructing descriptions), and why. */
+  let withheld: Withheld[] = [];
+  /** Why the connection of a generation was dropped: what its pending calls are told. */
+  let dropped: { gen: number; reason: string } | undefined;
   let restarts = 0;
   let attempt = 0;
   let retry: NodeJS.Timeout | undefined;
   /** Bumped by every connect and every drop: callbacks of an older connection do nothing. */
   let generation = 0;
 
-  function transportFor(): Transport {
-    if (entry.url !== undefined) return new StreamableHTTPClientTransport(new URL(entry.url));
-    const transport = new StdioClientTransport({
+  /** The server's transport; a message over `max_message_bytes` is counted as it arrives. */
+  function transportFor(gen: number): Transport {
+    const onOverLimit = (detail: string) => overLimit(gen, 'max_message_bytes', detail);
+    if (entry.url !== undefined)
+      return new StreamableHTTPClientTransport(new URL(entry.url), {
+        fetch: cappedFetch(limits.max_message_bytes, onOverLimit),
+      });
+    const transport = new CappedStdioTransport({
       command: entry.command ?? '',
       args: entry.args,
       env: deps.childEnv(entry.env),
-      stderr: 'pipe',
-      maxBufferSize: timing.maxMessageBytes,
+      maxLineBytes: limits.max_message_bytes,
+      onOverLimit,
     });
-    const stderr = transport.stderr;
-    if (stderr) {
-      createInterface({ input: stderr as Readable, crlfDelay: Infinity }).on('line', (line) => {
-        logger.info(line.slice(0, MAX_STDERR_LINE));
-      });
-    }
+    createInterface({ input: transport.stderr, crlfDelay: Infinity }).on('line', (line) => {
+      logger.info(line.slice(0, MAX_STDERR_LINE));
+    });
     return transport;
   }
 
@@ -108,12 +156,28 @@ export function createConnection(deps: ConnectionDeps) {
     unregister();
     if (reason !== null) {
       lastError = reason;
+      dropped = { gen, reason };
       logger.warn({ reason }, 'MCP server disconnected');
     }
     // A stdio server's stdin is closed, then it is sent SIGTERM and SIGKILL if it lingers.
     const closing = current?.close().catch(() => undefined) ?? Promise.resolve();
     if (restart && enabled) scheduleRestart();
     return closing;
+  }
+
+  /**
+   * The server went over a cap as a whole: disconnected at once (the transports have stopped
+   * reading it already), counted, and reported. While it connects it is refused (state
+   * `failed`, no restart: it would do the same again); answering a call, it is restarted with
+   * backoff.
+   */
+  function overLimit(gen: number, limit: LimitName, detail: string): void {
+    if (gen !== generation) return;
+    counter.hit(limit);
+    overLimitReason = `${limit}: ${detail}`;
+    const wasConnected = client !== undefined;
+    void drop(gen, `over limit: ${detail} (mcp.${limit})`, wasConnected);
+    if (!wasConnected) state = 'failed';
   }
 
   function scheduleRestart(): void {
@@ -147,14 +211,14 @@ export function createConnection(deps: ConnectionDeps) {
           untrustedSources: context.untrustedSources?.(),
         });
         if (!decision.allowed) return decision.message;
-        return call(gen, tool.name, args, context.signal);
+        return call(gen, tool, args, context.signal);
       },
     };
   }
 
   async function call(
     gen: number,
-    tool: string,
+    tool: McpTool,
     args: Record<string, unknown>,
     signal: AbortSignal | undefined,
   ): Promise<string> {
@@ -163,36 +227,94 @@ export function createConnection(deps: ConnectionDeps) {
       throw unavailable(`MCP server ${entry.name} is not connected`);
     let result: CallToolResult;
     try {
-      result = (await current.callTool({ name: tool, arguments: args }, undefined, {
+      result = (await current.callTool({ name: tool.name, arguments: args }, undefined, {
         timeout: timing.callTimeoutMs,
         signal,
       })) as CallToolResult;
     } catch (error) {
       if (error instanceof McpError && error.code === REQUEST_TIMEOUT) {
-        void drop(gen, `timed out: ${tool} got no answer within ${timing.callTimeoutMs} ms`, true);
+        void drop(
+          gen,
+          `timed out: ${tool.name} got no answer within ${timing.callTimeoutMs} ms`,
+          true,
+        );
       } else if (!(error instanceof McpError) || error.code === CONNECTION_CLOSED) {
         void drop(gen, messageOf(error), true);
       }
-      throw new Error(`MCP server ${entry.name}: ${messageOf(error)}`, { cause: error });
+      // A connection dropped under the call (over a cap, say) is why the call failed.
+      const why = dropped?.gen === gen ? dropped.reason : messageOf(error);
+      throw new Error(`MCP server ${entry.name}: ${why}`, { cause: error });
     }
-    const text = resultText(result);
     // The pipeline and the MCP server mark a thrown error as a tool error.
-    if (result.isError === true) throw new Error(text || `${tool} failed`);
-    return text;
+    if (result.isError === true) throw new Error(resultText(result) || `${tool.name} failed`);
+    if (tool.outputSchema !== undefined && result.structuredContent !== undefined)
+      await checkOutput(tool, result.structuredContent);
+    return resultText(result);
   }
 
-  async function listTools(current: Client): Promise<McpTool[]> {
+  /** A result's structured content against the tool's output schema, on the schema thread. */
+  async function checkOutput(tool: McpTool, content: Record<string, unknown>): Promise<void> {
+    const verdict = await checker.validate(tool.outputSchema as JsonSchema, content);
+    if (verdict.kind === 'invalid')
+      throw new Error(
+        `MCP server ${entry.name}: the result of ${tool.name} does not match its output schema: ${verdict.message}`,
+      );
+    if (verdict.kind === 'refused')
+      throw new Error(
+        `MCP server ${entry.name}: the result of ${tool.name} was not checked against its output schema, so it is withheld: ${verdict.message}`,
+      );
+  }
+
+  /**
+   * The server's tools the registry would take, page by page (only those are kept); a string
+   * saying so when there are more than `max_tools_per_server`.
+   */
+  async function listTools(current: Client): Promise<McpTool[] | string> {
     const tools: McpTool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_TOOL_PAGES; page += 1) {
       const result = await current.listTools(cursor === undefined ? undefined : { cursor }, {
         timeout: timing.connectTimeoutMs,
       });
-      tools.push(...result.tools);
+      tools.push(...wanted(result.tools));
+      if (tools.length > limits.max_tools_per_server)
+        return `it offers more than ${limits.max_tools_per_server} tools${entry.tools === undefined ? '' : ' of its allow-list'}`;
       cursor = result.nextCursor;
       if (cursor === undefined) break;
     }
     return tools;
+  }
+
+  /**
+   * The tools within the caps whose schemas can be checked safely: each schema is compiled on the
+   * schema thread (so the first call does not wait for it) and one with a pattern no linear-time
+   * engine runs, or that takes too long, keeps its tool out.
+   */
+  async function screenSchemas(tools: McpTool[]): Promise<{ kept: McpTool[]; out: Withheld[] }> {
+    const kept: McpTool[] = [];
+    const out: Withheld[] = [];
+    for (const tool of tools) {
+      const over = toolOverLimit(tool, limits);
+      if (over !== null) {
+        counter.hit(over.limit);
+        out.push({ tool: tool.name, ...over });
+        continue;
+      }
+      let refusal: string | null = null;
+      for (const [what, schema] of [
+        ['input schema', tool.inputSchema],
+        ['output schema', tool.outputSchema],
+      ] as const) {
+        if (schema === undefined || refusal !== null) continue;
+        const verdict = await checker.prepare(schema);
+        if (verdict.kind === 'refused') refusal = `its ${what}: ${verdict.message}`;
+        if (verdict.kind === 'unchecked')
+          logger.warn({ tool: tool.name, why: verdict.message }, `MCP tool ${what} not checked`);
+      }
+      if (refusal === null) kept.push(tool);
+      else out.push({ tool: tool.name, reason: refusal });
+    }
+    return { kept, out };
   }
 
   /** The server's tools the registry would take (allowed, well named). */
@@ -232,9 +354,13 @@ export function createConnection(deps: ConnectionDeps) {
     generation += 1;
     const gen = generation;
     state = attempt === 0 ? 'connecting' : 'restarting';
-    const current = new Client({ name: 'hearth', version: deps.version }, { capabilities: {} });
+    withheld = [];
+    const current = new Client(
+      { name: 'hearth', version: deps.version },
+      { capabilities: {}, jsonSchemaValidator: DEFERRED_OUTPUT_CHECK },
+    );
     live = current;
-    const transport = new GuardedTransport(transportFor(), timing.guard, (reason) => {
+    const transport = new GuardedTransport(transportFor(gen), timing.guard, (reason) => {
       void drop(gen, reason, true);
     });
     current.onclose = () => void drop(gen, 'the server closed the connection', true);
@@ -243,29 +369,39 @@ export function createConnection(deps: ConnectionDeps) {
     };
     try {
       await current.connect(transport, { timeout: timing.connectTimeoutMs });
-      const tools = await listTools(current);
+      const listed = await listTools(current);
       if (gen !== generation) {
         await current.close();
         return;
       }
-      const kept = wanted(tools);
-      const taken = collision(kept);
+      if (typeof listed === 'string') {
+        overLimit(gen, 'max_tools_per_server', listed);
+        return;
+      }
+      const taken = collision(listed);
       if (taken !== null) {
         // Not connected at all: none of its tools, and no restart until it is enabled again.
         await drop(gen, `refused: ${taken}`, false);
         state = 'failed';
         return;
       }
+      const safe = await screenSchemas(listed);
+      if (gen !== generation) {
+        await current.close();
+        return;
+      }
       client = current;
       // A description that instructs the model (or hides text) keeps its tool out, and says so.
-      const screened = screenTools(kept);
+      const screened = screenTools(safe.kept);
       register(screened.kept, gen);
-      if (screened.withheld.length > 0) {
-        lastError = `tools not exposed: ${screened.withheld.join('; ')}`.slice(0, 2_000);
-        logger.warn(
-          { withheld: screened.withheld },
-          'MCP tools withheld: their descriptions instruct the model',
-        );
+      withheld = [...safe.out, ...screened.withheld];
+      if (withheld.length > 0) {
+        lastError =
+          `tools not exposed: ${withheld.map((w) => `${w.tool} (${w.reason})`).join('; ')}`.slice(
+            0,
+            2_000,
+          );
+        logger.warn({ withheld }, 'MCP tools withheld');
       }
       state = 'connected';
       attempt = 0;
@@ -305,6 +441,8 @@ export function createConnection(deps: ConnectionDeps) {
         tools: [...registered],
         last_error: lastError,
         restarts,
+        over_limit: overLimitReason,
+        withheld: withheld.map(({ tool, reason }) => ({ tool, reason })),
       };
     },
 
@@ -314,6 +452,7 @@ export function createConnection(deps: ConnectionDeps) {
       clearTimeout(retry);
       state = 'disabled';
       await drop(generation, null, false);
+      await ownChecker?.close();
     },
   };
 }

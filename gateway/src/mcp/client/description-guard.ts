@@ -19,7 +19,10 @@ function textsOf(tool: McpTool): string[] {
 }
 
 /** The tools that may be exposed, and why each other one is withheld. */
-export function screenTools(tools: readonly McpTool[]): { kept: McpTool[]; withheld: string[] } {
+export function screenTools(tools: readonly McpTool[]): {
+  kept: McpTool[];
+  withheld: { tool: string; reason: string }[];
+} {
   const own = new Set<string>();
   for (const tool of tools) {
     own.add(tool.name);
@@ -27,12 +30,12 @@ export function screenTools(tools: readonly McpTool[]): { kept: McpTool[]; withh
     for (const name of Object.keys(properties ?? {})) own.add(name);
   }
   const kept: McpTool[] = [];
-  const withheld: string[] = [];
+  const withheld: { tool: string; reason: string }[] = [];
   for (const tool of tools) {
     const issue = textsOf(tool)
       .flatMap((text) => checkDescription(text, own))
       .at(0);
-    if (issue) withheld.push(`${tool.name} (its description ${issue.message})`);
+    if (issue) withheld.push({ tool: tool.name, reason: `its description ${issue.message}` });
     else kept.push(tool);
   }
   return { kept, withheld };

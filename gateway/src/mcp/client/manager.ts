@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { HearthError, notFound } from '../../errors.ts';
-import type { ToolRegistry } from '../../tools/ports.ts';
+import type { SchemaChecker, ToolRegistry } from '../../tools/ports.ts';
 import type {
   ApprovalGate,
   ExternalServerStatus,
@@ -9,6 +9,7 @@ import type {
 } from '../ports.ts';
 import type * as ConnectionModule from './connection.ts';
 import type { Connection } from './connection.ts';
+import { createLimitCounter, describeLimits, type McpLimits } from './limits.ts';
 import { mcpOrigin, mcpPrefix } from './names.ts';
 import type { ConnectionTiming } from './timing.ts';
 
@@ -20,6 +21,9 @@ export interface ClientManagerDeps {
   gate: ApprovalGate;
   childEnv: (env: Record<string, string>) => Record<string, string>;
   timing: ConnectionTiming;
+  limits: McpLimits;
+  /** The schema thread: tools' schemas compiled, results checked, off the event loop. */
+  checker: SchemaChecker;
   version: string;
   logger: Logger;
 }
@@ -30,6 +34,7 @@ export interface ClientManagerDeps {
  */
 export function createClientManager(deps: ClientManagerDeps) {
   const connections = new Map<string, Connection>();
+  const counter = createLimitCounter();
   let closed = false;
 
   // The MCP SDK's client loads with the first server, not at start-up (idle memory).
@@ -42,6 +47,9 @@ export function createClientManager(deps: ClientManagerDeps) {
       gate: deps.gate,
       childEnv: deps.childEnv,
       timing: deps.timing,
+      limits: deps.limits,
+      counter,
+      checker: deps.checker,
       version: deps.version,
       logger: deps.logger,
     });
@@ -71,6 +79,9 @@ export function createClientManager(deps: ClientManagerDeps) {
     },
 
     list: (): ExternalServerStatus[] => [...connections.values()].map((c) => c.status()),
+
+    /** `/status` `backends.mcp_limits`: the caps and how often each was exceeded. */
+    limits: (): string => describeLimits(deps.limits, counter, deps.checker.counts()),
 
     get: (name: string): ExternalServerStatus => get(name).status(),
 

@@ -27,6 +27,8 @@ describe(
         config: {
           security: { security: 'full' },
           mcp: {
+            // The `huge` fixture tool writes 8 MiB; a lower limit is hit sooner on a loaded machine.
+            max_message_bytes: 1024 * 1024,
             servers: [
               stdioEntry('fx', {
                 env: {
@@ -169,15 +171,21 @@ describe(
 
     it('disconnects a server that sends a line over the size limit, and reports it', async () => {
       const call = callTool(bed, 'fx__huge');
-      await until(
+      const status = await until(
         'fx reported the oversized line',
         () => serverStatus(bed, 'fx'),
-        (s) =>
-          s.last_error !== null &&
-          /exceeded maximum size|closed/.test(s.last_error) &&
-          s.state !== 'connected',
+        (s) => s.over_limit !== null && s.state !== 'connected',
       );
-      expect((await call).body.is_error).toBe(true);
+      expect(status.last_error).toBe(
+        'over limit: a message of more than 1048576 bytes (mcp.max_message_bytes)',
+      );
+      expect(status.over_limit).toBe('max_message_bytes: a message of more than 1048576 bytes');
+      const result = (await call).body;
+      expect(result).toEqual({
+        content:
+          'MCP server fx: over limit: a message of more than 1048576 bytes (mcp.max_message_bytes)',
+        is_error: true,
+      });
       await connected(bed, 'fx');
     });
 

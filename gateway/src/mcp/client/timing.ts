@@ -8,8 +8,6 @@ export interface ConnectionTiming {
   /** Restart delays: initial, doubled each failed attempt, capped. */
   backoffInitialMs: number;
   backoffMaxMs: number;
-  /** The largest line a stdio server may send. */
-  maxMessageBytes: number;
   guard: MessageGuardLimits;
 }
 
@@ -18,6 +16,5 @@ export const DEFAULT_TIMING: ConnectionTiming = {
   callTimeoutMs: 120_000,
   backoffInitialMs: 1_000,
   backoffMaxMs: 60_000,
-  maxMessageBytes: 4 * 1024 * 1024,
   guard: DEFAULT_GUARD_LIMITS,
 };

@@ -23,8 +23,6 @@ export const FAST_TIMING = {
   backoffInitialMs: 100,
   backoffMaxMs: 1_000,
   guard: { maxEvents: 500, windowMs: 1_000 },
-  // The `huge` fixture tool writes 8 MiB; a lower limit is hit sooner on a loaded machine.
-  maxMessageBytes: 1024 * 1024,
 };
 
 export function stdioEntry(name: string, extra: Partial<McpServerEntry> = {}): McpServerEntry {
