@@ -80,7 +80,10 @@ async function startVoiceMode(running: RunningGateway, mode: VoiceMode): Promise
       ? 'voice: push-to-talk is ready (hearth voice listen, or POST /api/v1/voice/ptt/start)'
       : 'note: voice mode ptt: push-to-talk is unavailable (no speech-to-text; run `hearth voice models pull`)';
   try {
-    await voice.continuousStart({ wake: mode === 'wake' });
+    const { started, reason } = await voice.continuousStart({ wake: mode === 'wake' });
+    // No microphone or speech-to-text is an answer (started: false, with the reason).
+    if (!started)
+      return `note: voice mode ${mode} is unavailable: ${reason ?? 'it could not start'}`;
     return mode === 'wake'
       ? 'voice: listening on the host microphone for the wake word'
       : 'voice: listening continuously on the host microphone';
