@@ -137,3 +137,31 @@ export const channelPairings = sqliteTable(
     index('channel_pairings_code_idx').on(table.channel, table.code),
   ],
 );
+
+/**
+ * Sessions' conversation history (`ConversationHistoryStore`, ../../memory/ports.ts): the
+ * messages a session's turns send upstream again, in id order, and at most one `summary` row
+ * per session (what compaction replaced the older messages with). `origin` is the message's
+ * provenance (`MemoryOrigin`, ../../memory/origin.ts) as JSON text; NULL: the role's default (the
+ * user's words the owner's, the rest Hearth's). Ids are never reused (AUTOINCREMENT): a
+ * compaction deletes the messages up to one.
+ */
+export const conversationMessages = sqliteTable(
+  'conversation_messages',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    sessionId: text('session_id').notNull(),
+    role: text('role', { enum: ['user', 'assistant', 'summary'] }).notNull(),
+    content: text('content').notNull(),
+    origin: text('origin'),
+    createdAt: integer('created_at').notNull().default(epochSecondsNow),
+  },
+  (table) => [
+    check('conversation_messages_role', sql`${table.role} in ('user', 'assistant', 'summary')`),
+    check(
+      'conversation_messages_origin_is_json',
+      sql`${table.origin} is null or json_valid(${table.origin})`,
+    ),
+    index('conversation_messages_session_idx').on(table.sessionId, table.id),
+  ],
+);
