@@ -185,7 +185,7 @@ export function chatRoutes(deps: ChatRouteDeps): AnyRoute[] {
       method: 'delete',
       path: '/sessions/{session_id}',
       summary:
-        'Remove a live session and disconnect its sockets on every gateway (its memories stay); cleared and 404 report this gateway only',
+        'Remove a session: its stored conversation history (and with it what that history was made from) and, on every gateway, the live session and its sockets (its memories stay); 404 when neither this gateway nor the store had it',
       tags: ['chat'],
       params: z.object({ session_id: sessionIdSchema }),
       response: z.object({ cleared: z.boolean() }),

@@ -423,6 +423,7 @@ export function runDatabaseConformance(
         expect(await db.conversations.load(session, 10)).toEqual({
           summary: null,
           messages: [],
+          truncated: false,
           earlier: [],
         });
       });
@@ -442,6 +443,7 @@ export function runDatabaseConformance(
         const reopened = await openHandle();
         const loaded = await reopened.conversations.load(session, 10);
         expect(loaded.summary).toBeNull();
+        expect(loaded.truncated).toBe(false);
         expect(loaded.earlier).toEqual([]);
         expect(
           loaded.messages.map(({ id, role, content, origin }) => ({ id, role, content, origin })),
@@ -469,12 +471,27 @@ export function runDatabaseConformance(
         ]);
         const loaded = await db.conversations.load(session, 2);
         expect(loaded.messages.map((m) => m.content)).toEqual(['four', 'five']);
+        expect(loaded.truncated).toBe(true);
         expect(loaded.earlier).toHaveLength(2);
         expect(loaded.earlier).toEqual(expect.arrayContaining([PAGE, MAIL]));
         const none = await db.conversations.load(session, 0);
         expect(none.messages).toEqual([]);
         expect(none.earlier).toEqual(expect.arrayContaining([PAGE, MAIL]));
-        expect((await db.conversations.load(session, 6)).earlier).toEqual([]);
+        expect(await db.conversations.load(session, 6)).toMatchObject({
+          truncated: false,
+          earlier: [],
+        });
+        // Older messages that are all trusted: truncated, no origin to carry.
+        const clean = `${session}-clean`;
+        await db.conversations.append(clean, [
+          { role: 'user', content: 'a', origin: null },
+          { role: 'assistant', content: 'b', origin: null },
+        ]);
+        expect(await db.conversations.load(clean, 1)).toMatchObject({
+          truncated: true,
+          earlier: [],
+        });
+        await db.conversations.clear(clean);
       });
 
       it('summarise() replaces the messages up to an id and the old summary, in one go', async () => {
@@ -516,6 +533,7 @@ export function runDatabaseConformance(
         expect(await db.conversations.load(session, 10)).toEqual({
           summary: null,
           messages: [],
+          truncated: false,
           earlier: [],
         });
         expect(await db.conversations.clear(`${session}-kept`)).toBe(1);

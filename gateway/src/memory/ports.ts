@@ -201,7 +201,8 @@ export interface StoredHistoryMessage {
 export interface ConversationHistoryStore {
   /**
    * The session's summary (null when it has none) and its newest `limit` messages, oldest
-   * first; `earlier`: the untrusted origins among its older messages (past `limit`), each once.
+   * first; `truncated` when it has older ones, and `earlier`: the untrusted origins among
+   * those (at most 64, each once).
    */
   load(
     sessionId: string,
@@ -209,6 +210,7 @@ export interface ConversationHistoryStore {
   ): Promise<{
     summary: StoredHistoryMessage | null;
     messages: StoredHistoryMessage[];
+    truncated: boolean;
     earlier: MemoryOrigin[];
   }>;
   /** Appends messages in order; their ids. A malformed origin is refused before anything is written. */
@@ -324,6 +326,8 @@ export interface MemoryService {
 export interface MemoryRuntime {
   service: MemoryService;
   compactor: Compactor;
+  /** Sessions' stored history, restored into a conversation on its first turn here. */
+  history: ConversationHistory;
   shortTerm: ShortTermStore;
   vectors: VectorStore;
   embedder: Embedder;
@@ -334,7 +338,12 @@ export interface MemoryRuntime {
 
 // Helpers other areas use: session ids, content hashes, query keywords, the prompt block of
 // retrieved memories, and the local embedder's model files.
-export { MAX_SESSION_ID_CHARS, sessionIdFor, sessionIdSchema } from './session-id.ts';
+export {
+  groupSessionIdFor,
+  MAX_SESSION_ID_CHARS,
+  sessionIdFor,
+  sessionIdSchema,
+} from './session-id.ts';
 export { contentHash, normaliseContent } from './content-hash.ts';
 export { keywordsOf } from './keywords.ts';
 export {

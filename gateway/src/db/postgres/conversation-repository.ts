@@ -76,6 +76,7 @@ export function postgresConversationRepository(db: PostgresDrizzle): Conversatio
       return {
         summary: summary === undefined ? null : read(summary),
         messages: kept.reverse().map(read),
+        truncated: newest.length > wanted,
         earlier: earlier.filter((origin): origin is MemoryOrigin => isUntrusted(origin)),
       };
     },

@@ -90,6 +90,7 @@ export function sqliteConversationRepository(db: SqliteDrizzle): ConversationHis
         return {
           summary: summary === undefined ? null : read(summary),
           messages: kept.reverse().map(read),
+          truncated: newest.length > wanted,
           earlier: earlier.filter((origin): origin is MemoryOrigin => isUntrusted(origin)),
         };
       }),

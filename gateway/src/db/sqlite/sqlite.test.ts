@@ -175,6 +175,7 @@ describe('SQLite specifics', () => {
       expect(await db.conversations.load('old', 10)).toEqual({
         summary: null,
         messages: [],
+        truncated: false,
         earlier: [],
       });
       await db.conversations.append('old', [{ role: 'user', content: 'hello', origin: null }]);
