@@ -1123,7 +1123,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a live session and disconnect its sockets on every gateway (its memories stay); cleared and 404 report this gateway only */
+        /** Remove a session: its stored conversation history (and with it what that history was made from) and, on every gateway, the live session and its sockets (its memories stay); 404 when neither this gateway nor the store had it */
         delete: operations["deleteApiV1SessionsSessionId"];
         options?: never;
         head?: never;
@@ -2331,6 +2331,7 @@ export interface operations {
                     "application/json": {
                         config: {
                             enabled: boolean;
+                            group_context: number;
                             rate_limit_per_minute: number;
                             /** @enum {string} */
                             reply_mode: "all" | "mention" | "dm_only";
