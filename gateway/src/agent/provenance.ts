@@ -11,8 +11,16 @@
  *   network data) and the line has no substitution or input redirection;
  * - a message from anyone but the paired owner that the caller puts into the turn (`channel`);
  * - a recalled memory whose `origin.trust` is `untrusted` (`memory`), in the prompt's memory block
- *   or in a `memory_search` result (the tool notes it through `ToolContext.noteUntrusted`).
+ *   or in a `memory_search` result (the tool notes it through `ToolContext.noteUntrusted`);
+ * - what the conversation sent with the turn still holds from earlier turns: history messages
+ *   with an untrusted origin, and the summary (or messages that left the history) when the
+ *   conversation's origin is untrusted — each source under its own kind, named
+ *   `earlier in this conversation: <name>`;
+ * - the description of an offered tool a third party wrote (`tool_description`): an external
+ *   MCP server's, a hub package's, any tool but Hearth's built-ins and the owner's own skills
+ *   (`Tool.describedBy`).
  * A call the gate denied put nothing into the context: its result is the gate's own text.
+ * What the turn makes (its reply in the history, its memory rows) takes `origin()`.
  */
 import { cleanText, DENIED_TEXT, EXCERPT_CHARS, type UntrustedSource } from '../approvals/ports.ts';
 import {
