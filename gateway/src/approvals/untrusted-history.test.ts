@@ -132,8 +132,10 @@ describe('untrusted content in the history taints every turn that sends it', () 
     const next = await runIt(bed, 'rest');
     expect(next.decision).toBe('decision=prompted');
     expect(next.approval?.untrusted_sources).toEqual([EARLIER_PAGE]);
-    // The reply the page led to is in the request: that is why.
+    // The reply the page led to is in the request: that is why. Its origin is not: provenance
+    // is the gateway's, never sent upstream.
     expect(next.request).toContain(READ_REPLY);
+    expect(next.request).not.toMatch(/"origin"|"trust"|earlier in this conversation/);
     // And the turn after that too: the history still holds it.
     expect((await runIt(bed, 'rest')).approval?.untrusted_sources).toEqual([EARLIER_PAGE]);
   });

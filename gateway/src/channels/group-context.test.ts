@@ -136,6 +136,8 @@ describe('group_context = 5: the group’s messages are quoted, a stranger’s a
     // Another paired member cannot decide it: it is not in their conversation. A stranger's
     // reply is not even read.
     inGroup(t.telegram, STRANGER, `approve ${short}`);
+    // Shorter than a notice's id, without a mention: an ordinary message reply_mode leaves out.
+    inGroup(t.telegram, OWNER, 'deny 42');
     inGroup(t.telegram, FRIEND, `approve ${short}`);
     expect((await t.telegram.nextSent())[0]?.text).toBe(
       `No pending approval ${short} in this conversation.`,
@@ -147,6 +149,8 @@ describe('group_context = 5: the group’s messages are quoted, a stranger’s a
     expect(replies.map((r) => r.text).sort()).toEqual([`Approved ${short}.`, 'Ran it.'].sort());
     const after = await t.api.counter('approval_decisions_total');
     expect((after['decision=prompted'] ?? 0) - (before['decision=prompted'] ?? 0)).toBe(1);
+    // The turn and its continuation after the approval: no other message reached the model.
+    expect(t.bed.fake.requests).toHaveLength(2);
   });
 
   it('another paired member has a conversation of their own in the group', async () => {

@@ -65,8 +65,12 @@ export const GROUP_CONTEXT_MESSAGE_CHARS = 1_000;
  */
 const quoted = (text: string): string => JSON.stringify(text).replace(/</g, '\\u003c');
 
-/** `approve <id>` / `deny <id>` (`always` optional), after a leading mention of the bot. */
-const APPROVAL_REPLY = /^\s*(?:@\S+\s+)?((?:approve|deny)\s+[0-9a-f-]{1,36}(?:\s+always)?)\s*$/i;
+/**
+ * `approve <id>` / `deny <id>` (`always` optional), after a leading mention of the bot; the id
+ * at least the 8 characters a notice shows, so a shorter "approve 42" stays an ordinary message
+ * (it reaches the model only as `reply_mode` allows).
+ */
+const APPROVAL_REPLY = /^\s*(?:@\S+\s+)?((?:approve|deny)\s+[0-9a-f-]{8,36}(?:\s+always)?)\s*$/i;
 
 export const pairingNotice = (code: string) =>
   `Hi! I only talk with people my owner has approved. Your pairing code is ${code}. ` +
