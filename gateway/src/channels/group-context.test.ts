@@ -179,6 +179,17 @@ describe('group_context = 5: the group’s messages are quoted, a stranger’s a
     expect(sessions).not.toContain(sessionIdFor('tg', String(GROUP.id)));
   });
 
+  it('a long group message is quoted cut at 1,000 characters', async () => {
+    inGroup(t.telegram, STRANGER, `${'A'.repeat(3_000)}TAIL`);
+    await stored(t.api, 'AAATAIL');
+    t.bed.fake.reply({ text: 'Noted.' });
+    inGroup(t.telegram, OWNER, 'anything new?', true);
+    expect((await t.telegram.nextSent())[0]?.text).toBe('Noted.');
+    const request = t.bed.fake.requests[0]?.rawBody ?? '';
+    expect(request).toContain(`\\"${'A'.repeat(999)}…\\"`);
+    expect(request).not.toContain('TAIL');
+  });
+
   it('a direct chat keeps its session, derived from (channel, chat) as before', async () => {
     t.bed.fake.reply({ text: 'Hi in private.' });
     t.telegram.message({ from: OWNER, text: 'hello in private' });
