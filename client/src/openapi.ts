@@ -1141,7 +1141,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a live session and disconnect its sockets on every gateway (its memories stay); cleared says whether this gateway had it (false for an unknown id) */
+        /** Remove a session: its stored conversation history (and with it what that history was made from) and, on every gateway, the live session and its sockets (its memories stay); cleared is false for an unknown id */
         delete: operations["deleteApiV1SessionsSessionId"];
         options?: never;
         head?: never;
@@ -2370,6 +2370,7 @@ export interface operations {
                     "application/json": {
                         config: {
                             enabled: boolean;
+                            group_context: number;
                             rate_limit_per_minute: number;
                             /** @enum {string} */
                             reply_mode: "all" | "mention" | "dm_only";

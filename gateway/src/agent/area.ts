@@ -18,6 +18,7 @@ import type { AgentArea } from './ports.ts';
 
 export type { AgentArea };
 import type { ApprovalsArea } from '../approvals/ports.ts';
+import { unavailable } from '../errors.ts';
 import { defineArea } from '../lifecycle/install.ts';
 import type { ScaleOut } from '../scale-out/ports.ts';
 import type { SessionsArea } from '../sessions/ports.ts';
@@ -34,7 +35,10 @@ export interface AgentAreaDeps {
   sessionContext: () => SessionContext;
   /** The approval gate, once it has started (chat replies `approve|deny <id>`). */
   approvals: () => ApprovalService | undefined;
-  /** Clears a session on every gateway sharing `[memory] cache_url`. */
+  /**
+   * Clears a session: its stored history, and the live session on every gateway sharing
+   * `[memory] cache_url`; whether there was anything to clear.
+   */
   clearSession: (sessionId: string) => Promise<boolean>;
   /** Chat sockets' back-pressure limits (`ws/send.ts` defaults unless a test lowers them). */
   socketFrameLimits?: Partial<FrameSenderLimits>;
@@ -125,10 +129,24 @@ export const agent = defineArea('agent', (kernel, needs: AgentNeeds) => {
     settings: needs.settings.service,
     sessionContext: needs.privacy.sessionContext,
     approvals: needs.approvals.peek,
-    // Before scale-out has started there are no peers to tell yet.
-    clearSession: (sessionId) =>
-      needs.scaleOut.peek()?.events.clear(sessionId) ??
-      Promise.resolve(conversations.delete(sessionId)),
+    clearSession: async (sessionId) => {
+      // The stored history first: a session cleared here but not there would come back whole
+      // (and as untrusted as it was) on its next turn.
+      let stored: number;
+      try {
+        stored = await needs.memory.memory().history.clear(sessionId);
+      } catch (error) {
+        throw unavailable(
+          `Session ${sessionId} was not cleared: its stored history could not be deleted ` +
+            `(${error instanceof Error ? error.message : String(error)})`,
+          error,
+        );
+      }
+      // Before scale-out has started there are no peers to tell yet.
+      const live = await (needs.scaleOut.peek()?.events.clear(sessionId) ??
+        Promise.resolve(conversations.delete(sessionId)));
+      return live || stored > 0;
+    },
     socketFrameLimits: kernel.frameLimits,
     delegateToNode: (node, message) => needs.orchestrator.service.delegate(node, message),
     metrics: kernel.metrics,

@@ -45,6 +45,7 @@ export async function buildAgent(deps: BuildAgentDeps): Promise<ChatPipeline> {
     router: deps.router,
     memory: deps.memory.service,
     compactor: deps.memory.compactor,
+    history: deps.memory.history,
     conversations: deps.conversations,
     tools: deps.tools,
     persona,

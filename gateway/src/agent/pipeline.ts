@@ -4,10 +4,10 @@ import type { ApprovalService, UntrustedSource } from '../approvals/ports.ts';
 import {
   type Compactor,
   contentHash,
+  type ConversationHistory,
+  type HistoryMessage,
   type MemoryService,
   memoryPromptBlock,
-  leastTrusted,
-  type MemoryOrigin,
 } from '../memory/ports.ts';
 import { channelLabel } from '../observability/labels.ts';
 import type { Metrics } from '../observability/metrics.ts';
@@ -25,7 +25,12 @@ import {
 import type { SettingsService } from '../settings/ports.ts';
 import type { ConversationStore, SessionState } from '../sessions/ports.ts';
 import type { Persona } from './persona.ts';
-import { createProvenanceLedger, turnOrigin, type ProvenanceLedger } from './provenance.ts';
+import {
+  createProvenanceLedger,
+  createToolDescriptionSources,
+  turnOrigin,
+  type ProvenanceLedger,
+} from './provenance.ts';
 import { qualityScore } from './quality.ts';
 import { handleSlashCommand } from './slash-commands.ts';
 import type { ToolRegistry } from '../tools/ports.ts';
@@ -51,9 +56,16 @@ export interface TurnInput {
   onText?: (delta: string) => void | Promise<void>;
   /**
    * Untrusted content the caller puts into the turn with the message (a channel message from
-   * anyone but the paired owner): the turn starts tainted.
+   * anyone but the paired owner): the turn starts tainted, and the message keeps that origin
+   * in the history.
    */
   untrustedSources?: readonly UntrustedSource[];
+  /**
+   * Text the caller quotes ahead of the message in this turn's request only (a group chat's
+   * recent messages): it is not kept in the history or memory. `untrustedSources` names its
+   * untrusted parts (a stranger's message): the turn is untrusted then.
+   */
+  context?: { text: string; untrustedSources: readonly UntrustedSource[] };
 }
 
 export interface TurnResult {
@@ -79,6 +91,8 @@ export interface ChatPipelineDeps {
   router: LlmRouter;
   memory: MemoryService;
   compactor: Compactor;
+  /** Sessions' stored history: restored on a conversation's first turn here, appended after each. */
+  history: ConversationHistory;
   conversations: ConversationStore;
   tools: ToolRegistry;
   persona: Persona;
@@ -108,6 +122,7 @@ function add(a: Usage, b: Usage): Usage {
  * memory, metrics recorded, compaction considered — after the reply, in the background.
  */
 export function createChatPipeline(deps: ChatPipelineDeps) {
+  const descriptionSources = createToolDescriptionSources();
   async function generateStep(
     request: Parameters<LlmRouter['generate']>[0],
     input: TurnInput,
@@ -198,11 +213,19 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
     state: SessionState,
     ledger: ProvenanceLedger,
   ): Promise<TurnResult> {
+    // What the request holds besides the owner's words and Hearth's: what the caller hands in,
+    // what the history still holds from earlier turns, third parties' tool descriptions.
     for (const source of input.untrustedSources ?? []) ledger.add(source);
+    for (const source of input.context?.untrustedSources ?? []) ledger.add(source);
+    ledger.conversation(state.conversation);
+    ledger.toolDescriptions(descriptionSources(deps.tools.list()));
     const system = await systemPromptFor(input, state, ledger);
     const working: ChatMessage[] = [
       ...state.conversation.history,
-      { role: 'user', content: input.message },
+      {
+        role: 'user',
+        content: input.context ? `${input.context.text}\n\n${input.message}` : input.message,
+      },
     ];
     const tools = deps.tools.specs();
     let usage: Usage = { inputTokens: 0, outputTokens: 0 };
@@ -267,21 +290,31 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
     input: TurnInput,
     state: SessionState,
     result: TurnResult,
-    origin: MemoryOrigin | undefined,
+    ledger: ProvenanceLedger,
   ): void {
     const conversation = state.conversation;
-    // What the turn read stays with what is made of it: the rows it writes and, through the
-    // conversation, the summaries that compaction makes of its history (recalled later, they
-    // mark the turn that recalls them).
-    if (origin) conversation.origin = leastTrusted([conversation.origin, origin]);
-    conversation.history.push(
-      { role: 'user', content: input.message },
-      { role: 'assistant', content: result.reply },
-    );
+    // What the turn read stays with what is made of it: its reply in the history (every later
+    // turn that sends it upstream holds it too, and a compaction summary of it inherits it), a
+    // forwarded message as the user's, and the memory rows it writes (recalled later, they mark
+    // the turn that recalls them).
+    const origin = ledger.origin();
+    const userOrigin = turnOrigin(input.untrustedSources ?? []);
+    const user: HistoryMessage = {
+      role: 'user',
+      content: input.message,
+      ...(userOrigin ? { origin: userOrigin } : {}),
+    };
+    const reply: HistoryMessage = {
+      role: 'assistant',
+      content: result.reply,
+      ...(origin ? { origin } : {}),
+    };
+    conversation.history.push(user, reply);
     const target = resolveModel(result.model);
     const window = target ? contextWindowOf(target.provider, target.nativeId) : 8_192;
     setImmediate(() => {
-      deps.memory
+      const stored = deps.history.append(input.sessionId, [user, reply]);
+      const remembered = deps.memory
         .rememberTurn({
           sessionId: input.sessionId,
           user: input.message,
@@ -293,8 +326,10 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
             { err: error instanceof Error ? error.message : String(error) },
             'memory write failed',
           ),
-        )
-        .finally(() => deps.compactor.compactInBackground(input.sessionId, conversation, window));
+        );
+      void Promise.all([stored, remembered]).finally(() =>
+        deps.compactor.compactInBackground(input.sessionId, conversation, window),
+      );
     });
   }
 
@@ -333,6 +368,7 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
           const state = deps.conversations.get(input.sessionId);
           state.lastActive = deps.now();
           try {
+            await deps.history.restore(input.sessionId, state.conversation);
             const commandReply = await handleSlashCommand(
               text,
               { sessionId: input.sessionId, conversation: state.conversation },
@@ -355,7 +391,7 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
             } else {
               const ledger = createProvenanceLedger();
               result = await modelTurn({ ...input, message: text }, state, ledger);
-              afterReply({ ...input, message: text }, state, result, turnOrigin(ledger.sources()));
+              afterReply({ ...input, message: text }, state, result, ledger);
             }
             state.messageCount += 1;
             state.lastActive = deps.now();
@@ -370,9 +406,10 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
     },
 
     /** `/compact` and POST /memory/compact for a live session. */
-    compactSession(sessionId: string): Promise<boolean> {
+    async compactSession(sessionId: string): Promise<boolean> {
       const state = deps.conversations.peek(sessionId);
-      if (!state) return Promise.resolve(false);
+      if (!state) return false;
+      await deps.history.restore(sessionId, state.conversation);
       return deps.compactor.compact(sessionId, state.conversation);
     },
   };

@@ -11,19 +11,28 @@
  *   network data) and the line has no substitution or input redirection;
  * - a message from anyone but the paired owner that the caller puts into the turn (`channel`);
  * - a recalled memory whose `origin.trust` is `untrusted` (`memory`), in the prompt's memory block
- *   or in a `memory_search` result (the tool notes it through `ToolContext.noteUntrusted`).
+ *   or in a `memory_search` result (the tool notes it through `ToolContext.noteUntrusted`);
+ * - what the conversation sent with the turn still holds from earlier turns: history messages
+ *   with an untrusted origin, and the summary (or messages that left the history) when the
+ *   conversation's origin is untrusted — each source under its own kind, named
+ *   `earlier in this conversation: <name>`;
+ * - the description of an offered tool a third party wrote (`tool_description`): an external
+ *   MCP server's, a hub package's, any tool but Hearth's built-ins and the owner's own skills
+ *   (`Tool.describedBy`).
  * A call the gate denied put nothing into the context: its result is the gate's own text.
+ * What the turn makes (its reply in the history, its memory rows) takes `origin()`.
  */
 import { cleanText, DENIED_TEXT, EXCERPT_CHARS, type UntrustedSource } from '../approvals/ports.ts';
 import {
   isUntrusted,
   MAX_ORIGIN_SOURCES,
   MAX_SOURCE_NAME_CHARS,
+  type Conversation,
   type MemoryOrigin,
   type OriginSource,
   type RetrievedMemory,
 } from '../memory/ports.ts';
-import type { Tool } from '../tools/ports.ts';
+import { OWNER_DESCRIBED, type Tool } from '../tools/ports.ts';
 
 /** Programs whose output is never data the owner did not write (see the module comment). */
 export const LOCAL_PROGRAMS: ReadonlySet<string> = new Set([
@@ -89,17 +98,19 @@ export function untrustedMemorySources(memories: readonly RetrievedMemory[]): Un
   return sources;
 }
 
-/**
- * The origin of what a turn makes (its memory rows, through the conversation its summaries):
- * untrusted with the turn's sources when it read any, else undefined (the memory area's
- * defaults: the owner's words and Hearth's reply).
- */
-export function turnOrigin(sources: readonly UntrustedSource[]): MemoryOrigin | undefined {
+/** How a source from earlier in the conversation is named: its own name after this. */
+export const EARLIER_IN_CONVERSATION = 'earlier in this conversation:';
+
+/** What an untrusted origin without sources is named as, seeded from the conversation. */
+const UNNAMED_EARLIER: OriginSource = { kind: 'memory', name: 'untrusted content' };
+
+/** Sources as an origin: each kind and name once, capped; secrets left out (never read). */
+function originOf(sources: Iterable<OriginSource>): MemoryOrigin | undefined {
   const seen = new Set<string>();
   const kept: OriginSource[] = [];
   for (const { kind, name } of sources) {
     // A secret is named by the gate, never read into a turn: nothing to remember of it.
-    if (kind === 'secret') continue;
+    if ((kind as string) === 'secret') continue;
     const key = `${kind}\u0000${name}`;
     if (seen.has(key) || kept.length >= MAX_ORIGIN_SOURCES) continue;
     seen.add(key);
@@ -108,9 +119,59 @@ export function turnOrigin(sources: readonly UntrustedSource[]): MemoryOrigin | 
   return kept.length === 0 ? undefined : { trust: 'untrusted', sources: kept };
 }
 
+/**
+ * The origin of what is made from these sources (a forwarded message as stored in the
+ * history): untrusted with them when there are any, else undefined (the defaults: the owner's
+ * words and Hearth's reply).
+ */
+export function turnOrigin(sources: readonly UntrustedSource[]): MemoryOrigin | undefined {
+  return originOf(sources as readonly OriginSource[]);
+}
+
+/** A third party's tool description as the source a turn that offers the tool holds. */
+export function toolDescriptionSource(
+  tool: Pick<Tool, 'name' | 'description' | 'source' | 'describedBy'>,
+): UntrustedSource | undefined {
+  if (tool.source === 'builtin' || tool.describedBy === OWNER_DESCRIBED) return undefined;
+  const author =
+    tool.describedBy ??
+    (tool.source.startsWith('mcp:') ? `MCP server ${tool.source.slice(4)}` : tool.source);
+  return {
+    kind: 'tool_description',
+    name: `${tool.name} (from ${author})`,
+    excerpt: excerpt(tool.description),
+  };
+}
+
+/**
+ * The sources of the third-party descriptions among `tools`, each worked out once per tool
+ * object (a registered tool is the same object turn after turn).
+ */
+export function createToolDescriptionSources(): (
+  tools: readonly Tool[],
+) => readonly UntrustedSource[] {
+  const known = new WeakMap<Tool, UntrustedSource | null>();
+  return (tools) => {
+    const sources: UntrustedSource[] = [];
+    for (const tool of tools) {
+      let source = known.get(tool);
+      if (source === undefined) {
+        source = toolDescriptionSource(tool) ?? null;
+        known.set(tool, source);
+      }
+      if (source !== null) sources.push(source);
+    }
+    return sources;
+  };
+}
+
 const excerpt = (text: string): string => cleanText(text, EXCERPT_CHARS);
 
-/** One turn's ledger. Recording is O(1); the view is rebuilt only after something was added. */
+/**
+ * One turn's ledger. Recording is O(1); the view is rebuilt only when asked after something
+ * was added. It shows what the turn itself read first, then what the conversation it sends
+ * upstream still holds from earlier turns, then the third-party tool descriptions it offers.
+ */
 export interface ProvenanceLedger {
   /** Records one untrusted source (its excerpt is capped and cleaned). */
   add: (source: UntrustedSource) => void;
@@ -122,16 +183,38 @@ export interface ProvenanceLedger {
   ): void;
   /** Records the recalled memories that carry an untrusted origin. */
   memories(memories: readonly RetrievedMemory[]): void;
-  /** The sources so far, in the order they entered (the same array while nothing is added). */
+  /**
+   * Records what the conversation sent with the turn holds from untrusted content: the
+   * messages of its history that carry an untrusted origin, and its summary (or what left the
+   * history before) when the conversation's origin is untrusted. Each source is named as
+   * `earlier in this conversation: <name>`, with its first message as the excerpt.
+   */
+  conversation(conversation: Conversation): void;
+  /** Records the third-party descriptions of the tools the turn offers (precomputed sources). */
+  toolDescriptions(sources: readonly UntrustedSource[]): void;
+  /** The sources so far (the same array while nothing is added). */
   sources: () => readonly UntrustedSource[];
+  /**
+   * The origin of what the turn makes (its reply in the history, its memory rows): untrusted
+   * with what it read itself and what its conversation held (names as they first were), or
+   * undefined for a clean turn. Tool descriptions are left out: every turn that offers the
+   * tool records its description again.
+   */
+  origin(): MemoryOrigin | undefined;
 }
 
 export function createProvenanceLedger(): ProvenanceLedger {
-  const entries: UntrustedSource[] = [];
-  let view: readonly UntrustedSource[] = entries.slice();
+  /** What the turn read itself, in the order it entered. */
+  const own: UntrustedSource[] = [];
+  /** What its conversation still holds from earlier turns, and those sources' own names. */
+  const earlier: UntrustedSource[] = [];
+  const earlierOrigins: OriginSource[] = [];
+  let described: readonly UntrustedSource[] = [];
+  let view: readonly UntrustedSource[] = [];
+  let stale = false;
   const add = (source: UntrustedSource): void => {
-    entries.push({ kind: source.kind, name: source.name, excerpt: excerpt(source.excerpt) });
-    view = entries.slice();
+    own.push({ kind: source.kind, name: source.name, excerpt: excerpt(source.excerpt) });
+    stale = true;
   };
   return {
     add,
@@ -152,7 +235,41 @@ export function createProvenanceLedger(): ProvenanceLedger {
     memories(memories) {
       for (const source of untrustedMemorySources(memories)) add(source);
     },
-    sources: () => view,
+    conversation(conversation) {
+      const seen = new Set<string>();
+      const seed = (origin: MemoryOrigin | undefined, text: string) => {
+        if (!isUntrusted(origin)) return;
+        const sources = origin?.sources.length ? origin.sources : [UNNAMED_EARLIER];
+        for (const source of sources) {
+          const key = `${source.kind}\u0000${source.name}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          earlier.push({
+            kind: source.kind,
+            name: `${EARLIER_IN_CONVERSATION} ${source.name}`,
+            excerpt: excerpt(text),
+          });
+          earlierOrigins.push({ kind: source.kind, name: source.name });
+          stale = true;
+        }
+      };
+      seed(conversation.origin, conversation.summary ?? '');
+      for (const message of conversation.history)
+        if (message.origin !== undefined) seed(message.origin, message.content);
+    },
+    toolDescriptions(sources) {
+      if (sources.length === 0) return;
+      described = sources;
+      stale = true;
+    },
+    sources() {
+      if (stale) {
+        view = [...own, ...earlier, ...described];
+        stale = false;
+      }
+      return view;
+    },
+    origin: () => originOf([...(own as readonly OriginSource[]), ...earlierOrigins]),
   };
 }
 

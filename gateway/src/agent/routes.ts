@@ -191,7 +191,7 @@ export function chatRoutes(deps: ChatRouteDeps): AnyRoute[] {
       method: 'delete',
       path: '/sessions/{session_id}',
       summary:
-        'Remove a live session and disconnect its sockets on every gateway (its memories stay); cleared says whether this gateway had it (false for an unknown id)',
+        'Remove a session: its stored conversation history (and with it what that history was made from) and, on every gateway, the live session and its sockets (its memories stay); cleared is false for an unknown id',
       tags: ['chat'],
       params: z.object({ session_id: sessionIdSchema }),
       response: z.object({ cleared: z.boolean() }),

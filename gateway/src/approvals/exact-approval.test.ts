@@ -156,8 +156,9 @@ describe('the approval gate judges exactly what runs', () => {
           }),
         ]);
 
-        // The approved line itself now runs without a prompt…
-        const again = await turn(shell(approved), 'always-exact');
+        // The approved line itself now runs without a prompt (in a session of its own: the
+        // first turn read the command's output, so its conversation holds untrusted content)…
+        const again = await turn(shell(approved), `always-exact-${marker}`);
         expect(again).toHaveLength(1);
         expect(again[0]).not.toBe(DENIED_TEXT);
         expect(await pending(bed)).toEqual([]);
@@ -255,7 +256,8 @@ describe('the approval gate judges exactly what runs', () => {
           note: null,
         }),
       ]);
-      expect(await turn(shell('cat f.txt', outside), 'wd-always')).toEqual([
+      // A session of its own: the first turn's conversation holds the file it read.
+      expect(await turn(shell('cat f.txt', outside), 'wd-always-again')).toEqual([
         'exit code 0\nstdout:\noutside\n',
       ]);
       expect(await turn(shell('cat -n f.txt', outside), 'wd-always')).toEqual([

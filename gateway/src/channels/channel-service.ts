@@ -207,6 +207,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
           enabled: runner.enabled(),
           reply_mode: ctx.config.reply_mode,
           rate_limit_per_minute: ctx.config.rate_limit_per_minute,
+          group_context: ctx.config.group_context,
         },
         stats: {
           messages_in_total: counts.in,

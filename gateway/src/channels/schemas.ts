@@ -28,6 +28,8 @@ export const detailResponse = z.object({
     enabled: z.boolean(),
     reply_mode: z.enum(REPLY_MODES),
     rate_limit_per_minute: z.number().int(),
+    /** Group messages of other members a turn quotes as context (0: none). */
+    group_context: z.number().int(),
   }),
   stats: z.object({
     messages_in_total: z.number().int(),

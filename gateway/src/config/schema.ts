@@ -215,6 +215,9 @@ export const skillsSection = z.strictObject({
   data_quota_mb: z.number().int().min(1).max(1_048_576).default(256),
 });
 
+/** Most group messages a turn may quote (`group_context`). */
+export const MAX_GROUP_CONTEXT = 50;
+
 /** How a channel answers in group chats: every message, only when mentioned, or never. */
 export const REPLY_MODES = ['all', 'mention', 'dm_only'] as const;
 
@@ -227,6 +230,11 @@ const channelCommon = {
   rate_limit_per_minute: z.number().int().min(1).max(10_000).default(20),
   /** Sender ids that are paired from the start (everyone else needs a pairing code). */
   allow_from: z.array(z.string().min(1).max(200)).max(1_000).default([]),
+  /**
+   * Group chats: how many of the group's latest messages from other members a paired member's
+   * turn quotes as context (0: none). A stranger's among them makes the turn untrusted.
+   */
+  group_context: z.number().int().min(0).max(MAX_GROUP_CONTEXT).default(0),
 };
 
 const httpUrl = z.url({ protocol: /^https?$/ });

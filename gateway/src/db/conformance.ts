@@ -411,6 +411,198 @@ export function runDatabaseConformance(
         await db.channels.forget('conformance-a');
         expect(await db.channels.claimSeen('conformance-a', 'fresh', 5_000, 1_500)).toBe(true);
       });
+
+      it("recentInbound: one chat's inbound messages but the sender's, newest first", async () => {
+        const from = (id: string, at: number, user: string, chat = 'group-1') => ({
+          ...message(id, at, 'in'),
+          chat_id: chat,
+          user,
+        });
+        await db.channels.addMessage(from('a1', 1_000, 'alice'));
+        await db.channels.addMessage(from('m1', 2_000, 'mallory'));
+        await db.channels.addMessage(from('o1', 3_000, 'owner'));
+        await db.channels.addMessage(from('x1', 3_500, 'mallory', 'group-2'));
+        await db.channels.addMessage({
+          ...from('r1', 3_600, 'ignored'),
+          direction: 'out',
+          user: null,
+        });
+        await db.channels.addMessage(from('a2', 4_000, 'alice'));
+        const recent = await db.channels.recentInbound('conformance-a', 'group-1', 'owner', 10);
+        expect(recent.map((m) => m.id)).toEqual(['a2', 'm1', 'a1']);
+        expect(recent[1]).toEqual(from('m1', 2_000, 'mallory'));
+        expect(
+          (await db.channels.recentInbound('conformance-a', 'group-1', 'owner', 2)).map(
+            (m) => m.id,
+          ),
+        ).toEqual(['a2', 'm1']);
+        expect(await db.channels.recentInbound('conformance-b', 'group-1', 'owner', 10)).toEqual(
+          [],
+        );
+        expect(await db.channels.recentInbound('conformance-a', 'group-1', 'owner', 0)).toEqual([]);
+      });
+    });
+
+    describe('conversation history', () => {
+      const PAGE = {
+        trust: 'untrusted' as const,
+        sources: [{ kind: 'browser' as const, name: 'https://evil.example/' }],
+      };
+      const MAIL = {
+        trust: 'untrusted' as const,
+        sources: [{ kind: 'channel' as const, name: 'forwarded from mallory' }],
+      };
+      let session: string;
+      beforeEach(() => {
+        session = `conformance-${Math.random().toString(36).slice(2)}`;
+      });
+      afterEach(async () => {
+        await db.conversations.clear(session);
+      });
+
+      it('an unknown session has no history', async () => {
+        expect(await db.conversations.load(session, 10)).toEqual({
+          summary: null,
+          messages: [],
+          truncated: false,
+          earlier: [],
+        });
+      });
+
+      it('keeps messages in order with their origins (null: the default), across reopen', async () => {
+        const before = epochSeconds();
+        const ids = await db.conversations.append(session, [
+          { role: 'user', content: 'read https://evil.example/ ✓', origin: null },
+          { role: 'assistant', content: 'It says: run the script.', origin: PAGE },
+        ]);
+        expect(ids).toHaveLength(2);
+        expect(ids[0]).toBeLessThan(ids[1] ?? 0);
+        const [more] = await db.conversations.append(session, [
+          { role: 'user', content: 'ok', origin: null },
+        ]);
+        expect(more).toBeGreaterThan(ids[1] ?? Infinity);
+        const reopened = await openHandle();
+        const loaded = await reopened.conversations.load(session, 10);
+        expect(loaded.summary).toBeNull();
+        expect(loaded.truncated).toBe(false);
+        expect(loaded.earlier).toEqual([]);
+        expect(
+          loaded.messages.map(({ id, role, content, origin }) => ({ id, role, content, origin })),
+        ).toEqual([
+          { id: ids[0], role: 'user', content: 'read https://evil.example/ ✓', origin: null },
+          { id: ids[1], role: 'assistant', content: 'It says: run the script.', origin: PAGE },
+          { id: more, role: 'user', content: 'ok', origin: null },
+        ]);
+        for (const message of loaded.messages) {
+          expect(message.created_at).toBeGreaterThanOrEqual(before);
+          expect(message.created_at).toBeLessThanOrEqual(epochSeconds());
+        }
+        // Another session's history is its own.
+        expect((await db.conversations.load(`${session}-other`, 10)).messages).toEqual([]);
+      });
+
+      it('past the limit, the newest messages and the untrusted origins of the older ones', async () => {
+        await db.conversations.append(session, [
+          { role: 'user', content: 'one', origin: MAIL },
+          { role: 'assistant', content: 'two', origin: PAGE },
+          { role: 'assistant', content: 'two again', origin: PAGE },
+          { role: 'user', content: 'three', origin: { trust: 'owner', sources: [] } },
+          { role: 'user', content: 'four', origin: null },
+          { role: 'assistant', content: 'five', origin: null },
+        ]);
+        const loaded = await db.conversations.load(session, 2);
+        expect(loaded.messages.map((m) => m.content)).toEqual(['four', 'five']);
+        expect(loaded.truncated).toBe(true);
+        expect(loaded.earlier).toHaveLength(2);
+        expect(loaded.earlier).toEqual(expect.arrayContaining([PAGE, MAIL]));
+        const none = await db.conversations.load(session, 0);
+        expect(none.messages).toEqual([]);
+        expect(none.earlier).toEqual(expect.arrayContaining([PAGE, MAIL]));
+        expect(await db.conversations.load(session, 6)).toMatchObject({
+          truncated: false,
+          earlier: [],
+        });
+        // Older messages that are all trusted: truncated, no origin to carry.
+        const clean = `${session}-clean`;
+        await db.conversations.append(clean, [
+          { role: 'user', content: 'a', origin: null },
+          { role: 'assistant', content: 'b', origin: null },
+        ]);
+        expect(await db.conversations.load(clean, 1)).toMatchObject({
+          truncated: true,
+          earlier: [],
+        });
+        await db.conversations.clear(clean);
+      });
+
+      it('summarise() replaces the messages up to an id and the old summary, in one go', async () => {
+        const ids = await db.conversations.append(session, [
+          { role: 'user', content: 'a', origin: null },
+          { role: 'assistant', content: 'b', origin: PAGE },
+          { role: 'user', content: 'c', origin: null },
+        ]);
+        await db.conversations.summarise(session, ids[1] ?? 0, {
+          content: 'They read a page.',
+          origin: PAGE,
+        });
+        let loaded = await db.conversations.load(session, 10);
+        expect(loaded.summary).toMatchObject({
+          role: 'summary',
+          content: 'They read a page.',
+          origin: PAGE,
+        });
+        expect(loaded.messages.map((m) => m.content)).toEqual(['c']);
+        await db.conversations.summarise(session, ids[2] ?? 0, {
+          content: 'Later summary.',
+          origin: null,
+        });
+        loaded = await db.conversations.load(session, 10);
+        expect(loaded.summary).toMatchObject({ content: 'Later summary.', origin: null });
+        expect(loaded.messages).toEqual([]);
+      });
+
+      it('clear() deletes the session, summary included, and counts the rows', async () => {
+        await db.conversations.append(session, [
+          { role: 'user', content: 'a', origin: null },
+          { role: 'assistant', content: 'b', origin: PAGE },
+        ]);
+        await db.conversations.summarise(session, 0, { content: 's', origin: null });
+        await db.conversations.append(`${session}-kept`, [
+          { role: 'user', content: 'x', origin: null },
+        ]);
+        expect(await db.conversations.clear(session)).toBe(3);
+        expect(await db.conversations.load(session, 10)).toEqual({
+          summary: null,
+          messages: [],
+          truncated: false,
+          earlier: [],
+        });
+        expect(await db.conversations.clear(`${session}-kept`)).toBe(1);
+        expect(await db.conversations.clear(session)).toBe(0);
+      });
+
+      it('refuses a malformed origin before writing anything; reads an unreadable one as untrusted', async () => {
+        await expect(
+          db.conversations.append(session, [
+            { role: 'user', content: 'fine', origin: null },
+            {
+              role: 'assistant',
+              content: 'bad',
+              origin: { trust: 'owner', sources: [{ kind: 'browser', name: 'x' }] },
+            },
+          ]),
+        ).rejects.toThrow(/origin/);
+        await expect(
+          db.conversations.append(session, [
+            {
+              role: 'assistant',
+              content: 'bad',
+              origin: { trust: 'nobody', sources: [] } as unknown as typeof PAGE,
+            },
+          ]),
+        ).rejects.toThrow(/origin/);
+        expect((await db.conversations.load(session, 10)).messages).toEqual([]);
+      });
     });
   });
 }

@@ -5,7 +5,7 @@
  * (node-postgres, when `[memory] db_path` is a postgresql:// URL). Both pass
  * `runDatabaseConformance` (conformance.ts).
  */
-import type { LongTermMemory } from '../memory/ports.ts';
+import type { ConversationHistoryStore, LongTermMemory } from '../memory/ports.ts';
 import type { OrchestratorNodeStore } from '../orchestrator/ports.ts';
 
 export type DatabaseKind = 'sqlite' | 'postgresql';
@@ -94,6 +94,16 @@ export interface ChannelRepository {
   addMessage(row: ChannelMessageRow): Promise<void>;
   /** Newest first, at most `limit`. */
   listMessages(channel: string, limit: number): Promise<ChannelMessageRow[]>;
+  /**
+   * The newest inbound messages of one chat, newest first, at most `limit`, leaving out those
+   * of `exceptUser` (a group's recent messages from everyone but the sender of the current one).
+   */
+  recentInbound(
+    channel: string,
+    chatId: string,
+    exceptUser: string,
+    limit: number,
+  ): Promise<ChannelMessageRow[]>;
   counts(channel: string): Promise<ChannelCounts>;
   /** Marks every unread message of the channel read; returns how many were unread. */
   markRead(channel: string): Promise<number>;
@@ -130,6 +140,8 @@ export interface Database {
   readonly orchestratorNodes: OrchestratorNodeStore;
   /** Messaging channels: their messages and the pairings of senders. */
   readonly channels: ChannelRepository;
+  /** Sessions' conversation history, the `conversation_messages` table. */
+  readonly conversations: ConversationHistoryStore;
   readonly keywordSearch: KeywordSearchInfo;
   /** Cheap liveness probe for the readiness check. */
   ping(): Promise<boolean>;

@@ -110,3 +110,27 @@ export const LEGACY_OTHER_ORIGIN = JSON.stringify(defaultEntryOrigin('turn'));
 
 /** A stored origin as read back; anything unreadable reads as untrusted (fail closed). */
 export const readOrigin = (value: unknown): MemoryOrigin => decodeOrigin(value, UNREADABLE_ORIGIN);
+
+/**
+ * The origin a history message is stored with: null (the role's default) or the given one
+ * checked; a malformed origin is refused with HearthError('validation') before anything is
+ * written.
+ */
+export function storedHistoryOrigin(origin: MemoryOrigin | null): MemoryOrigin | null {
+  if (origin === null) return null;
+  try {
+    return normaliseOrigin(origin);
+  } catch (error) {
+    throw new HearthError(
+      'validation',
+      `origin: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+/** A history message's stored origin as read back: null stays null, anything unreadable is untrusted. */
+export const readHistoryOrigin = (value: unknown): MemoryOrigin | null =>
+  value === null || value === undefined ? null : readOrigin(value);
+
+/** Distinct untrusted origins a load reports for messages past its limit, at most this many. */
+export const EARLIER_ORIGINS = 64;

@@ -5,7 +5,7 @@ import { buildMemory, type BuildMemoryDeps, type MemoryRuntime } from './build-m
 import { memoryRoutes } from './routes.ts';
 import { join } from 'node:path';
 import { defineArea } from '../lifecycle/install.ts';
-import type { Embedder, LongTermMemory } from './ports.ts';
+import type { ConversationHistoryStore, Embedder, LongTermMemory } from './ports.ts';
 import { createSummariser, type SummaryModel } from './summarise.ts';
 
 export interface MemoryAreaDeps extends BuildMemoryDeps {
@@ -71,7 +71,9 @@ export const memory = defineArea(
   (
     kernel,
     needs: {
-      database: { database: () => { memory: LongTermMemory } };
+      database: {
+        database: () => { memory: LongTermMemory; conversations: ConversationHistoryStore };
+      };
       providers: { router: SummaryModel };
     },
     options: MemoryOptions | undefined,
@@ -81,6 +83,7 @@ export const memory = defineArea(
       redis: kernel.redis,
       modelDir: join(kernel.paths.home, 'models'),
       longTerm: () => needs.database.database().memory,
+      historyStore: () => needs.database.database().conversations,
       summarise: createSummariser(needs.providers.router),
       metrics: kernel.metrics,
       logger: kernel.logger,

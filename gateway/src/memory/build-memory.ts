@@ -4,9 +4,11 @@ import type { HearthConfig } from '../config/schema.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { RedisPool } from '../redis/pool.ts';
 import { createCompactor, type Summarise } from './compaction.ts';
+import { createConversationHistory } from './conversation-history.ts';
 import { createTransformersEmbedder } from './embedder/transformers-embedder.ts';
 import { createMemoryService } from './memory-service.ts';
 import type {
+  ConversationHistoryStore,
   Embedder,
   LongTermMemory,
   MemoryRuntime,
@@ -28,6 +30,8 @@ export interface BuildMemoryDeps {
   /** `{data_dir}/models`, the local model cache. */
   modelDir: string;
   longTerm: () => LongTermMemory;
+  /** Sessions' stored conversation history (the SQL store's `conversation_messages`). */
+  historyStore: () => ConversationHistoryStore;
   summarise: Summarise;
   metrics: Metrics;
   logger: Logger;
@@ -95,10 +99,12 @@ export async function buildMemory(deps: BuildMemoryDeps): Promise<MemoryRuntime>
     randomId: randomUUID,
   });
   late.service = service;
+  const history = createConversationHistory({ store: deps.historyStore, logger });
   const compactor = createCompactor({
     summarise: deps.summarise,
     store: (entry) => service.store(entry),
     originsOf: (sessionId, hashes) => service.originsOf(sessionId, hashes),
+    history,
     logger,
   });
 
@@ -125,6 +131,7 @@ export async function buildMemory(deps: BuildMemoryDeps): Promise<MemoryRuntime>
   return {
     service,
     compactor,
+    history,
     shortTerm,
     vectors,
     embedder,

@@ -9,7 +9,7 @@ import {
 } from './compaction.ts';
 import { contentHash } from './content-hash.ts';
 import type { MemoryOrigin } from './origin.ts';
-import type { MemoryEntry, NewMemoryEntry } from './ports.ts';
+import type { HistoryMessage, MemoryEntry, NewMemoryEntry } from './ports.ts';
 import { capturingLogger } from '../observability/testing/log-capture.ts';
 
 type Stored = Omit<NewMemoryEntry, 'embedding'>;
@@ -75,7 +75,7 @@ const turn = (user: string, assistant: string): ChatMessage[] => [
   { role: 'assistant', content: assistant },
 ];
 
-function conversation(...messages: ChatMessage[]): Conversation {
+function conversation(...messages: HistoryMessage[]): Conversation {
   return { history: messages, summary: null };
 }
 
@@ -336,6 +336,43 @@ describe('compaction and provenance', () => {
     const expected = { trust: 'untrusted', sources: [...PAGE.sources, ...SHELL.sources] };
     expect(stored.map((e) => e.origin)).toEqual([expected]);
     expect(live.origin).toEqual(expected);
+  });
+
+  it('a summary takes the untrusted origins of the history messages it summarises, and tells the stored history', async () => {
+    const told: { sessionId: string; summary: string | null; summarised: string[] }[] = [];
+    const capture = capturingLogger();
+    const compactor = createCompactor({
+      summarise: () => Promise.resolve('They read a page.'),
+      store: (entry) => Promise.resolve(storedEntry(entry, 1)),
+      history: {
+        summarised: (sessionId, live, summarised) => {
+          told.push({
+            sessionId,
+            summary: live.summary,
+            summarised: summarised.map((m) => m.content),
+          });
+          return Promise.resolve();
+        },
+      },
+      logger: capture.logger,
+    });
+    const live = conversation(
+      { role: 'user', content: 'Read the page' },
+      {
+        role: 'assistant',
+        content: 'It says run x.',
+        origin: PAGE,
+      },
+    );
+    await compactor.compact('s', live);
+    expect(live).toEqual({ history: [], summary: 'They read a page.', origin: PAGE });
+    expect(told).toEqual([
+      {
+        sessionId: 's',
+        summary: 'They read a page.',
+        summarised: ['Read the page', 'It says run x.'],
+      },
+    ]);
   });
 
   it('fails closed: when the origins cannot be looked up, the summary is untrusted', async () => {

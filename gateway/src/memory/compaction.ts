@@ -2,7 +2,13 @@ import type { Logger } from 'pino';
 import { estimateTokens } from '../providers/ports.ts';
 import { contentHash } from './content-hash.ts';
 import { HEARTH_ORIGIN, isUntrusted, leastTrusted, type MemoryOrigin } from './origin.ts';
-import type { Compactor, Conversation, MemoryEntry, NewMemoryEntry } from './ports.ts';
+import type {
+  Compactor,
+  Conversation,
+  ConversationHistory,
+  MemoryEntry,
+  NewMemoryEntry,
+} from './ports.ts';
 
 export type { Compactor, Conversation } from './ports.ts';
 
@@ -18,6 +24,8 @@ export interface CompactorDeps {
    * untrusted (fail closed).
    */
   originsOf?: (sessionId: string, hashes: ReadonlySet<string>) => Promise<MemoryOrigin[]>;
+  /** The stored history: what a compaction summarised is replaced there too (absent: none). */
+  history?: Pick<ConversationHistory, 'summarised'>;
   logger: Logger;
 }
 
@@ -56,8 +64,8 @@ export function createCompactor(deps: CompactorDeps): Compactor {
 
   /**
    * A summary is Hearth's writing from what it summarises: the least trusted of Hearth, the
-   * conversation's origin (history and earlier summary) and the origins memory holds for the
-   * summarised messages.
+   * conversation's origin (the earlier summary and what left the history before), the
+   * summarised messages' own origins and the origins memory holds for them.
    */
   async function summaryOrigin(
     sessionId: string,
@@ -79,7 +87,12 @@ export function createCompactor(deps: CompactorDeps): Compactor {
         remembered = [ORIGIN_LOOKUP_FAILED];
       }
     }
-    return leastTrusted([HEARTH_ORIGIN, conversation.origin, ...remembered]);
+    return leastTrusted([
+      HEARTH_ORIGIN,
+      conversation.origin,
+      ...conversation.history.slice(0, upTo).map((message) => message.origin),
+      ...remembered,
+    ]);
   }
 
   async function compact(sessionId: string, conversation: Conversation): Promise<boolean> {
@@ -98,11 +111,12 @@ export function createCompactor(deps: CompactorDeps): Compactor {
       type: 'summary',
       origin,
     });
-    conversation.history.splice(0, upTo);
+    const summarised = conversation.history.splice(0, upTo);
     conversation.summary = summary;
     // Absent means the owner's and Hearth's words only, which a trusted summary still is.
     if (conversation.origin !== undefined || isUntrusted(origin)) conversation.origin = origin;
     deps.logger.info({ sessionId, turns: upTo }, 'history compacted');
+    await deps.history?.summarised(sessionId, conversation, summarised);
     return true;
   }
 

@@ -162,18 +162,97 @@ export interface LongTermMemory {
   sessions(): Promise<{ session_id: string; last_active: number; count: number }[]>;
 }
 
+/**
+ * A message of a session's history. `origin` is set on a message made from untrusted content
+ * (the reply of a turn that read some, a forwarded message): while it is in the history, every
+ * turn that sends it upstream holds that content too. Absent: the owner's words (user) or
+ * Hearth's (assistant). The providers map messages field by field: `origin` never goes upstream.
+ */
+export type HistoryMessage = ChatMessage & { origin?: MemoryOrigin };
+
 /** The live conversation of one session, owned by the chat area. */
 export interface Conversation {
-  history: ChatMessage[];
+  history: HistoryMessage[];
   /** The summary that replaced older history, prepended to the system prompt. */
   summary: string | null;
   /**
-   * The least trusted origin of what the history and the summary were made from (the chat area
-   * widens it with `leastTrusted` after each turn). Compaction gives the summary it stores this
-   * origin, lowered further by the origins short-term memory holds for the summarised messages.
+   * The least trusted origin of what is no longer in the history: what the summary was made
+   * from, and messages that left without one (older than the history cap when a stored history
+   * is loaded). Compaction gives the summary it stores the least trusted of this, the
+   * summarised messages' own origins and the origins short-term memory holds for them.
    * Absent: the owner's and Hearth's own words only.
    */
   origin?: MemoryOrigin;
+}
+
+/** A session's history as stored (`conversation_messages`), so it outlives the process. */
+export interface StoredHistoryMessage {
+  /** Increasing in the order messages were stored (a compaction deletes by it). */
+  id: number;
+  role: 'user' | 'assistant' | 'summary';
+  content: string;
+  /** Null: the role's default (the user's words the owner's, the rest Hearth's). */
+  origin: MemoryOrigin | null;
+  /** Epoch seconds. */
+  created_at: number;
+}
+
+/** The stored history of every session: the `conversation_messages` table (both adapters). */
+export interface ConversationHistoryStore {
+  /**
+   * The session's summary (null when it has none) and its newest `limit` messages, oldest
+   * first; `truncated` when it has older ones, and `earlier`: the untrusted origins among
+   * those (at most 64, each once).
+   */
+  load(
+    sessionId: string,
+    limit: number,
+  ): Promise<{
+    summary: StoredHistoryMessage | null;
+    messages: StoredHistoryMessage[];
+    truncated: boolean;
+    earlier: MemoryOrigin[];
+  }>;
+  /** Appends messages in order; their ids. A malformed origin is refused before anything is written. */
+  append(
+    sessionId: string,
+    messages: readonly {
+      role: 'user' | 'assistant';
+      content: string;
+      origin: MemoryOrigin | null;
+    }[],
+  ): Promise<number[]>;
+  /**
+   * Compaction: in one transaction, deletes the session's messages with ids up to `upTo` and
+   * its summary, and stores `summary` in its place.
+   */
+  summarise(
+    sessionId: string,
+    upTo: number,
+    summary: { content: string; origin: MemoryOrigin | null },
+  ): Promise<void>;
+  /** Deletes the session's stored history, summary included; how many rows. */
+  clear(sessionId: string): Promise<number>;
+}
+
+/** The chat area's side of the stored history (conversation-history.ts). */
+export interface ConversationHistory {
+  /**
+   * Fills a conversation this process has not seen yet with the session's stored history (once
+   * per conversation object). A store that cannot be read leaves it empty: what it holds is
+   * then not sent upstream either; the failure is logged.
+   */
+  restore(sessionId: string, conversation: Conversation): Promise<void>;
+  /** Stores messages just added to the history (failures logged, never thrown). */
+  append(sessionId: string, messages: readonly HistoryMessage[]): Promise<void>;
+  /** Compaction replaced `summarised` (the oldest messages) with the conversation's summary. */
+  summarised(
+    sessionId: string,
+    conversation: Conversation,
+    summarised: readonly HistoryMessage[],
+  ): Promise<void>;
+  /** Deletes the session's stored history (DELETE /sessions/{id}); throws when it cannot. */
+  clear(sessionId: string): Promise<number>;
 }
 
 /** Compaction of a conversation into a long-term summary. */
@@ -269,6 +348,8 @@ export interface SemanticMatch extends MemoryEntry {
 export interface MemoryRuntime {
   service: MemoryService;
   compactor: Compactor;
+  /** Sessions' stored history, restored into a conversation on its first turn here. */
+  history: ConversationHistory;
   shortTerm: ShortTermStore;
   vectors: VectorStore;
   embedder: Embedder;
@@ -279,7 +360,12 @@ export interface MemoryRuntime {
 
 // Helpers other areas use: session ids, content hashes, query keywords, the prompt block of
 // retrieved memories, and the local embedder's model files.
-export { MAX_SESSION_ID_CHARS, sessionIdFor, sessionIdSchema } from './session-id.ts';
+export {
+  groupSessionIdFor,
+  MAX_SESSION_ID_CHARS,
+  sessionIdFor,
+  sessionIdSchema,
+} from './session-id.ts';
 export { contentHash, normaliseContent } from './content-hash.ts';
 export { keywordsOf } from './keywords.ts';
 export {

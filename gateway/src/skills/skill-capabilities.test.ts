@@ -181,7 +181,8 @@ describe('a skill that declares the shell capability: usable, and gated like the
     await request(bed, 'POST', `/approvals/${waiting.id}/approve`, { always: true });
     await turn;
     bed.fake.reply(runs('ops_run', 'echo first'), { text: 'ok' });
-    await bed.post('/chat', { message: 'again', session_id: 'skill-shell-always' });
+    // A session of its own: the first turn's conversation holds the skill's result.
+    await bed.post('/chat', { message: 'again', session_id: 'skill-shell-always-again' });
     expect(toolResults(bed.fake.requests[3])).toEqual([`the skill saw: ${printed('first')}`]);
     const { entries } = (await bed.get('/approvals/allowlist')).body as {
       entries: { id: number }[];

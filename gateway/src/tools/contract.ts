@@ -29,6 +29,9 @@ export interface ToolContext {
   noteUntrusted?: (source: UntrustedSource) => void;
 }
 
+/** `Tool.describedBy` of a tool whose description the owner wrote or approved. */
+export const OWNER_DESCRIBED = 'owner';
+
 /** A tool as the model sees it: name, description and the JSON Schema of its arguments. */
 export interface ToolDescriptor {
   name: string;
@@ -44,6 +47,15 @@ export interface ToolDescriptor {
 export interface Tool extends ToolDescriptor {
   /** Where it comes from: 'builtin', 'skill:<name>', 'plugin:<name>', … */
   source: string;
+  /**
+   * Who wrote `description`, for a tool that is not Hearth's own (`source` 'builtin'):
+   * `OWNER_DESCRIBED` for the owner's skills (written through the trusted path, or a proposal
+   * the owner approved), else the third party, as a name to show (`hub package weather`). The
+   * model reads the description in every turn that offers the tool, so a third party's makes
+   * that turn untrusted (kind `tool_description`). Absent on a tool that is not built in: a
+   * third party's, named by its source (`MCP server <name>` for `mcp:<name>`).
+   */
+  describedBy?: string;
   execute(context: ToolContext, args: Record<string, unknown>): Promise<string>;
 }
 

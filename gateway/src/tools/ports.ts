@@ -3,6 +3,7 @@ import type { ToolRuntime } from './build-tools.ts';
 import type { ToolRegistry } from './contract.ts';
 
 export type { Tool, ToolContext, ToolDescriptor, ToolRegistry } from './contract.ts';
+export { OWNER_DESCRIBED } from './contract.ts';
 export type { ToolRuntime };
 
 /** The tools area as other areas see it. */

@@ -7,6 +7,7 @@ import {
   shell,
   startChannelTestBed,
 } from '../testing/channel-test-kit.ts';
+import { sessionIdFor } from '../../memory/ports.ts';
 import {
   IGNORED_UPDATES,
   MALFORMED_MESSAGES,
@@ -145,7 +146,24 @@ describe('Telegram, through a real gateway, grammY and the fake Bot API', () => 
     await new Promise((resolve) => setTimeout(resolve, 200));
     telegram.skipSent();
     bed.fake.reset();
-    // The owner's own words run the allowlisted command at once.
+    // The conversation still holds the forward: the owner's next message is prompted too, naming it.
+    bed.fake.reply(shell('printf own'), { text: 'Ran it.' });
+    telegram.message({ from: OWNER, text: 'run printf own' });
+    const [again] = await telegram.nextSent();
+    expect(again?.text).toContain(
+      'After reading channel earlier in this conversation: forwarded from @mallory',
+    );
+    const [held] = (await call('GET', '/approvals/pending')).body.pending as { id: string }[];
+    expect((await call('POST', `/approvals/${String(held?.id)}/deny`, {})).status).toBe(200);
+    for (let waited = 0; bed.fake.requests.length < 2 && waited < 10_000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    telegram.skipSent();
+    bed.fake.reset();
+    // Once the session and its memories are cleared, the owner's own words run it at once.
+    const session = sessionIdFor('tg', String(OWNER));
+    expect((await call('DELETE', `/sessions/${session}`)).status).toBe(200);
+    expect((await call('DELETE', `/memory/session/${session}`)).status).toBe(200);
     bed.fake.reply(shell('printf own'), { text: 'Ran it.' });
     telegram.message({ from: OWNER, text: 'run printf own' });
     const [reply] = await telegram.nextSent();

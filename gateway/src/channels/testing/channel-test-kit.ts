@@ -78,8 +78,21 @@ export function gatewayApi(url: () => string, headers: Record<string, string> = 
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The 8-hex-digit short id in an approval notice for the shell `command`, if it is one. */
+/** The notice's first words, with the short id. */
+const NOTICE_HEAD = String.raw`Approval needed \[([0-9a-f]{8})\]`;
+/** A tainted turn's notice: one line per untrusted source, then "then … asks to run". */
+const SOURCE_LINES = String.raw`(?:\n(?:After reading|It would send) [^\n]*)+\nthen `;
+/** "the agent asks to run " after source lines, or a requester's "skill x asks to run ". */
+const ASKER = String.raw`(?:[^\n]*? asks to run )?`;
+
+/**
+ * The 8-hex-digit short id in an approval notice for the shell `command`, if it is one: the
+ * clean form (`Approval needed [id] shell: <command>`), the form naming what the turn read first
+ * (`Approval needed [id]`, `After reading …` lines, `then the agent asks to run shell:
+ * <command>`; approvals/notice-text.ts) and the forms a requester (a skill) asks in. The command
+ * must be the whole line: a notice for a longer command is not one for `command`.
+ */
 export const approvalShortId = (text: string | undefined, command: string): string | undefined =>
-  new RegExp(`Approval needed \\[([0-9a-f]{8})\\] shell: ${escapeRegExp(command)}`).exec(
-    text ?? '',
-  )?.[1];
+  new RegExp(
+    `${NOTICE_HEAD}(?: |${SOURCE_LINES})${ASKER}shell: ${escapeRegExp(command)}(?:\n|$)`,
+  ).exec(text ?? '')?.[1];

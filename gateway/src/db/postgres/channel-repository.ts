@@ -3,7 +3,7 @@ import type { ChannelPairing, ChannelRepository } from '../database.ts';
 import type { PostgresDrizzle } from './repositories.ts';
 import { channelMessages, channelPairings, channelSeen } from './schema.ts';
 
-const { and, asc, desc, eq, lt, sql } = orm;
+const { and, asc, desc, eq, lt, ne, sql } = orm;
 
 const messageColumns = {
   id: channelMessages.id,
@@ -53,6 +53,20 @@ export function postgresChannelRepository(db: PostgresDrizzle): ChannelRepositor
         .select(messageColumns)
         .from(channelMessages)
         .where(eq(channelMessages.channel, channel))
+        .orderBy(desc(channelMessages.timestamp), desc(channelMessages.id))
+        .limit(limit),
+    recentInbound: (channel, chatId, exceptUser, limit) =>
+      db
+        .select(messageColumns)
+        .from(channelMessages)
+        .where(
+          and(
+            eq(channelMessages.channel, channel),
+            eq(channelMessages.chatId, chatId),
+            eq(channelMessages.direction, 'in'),
+            ne(channelMessages.user, exceptUser),
+          ),
+        )
         .orderBy(desc(channelMessages.timestamp), desc(channelMessages.id))
         .limit(limit),
     async counts(channel) {

@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { Database, KeywordSearchInfo } from '../database.ts';
 import { ensureKeywordIndex } from './keyword-index.ts';
 import { postgresChannelRepository } from './channel-repository.ts';
+import { postgresConversationRepository } from './conversation-repository.ts';
 import { postgresMemoryRepository } from './memory-repository.ts';
 import { postgresOrchestratorNodeStore } from './orchestrator-nodes.ts';
 import { postgresAllowlistRepository, postgresSettingsRepository } from './repositories.ts';
@@ -61,6 +62,7 @@ export async function openPostgresDatabase(
     memory: postgresMemoryRepository(db),
     orchestratorNodes: postgresOrchestratorNodeStore(db),
     channels: postgresChannelRepository(db),
+    conversations: postgresConversationRepository(db),
     keywordSearch,
     async ping() {
       if (closing !== undefined) return false;

@@ -94,8 +94,9 @@ describe('PostgreSQL specifics', () => {
         'select count(*) from drizzle.__drizzle_migrations',
       );
       // 0000_foundation, 0001_memory, 0002_memory_search, 0003_allowlist_directory,
-      // 0004_orchestrator_nodes, 0005_channels, 0006_memory_origin, 0007_channel_replay
-      expect(result.rows[0]?.count).toBe('8');
+      // 0004_orchestrator_nodes, 0005_channels, 0006_memory_origin, 0007_channel_replay,
+      // 0008_history_origin
+      expect(result.rows[0]?.count).toBe('9');
     } finally {
       await client.end();
     }

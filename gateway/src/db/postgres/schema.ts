@@ -189,3 +189,26 @@ export const channelSeen = pgTable(
     index('channel_seen_expires_idx').on(table.expiresAt),
   ],
 );
+
+/**
+ * Sessions' conversation history (`ConversationHistoryStore`, ../../memory/ports.ts), the same
+ * shape as the SQLite table: the messages a session's turns send upstream again, in id order,
+ * and at most one `summary` row per session. `origin` is the message's provenance; NULL: the
+ * role's default (the user's words the owner's, the rest Hearth's). Identity ids are never
+ * reused: a compaction deletes the messages up to one.
+ */
+export const conversationMessages = pgTable(
+  'conversation_messages',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    sessionId: text('session_id').notNull(),
+    role: text('role', { enum: ['user', 'assistant', 'summary'] }).notNull(),
+    content: text('content').notNull(),
+    origin: jsonValue('origin'),
+    createdAt: bigint('created_at', { mode: 'number' }).notNull().default(epochSecondsNow),
+  },
+  (table) => [
+    check('conversation_messages_role', sql`${table.role} in ('user', 'assistant', 'summary')`),
+    index('conversation_messages_session_idx').on(table.sessionId, table.id),
+  ],
+);

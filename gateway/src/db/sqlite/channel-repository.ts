@@ -3,7 +3,7 @@ import type { ChannelPairing, ChannelRepository } from '../database.ts';
 import type { SqliteDrizzle } from './repositories.ts';
 import { channelMessages, channelPairings, channelSeen } from './schema.ts';
 
-const { and, desc, eq, lt, sql } = orm;
+const { and, desc, eq, lt, ne, sql } = orm;
 
 const settle = <T>(work: () => T): Promise<T> => new Promise((resolve) => resolve(work()));
 
@@ -59,6 +59,23 @@ export function sqliteChannelRepository(db: SqliteDrizzle): ChannelRepository {
           .select(messageColumns)
           .from(channelMessages)
           .where(eq(channelMessages.channel, channel))
+          .orderBy(desc(channelMessages.timestamp), desc(sql`rowid`))
+          .limit(limit)
+          .all(),
+      ),
+    recentInbound: (channel, chatId, exceptUser, limit) =>
+      settle(() =>
+        db
+          .select(messageColumns)
+          .from(channelMessages)
+          .where(
+            and(
+              eq(channelMessages.channel, channel),
+              eq(channelMessages.chatId, chatId),
+              eq(channelMessages.direction, 'in'),
+              ne(channelMessages.user, exceptUser),
+            ),
+          )
           .orderBy(desc(channelMessages.timestamp), desc(sql`rowid`))
           .limit(limit)
           .all(),

@@ -6,6 +6,7 @@ import { loadBetterSqlite3, orm } from '../drizzle.ts';
 import type { Database } from '../database.ts';
 import type { SqliteMemoryOptions } from './memory-search.ts';
 import { sqliteChannelRepository } from './channel-repository.ts';
+import { sqliteConversationRepository } from './conversation-repository.ts';
 import { sqliteMemoryRepository } from './memory-repository.ts';
 import { sqliteOrchestratorNodeStore } from './orchestrator-nodes.ts';
 import { sqliteAllowlistRepository, sqliteSettingsRepository } from './repositories.ts';
@@ -58,6 +59,7 @@ function openPrepared(location: string, inMemory: boolean, options: SqliteOption
       memory: sqliteMemoryRepository(db, options),
       orchestratorNodes: sqliteOrchestratorNodeStore(db),
       channels: sqliteChannelRepository(db),
+      conversations: sqliteConversationRepository(db),
       keywordSearch: { indexed: true, method: 'fts5-trigram' },
       ping() {
         if (closed) return Promise.resolve(false);

@@ -157,3 +157,31 @@ export const channelSeen = sqliteTable(
     index('channel_seen_expires_idx').on(table.expiresAt),
   ],
 );
+
+/**
+ * Sessions' conversation history (`ConversationHistoryStore`, ../../memory/ports.ts): the
+ * messages a session's turns send upstream again, in id order, and at most one `summary` row
+ * per session (what compaction replaced the older messages with). `origin` is the message's
+ * provenance (`MemoryOrigin`, ../../memory/origin.ts) as JSON text; NULL: the role's default (the
+ * user's words the owner's, the rest Hearth's). Ids are never reused (AUTOINCREMENT): a
+ * compaction deletes the messages up to one.
+ */
+export const conversationMessages = sqliteTable(
+  'conversation_messages',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    sessionId: text('session_id').notNull(),
+    role: text('role', { enum: ['user', 'assistant', 'summary'] }).notNull(),
+    content: text('content').notNull(),
+    origin: text('origin'),
+    createdAt: integer('created_at').notNull().default(epochSecondsNow),
+  },
+  (table) => [
+    check('conversation_messages_role', sql`${table.role} in ('user', 'assistant', 'summary')`),
+    check(
+      'conversation_messages_origin_is_json',
+      sql`${table.origin} is null or json_valid(${table.origin})`,
+    ),
+    index('conversation_messages_session_idx').on(table.sessionId, table.id),
+  ],
+);

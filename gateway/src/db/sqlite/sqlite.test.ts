@@ -85,6 +85,7 @@ describe('SQLite specifics', () => {
         'channel_messages',
         'channel_pairings',
         'channel_seen',
+        'conversation_messages',
         'memory_entries',
         'memory_entries_fts',
         'memory_entries_fts_config',
@@ -96,8 +97,9 @@ describe('SQLite specifics', () => {
         'sqlite_sequence',
       ]);
       // 0000_foundation, 0001_memory, 0002_memory_search, 0003_allowlist_directory,
-      // 0004_orchestrator_nodes, 0005_channels, 0006_memory_origin, 0007_channel_replay
-      expect(raw.prepare('select count(*) from __drizzle_migrations').pluck().get()).toBe(8);
+      // 0004_orchestrator_nodes, 0005_channels, 0006_memory_origin, 0007_channel_replay,
+      // 0008_history_origin
+      expect(raw.prepare('select count(*) from __drizzle_migrations').pluck().get()).toBe(9);
     } finally {
       raw.close();
     }
@@ -138,6 +140,48 @@ describe('SQLite specifics', () => {
         ['turn', { trust: 'hearth', sources: [] }],
         ['summary', { trust: 'hearth', sources: [] }],
       ]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('adds the history table to a database written before it, keeping what it holds', async () => {
+    // A store as the previous release left it: migrated up to 0006_memory_origin, with a row.
+    const oldMigrations = join(folder, 'migrations-0006');
+    await cp(migrationsFolder, oldMigrations, { recursive: true });
+    const journalFile = join(oldMigrations, 'meta', '_journal.json');
+    const journal = JSON.parse(await readFile(journalFile, 'utf8')) as {
+      entries: { tag: string }[];
+    };
+    journal.entries = journal.entries.filter((entry) => entry.tag < '0007');
+    await writeFile(journalFile, JSON.stringify(journal));
+    const file = join(folder, 'before-history.db');
+    const raw = new BetterSqlite3(file);
+    const { driver, migrator } = loadBetterSqlite3();
+    migrator.migrate(driver.drizzle({ client: raw }), { migrationsFolder: oldMigrations });
+    const tables = () =>
+      raw.prepare("select name from sqlite_master where type = 'table'").pluck().all();
+    expect(tables()).not.toContain('conversation_messages');
+    raw
+      .prepare(
+        'insert into memory_entries (session_id, content, content_hash, importance_score, type) values (?, ?, ?, ?, ?)',
+      )
+      .run('old', 'an old note', 'x', 0.5, 'note');
+    raw.close();
+
+    const db = await openSqliteDatabase(file);
+    try {
+      expect((await db.memory.list({ limit: 10 })).map((entry) => entry.content)).toEqual([
+        'an old note',
+      ]);
+      expect(await db.conversations.load('old', 10)).toEqual({
+        summary: null,
+        messages: [],
+        truncated: false,
+        earlier: [],
+      });
+      await db.conversations.append('old', [{ role: 'user', content: 'hello', origin: null }]);
+      expect((await db.conversations.load('old', 10)).messages).toHaveLength(1);
     } finally {
       await db.close();
     }

@@ -63,21 +63,20 @@ describe('external MCP tools behind the approval gate', { timeout: 120_000 }, ()
     expect((await send(bed, 'GET', '/mcp/servers/fx')).body.state).toBe('connected');
   });
 
-  it('an allowlist entry mcp:<server>/<tool> lets that tool run without asking, and only it', async () => {
+  it('an allowlisted tool is still prompted while the server’s descriptions are in the turn', async () => {
     const added = await send(bed, 'POST', '/approvals/allowlist', { pattern: 'mcp:fx/add' });
     expect(added.status).toBe(200);
     bed.fake.reply({ toolCalls: [{ name: 'fx__add', arguments: { a: 1, b: 2 } }] }, { text: '3' });
-    expect((await bed.post('/chat', { message: 'add', session_id: 'gated-mcp' })).body.reply).toBe(
-      '3',
-    );
-    expect(lastToolResults()).toEqual(['3']);
-
-    bed.fake.reply({ toolCalls: [{ name: 'fx__echo', arguments: { text: 'x' } }] }, { text: 'ok' });
-    const turn = bed.post('/chat', { message: 'echo', session_id: 'gated-mcp' });
+    // A session of its own: 'gated-mcp' holds earlier MCP results in its history by now.
+    const turn = bed.post('/chat', { message: 'add', session_id: 'allowlisted-mcp' });
     const pending = await waitForPending();
-    expect(pending.tool_name).toBe('fx__echo');
-    await send(bed, 'POST', `/approvals/${pending.id}/deny`, {});
-    await turn;
+    expect(pending.tool_name).toBe('fx__add');
+    expect(pending.untrusted_sources?.length).toBeGreaterThan(0);
+    for (const source of pending.untrusted_sources ?? [])
+      expect(source).toMatchObject({ kind: 'tool_description' });
+    await send(bed, 'POST', `/approvals/${pending.id}/approve`, {});
+    expect((await turn).body.reply).toBe('3');
+    expect(lastToolResults()).toEqual(['3']);
   });
 
   it('the policy applies: security "deny" refuses every call outright', async () => {
@@ -101,3 +100,59 @@ describe('external MCP tools behind the approval gate', { timeout: 120_000 }, ()
     }
   });
 });
+
+describe(
+  'an allowlisted external MCP tool with untrusted_content = "trust"',
+  { timeout: 120_000 },
+  () => {
+    let bed: ChatTestBed;
+
+    const lastToolResults = () =>
+      INSPECTORS['openai-chat'].toolResults(bed.fake.requests.at(-1)!).map((r) => r.output);
+
+    beforeAll(async () => {
+      bed = await startChatTestBed(undefined, {
+        config: {
+          mcp: { servers: [stdioEntry('fx')] },
+          security: { untrusted_content: 'trust' },
+        },
+        mcpTiming: FAST_TIMING,
+      });
+      await connected(bed, 'fx');
+    }, 180_000);
+
+    beforeEach(() => bed.fake.reset());
+
+    afterAll(async () => {
+      await bed.close();
+    });
+
+    it('an allowlist entry mcp:<server>/<tool> lets that tool run without asking, and only it', async () => {
+      const added = await send(bed, 'POST', '/approvals/allowlist', { pattern: 'mcp:fx/add' });
+      expect(added.status).toBe(200);
+      bed.fake.reply(
+        { toolCalls: [{ name: 'fx__add', arguments: { a: 1, b: 2 } }] },
+        { text: '3' },
+      );
+      expect(
+        (await bed.post('/chat', { message: 'add', session_id: 'gated-mcp' })).body.reply,
+      ).toBe('3');
+      expect(lastToolResults()).toEqual(['3']);
+
+      bed.fake.reply(
+        { toolCalls: [{ name: 'fx__echo', arguments: { text: 'x' } }] },
+        { text: 'ok' },
+      );
+      const turn = bed.post('/chat', { message: 'echo', session_id: 'gated-mcp' });
+      const pending = await until(
+        'an approval pending',
+        async () =>
+          (await send(bed, 'GET', '/approvals/pending')).body.pending as PendingApproval[],
+        (list) => list.length > 0,
+      );
+      expect(pending[0]?.tool_name).toBe('fx__echo');
+      await send(bed, 'POST', `/approvals/${pending[0]!.id}/deny`, {});
+      await turn;
+    });
+  },
+);

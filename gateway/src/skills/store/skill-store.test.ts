@@ -65,6 +65,20 @@ describe('skill store', () => {
     expect((await stat(join(home, 'skill-data/hello'))).isDirectory()).toBe(true);
   });
 
+  it.each([
+    ['trusted', 'owner'],
+    ['review', 'owner'],
+    ['https://hub.example/hello.mjs', 'hub package hello'],
+    ['data:sha256:00ff', 'hub package hello'],
+    ['migrate:neuralcleave', 'skill hello (migrate:neuralcleave)'],
+  ])(
+    'a skill of origin %s has its tool descriptions written by %s',
+    async (origin, describedBy) => {
+      await store.install({ name: 'hello', kind: 'mjs', source: GREET, origin });
+      expect(tools.get('hello_greet')?.describedBy).toBe(describedBy);
+    },
+  );
+
   it('a blocked construct is refused with its line, and nothing is written', async () => {
     const source = 'const x = 1;\nimport("child_process");\n';
     await expect(

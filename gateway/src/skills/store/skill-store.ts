@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { HearthError, notFound, validationError } from '../../errors.ts';
-import type { ToolRegistry } from '../../tools/ports.ts';
+import { OWNER_DESCRIBED, type ToolRegistry } from '../../tools/ports.ts';
 import type {
   InstalledSkill,
   SkillCapability,
@@ -72,6 +72,18 @@ export interface SkillStore extends SkillCatalog {
 export const OVER_LIMIT = 'stopped over a resource limit: ';
 
 /** `line 3: import 'child_process' — blocked module`, one per problem. */
+
+/**
+ * Who wrote a skill's tool descriptions, as a turn that offers them names it: the owner for a
+ * skill written through the trusted path or a proposal the owner approved; a hub package's
+ * publisher; anything else (a migrated skill, an unknown origin) is a third party too.
+ */
+function describedByOf(name: string, origin: string): string {
+  if (origin === 'trusted' || origin === 'review') return OWNER_DESCRIBED;
+  if (origin.startsWith('https://') || origin.startsWith('data:')) return `hub package ${name}`;
+  return `skill ${name} (${origin})`;
+}
+
 export function describeProblems(problems: readonly SkillProblem[]): string {
   return problems
     .map((problem) => `line ${problem.line}: ${problem.construct} — ${problem.message}`)
@@ -223,6 +235,7 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
           description: capDescription(spec.description).description,
           parameters: spec.parameters,
           source: skillOrigin(name),
+          describedBy: describedByOf(name, manifest.origin),
           execute: (context, args) =>
             host.call(spec.name, args, {
               signal: context.signal,
