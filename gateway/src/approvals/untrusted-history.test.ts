@@ -278,9 +278,9 @@ describe('the history and its taint survive a restart', () => {
     const after = await runIt(bed, 'restart');
     expect(after).toMatchObject({ approval: undefined, decision: 'decision=auto_approved' });
     expect(after.request).not.toContain(READ_REPLY);
-    // A session that neither this gateway nor the store knows is a 404.
-    expect((await fetch(`${bed.gw.url}/api/v1/sessions/never`, { method: 'DELETE' })).status).toBe(
-      404,
-    );
+    // A session that neither this gateway nor the store knows: 200, cleared false (the spec).
+    const unknown = await fetch(`${bed.gw.url}/api/v1/sessions/never`, { method: 'DELETE' });
+    expect(unknown.status).toBe(200);
+    expect(await unknown.json()).toEqual({ cleared: false });
   });
 });
