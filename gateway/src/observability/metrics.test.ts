@@ -85,6 +85,11 @@ describe('process metrics of the gateway itself', () => {
       expect(before).toContain('# TYPE nodejs_eventloop_lag_p99_seconds gauge');
       expect(before).toMatch(/^nodejs_active_resources\{type="TCPServerWrap"\} [1-9]/m);
       const fdsBefore = gaugeValue(before, 'process_open_fds');
+      expect(gaugeValue(before, 'nodejs_heap_used_bytes')).toBeGreaterThan(0);
+      expect(gaugeValue(before, 'nodejs_heap_total_bytes')).toBeGreaterThanOrEqual(
+        gaugeValue(before, 'nodejs_heap_used_bytes'),
+      );
+      expect(gaugeValue(before, 'nodejs_external_memory_bytes')).toBeGreaterThan(0);
       expect(fdsBefore).toBeGreaterThan(0);
 
       // The gateway runs in this process: stall its event loop for 300 ms.

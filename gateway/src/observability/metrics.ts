@@ -181,6 +181,21 @@ export function createMetrics(
       'Open file descriptors of the gateway process',
       () => processSampler.openFds(),
     ),
+    heapUsedBytes: hostGauge(
+      'nodejs_heap_used_bytes',
+      'V8 heap in use by the gateway process, bytes',
+      () => processSampler.memory()?.heapUsed ?? null,
+    ),
+    heapTotalBytes: hostGauge(
+      'nodejs_heap_total_bytes',
+      'V8 heap reserved by the gateway process, bytes',
+      () => processSampler.memory()?.heapTotal ?? null,
+    ),
+    externalMemoryBytes: hostGauge(
+      'nodejs_external_memory_bytes',
+      'Memory outside the V8 heap held by JavaScript objects (buffers included), bytes',
+      () => processSampler.memory()?.external ?? null,
+    ),
     activeResources: new Gauge<'type'>({
       name: 'nodejs_active_resources',
       help: 'Node resources keeping the event loop alive (sockets, timers, child processes), by type',

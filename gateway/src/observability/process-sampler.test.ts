@@ -56,6 +56,17 @@ describe('process sampler', () => {
     expect(await without.openFds()).toBeNull();
   });
 
+  it('reads the memory figures, and null when they cannot be read', () => {
+    sampler = createProcessSampler();
+    expect(sampler.memory()?.heapUsed).toBeGreaterThan(0);
+    const failing = createProcessSampler({
+      memoryUsage: () => {
+        throw new Error('EMFILE');
+      },
+    });
+    expect(failing.memory()).toBeNull();
+  });
+
   it('counts active resources by type', () => {
     sampler = createProcessSampler({
       activeResources: () => ['TCPSocketWrap', 'Timeout', 'TCPSocketWrap', 'ProcessWrap'],

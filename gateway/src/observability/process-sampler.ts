@@ -18,6 +18,7 @@ export interface ProcessSamplerDeps {
   /** Node's active handles and requests, one type name each. */
   activeResources: () => string[];
   monitor: (resolutionMs: number) => ELDHistogram;
+  memoryUsage: () => NodeJS.MemoryUsage;
 }
 
 const defaultDeps: ProcessSamplerDeps = {
@@ -26,6 +27,7 @@ const defaultDeps: ProcessSamplerDeps = {
   listFds: () => readdir('/proc/self/fd'),
   activeResources: () => process.getActiveResourcesInfo(),
   monitor: (resolution) => monitorEventLoopDelay({ resolution }),
+  memoryUsage: () => process.memoryUsage(),
 };
 
 const NS_PER_S = 1e9;
@@ -33,8 +35,8 @@ const NS_PER_S = 1e9;
 /**
  * What a soak watches for in the gateway's own process: how late the event loop runs (a
  * `monitorEventLoopDelay` histogram, read in fixed windows so every scraper sees the same
- * figures), how many file descriptors it holds and which Node resources (sockets, timers,
- * child processes) keep it busy. The monitor runs between `start()` and `stop()` only (the
+ * figures), how many file descriptors it holds, which Node resources (sockets, timers,
+ * child processes) keep it busy and where its memory is (V8 heap, or outside it). The monitor runs between `start()` and `stop()` only (the
  * status area's start-up phase and close), so a gateway that is built but never started, or
  * closed, leaves no timer behind.
  */
@@ -83,6 +85,14 @@ export function createProcessSampler(deps: Partial<ProcessSamplerDeps> = {}) {
     async openFds(): Promise<number | null> {
       try {
         return Math.max(0, (await io.listFds()).length - 1);
+      } catch {
+        return null;
+      }
+    },
+    /** V8's heap and the memory outside it that JavaScript objects hold; null when unreadable. */
+    memory(): NodeJS.MemoryUsage | null {
+      try {
+        return io.memoryUsage();
       } catch {
         return null;
       }
