@@ -4,6 +4,7 @@ import {
   createProcessSampler,
   type LoopDelayFigures,
   type ProcessSampler,
+  type WorkerHeap,
 } from './process-sampler.ts';
 
 /**
@@ -45,6 +46,19 @@ export function createMetrics(
         const figures = processSampler.loopDelay();
         if (figures === null) this.reset();
         else this.set(pick(figures));
+      },
+    });
+
+  const workerHeapGauge = (name: string, help: string, pick: (heap: WorkerHeap) => number) =>
+    new Gauge<'worker'>({
+      name,
+      help,
+      labelNames: ['worker'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const [worker, heap] of await processSampler.workerHeaps())
+          this.set({ worker }, pick(heap));
       },
     });
 
@@ -195,6 +209,16 @@ export function createMetrics(
       'nodejs_external_memory_bytes',
       'Memory outside the V8 heap held by JavaScript objects (buffers included), bytes',
       () => processSampler.memory()?.external ?? null,
+    ),
+    workerHeapUsedBytes: workerHeapGauge(
+      'nodejs_worker_heap_used_bytes',
+      'V8 heap in use by a worker thread of the gateway, bytes, by worker',
+      (heap) => heap.used,
+    ),
+    workerHeapTotalBytes: workerHeapGauge(
+      'nodejs_worker_heap_total_bytes',
+      'V8 heap reserved by a worker thread of the gateway, bytes, by worker',
+      (heap) => heap.total,
     ),
     activeResources: new Gauge<'type'>({
       name: 'nodejs_active_resources',

@@ -67,6 +67,18 @@ describe('process sampler', () => {
     expect(failing.memory()).toBeNull();
   });
 
+  it('reads the watched workers’ heaps until they are unwatched, leaving out those not running', async () => {
+    sampler = createProcessSampler();
+    const unwatch = sampler.watchWorker('parser', () => Promise.resolve({ used: 5, total: 8 }));
+    sampler.watchWorker('idle', () => Promise.resolve(null));
+    sampler.watchWorker('broken', () => Promise.reject(new Error('terminated')));
+    expect(Object.fromEntries(await sampler.workerHeaps())).toEqual({
+      parser: { used: 5, total: 8 },
+    });
+    unwatch();
+    expect((await sampler.workerHeaps()).size).toBe(0);
+  });
+
   it('counts active resources by type', () => {
     sampler = createProcessSampler({
       activeResources: () => ['TCPSocketWrap', 'Timeout', 'TCPSocketWrap', 'ProcessWrap'],

@@ -1,6 +1,12 @@
 import { readdir } from 'node:fs/promises';
 import { monitorEventLoopDelay, type ELDHistogram } from 'node:perf_hooks';
 
+/** A worker thread's V8 heap, bytes. */
+export interface WorkerHeap {
+  used: number;
+  total: number;
+}
+
 /** Event-loop delay over one window, in seconds beyond the monitor's timer resolution. */
 export interface LoopDelayFigures {
   p50: number;
@@ -42,6 +48,8 @@ const NS_PER_S = 1e9;
  */
 export function createProcessSampler(deps: Partial<ProcessSamplerDeps> = {}) {
   const io = { ...defaultDeps, ...deps };
+  /** Worker threads' heaps (their own V8 isolates: not in `memory()`), by worker name. */
+  const workers = new Map<string, () => Promise<WorkerHeap | null>>();
   const resolutionNs = io.resolutionMs * 1e6;
   let histogram: ELDHistogram | undefined;
   let rotation: NodeJS.Timeout | undefined;
@@ -96,6 +104,22 @@ export function createProcessSampler(deps: Partial<ProcessSamplerDeps> = {}) {
       } catch {
         return null;
       }
+    },
+    /** Reports a worker thread's heap under `name` until the returned function is called. */
+    watchWorker(name: string, heap: () => Promise<WorkerHeap | null>): () => void {
+      workers.set(name, heap);
+      return () => {
+        if (workers.get(name) === heap) workers.delete(name);
+      };
+    },
+    /** The heaps of the watched workers that run now. */
+    async workerHeaps(): Promise<Map<string, WorkerHeap>> {
+      const heaps = new Map<string, WorkerHeap>();
+      for (const [name, read] of workers) {
+        const heap = await read().catch(() => null);
+        if (heap) heaps.set(name, heap);
+      }
+      return heaps;
     },
     /** Active Node resources by type (`TCPSocketWrap`, `Timeout`, `ProcessWrap`, …). */
     activeResources(): Map<string, number> {
