@@ -44,7 +44,13 @@ export interface Gate {
 export async function buildGate(deps: BuildGateDeps): Promise<Gate> {
   const logger = deps.logger.child({ area: 'approvals' });
   const board = await openBoard(deps, logger);
-  const analyser = createCommandAnalyser();
+  const analyser = createCommandAnalyser({
+    onFailure: (reason) => logger.warn({ reason }, 'command analysis worker failed'),
+  });
+  // The worker's heap is its own isolate's: shown in the metrics as worker="command-analysis".
+  const unwatch = deps.metrics.processSampler.watchWorker('command-analysis', () =>
+    analyser.heap(),
+  );
   const service = createApprovalService({
     policy: deps.policy,
     allowlist: deps.allowlist,
@@ -85,6 +91,7 @@ export async function buildGate(deps: BuildGateDeps): Promise<Gate> {
         : `${board.kind} (not shared: see scale_out)`,
     async close() {
       await service.close();
+      unwatch();
       await analyser.close();
       await board.close();
     },

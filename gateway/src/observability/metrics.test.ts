@@ -1,3 +1,4 @@
+import { open, type FileHandle } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 
@@ -63,5 +64,60 @@ describe('metrics', () => {
     expect(snapshot.tokens_total?.values).toEqual({ 'model=claude-sonnet-4,direction=input': 120 });
     expect(snapshot.process_memory_rss_bytes?.values['']).toBeGreaterThan(0);
     expect(snapshot.generation_latency_seconds).toBeUndefined();
+  });
+});
+
+/** One gauge's unlabelled value from the Prometheus text. */
+function gaugeValue(text: string, name: string): number {
+  const match = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+  if (!match?.[1]) throw new Error(`${name} not in the metrics`);
+  return Number(match[1]);
+}
+
+describe('process metrics of the gateway itself', () => {
+  it('shows an event-loop stall in nodejs_eventloop_lag_*_seconds, descriptors in process_open_fds', async () => {
+    const gw = await startTestGateway();
+    const files: FileHandle[] = [];
+    try {
+      await gw.gateway.whenReady();
+      const scrape = async () => (await fetch(`${gw.url}/api/v1/metrics`)).text();
+      const before = await scrape();
+      expect(before).toContain('# TYPE nodejs_eventloop_lag_p99_seconds gauge');
+      expect(before).toMatch(/^nodejs_active_resources\{type="TCPServerWrap"\} [1-9]/m);
+      const fdsBefore = gaugeValue(before, 'process_open_fds');
+      expect(gaugeValue(before, 'nodejs_heap_used_bytes')).toBeGreaterThan(0);
+      expect(gaugeValue(before, 'nodejs_heap_total_bytes')).toBeGreaterThanOrEqual(
+        gaugeValue(before, 'nodejs_heap_used_bytes'),
+      );
+      expect(gaugeValue(before, 'nodejs_external_memory_bytes')).toBeGreaterThan(0);
+      expect(fdsBefore).toBeGreaterThan(0);
+
+      // The gateway runs in this process: stall its event loop for 300 ms.
+      await new Promise<void>((resolve) =>
+        setTimeout(() => {
+          const end = performance.now() + 300;
+          while (performance.now() < end) {
+            // busy
+          }
+          resolve();
+        }, 0),
+      );
+      for (let i = 0; i < 20; i += 1) files.push(await open(import.meta.filename, 'r'));
+      const after = await scrape();
+      expect(gaugeValue(after, 'nodejs_eventloop_lag_max_seconds')).toBeGreaterThanOrEqual(0.25);
+      expect(gaugeValue(after, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0.25);
+      expect(gaugeValue(after, 'process_open_fds')).toBeGreaterThanOrEqual(fdsBefore + 20);
+      const snapshot = (await (await fetch(`${gw.url}/api/v1/metrics/snapshot`)).json()) as Record<
+        string,
+        { type: string; values: Record<string, number> }
+      >;
+      expect(snapshot.nodejs_eventloop_lag_p99_seconds?.type).toBe('gauge');
+      expect(snapshot.process_open_fds?.values['']).toBeGreaterThanOrEqual(fdsBefore + 20);
+    } finally {
+      for (const file of files) await file.close();
+      await gw.close();
+    }
+    // Closed: the monitor is stopped and reports nothing.
+    expect(gw.gateway.metrics.processSampler.loopDelay()).toBeNull();
   });
 });

@@ -1,12 +1,21 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { HostStats } from './host-stats.ts';
+import {
+  createProcessSampler,
+  type LoopDelayFigures,
+  type ProcessSampler,
+  type WorkerHeap,
+} from './process-sampler.ts';
 
 /**
  * Every metric the specification names, registered up front on a registry owned by one
  * gateway (no global registry). Areas receive this object and increment what they own.
  * Label values come from fixed sets (`channelLabel`, `modelLabel`), never from a request.
  */
-export function createMetrics(hostStats: HostStats) {
+export function createMetrics(
+  hostStats: HostStats,
+  processSampler: ProcessSampler = createProcessSampler(),
+) {
   const registry = new Registry();
   const registers = [registry];
   const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
@@ -28,8 +37,35 @@ export function createMetrics(hostStats: HostStats) {
       },
     });
 
+  const loopGauge = (name: string, help: string, pick: (figures: LoopDelayFigures) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        const figures = processSampler.loopDelay();
+        if (figures === null) this.reset();
+        else this.set(pick(figures));
+      },
+    });
+
+  const workerHeapGauge = (name: string, help: string, pick: (heap: WorkerHeap) => number) =>
+    new Gauge<'worker'>({
+      name,
+      help,
+      labelNames: ['worker'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const [worker, heap] of await processSampler.workerHeaps())
+          this.set({ worker }, pick(heap));
+      },
+    });
+
   return {
     registry,
+    /** The event-loop monitor behind the `nodejs_eventloop_lag_*` gauges (started by the status area). */
+    processSampler,
     messagesTotal: counter('messages_total', 'Messages received, by channel', ['channel']),
     messagesSentTotal: counter('messages_sent_total', 'Replies sent, by channel', ['channel']),
     messagesErrorsTotal: counter('messages_errors_total', 'Messages that failed, by channel', [
@@ -145,6 +181,61 @@ export function createMetrics(hostStats: HostStats) {
       'Free bytes on the state directory filesystem',
       async () => (await hostStats.disk()).disk_free_bytes,
     ),
+    eventLoopLagP50Seconds: loopGauge(
+      'nodejs_eventloop_lag_p50_seconds',
+      'Event-loop delay beyond the 10 ms timer resolution, median over the last full minute, seconds',
+      (figures) => figures.p50,
+    ),
+    eventLoopLagP99Seconds: loopGauge(
+      'nodejs_eventloop_lag_p99_seconds',
+      'Event-loop delay beyond the 10 ms timer resolution, 99th percentile over the last full minute, seconds',
+      (figures) => figures.p99,
+    ),
+    eventLoopLagMaxSeconds: loopGauge(
+      'nodejs_eventloop_lag_max_seconds',
+      'Event-loop delay beyond the 10 ms timer resolution, longest over the last full minute, seconds',
+      (figures) => figures.max,
+    ),
+    processOpenFds: hostGauge(
+      'process_open_fds',
+      'Open file descriptors of the gateway process',
+      () => processSampler.openFds(),
+    ),
+    heapUsedBytes: hostGauge(
+      'nodejs_heap_used_bytes',
+      'V8 heap in use by the gateway process, bytes',
+      () => processSampler.memory()?.heapUsed ?? null,
+    ),
+    heapTotalBytes: hostGauge(
+      'nodejs_heap_total_bytes',
+      'V8 heap reserved by the gateway process, bytes',
+      () => processSampler.memory()?.heapTotal ?? null,
+    ),
+    externalMemoryBytes: hostGauge(
+      'nodejs_external_memory_bytes',
+      'Memory outside the V8 heap held by JavaScript objects (buffers included), bytes',
+      () => processSampler.memory()?.external ?? null,
+    ),
+    workerHeapUsedBytes: workerHeapGauge(
+      'nodejs_worker_heap_used_bytes',
+      'V8 heap in use by a worker thread of the gateway, bytes, by worker',
+      (heap) => heap.used,
+    ),
+    workerHeapTotalBytes: workerHeapGauge(
+      'nodejs_worker_heap_total_bytes',
+      'V8 heap reserved by a worker thread of the gateway, bytes, by worker',
+      (heap) => heap.total,
+    ),
+    activeResources: new Gauge<'type'>({
+      name: 'nodejs_active_resources',
+      help: 'Node resources keeping the event loop alive (sockets, timers, child processes), by type',
+      labelNames: ['type'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [type, count] of processSampler.activeResources()) this.set({ type }, count);
+      },
+    }),
   };
 }
 

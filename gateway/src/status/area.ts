@@ -37,7 +37,7 @@ export const status = defineArea(
   'status',
   (kernel, needs: StatusNeeds, options: StatusOptions | undefined) => {
     const runtime = options?.runtime;
-    return statusArea({
+    const area = statusArea({
       version: VERSION,
       agentName: AGENT_NAME,
       startup: kernel.startup,
@@ -56,5 +56,12 @@ export const status = defineArea(
         channelConnected: needs.channels.connected,
       },
     });
+    const sampler = kernel.metrics.processSampler;
+    return {
+      ...area,
+      // The event-loop monitor runs from listen to close (its gauges are in the metrics).
+      prepare: () => Promise.resolve(sampler.start()),
+      close: () => sampler.stop(),
+    };
   },
 );

@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { analyseCommand } from './analyse-command.ts';
-import { createCommandAnalyser, type CommandAnalyser } from './command-analyser.ts';
+import {
+  createCommandAnalyser,
+  DEFAULT_HEAP_LIMIT_MB,
+  DEFAULT_YOUNG_MB,
+  type CommandAnalyser,
+} from './command-analyser.ts';
 
 describe('command lines are analysed on a worker thread', () => {
   let analyser: CommandAnalyser | undefined;
@@ -55,5 +60,41 @@ describe('command lines are analysed on a worker thread', () => {
     const lines = Array.from({ length: 20 }, (_, i) => `echo ${i}`);
     const results = await Promise.all(lines.map((line) => analyser!.analyse(line)));
     expect(results.map((r) => r.commands[0]?.argv[1])).toEqual(lines.map((_, i) => String(i)));
+  });
+
+  it('keeps the worker’s heap within its limit over many lines (it grew to ~170 MB unbounded)', async () => {
+    analyser = createCommandAnalyser();
+    expect(await analyser.heap()).toBeNull();
+    let largest = 0;
+    for (let i = 0; i < 1_500; i += 1) {
+      const line =
+        i % 2 === 0 ? `echo soak-approval-${i}` : `mcp:fx/echo '{"text":"soak#${i}","n":${i}}'`;
+      expect((await analyser.analyse(line)).commands.length).toBeGreaterThan(0);
+      if (i % 50 === 0) largest = Math.max(largest, (await analyser.heap())?.total ?? 0);
+    }
+    largest = Math.max(largest, (await analyser.heap())?.total ?? 0);
+    expect(largest).toBeGreaterThan(0);
+    // Old and young generation within their limits, plus code and the other small spaces.
+    expect(largest / 1_048_576).toBeLessThan(DEFAULT_HEAP_LIMIT_MB + DEFAULT_YOUNG_MB + 16);
+    await analyser.close();
+    expect(await analyser.heap()).toBeNull();
+  });
+
+  it('judges every waiting line opaque, naming the limit, when the worker runs out of memory', async () => {
+    const failures: string[] = [];
+    // Room for the worker to start (V8 itself needs ~3 MB), not to load the parser: the worker
+    // runs out of memory at its first line.
+    analyser = createCommandAnalyser({
+      heapLimitMb: 4,
+      onFailure: (reason) => failures.push(reason),
+    });
+    const reason = 'command analysis ran out of memory (limit 4 MB)';
+    expect(await Promise.all([analyser.analyse('ls'), analyser.analyse('pwd')])).toEqual([
+      { commands: [], opaque: reason },
+      { commands: [], opaque: reason },
+    ]);
+    expect(failures).toEqual([reason]);
+    // The next line gets a new worker (which fails the same way here): never a rejection.
+    expect(await analyser.analyse('ls')).toEqual({ commands: [], opaque: reason });
   });
 });
