@@ -260,7 +260,7 @@ describe('the approval gate judges exactly what runs', () => {
       expect(await turn(shell('cat f.txt', outside), 'wd-always-again')).toEqual([
         'exit code 0\nstdout:\noutside\n',
       ]);
-      expect(await turn(shell('cat -n f.txt', outside), 'wd-always')).toEqual([
+      expect(await turn(shell('cat -n f.txt', outside), 'wd-always-numbered')).toEqual([
         'exit code 0\nstdout:\n     1\toutside\n',
       ]);
       // The same line in the workspace was never approved there.
