@@ -279,10 +279,11 @@ describe('a session cleared on one gateway', () => {
       other.send({ type: 'chat', message: 'hello', session_id: 'scale-keep' });
       await other.next((f) => f.type === 'message_done' && f.text === 'two');
 
-      // B never had the session: cleared reports B only, yet A clears it.
+      // B never had the live session, but the stored history both share: cleared, and A
+      // closes its socket.
       expect(await call(b, 'DELETE', '/sessions/scale-clear')).toEqual({
         status: 200,
-        body: { cleared: false },
+        body: { cleared: true },
       });
       expect(await closed).toEqual([4000, 'Session cleared']);
       const { sessions } = (await a.get('/sessions')).body as { sessions: { id: string }[] };

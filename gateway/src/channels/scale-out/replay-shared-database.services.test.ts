@@ -83,9 +83,9 @@ describe.skipIf(missing !== undefined)(missing ? `${title} (skipped: ${missing})
     });
     return { status: res.status, body: (await res.json()) as Json };
   };
-  const signed = (payload: Json) => {
+  const signed = (payload: Json, at = Date.now()) => {
     const body = JSON.stringify(payload);
-    return { body, headers: signedHeaders(SECRET, Date.now(), body) };
+    return { body, headers: signedHeaders(SECRET, at, body) };
   };
   const modelCalls = () => a.fake.requests.length + b.fake.requests.length;
   const settle = () => new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -128,7 +128,11 @@ describe.skipIf(missing !== undefined)(missing ? `${title} (skipped: ${missing})
     expect(statuses.map((s) => s.status).sort()).toEqual([200, ...Array(9).fill(401)]);
 
     // The network's own retry of w-1, signed anew, reaches B: taken, but its id was answered.
-    const retry = signed({ id: 'w-1', sender: OWNER, text: 'to A, replayed to B' });
+    // (a later second: signed in the same second, it would be the same delivery, a replay)
+    const retry = signed(
+      { id: 'w-1', sender: OWNER, text: 'to A, replayed to B' },
+      Date.now() + 2_000,
+    );
     expect((await post(b, 'hooks', retry.body, retry.headers)).status).toBe(200);
     await callback.waitFor(2);
     await settle();
