@@ -9,6 +9,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: [
+            'common/**/*.test.ts',
             'gateway/**/*.test.ts',
             'cli-ink/**/*.test.ts',
             'sidecars/**/*.test.ts',

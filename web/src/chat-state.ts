@@ -8,7 +8,7 @@ import {
   readableAtAGlance,
   sourceLines,
   untrustedSourcesOf,
-} from './command-display.ts';
+} from '../../common/text/command-display.ts';
 
 export interface ChatMessage {
   id: number;

@@ -2,7 +2,7 @@
  * The chat core of `hearth chat`, with no terminal UI: one WebSocket to the gateway's `/ws`
  * (form A), turns sent one at a time, text deltas handed to a callback.
  */
-import { untrustedSourcesOf, type UntrustedSource } from '@hearth/gateway/command-display';
+import { untrustedSourcesOf, type UntrustedSource } from '../../../common/text/command-display.ts';
 
 /** A page the provider's web search cited for the reply. */
 export interface ChatSource {

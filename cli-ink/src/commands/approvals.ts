@@ -13,7 +13,7 @@ import {
   readableAtAGlance,
   sourceLines,
   untrustedSourcesOf,
-} from '@hearth/gateway/command-display';
+} from '../../../common/text/command-display.ts';
 import { showControls } from '@hearth/gateway/show-controls';
 import { EXIT_USAGE } from '../usage-exit.ts';
 

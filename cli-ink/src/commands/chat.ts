@@ -18,7 +18,7 @@ import {
   GLANCE_MAX,
   readableAtAGlance,
   sourceLines,
-} from '@hearth/gateway/command-display';
+} from '../../../common/text/command-display.ts';
 import { showControls } from '@hearth/gateway/show-controls';
 
 async function connect(ctx: CommandContext, session: string | undefined): Promise<ChatConnection> {

@@ -6,7 +6,7 @@
  * older, newer or hostile gateway cannot crash the view.
  */
 import type { ApiResponse } from '@hearth/client';
-import { untrustedSourcesOf, type UntrustedSource } from '@hearth/gateway/command-display';
+import { untrustedSourcesOf, type UntrustedSource } from '../../../common/text/command-display.ts';
 
 type Status = ApiResponse<'/status'>;
 type Session = ApiResponse<'/sessions'>['sessions'][number];

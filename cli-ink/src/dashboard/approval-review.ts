@@ -9,7 +9,7 @@ import {
   displayCommand,
   sourceLines,
   untrustedSourcesOf,
-} from '@hearth/gateway/command-display';
+} from '../../../common/text/command-display.ts';
 import type { PendingApproval } from './api-types.ts';
 import { safe } from './format.ts';
 

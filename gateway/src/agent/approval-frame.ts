@@ -1,6 +1,6 @@
 import { shortId } from '../approvals/ports.ts';
 import type { ApprovalNotice } from '../approvals/ports.ts';
-import { untrustedSourcesOf } from '../text/command-display.ts';
+import { untrustedSourcesOf } from '../../../common/text/command-display.ts';
 
 /**
  * The chat sockets' `approval_request` frame for an approval notice; `untrusted_sources` only

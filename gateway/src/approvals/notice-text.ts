@@ -5,7 +5,7 @@ import {
   readableAtAGlance,
   sourceLines,
   untrustedSourcesOf,
-} from '../text/command-display.ts';
+} from '../../../common/text/command-display.ts';
 import { showControls } from '../text/show-controls.ts';
 import { EXACT_SCOPE } from './command-analysis/always-rule.ts';
 import type { GateRequest, PendingApproval } from './ports.ts';

@@ -14,7 +14,11 @@ import { openSubscriptionFile, PUSH_SUBSCRIPTIONS_FILE } from './subscriptions.t
 import { loadOrCreateVapidKeys } from './vapid-keys.ts';
 import type { ApprovalNotice, ApprovalsArea } from '../approvals/ports.ts';
 import { defineArea } from '../lifecycle/install.ts';
-import { displayCommand, displayInline, untrustedSourcesOf } from '../text/command-display.ts';
+import {
+  displayCommand,
+  displayInline,
+  untrustedSourcesOf,
+} from '../../../common/text/command-display.ts';
 
 export interface PushAreaDeps {
   home: string;

@@ -4,7 +4,7 @@ import {
   displayInline,
   sourceLines,
   untrustedSourcesOf,
-} from '../command-display.ts';
+} from '../../../common/text/command-display.ts';
 import type { PendingApproval } from '../approvals-state.ts';
 
 export type Decision = 'approve' | 'always' | 'deny';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../observability/logger.ts';
 import { wrapInBubblewrap } from './bubblewrap.ts';
 import { createSkillIsolation } from './isolation.ts';
-import { noNewProcessesFilter } from './seccomp.ts';
+import { noNewProcessesFilter } from '../../../../common/sandbox/seccomp.ts';
 import type { ChildCommand } from './skill-process.ts';
 
 function run(command: ChildCommand): Promise<string> {

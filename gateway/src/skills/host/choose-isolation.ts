@@ -2,7 +2,7 @@ import type { HearthConfig } from '../../config/schema.ts';
 import type { Logger } from '../../observability/logger.ts';
 import type { SkillIsolation } from '../types.ts';
 import { createSkillIsolation } from './isolation.ts';
-import { resourceLimitsOf } from './resource-limits.ts';
+import { resourceLimitsOf } from '../../../../common/sandbox/resource-limits.ts';
 import { createSidecarSkillIsolation } from './sidecar-isolation.ts';
 import type { SkillFetch } from './skill-fetch.ts';
 import type { SkillInputLimit } from './skill-process.ts';

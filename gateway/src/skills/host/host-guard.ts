@@ -3,8 +3,16 @@
  * kernel's limits, host-watch.ts for the sampling): watch a started host, check the data
  * folder before a host starts and after each call, and name the limit behind an exit the kernel caused.
  */
-import { dataFolderProblem, watchHost, type WatchedHost } from './host-watch.ts';
-import { LIMIT_EXIT_PREFIX, limitOfExit, type ResourceLimits } from './resource-limits.ts';
+import {
+  dataFolderProblem,
+  watchHost,
+  type WatchedHost,
+} from '../../../../common/sandbox/host-watch.ts';
+import {
+  LIMIT_EXIT_PREFIX,
+  limitOfExit,
+  type ResourceLimits,
+} from '../../../../common/sandbox/resource-limits.ts';
 
 export interface HostGuard {
   /** Starts watching a host that was just started; returns the function that stops it. */

@@ -33,8 +33,8 @@ import {
   probeLimitSupport,
   wrapInLimits,
   type ResourceLimits,
-} from './resource-limits.ts';
-import { noNewProcessesFilter } from './seccomp.ts';
+} from '../../../../common/sandbox/resource-limits.ts';
+import { noNewProcessesFilter } from '../../../../common/sandbox/seccomp.ts';
 import { noWallDescription, noWallRefusal, warnWithoutWall, type NoWallReason } from './no-wall.ts';
 import { hostFetch, type SkillFetch } from './skill-fetch.ts';
 import {

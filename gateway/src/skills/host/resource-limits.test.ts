@@ -10,7 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../observability/logger.ts';
 import type { SkillHost } from '../types.ts';
 import { createSkillIsolation } from './isolation.ts';
-import { LIMITS_NEED_PRLIMIT, type ResourceLimits } from './resource-limits.ts';
+import {
+  LIMITS_NEED_PRLIMIT,
+  type ResourceLimits,
+} from '../../../../common/sandbox/resource-limits.ts';
 import { failure, hostileLimitsSkill } from './testing/hostile-limits.ts';
 import { createSkillFixture, offersWall, type SkillFixture } from './testing/skill-fixture.ts';
 

@@ -15,7 +15,7 @@ import { posix } from 'node:path';
 import { Writable } from 'node:stream';
 import type Dockerode from 'dockerode';
 import type { Logger } from '../logger.ts';
-import { createCappedOutput } from './output-cap.ts';
+import { createCappedOutput } from '../../../../common/sandbox/output-cap.ts';
 import { abortedResult, ExecRequestError } from './ports.ts';
 import type { Backend, BackendRequest, BackendResult } from './ports.ts';
 

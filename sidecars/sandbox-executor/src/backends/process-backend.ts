@@ -9,7 +9,7 @@ import { stat } from 'node:fs/promises';
 import type { Logger } from '../logger.ts';
 import { ExecRequestError } from './ports.ts';
 import type { Backend } from './ports.ts';
-import { runInProcessGroup } from './process-group.ts';
+import { runInProcessGroup } from '../../../../common/sandbox/process-group.ts';
 
 export interface ProcessBackendOptions {
   /** Where a command runs when the request names no workdir (must exist). */

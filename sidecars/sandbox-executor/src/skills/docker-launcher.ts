@@ -21,7 +21,7 @@ import {
   LIMIT_EXIT_PREFIX,
   limitOfExit,
   type ResourceLimits,
-} from './resource-limits.ts';
+} from '../../../../common/sandbox/resource-limits.ts';
 import type { SkillStart } from './start-frame.ts';
 
 export interface DockerLauncherOptions {

@@ -20,7 +20,7 @@ import type { Writable } from 'node:stream';
 import type { Logger } from '../logger.ts';
 import type { SkillLauncher, SkillProcess, SkillProcessEvents } from './launcher.ts';
 import { SkillStartError } from './launcher.ts';
-import { dataFolderProblem, watchHost } from './host-watch.ts';
+import { dataFolderProblem, watchHost } from '../../../../common/sandbox/host-watch.ts';
 import {
   DEFAULT_RESOURCE_LIMITS,
   LIMIT_EXIT_PREFIX,
@@ -29,8 +29,8 @@ import {
   PYTHON_HOST_ENV,
   wrapInLimits,
   type ResourceLimits,
-} from './resource-limits.ts';
-import { noNewProcessesFilter } from './seccomp.ts';
+} from '../../../../common/sandbox/resource-limits.ts';
+import { noNewProcessesFilter } from '../../../../common/sandbox/seccomp.ts';
 import { writeSkillFiles } from './skill-files.ts';
 import { detectWall, type SkillWall } from './wall.ts';
 import type { SkillStart } from './start-frame.ts';

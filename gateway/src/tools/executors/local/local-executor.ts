@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import { validationError } from '../../../errors.ts';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../ports.ts';
 import type { ExecRequest, Executor } from '../ports.ts';
-import { runInProcessGroup } from './process-group.ts';
+import { runInProcessGroup } from '../../../../../common/sandbox/process-group.ts';
 
 export interface LocalExecutorOptions {
   /** Where a command runs when the request names no workdir (must exist). */

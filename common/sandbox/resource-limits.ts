@@ -15,8 +15,8 @@
  * without it); its threads are counted by host-watch.ts. Resident memory, CPU while no call
  * runs, threads and the data folder's total size are watched from the gateway (host-watch.ts).
  *
- * The sandbox sidecar's process backend keeps a byte-for-byte copy of this file and of
- * host-watch.ts (sidecars/sandbox-executor/src/shared-copies.test.ts): no imports of either side.
+ * The gateway and the sandbox sidecar (which is deployed on its own image) both import this one
+ * file from common/sandbox/; the sidecar's image copies that folder beside its sources.
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';

@@ -5,10 +5,8 @@
  * capped per stream (output-cap.ts). The gateway's local executor and the sidecar's process
  * backend both run commands this way.
  *
- * The gateway and the sandbox sidecar (deployed on its own) keep byte-identical copies:
- *   gateway/src/tools/executors/local/process-group.ts
- *   sidecars/sandbox-executor/src/backends/process-group.ts
- * (sidecars/sandbox-executor/src/shared-copies.test.ts fails when they differ).
+ * The gateway and the sandbox sidecar (which is deployed on its own image) both import this one
+ * file from common/sandbox/; the sidecar's image copies that folder beside its sources.
  */
 import { spawn } from 'node:child_process';
 import { createCappedOutput } from './output-cap.ts';

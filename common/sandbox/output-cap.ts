@@ -3,10 +3,8 @@
  * makes the executor (or the sidecar) buffer more than the cap. The text ends on a UTF-8
  * character boundary.
  *
- * The gateway and the sandbox sidecar (deployed on its own) keep byte-identical copies:
- *   gateway/src/tools/executors/local/output-cap.ts
- *   sidecars/sandbox-executor/src/backends/output-cap.ts
- * (sidecars/sandbox-executor/src/shared-copies.test.ts fails when they differ).
+ * The gateway and the sandbox sidecar (which is deployed on its own image) both import this one
+ * file from common/sandbox/; the sidecar's image copies that folder beside its sources.
  */
 export interface CappedOutput {
   push(chunk: Buffer): void;

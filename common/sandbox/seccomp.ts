@@ -8,10 +8,8 @@
  * Classic BPF over `struct seccomp_data` (nr at 0, arch at 4, args[0] low word at 16).
  * x86_64 only; elsewhere null (the permission model and the namespaces still hold).
  *
- * The gateway and the sandbox sidecar (deployed on its own) keep byte-identical copies:
- *   gateway/src/skills/host/seccomp.ts
- *   sidecars/sandbox-executor/src/skills/seccomp.ts
- * (sidecars/sandbox-executor/src/shared-copies.test.ts fails when they differ).
+ * The gateway and the sandbox sidecar (which is deployed on its own image) both import this one
+ * file from common/sandbox/; the sidecar's image copies that folder beside its sources.
  */
 
 const LD_W_ABS = 0x20;

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import {
   displayCommand,
@@ -104,16 +103,5 @@ describe('untrusted sources', () => {
     expect(
       sourceLines([{ kind: 'secret', name: 'an API key (sk-…)', excerpt: 'sk-p…12' }]),
     ).toEqual(['It would send an API key (sk-…): «sk-p…12»']);
-  });
-});
-
-describe('the web client’s copy', () => {
-  it('is this file, unchanged (the web client may not import the gateway)', async () => {
-    const here = await readFile(new URL('./command-display.ts', import.meta.url), 'utf8');
-    const copy = await readFile(
-      new URL('../../../web/src/command-display.ts', import.meta.url),
-      'utf8',
-    );
-    expect(copy).toBe(here);
   });
 });

@@ -3,9 +3,8 @@
  * nothing that can hide. Every approval surface (web card, dashboard, chat notice, push) shows
  * this form, so that `ls -la` + 400 spaces + `; curl … | sh` cannot pass for `ls -la`.
  *
- * This file has no imports: the web client keeps a copy (web/src/command-display.ts, checked
- * identical by command-display.test.ts), the dashboard imports it as
- * `@hearth/gateway/command-display`.
+ * This file has no imports: the gateway, the dashboard and the web client (which may not import
+ * the gateway) all import it from common/text/.
  */
 
 /** One source of untrusted text the turn read before the agent asked (`untrusted_sources`). */
