@@ -17,6 +17,9 @@ import {
   semanticSearchResponse,
 } from './schemas.ts';
 
+/** The longest `q` of GET /memory/semantic: it is embedded on every call. */
+const SEMANTIC_QUERY_MAX_CHARS = 2_000;
+
 export interface MemoryRouteDeps {
   memory: () => MemoryService;
   longTerm: () => LongTermMemory;
@@ -65,7 +68,11 @@ export function memoryRoutes(deps: MemoryRouteDeps): AnyRoute[] {
         'Semantic retrieval: the long-term rows nearest in meaning to q (503 without an embedding model)',
       tags: ['memory'],
       query: z.object({
-        q: z.string({ error: 'is required' }).trim().min(1, 'must not be empty'),
+        q: z
+          .string({ error: 'is required' })
+          .trim()
+          .min(1, 'must not be empty')
+          .max(SEMANTIC_QUERY_MAX_CHARS, 'must be at most 2,000 characters'),
         limit: limitQuery(20),
         session_id: sessionIdSchema.optional(),
       }),
