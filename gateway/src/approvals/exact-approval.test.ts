@@ -14,7 +14,8 @@ import { INSPECTORS } from '../testing/fakes/fake-llm/inspect.ts';
 import type { ReplyScript } from '../testing/fakes/fake-llm/script.ts';
 import type { RecordedRequest } from '../testing/fakes/fake-llm/wire.ts';
 import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
-import { DENIED_TEXT, type PendingApproval } from './approval-service.ts';
+import { DENIED_TEXT } from './approval-service.ts';
+import { pendingApprovals, waitForPending } from '../testing/gateway/approval-polling.ts';
 
 type Json = Record<string, unknown>;
 type Frame = Json & { type: string };
@@ -31,21 +32,6 @@ const navigate = (url: string): ReplyScript => ({
 
 const toolResults = (request: RecordedRequest | undefined): string[] =>
   request ? INSPECTORS['openai-chat'].toolResults(request).map((r) => r.output) : [];
-
-async function pending(bed: ChatTestBed): Promise<PendingApproval[]> {
-  return (await bed.get('/approvals/pending')).body.pending as PendingApproval[];
-}
-
-/** Polls GET /approvals/pending until an approval for `command` shows up (bounded: 5 s). */
-async function waitForPending(bed: ChatTestBed, command: string): Promise<PendingApproval> {
-  const until = Date.now() + 5_000;
-  for (;;) {
-    const found = (await pending(bed)).find((p) => p.command === command);
-    if (found) return found;
-    if (Date.now() > until) throw new Error(`${command} never became pending`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
@@ -87,7 +73,7 @@ describe('the approval gate judges exactly what runs', () => {
   afterEach(async () => {
     bed.fake.reset();
     await bed.post('/approvals/policy', { security: 'allowlist', ask: 'on-miss' });
-    for (const approval of await pending(bed)) {
+    for (const approval of await pendingApprovals(bed)) {
       await bed.post(`/approvals/${approval.id}/deny`, {});
     }
     const { entries } = (await bed.get('/approvals/allowlist')).body as {
@@ -161,7 +147,7 @@ describe('the approval gate judges exactly what runs', () => {
         const again = await turn(shell(approved), `always-exact-${marker}`);
         expect(again).toHaveLength(1);
         expect(again[0]).not.toBe(DENIED_TEXT);
-        expect(await pending(bed)).toEqual([]);
+        expect(await pendingApprovals(bed)).toEqual([]);
 
         // …but the same program with other arguments is a new request for the human.
         const wider = await prompted(shell(hostile), hostile, 'always-exact');
@@ -298,7 +284,7 @@ describe('the approval gate judges exactly what runs', () => {
       await bed.post('/approvals/policy', { ask: 'off' });
       const [result] = await turn(navigate('https://docs.example.com\t@evil.example/'), 'url-at');
       expect(result).toMatch(/^Error: The browser does not open URLs with a user name or password/);
-      expect(await pending(bed)).toEqual([]);
+      expect(await pendingApprovals(bed)).toEqual([]);
     });
 
     it('a tab that joins the host onto another name is matched and shown as the host it opens', async () => {
@@ -317,7 +303,7 @@ describe('the approval gate judges exactly what runs', () => {
       async (url) => {
         const [result] = await turn(navigate(url), 'url-scheme');
         expect(result).toMatch(/^Error: (The browser only opens http|Not a valid URL)/);
-        expect(await pending(bed)).toEqual([]);
+        expect(await pendingApprovals(bed)).toEqual([]);
       },
     );
 

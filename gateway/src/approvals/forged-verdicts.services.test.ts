@@ -16,7 +16,8 @@ import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gate
 import { INSPECTORS } from '../testing/fakes/fake-llm/inspect.ts';
 import type { ReplyScript } from '../testing/fakes/fake-llm/script.ts';
 import type { RecordedRequest } from '../testing/fakes/fake-llm/wire.ts';
-import { DENIED_TEXT, type PendingApproval } from './approval-service.ts';
+import { DENIED_TEXT } from './approval-service.ts';
+import { pendingApprovals, waitForPending } from '../testing/gateway/approval-polling.ts';
 
 type Json = Record<string, unknown>;
 
@@ -26,20 +27,6 @@ const shell = (command: string): ReplyScript => ({
 });
 const toolResults = (request: RecordedRequest | undefined): string[] =>
   request ? INSPECTORS['openai-chat'].toolResults(request).map((r) => r.output) : [];
-
-async function pending(bed: ChatTestBed): Promise<PendingApproval[]> {
-  return (await bed.get('/approvals/pending')).body.pending as PendingApproval[];
-}
-
-async function waitForPending(bed: ChatTestBed, command: string): Promise<PendingApproval> {
-  await expect
-    .poll(async () => (await pending(bed)).some((p) => p.command === command), {
-      timeout: 10_000,
-      interval: 20,
-    })
-    .toBe(true);
-  return (await pending(bed)).find((p) => p.command === command)!;
-}
 
 let redis: RedisServerProcess;
 let a: ChatTestBed;
@@ -83,7 +70,7 @@ describe('a forger on the shared Redis, without the cluster secret', () => {
     a.fake.reply(shell('echo forged'), { text: 'It was denied.' });
     const started = Date.now();
     const turn = a.post('/chat', { message: 'run it', session_id: 'forged-verdict' });
-    const waiting = await waitForPending(b, 'echo forged');
+    const waiting = await waitForPending(b, 'echo forged', 10_000);
 
     // Everything the attacker can learn and write without the key.
     expect(await attacker.zRange('hearth:ap:pending', 0, -1)).toContain(waiting.id);
@@ -101,8 +88,8 @@ describe('a forger on the shared Redis, without the cluster secret', () => {
 
     // Still pending on both gateways while the forgeries arrive.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await pending(a)).map((p) => p.id)).toEqual([waiting.id]);
-    expect((await pending(b)).map((p) => p.id)).toEqual([waiting.id]);
+    expect((await pendingApprovals(a)).map((p) => p.id)).toEqual([waiting.id]);
+    expect((await pendingApprovals(b)).map((p) => p.id)).toEqual([waiting.id]);
 
     expect((await turn).body.reply).toBe('It was denied.');
     expect(Date.now() - started).toBeGreaterThanOrEqual(EXPIRY_MS - 100);
@@ -117,7 +104,7 @@ describe('a forger on the shared Redis, without the cluster secret', () => {
   it('changes the command of a pending entry: it is not listed or approvable, and ends denied', async () => {
     a.fake.reply(shell('echo tampered'), { text: 'Not run.' });
     const turn = a.post('/chat', { message: 'run it', session_id: 'forged-entry' });
-    const waiting = await waitForPending(b, 'echo tampered');
+    const waiting = await waitForPending(b, 'echo tampered', 10_000);
     const key = `hearth:ap:e:${waiting.id}`;
     const stored = JSON.parse((await attacker.get(key))!) as { p: string; m: string };
     await attacker.set(
@@ -125,7 +112,7 @@ describe('a forger on the shared Redis, without the cluster secret', () => {
       JSON.stringify({ ...stored, p: stored.p.replaceAll('echo tampered', 'echo pwned') }),
       { KEEPTTL: true },
     );
-    expect(await pending(b)).toEqual([]);
+    expect(await pendingApprovals(b)).toEqual([]);
     expect((await b.post(`/approvals/${waiting.id}/approve`, {})).status).toBe(404);
     expect((await turn).body.reply).toBe('Not run.');
     expect(toolResults(a.fake.requests[1])).toEqual([DENIED_TEXT]);
@@ -134,7 +121,7 @@ describe('a forger on the shared Redis, without the cluster secret', () => {
   it('does not stop gateways with the same secret deciding for each other', async () => {
     a.fake.reply(shell('echo genuine'), { text: 'Ran it.' });
     const turn = a.post('/chat', { message: 'run it', session_id: 'genuine-verdict' });
-    const waiting = await waitForPending(b, 'echo genuine');
+    const waiting = await waitForPending(b, 'echo genuine', 10_000);
     expect((await b.post(`/approvals/${waiting.id}/approve`, {})).status).toBe(200);
     expect((await turn).body.reply).toBe('Ran it.');
     expect(toolResults(a.fake.requests[1])).toEqual(['exit code 0\nstdout:\ngenuine\n']);
@@ -154,9 +141,9 @@ describe('a gateway with cache_url but no cluster secret', () => {
       });
       alone.fake.reply(shell('echo local'), { text: 'Ran locally.' });
       const turn = alone.post('/chat', { message: 'run it', session_id: 'no-secret' });
-      const waiting = await waitForPending(alone, 'echo local');
+      const waiting = await waitForPending(alone, 'echo local', 10_000);
       // Not on the shared board: peers neither list nor decide it.
-      expect((await pending(b)).map((p) => p.id)).not.toContain(waiting.id);
+      expect((await pendingApprovals(b)).map((p) => p.id)).not.toContain(waiting.id);
       expect((await b.post(`/approvals/${waiting.id}/approve`, {})).status).toBe(404);
       expect((await alone.post(`/approvals/${waiting.id}/approve`, {})).status).toBe(200);
       expect((await turn).body.reply).toBe('Ran locally.');

@@ -11,7 +11,8 @@ import type { ReplyScript } from '../testing/fakes/fake-llm/script.ts';
 import type { RecordedRequest } from '../testing/fakes/fake-llm/wire.ts';
 import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
 import { startTestGateway } from '../testing/gateway/test-gateway.ts';
-import { DENIED_TEXT, type PendingApproval } from './approval-service.ts';
+import { DENIED_TEXT } from './approval-service.ts';
+import { pendingApprovals, waitForPending } from '../testing/gateway/approval-polling.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const SECRET = 'sk-ant-secret';
@@ -39,21 +40,6 @@ async function call(bed: ChatTestBed, method: string, path: string, body?: unkno
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as Json };
-}
-
-async function pending(bed: ChatTestBed): Promise<PendingApproval[]> {
-  return (await bed.get('/approvals/pending')).body.pending as PendingApproval[];
-}
-
-/** Polls GET /approvals/pending until the command shows up (the turn is waiting for it). */
-async function waitForPending(bed: ChatTestBed, command: string): Promise<PendingApproval> {
-  const until = Date.now() + 5_000;
-  for (;;) {
-    const found = (await pending(bed)).find((p) => p.command === command);
-    if (found) return found;
-    if (Date.now() > until) throw new Error(`${command} never became pending`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 /** One counter of GET /metrics/snapshot, by label string. */
@@ -166,7 +152,7 @@ describe('a gated shell command in a full chat turn', () => {
     expect(bed.fake.requests).toHaveLength(2);
     expect(toolResults(bed.fake.requests[1])).toEqual([printed('hearth-approved')]);
 
-    expect(await pending(bed)).toEqual([]);
+    expect(await pendingApprovals(bed)).toEqual([]);
     const again = await call(bed, 'POST', `/approvals/${waiting.id}/approve`, {});
     expect(again.status).toBe(404);
     expect(again.body.detail).toBe(
@@ -285,7 +271,7 @@ describe('a gated shell command in a full chat turn', () => {
     const { body } = await bed.post('/chat', { message: 'echo', session_id: 'gate-policy-deny' });
     expect(body.reply).toBe('Refused.');
     expect(toolResults(bed.fake.requests[1])).toEqual([DENIED_TEXT]);
-    expect(await pending(bed)).toEqual([]);
+    expect(await pendingApprovals(bed)).toEqual([]);
     expect(moved(decisions, await counter(bed, 'approval_decisions_total'))).toEqual({
       'decision=denied_outright': 1,
     });
@@ -421,7 +407,7 @@ describe('a gated shell command in a full chat turn', () => {
       type: 'message_done',
       text: `No pending approval ${short} in this conversation.`,
     });
-    expect((await pending(bed)).map((p) => p.id)).toEqual([id]);
+    expect((await pendingApprovals(bed)).map((p) => p.id)).toEqual([id]);
     expect(bed.fake.requests).toHaveLength(1);
 
     // A shorter prefix never decides, even in the conversation that asked.
@@ -430,7 +416,7 @@ describe('a gated shell command in a full chat turn', () => {
       type: 'message_done',
       text: `Send the full 8-character id shown in the approval request, e.g. "approve ${short}".`,
     });
-    expect((await pending(bed)).map((p) => p.id)).toEqual([id]);
+    expect((await pendingApprovals(bed)).map((p) => p.id)).toEqual([id]);
 
     owner.send({ type: 'chat', message: `approve ${short}`, session_id: 'ws-owner' });
     expect(
@@ -440,7 +426,7 @@ describe('a gated shell command in a full chat turn', () => {
       await owner.next((f) => f.type === 'message_done' && f.text === 'Done via chat.'),
     ).toBeTruthy();
     expect(toolResults(bed.fake.requests[1])).toEqual([printed('via-chat')]);
-    expect(await pending(bed)).toEqual([]);
+    expect(await pendingApprovals(bed)).toEqual([]);
     owner.socket.close();
     intruder.socket.close();
   });
@@ -460,7 +446,7 @@ describe('an approval nobody decides', () => {
     const { body } = await turn;
     expect(body.reply).toBe('It expired.');
     expect(toolResults(bed.fake.requests[1])).toEqual([DENIED_TEXT]);
-    expect(await pending(bed)).toEqual([]);
+    expect(await pendingApprovals(bed)).toEqual([]);
     expect((await call(bed, 'POST', `/approvals/${waiting.id}/approve`)).status).toBe(404);
   });
 });

@@ -19,8 +19,9 @@ import { startTcpProxy } from '../testing/fakes/tcp-proxy.ts';
 import { INSPECTORS } from '../testing/fakes/fake-llm/inspect.ts';
 import type { ReplyScript } from '../testing/fakes/fake-llm/script.ts';
 import type { RecordedRequest } from '../testing/fakes/fake-llm/wire.ts';
-import { DENIED_TEXT, type PendingApproval } from './approval-service.ts';
+import { DENIED_TEXT } from './approval-service.ts';
 import { TEST_CLUSTER_SECRET } from '../scale-out/testing/test-seal.ts';
+import { pendingApprovals, waitForPending } from '../testing/gateway/approval-polling.ts';
 
 type Json = Record<string, unknown>;
 type Frame = Json & { type: string };
@@ -39,21 +40,6 @@ async function call(bed: ChatTestBed, method: string, path: string, body?: unkno
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as Json };
-}
-
-async function pending(bed: ChatTestBed): Promise<PendingApproval[]> {
-  return (await bed.get('/approvals/pending')).body.pending as PendingApproval[];
-}
-
-/** Polls a gateway's GET /approvals/pending until the command shows up. */
-async function waitForPending(bed: ChatTestBed, command: string): Promise<PendingApproval> {
-  const until = Date.now() + 10_000;
-  for (;;) {
-    const found = (await pending(bed)).find((p) => p.command === command);
-    if (found) return found;
-    if (Date.now() > until) throw new Error(`${command} never became pending`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 async function counter(bed: ChatTestBed, name: string): Promise<Record<string, number>> {
@@ -139,9 +125,9 @@ describe('pending approvals shared by two gateways', () => {
     a.fake.reply(shell('echo from-a'), { text: 'A ran it.' });
     const turn = a.post('/chat', { message: 'run it', session_id: 'scale-approve' });
 
-    const onB = await waitForPending(b, 'echo from-a');
+    const onB = await waitForPending(b, 'echo from-a', 10_000);
     expect(onB).toMatchObject({ tool_name: 'shell', session_id: 'scale-approve' });
-    expect(await pending(a)).toEqual([onB]);
+    expect(await pendingApprovals(a)).toEqual([onB]);
     expect(await call(b, 'POST', `/approvals/${onB.id}/approve`)).toEqual({
       status: 200,
       body: { approved: true, id: onB.id, always_allowed: false },
@@ -150,8 +136,8 @@ describe('pending approvals shared by two gateways', () => {
     expect((await turn).body.reply).toBe('A ran it.');
     expect(toolResults(a.fake.requests[1])).toEqual([printed('from-a')]);
     expect(b.fake.requests).toHaveLength(0);
-    expect(await pending(a)).toEqual([]);
-    expect(await pending(b)).toEqual([]);
+    expect(await pendingApprovals(a)).toEqual([]);
+    expect(await pendingApprovals(b)).toEqual([]);
     for (const bed of [a, b]) {
       expect((await call(bed, 'POST', `/approvals/${onB.id}/approve`)).status).toBe(404);
       expect((await call(bed, 'POST', `/approvals/${onB.id}/deny`)).status).toBe(404);
@@ -163,7 +149,7 @@ describe('pending approvals shared by two gateways', () => {
   it('denied on B: the model on A gets exactly the denial text', async () => {
     a.fake.reply(shell('echo never-a'), { text: 'Not run.' });
     const turn = a.post('/chat', { message: 'run it', session_id: 'scale-deny' });
-    const onB = await waitForPending(b, 'echo never-a');
+    const onB = await waitForPending(b, 'echo never-a', 10_000);
     expect(await call(b, 'POST', `/approvals/${onB.id}/deny`)).toEqual({
       status: 200,
       body: { denied: true, id: onB.id },
@@ -176,7 +162,7 @@ describe('pending approvals shared by two gateways', () => {
   it('always: true on B stores the program in the shared allowlist; A then runs it unprompted', async () => {
     a.fake.reply(shell('echo always-a'), { text: 'first' });
     const first = a.post('/chat', { message: 'run it', session_id: 'scale-always' });
-    const onB = await waitForPending(b, 'echo always-a');
+    const onB = await waitForPending(b, 'echo always-a', 10_000);
     expect((await b.post(`/approvals/${onB.id}/approve`, { always: true })).body).toMatchObject({
       approved: true,
       id: onB.id,
@@ -200,7 +186,7 @@ describe('pending approvals shared by two gateways', () => {
   it('a double approve racing across both gateways gives one 200 and one 404', async () => {
     a.fake.reply(shell('echo race'), { text: 'raced' });
     const turn = a.post('/chat', { message: 'run it', session_id: 'scale-race' });
-    const { id } = await waitForPending(b, 'echo race');
+    const { id } = await waitForPending(b, 'echo race', 10_000);
     const results = await Promise.all([
       call(a, 'POST', `/approvals/${id}/approve`),
       call(b, 'POST', `/approvals/${id}/approve`),
@@ -213,7 +199,7 @@ describe('pending approvals shared by two gateways', () => {
   it('approve racing deny across both gateways: exactly one outcome reaches the turn', async () => {
     a.fake.reply(shell('echo approve-or-deny'), { text: 'decided' });
     const turn = a.post('/chat', { message: 'run it', session_id: 'scale-race-2' });
-    const { id } = await waitForPending(a, 'echo approve-or-deny');
+    const { id } = await waitForPending(a, 'echo approve-or-deny', 10_000);
     const [approved, denied] = await Promise.all([
       call(b, 'POST', `/approvals/${id}/approve`),
       call(a, 'POST', `/approvals/${id}/deny`),
@@ -303,10 +289,10 @@ describe('an approval owned by a gateway with a short expiry', () => {
     try {
       owner.fake.reply(shell('echo too-late'), { text: 'It expired.' });
       const turn = owner.post('/chat', { message: 'run it', session_id: 'scale-expire' });
-      const onB = await waitForPending(b, 'echo too-late');
+      const onB = await waitForPending(b, 'echo too-late', 10_000);
       expect((await turn).body.reply).toBe('It expired.');
       expect(toolResults(owner.fake.requests[1])).toEqual([DENIED_TEXT]);
-      expect(await pending(b)).toEqual([]);
+      expect(await pendingApprovals(b)).toEqual([]);
       expect((await call(b, 'POST', `/approvals/${onB.id}/approve`)).status).toBe(404);
     } finally {
       await owner.close();
@@ -330,19 +316,19 @@ describe('an approval whose gateway crashed', () => {
     try {
       doomed.fake.reply(shell('echo orphan'), { text: 'never decided' });
       orphanTurn = doomed.post('/chat', { message: 'run it', session_id: 'scale-crash' });
-      const orphan = await waitForPending(b, 'echo orphan');
+      const orphan = await waitForPending(b, 'echo orphan', 10_000);
       a.fake.reply(shell('echo alive'), { text: 'A ran it.' });
       const liveTurn = a.post('/chat', { message: 'run it', session_id: 'scale-alive' });
-      const live = await waitForPending(b, 'echo alive');
+      const live = await waitForPending(b, 'echo alive', 10_000);
 
       proxy.cut();
       await expect
-        .poll(async () => (await pending(b)).map((p) => p.command), {
+        .poll(async () => (await pendingApprovals(b)).map((p) => p.command), {
           timeout: 5_000,
           interval: 50,
         })
         .toEqual(['echo alive']);
-      expect(await pending(a)).toEqual([live]);
+      expect(await pendingApprovals(a)).toEqual([live]);
       expect(await call(b, 'POST', `/approvals/${orphan.id}/approve`)).toMatchObject({
         status: 404,
       });
@@ -381,7 +367,7 @@ describe('a gateway whose Redis is unreachable', () => {
       });
       alone.fake.reply(shell('echo offline'), { text: 'Ran offline.' });
       const turn = alone.post('/chat', { message: 'run it', session_id: 'scale-offline' });
-      const waiting = await waitForPending(alone, 'echo offline');
+      const waiting = await waitForPending(alone, 'echo offline', 10_000);
       expect((await call(alone, 'POST', `/approvals/${waiting.id}/approve`)).status).toBe(200);
       expect((await turn).body.reply).toBe('Ran offline.');
       expect(toolResults(alone.fake.requests[1])).toEqual([printed('offline')]);

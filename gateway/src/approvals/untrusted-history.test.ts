@@ -10,6 +10,7 @@ import type { ReplyScript } from '../testing/fakes/fake-llm/script.ts';
 import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
 import type { Tool } from '../tools/ports.ts';
 import type { PendingApproval } from './ports.ts';
+import { waitForPending, approvalDecisions } from '../testing/gateway/approval-polling.ts';
 
 type Json = Record<string, unknown>;
 
@@ -59,28 +60,6 @@ async function stop(bed: ChatTestBed): Promise<void> {
   await bed.fake.close();
 }
 
-async function pending(bed: ChatTestBed): Promise<PendingApproval[]> {
-  return (await bed.get('/approvals/pending')).body.pending as PendingApproval[];
-}
-
-async function waitForPending(bed: ChatTestBed, command: string): Promise<PendingApproval> {
-  const until = Date.now() + 5_000;
-  for (;;) {
-    const found = (await pending(bed)).find((p) => p.command === command);
-    if (found) return found;
-    if (Date.now() > until) throw new Error(`${command} never became pending`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-async function decisions(bed: ChatTestBed): Promise<Record<string, number>> {
-  const snapshot = (await bed.get('/metrics/snapshot')).body as Record<
-    string,
-    { values: Record<string, number> }
-  >;
-  return { ...snapshot.approval_decisions_total?.values };
-}
-
 /** A turn in which the model reads the page and reports what it says (no command). */
 async function readThePage(bed: ChatTestBed, session: string): Promise<void> {
   bed.fake.reply(readPage, { text: READ_REPLY });
@@ -97,14 +76,14 @@ async function runIt(
   bed: ChatTestBed,
   session: string,
 ): Promise<{ approval: PendingApproval | undefined; decision: string; request: string }> {
-  const before = await decisions(bed);
+  const before = await approvalDecisions(bed);
   const requests = bed.fake.requests.length;
   bed.fake.reply(shell(COMMAND), { text: 'done' });
   const turn = bed.post('/chat', { message: 'ok, run it', session_id: session });
   const approval = await Promise.race([waitForPending(bed, COMMAND), turn.then(() => undefined)]);
   if (approval) await bed.post(`/approvals/${approval.id}/approve`, {});
   expect((await turn).body.reply).toBe('done');
-  const after = await decisions(bed);
+  const after = await approvalDecisions(bed);
   const decision = Object.keys(after).find((label) => after[label] !== before[label]) ?? 'none';
   return {
     approval,

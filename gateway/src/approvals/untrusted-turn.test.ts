@@ -6,6 +6,7 @@ import type { ReplyScript } from '../testing/fakes/fake-llm/script.ts';
 import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
 import { OWNER_DESCRIBED, type Tool } from '../tools/ports.ts';
 import type { PendingApproval } from './ports.ts';
+import { waitForPending, approvalDecisions } from '../testing/gateway/approval-polling.ts';
 
 type Json = Record<string, unknown>;
 
@@ -36,28 +37,6 @@ const MCP_DESCRIPTION = {
   excerpt: 'fakemcp__lookup (test)',
 };
 
-async function pending(bed: ChatTestBed): Promise<PendingApproval[]> {
-  return (await bed.get('/approvals/pending')).body.pending as PendingApproval[];
-}
-
-async function waitForPending(bed: ChatTestBed, command: string): Promise<PendingApproval> {
-  const until = Date.now() + 5_000;
-  for (;;) {
-    const found = (await pending(bed)).find((p) => p.command === command);
-    if (found) return found;
-    if (Date.now() > until) throw new Error(`${command} never became pending`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-async function decisions(bed: ChatTestBed): Promise<Record<string, number>> {
-  const snapshot = (await bed.get('/metrics/snapshot')).body as Record<
-    string,
-    { values: Record<string, number> }
-  >;
-  return snapshot.approval_decisions_total?.values ?? {};
-}
-
 function moved(before: Record<string, number>, after: Record<string, number>) {
   const out: Record<string, number> = {};
   for (const [label, value] of Object.entries(after)) {
@@ -76,13 +55,17 @@ async function turnAfter(
   session: string,
   first: ReplyScript | undefined,
 ): Promise<{ approval: PendingApproval | undefined; reply: string; moved: Json }> {
-  const before = await decisions(bed);
+  const before = await approvalDecisions(bed);
   bed.fake.reply(...(first ? [first] : []), shell(COMMAND, 'call_command'), { text: 'done' });
   const turn = bed.post('/chat', { message: 'check it', session_id: session });
   const approval = await Promise.race([waitForPending(bed, COMMAND), turn.then(() => undefined)]);
   if (approval) await bed.post(`/approvals/${approval.id}/approve`, {});
   const { body } = await turn;
-  return { approval, reply: String(body.reply), moved: moved(before, await decisions(bed)) };
+  return {
+    approval,
+    reply: String(body.reply),
+    moved: moved(before, await approvalDecisions(bed)),
+  };
 }
 
 describe('a turn that has read untrusted content never auto-approves', () => {
@@ -270,7 +253,7 @@ describe('a turn that has read untrusted content never auto-approves', () => {
   });
 
   it('a message from someone other than the paired owner handed in with the turn: prompted, kind channel', async () => {
-    const before = await decisions(bed);
+    const before = await approvalDecisions(bed);
     bed.fake.reply(shell(COMMAND, 'call_command'), { text: 'done' });
     const stranger = {
       kind: 'channel' as const,
@@ -287,7 +270,7 @@ describe('a turn that has read untrusted content never auto-approves', () => {
     expect(approval.untrusted_sources).toEqual([stranger]);
     await bed.post(`/approvals/${approval.id}/approve`, {});
     expect((await turn).reply).toBe('done');
-    expect(moved(before, await decisions(bed))).toEqual({ 'decision=prompted': 1 });
+    expect(moved(before, await approvalDecisions(bed))).toEqual({ 'decision=prompted': 1 });
   });
 
   it('the taint is the session’s: another session’s next turn is clean', async () => {
@@ -339,7 +322,7 @@ describe('a turn that has read untrusted content never auto-approves', () => {
   it('a call that would carry a secret out is prompted even in a clean turn, naming it but never showing it', async () => {
     const key = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWx12';
     const command = `echo ${key}`;
-    const before = await decisions(bed);
+    const before = await approvalDecisions(bed);
     bed.fake.reply(shell(command, 'call_secret'), { text: 'done' });
     const turn = bed.post('/chat', { message: 'send it', session_id: 'secret' });
     const approval = await waitForPending(bed, command);
@@ -348,7 +331,7 @@ describe('a turn that has read untrusted content never auto-approves', () => {
     ]);
     await bed.post(`/approvals/${approval.id}/deny`, {});
     await turn;
-    expect(moved(before, await decisions(bed))).toMatchObject({ 'decision=prompted': 1 });
+    expect(moved(before, await approvalDecisions(bed))).toMatchObject({ 'decision=prompted': 1 });
     // The same allowlisted program without the key still runs at once.
     expect((await turnAfter(bed, 'no-secret', undefined)).approval).toBeUndefined();
   });

@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { DENIED_TEXT, type PendingApproval } from '../approvals/approval-service.ts';
+import { DENIED_TEXT } from '../approvals/approval-service.ts';
 import { silentLogger } from '../observability/logger.ts';
 import { INSPECTORS } from '../testing/fakes/fake-llm/inspect.ts';
 import type { RecordedRequest } from '../testing/fakes/fake-llm/wire.ts';
 import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
 import { createSkillIsolation } from './host/isolation.ts';
+import { pendingApprovals, waitForPending } from '../testing/gateway/approval-polling.ts';
 
 type Json = Record<string, unknown>;
 
@@ -75,20 +76,6 @@ async function request(bed: ChatTestBed, method: string, path: string, body?: un
   return { status: res.status, body: (await res.json()) as Json };
 }
 
-async function pending(bed: ChatTestBed): Promise<PendingApproval[]> {
-  return (await bed.get('/approvals/pending')).body.pending as PendingApproval[];
-}
-
-async function waitForPending(bed: ChatTestBed, command: string): Promise<PendingApproval> {
-  const until = Date.now() + 15_000;
-  for (;;) {
-    const found = (await pending(bed)).find((p) => p.command === command);
-    if (found) return found;
-    if (Date.now() > until) throw new Error(`${command} never became pending`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe('a skill that declares the shell capability: usable, and gated like the shell tool', () => {
   let bed: ChatTestBed;
   beforeAll(async () => {
@@ -118,7 +105,7 @@ describe('a skill that declares the shell capability: usable, and gated like the
     await request(bed, 'POST', '/skills', { name: 'ops', code: OPS });
     bed.fake.reply(runs('ops_run', 'echo from-a-skill'), { text: 'done' });
     const turn = bed.post('/chat', { message: 'run it', session_id: 'skill-shell-ok' });
-    const waiting = await waitForPending(bed, 'echo from-a-skill');
+    const waiting = await waitForPending(bed, 'echo from-a-skill', 15_000);
     // The pending record names the skill that asks; `command` is exactly what runs.
     expect(waiting).toMatchObject({
       tool_name: 'shell (skill ops)',
@@ -131,7 +118,7 @@ describe('a skill that declares the shell capability: usable, and gated like the
     expect(toolResults(bed.fake.requests[1])).toEqual([
       `the skill saw: ${printed('from-a-skill')}`,
     ]);
-    expect(await pending(bed)).toEqual([]);
+    expect(await pendingApprovals(bed)).toEqual([]);
   });
 
   it('the chat notice says which skill asks to run what', async () => {
@@ -166,7 +153,7 @@ describe('a skill that declares the shell capability: usable, and gated like the
     await request(bed, 'POST', '/skills', { name: 'ops', code: OPS });
     bed.fake.reply(runs('ops_run', 'touch /tmp/hearth-skill-denied'), { text: 'no' });
     const turn = bed.post('/chat', { message: 'run it', session_id: 'skill-shell-no' });
-    const waiting = await waitForPending(bed, 'touch /tmp/hearth-skill-denied');
+    const waiting = await waitForPending(bed, 'touch /tmp/hearth-skill-denied', 15_000);
     expect((await request(bed, 'POST', `/approvals/${waiting.id}/deny`)).status).toBe(200);
     await turn;
     expect(toolResults(bed.fake.requests[1])).toEqual([`the skill saw: ${DENIED_TEXT}`]);
@@ -177,7 +164,7 @@ describe('a skill that declares the shell capability: usable, and gated like the
     await request(bed, 'POST', '/skills', { name: 'ops', code: OPS });
     bed.fake.reply(runs('ops_run', 'echo first'), { text: 'ok' });
     const turn = bed.post('/chat', { message: 'run it', session_id: 'skill-shell-always' });
-    const waiting = await waitForPending(bed, 'echo first');
+    const waiting = await waitForPending(bed, 'echo first', 15_000);
     await request(bed, 'POST', `/approvals/${waiting.id}/approve`, { always: true });
     await turn;
     bed.fake.reply(runs('ops_run', 'echo first'), { text: 'ok' });
@@ -199,7 +186,7 @@ describe('a skill that declares the shell capability: usable, and gated like the
     expect(toolResults(bed.fake.requests[1])).toEqual([
       expect.stringContaining('did not declare the shell capability'),
     ]);
-    expect(await pending(bed)).toEqual([]);
+    expect(await pendingApprovals(bed)).toEqual([]);
   });
 
   it('a protocol line forged on stdout outside hearth:skill gains nothing', async () => {
@@ -207,7 +194,7 @@ describe('a skill that declares the shell capability: usable, and gated like the
     bed.fake.reply({ toolCalls: [{ name: 'forger_forge', arguments: {} }] }, { text: 'ok' });
     await bed.post('/chat', { message: 'forge', session_id: 'skill-forger' });
     expect(toolResults(bed.fake.requests[1])).toEqual(['sent']);
-    expect(await pending(bed)).toEqual([]);
+    expect(await pendingApprovals(bed)).toEqual([]);
     expect((await bed.get('/status')).body).toMatchObject({ status: 'ok' });
   });
 
@@ -237,7 +224,7 @@ describe('a skill that declares the shell capability: usable, and gated like the
       expect(written.body).toMatchObject({ capabilities: ['shell'], tools: ['opspy_run'] });
       bed.fake.reply(runs('opspy_run', 'echo from-python'), { text: 'done' });
       const turn = bed.post('/chat', { message: 'run it', session_id: 'skill-shell-py' });
-      const waiting = await waitForPending(bed, 'echo from-python');
+      const waiting = await waitForPending(bed, 'echo from-python', 15_000);
       await request(bed, 'POST', `/approvals/${waiting.id}/approve`);
       await turn;
       expect(toolResults(bed.fake.requests[1])).toEqual([
@@ -260,10 +247,10 @@ describe('a skill’s shell request nobody decides', () => {
     await request(bed, 'POST', '/skills', { name: 'ops', code: OPS });
     bed.fake.reply(runs('ops_run', 'echo too-late'), { text: 'It expired.' });
     const turn = bed.post('/chat', { message: 'run it', session_id: 'skill-shell-expire' });
-    const waiting = await waitForPending(bed, 'echo too-late');
+    const waiting = await waitForPending(bed, 'echo too-late', 15_000);
     expect((await turn).body.reply).toBe('It expired.');
     expect(toolResults(bed.fake.requests[1])).toEqual([`the skill saw: ${DENIED_TEXT}`]);
-    expect(await pending(bed)).toEqual([]);
+    expect(await pendingApprovals(bed)).toEqual([]);
     expect((await request(bed, 'POST', `/approvals/${waiting.id}/approve`)).status).toBe(404);
   });
 });

@@ -3,8 +3,8 @@
  * request for an allowlisted command (and the shell tool's) is prompted, naming the result.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PendingApproval } from '../approvals/ports.ts';
 import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
+import { waitForPending, approvalDecisions } from '../testing/gateway/approval-polling.ts';
 
 /** A skill declaring the shell capability (as in skill-capabilities.test.ts). */
 const OPS = [
@@ -25,25 +25,6 @@ const OPS = [
 
 const runs = (command: string) => ({ toolCalls: [{ name: 'ops_run', arguments: { command } }] });
 
-async function decisions(bed: ChatTestBed): Promise<Record<string, number>> {
-  const snapshot = (await bed.get('/metrics/snapshot')).body as Record<
-    string,
-    { values: Record<string, number> }
-  >;
-  return { ...snapshot.approval_decisions_total?.values };
-}
-
-async function waitForPending(bed: ChatTestBed, command: string): Promise<PendingApproval> {
-  const until = Date.now() + 15_000;
-  for (;;) {
-    const pending = (await bed.get('/approvals/pending')).body.pending as PendingApproval[];
-    const found = pending.find((p) => p.command === command);
-    if (found) return found;
-    if (Date.now() > until) throw new Error(`${command} never became pending`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe('a skill’s result taints the turn', () => {
   let bed: ChatTestBed;
   beforeAll(async () => {
@@ -58,10 +39,10 @@ describe('a skill’s result taints the turn', () => {
   });
 
   it('the first skill call of a clean turn runs its allowlisted command; the second is prompted', async () => {
-    const before = await decisions(bed);
+    const before = await approvalDecisions(bed);
     bed.fake.reply(runs('echo one'), runs('echo two'), { text: 'done' });
     const turn = bed.post('/chat', { message: 'run both', session_id: 'skill-taint' });
-    const waiting = await waitForPending(bed, 'echo two');
+    const waiting = await waitForPending(bed, 'echo two', 15_000);
     expect(waiting).toMatchObject({
       tool_name: 'shell (skill ops)',
       untrusted_sources: [
@@ -71,7 +52,7 @@ describe('a skill’s result taints the turn', () => {
     await bed.post(`/approvals/${waiting.id}/approve`, {});
     expect((await turn).body.reply).toBe('done');
     // `echo one` ran at once in the clean part of the turn; `echo two` was asked.
-    const after = await decisions(bed);
+    const after = await approvalDecisions(bed);
     const delta = (label: string) => (after[label] ?? 0) - (before[label] ?? 0);
     expect([delta('decision=auto_approved'), delta('decision=prompted')]).toEqual([1, 1]);
   });
