@@ -102,8 +102,11 @@ export async function runDailyMemoryJob(deps: DailyMemoryJobDeps): Promise<Daily
   return { retention, archival: await archiveInactiveSessions(deps) };
 }
 
-/** Runs the daily memory job at 03:00 local time; `stop()` cancels it. */
-export function scheduleArchival(run: () => Promise<unknown>, logger: Logger): { stop(): void } {
+/** Runs the daily memory job at 03:00 local time; `stop()` cancels it, `nextRun()` says when. */
+export function scheduleArchival(
+  run: () => Promise<unknown>,
+  logger: Logger,
+): { stop(): void; nextRun(): Date | null } {
   const job = new Cron('0 3 * * *', { protect: true }, async () => {
     try {
       await run();
@@ -111,5 +114,5 @@ export function scheduleArchival(run: () => Promise<unknown>, logger: Logger): {
       logger.error({ err: error }, 'scheduled archival failed');
     }
   });
-  return { stop: () => job.stop() };
+  return { stop: () => job.stop(), nextRun: () => job.nextRun() };
 }
