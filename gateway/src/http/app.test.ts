@@ -61,6 +61,7 @@ describe('HTTP error contract', () => {
         host: '127.0.0.1',
         port: () => port,
         extra: ['https://hearth.example.org'],
+        hosts: createHostPolicy({ bindHost: '127.0.0.1', corsOrigins: [], allowedHosts: [] }),
       }),
       hosts: createHostPolicy({ bindHost: '127.0.0.1', corsOrigins: [], allowedHosts: [] }),
       bodyLimitBytes: 1024,

@@ -269,3 +269,66 @@ describe('own origins are exactly the scheme, port and names the gateway serves'
     }
   });
 });
+
+describe('the origin a request arrives under is the gateway’s own (a published port, a forwarded one)', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway();
+  });
+  afterAll(() => gw.close());
+
+  // Docker publishes the container's 7432 on the host's 8080: the browser's page, its scripts
+  // and its sockets all say Origin http://127.0.0.1:8080 and Host 127.0.0.1:8080.
+  const published = [
+    ['127.0.0.1:8080', 'http://127.0.0.1:8080'],
+    ['localhost:8080', 'http://localhost:8080'],
+    ['[::1]:9000', 'http://[::1]:9000'],
+    ['hearth.localhost:8080', 'http://hearth.localhost:8080'],
+  ] as const;
+
+  it.each(published)(
+    'REST with Host %s and Origin %s is served, with CORS headers',
+    async (host, origin) => {
+      const response = await rawRequest(gw.port, '/api/v1/status', { headers: { host, origin } });
+      expect(response.status).toBe(200);
+      expect(response.headers['access-control-allow-origin']).toBe(origin);
+    },
+  );
+
+  it.each([
+    ['another port than the Host', '127.0.0.1:8080', 'http://127.0.0.1:8081'],
+    ['another name than the Host', '127.0.0.1:8080', 'http://localhost:8080'],
+    ['https, which the gateway does not serve', '127.0.0.1:8080', 'https://127.0.0.1:8080'],
+    ['a Host the gateway does not serve', 'attacker.example:8080', 'http://attacker.example:8080'],
+    ['a rebinding name', '127.0.0.1.nip.io:8080', 'http://127.0.0.1.nip.io:8080'],
+    ['no port on the Origin', '127.0.0.1:8080', 'http://127.0.0.1'],
+    ['an Origin with a path trick', '127.0.0.1:8080', 'http://127.0.0.1:8080@evil.example'],
+    ['the literal null', '127.0.0.1:8080', 'null'],
+  ])('REST with %s is refused with 403', async (_name, host, origin) => {
+    const response = await rawRequest(gw.port, '/api/v1/status', { headers: { host, origin } });
+    expect(response.status).toBe(403);
+    expect(JSON.parse(response.body).detail).toEqual(expect.any(String));
+    expect(response.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('a socket opened under the published address stays open; a mismatched one closes with 1008', async () => {
+    const outcome = (host: string, origin: string) =>
+      new Promise<number | 'open'>((resolve) => {
+        const socket = new WebSocket(`ws://127.0.0.1:${gw.port}/ws/chat`, {
+          headers: { host, origin },
+        });
+        const timer = setTimeout(() => {
+          resolve('open');
+          socket.close();
+        }, 500);
+        socket.on('close', (code) => {
+          clearTimeout(timer);
+          resolve(code);
+        });
+        socket.on('error', () => undefined);
+      });
+    expect(await outcome('127.0.0.1:8080', 'http://127.0.0.1:8080')).toBe('open');
+    expect(await outcome('127.0.0.1:8080', 'http://127.0.0.1:8081')).toBe(1008);
+    expect(await outcome('127.0.0.1:8080', 'https://127.0.0.1:8080')).toBe(1008);
+  });
+});

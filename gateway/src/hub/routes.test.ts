@@ -87,7 +87,12 @@ describe.runIf(hasOpenssl())(
         logger: silentLogger(),
         version: '0.0.0-test',
         apiKey: '',
-        origins: createOriginPolicy({ host: '127.0.0.1', port: () => port, extra: [] }),
+        origins: createOriginPolicy({
+          host: '127.0.0.1',
+          port: () => port,
+          extra: [],
+          hosts: createHostPolicy({ bindHost: '127.0.0.1', corsOrigins: [], allowedHosts: [] }),
+        }),
         hosts: createHostPolicy({ bindHost: '127.0.0.1', corsOrigins: [], allowedHosts: [] }),
         bodyLimitBytes: 64 * 1024,
         groups: [{ prefix: '/api/v1', routes: area.routes ?? [] }],

@@ -33,15 +33,16 @@ export interface ServeAreasOptions {
 export function serveAreas(areas: readonly Area[], options: ServeAreasOptions) {
   const { gateway: settings, logger } = options;
   assertSafeBinding(settings);
-  const origins = createOriginPolicy({
-    host: settings.host,
-    port: () => (server.address() as AddressInfo | null)?.port ?? settings.port,
-    extra: settings.cors_origins,
-  });
   const hosts = createHostPolicy({
     bindHost: settings.host,
     corsOrigins: settings.cors_origins,
     allowedHosts: settings.allowed_hosts,
+  });
+  const origins = createOriginPolicy({
+    host: settings.host,
+    port: () => (server.address() as AddressInfo | null)?.port ?? settings.port,
+    extra: settings.cors_origins,
+    hosts,
   });
   const groups: RouteGroup[] = [
     { prefix: '', routes: areas.flatMap((area) => area.rootRoutes ?? []) },

@@ -22,7 +22,12 @@ describe('privacy routes', () => {
       logger: silentLogger(),
       version: '0.0.0-test',
       apiKey: '',
-      origins: createOriginPolicy({ host: '127.0.0.1', port: () => port, extra: [] }),
+      origins: createOriginPolicy({
+        host: '127.0.0.1',
+        port: () => port,
+        extra: [],
+        hosts: createHostPolicy({ bindHost: '127.0.0.1', corsOrigins: [], allowedHosts: [] }),
+      }),
       hosts: createHostPolicy({ bindHost: '127.0.0.1', corsOrigins: [], allowedHosts: [] }),
       bodyLimitBytes: 1024,
       groups: [{ prefix: '/api/v1', routes: privacyRoutes(store) }],

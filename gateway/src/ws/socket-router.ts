@@ -123,7 +123,7 @@ export function createSocketRouter(options: SocketRouterOptions) {
           'websocket frame error',
         ),
       );
-      if (origin !== undefined && !options.origins.isAllowed(origin)) {
+      if (origin !== undefined && !options.origins.isAllowed(origin, request.headers.host)) {
         options.logger.warn({ origin, path }, 'websocket origin rejected');
         ws.close(CLOSE_POLICY_VIOLATION, 'Origin not allowed');
         return;

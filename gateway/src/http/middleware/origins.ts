@@ -1,9 +1,15 @@
 import type { RequestHandler } from 'express';
 import { isIP } from 'node:net';
 import { HearthError } from '../../errors.ts';
+import type { HostPolicy } from './hosts.ts';
 
 export interface OriginPolicy {
-  isAllowed(origin: string): boolean;
+  /**
+   * Whether a request or socket from `origin` may be served. `host` is the request's raw `Host`
+   * header: the origin the request arrives under (`http://<Host>`) counts as the gateway's own
+   * when that Host is one the gateway serves.
+   */
+  isAllowed(origin: string, host?: string): boolean;
   readonly origins: readonly string[];
 }
 
@@ -27,7 +33,12 @@ export function ownHostNames(bindHost: string): string[] {
 
 /**
  * Exactly the gateway's own origins — the scheme it serves (plain HTTP), the port it bound, and
- * the names that reach the bound address (`ownHostNames`) — plus `gateway.cors_origins`.
+ * the names that reach the bound address (`ownHostNames`) — plus `gateway.cors_origins`, plus
+ * the origin a request arrives under: `http://<Host>` when the Host policy accepts that Host on
+ * its own. A published or forwarded port (Docker's `-p 8080:7432`, an SSH tunnel) is such an
+ * origin: the browser's page, scripts and sockets say `Origin: http://127.0.0.1:8080` with
+ * `Host: 127.0.0.1:8080`. A page elsewhere cannot send an Origin equal to the Host it calls
+ * unless it was served by that very address, and a rebinding name fails the Host policy.
  * Drives CORS for REST and the origin check of every WebSocket upgrade.
  */
 export function createOriginPolicy(options: {
@@ -36,6 +47,8 @@ export function createOriginPolicy(options: {
   /** The bound port; a function because port 0 is only known after listen. */
   port: () => number;
   extra: readonly string[];
+  /** The Host policy that decides whether `http://<Host>` is an own origin. */
+  hosts: HostPolicy;
 }): OriginPolicy {
   const hosts = ownHostNames(options.host);
   const extras = options.extra.map((extra) => new URL(extra).origin);
@@ -53,14 +66,28 @@ export function createOriginPolicy(options: {
     get origins() {
       return [...current()];
     },
-    isAllowed: (origin) => {
+    isAllowed: (origin, host) => {
+      let parsed: URL;
       try {
-        return current().has(new URL(origin).origin);
+        parsed = new URL(origin);
       } catch {
         return false;
       }
+      if (current().has(parsed.origin)) return true;
+      return host !== undefined && options.hosts.isAllowed(host) && arrivesUnder(parsed, host);
     },
   };
+}
+
+/** Whether `origin` is exactly `http://<host>` (the port spelled out on both, or on neither). */
+function arrivesUnder(origin: URL, host: string): boolean {
+  if (origin.protocol !== 'http:' || origin.origin !== `${origin.protocol}//${origin.host}`)
+    return false;
+  try {
+    return new URL(`http://${host.trim()}`).origin === origin.origin;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -73,7 +100,7 @@ export function cors(policy: OriginPolicy): RequestHandler {
   return function corsMiddleware(req, res, next) {
     const origin = req.get('origin');
     if (origin === undefined) return next();
-    if (!policy.isAllowed(origin))
+    if (!policy.isAllowed(origin, req.headers.host))
       return next(new HearthError('forbidden', `Origin not allowed: ${origin}`));
     res.vary('Origin');
     res.set('Access-Control-Allow-Origin', origin);
