@@ -40,6 +40,8 @@ describe('GET /api/v1/status', () => {
         short_term: 'in-process',
         vectors: 'in-memory',
         embedder: 'not loaded yet',
+        // Rule 7: the daily memory job (retention, then archival) and its next run.
+        memory_job: expect.stringMatching(/^daily at 03:00 local time; next \d{4}-\d\d-\d\dT/),
         approvals: 'in-process',
         // `[security] untrusted_content` (a warning beside it while the gate is off).
         untrusted_content: 'prompt',
