@@ -30,7 +30,7 @@ const FETCHER = [
   '',
 ].join('\n');
 
-describe('the privacy audit across a restart', () => {
+describe('the privacy audit through REST', () => {
   it('records a turn’s outbound request in {data_dir}/privacy_audit.db and still reports it after a restart', async () => {
     const bed = await startChatTestBed();
     const home = bed.gw.home;
@@ -105,6 +105,24 @@ describe('the privacy audit across a restart', () => {
       expect(aged.body).toMatchObject({ total: 1, unique_destinations: ['recent.example'] });
     } finally {
       await restarted.close();
+    }
+  });
+
+  it('keeps recording in privacy mode (rule 12: "The audit log keeps recording")', async () => {
+    const bed = await startChatTestBed();
+    try {
+      expect((await bed.post('/settings/privacy', { enabled: true })).status).toBe(200);
+      expect((await bed.post('/skills', { name: 'fetcher', code: FETCHER })).status).toBe(201);
+      bed.fake.reply(
+        { toolCalls: [{ name: 'fetcher_get', arguments: { url: 'https://private.example/' } }] },
+        { text: 'done' },
+      );
+      const turn = await bed.post('/chat', { message: 'go', session_id: 'audit-private' });
+      expect(turn.body).toMatchObject({ provider: 'ollama' });
+      const report = await bed.get('/privacy/report?session_id=audit-private');
+      expect(report.body).toMatchObject({ total: 1, unique_destinations: ['private.example'] });
+    } finally {
+      await bed.close();
     }
   });
 });
