@@ -58,6 +58,11 @@ describe('configuration', () => {
       ['[security]\nask = "sometimes"\n', /security\.ask: /],
       ['[gateway]\nprot = 80\n', /unknown key gateway\.prot/],
       ['[gateway\nport = 1\n', /Invalid TOML in .*config\.toml/],
+      // Rule 5: "There is no configuration for backend, embedding model, chunk size or top_k."
+      ['[memory]\nbackend = "redis"\n', /unknown key memory\.backend/],
+      ['[memory]\nembedding_model = "x/y"\n', /unknown key memory\.embedding_model/],
+      ['[memory]\nchunk_size = 512\n', /unknown key memory\.chunk_size/],
+      ['[memory]\ntop_k = 20\n', /unknown key memory\.top_k/],
     ])('%j', async (text, message) => {
       await writeFile(file, text);
       await expect(loadConfig(file, noSecrets)).rejects.toThrow(message);

@@ -102,11 +102,14 @@ export async function runDailyMemoryJob(deps: DailyMemoryJobDeps): Promise<Daily
   return { retention, archival: await archiveInactiveSessions(deps) };
 }
 
-/** Runs the daily memory job at 03:00 local time; `stop()` cancels it, `nextRun()` says when. */
-export function scheduleArchival(
-  run: () => Promise<unknown>,
-  logger: Logger,
-): { stop(): void; nextRun(): Date | null } {
+/** The daily memory job's schedule: `nextRun()` is null once stopped. */
+export interface DailySchedule {
+  stop(): void;
+  nextRun(): Date | null;
+}
+
+/** Runs the daily memory job at 03:00 local time; `stop()` cancels it. */
+export function scheduleArchival(run: () => Promise<unknown>, logger: Logger): DailySchedule {
   const job = new Cron('0 3 * * *', { protect: true }, async () => {
     try {
       await run();
@@ -115,4 +118,13 @@ export function scheduleArchival(
     }
   });
   return { stop: () => job.stop(), nextRun: () => job.nextRun() };
+}
+
+/** `backends.memory_job` in GET /status: when the daily job runs next (ISO 8601, UTC). */
+export function dailyJobStatus(schedule: DailySchedule | undefined): Record<string, string> {
+  if (!schedule) return {};
+  const next = schedule.nextRun();
+  return {
+    memory_job: next ? `daily at 03:00 local time; next ${next.toISOString()}` : 'stopped',
+  };
 }

@@ -1,6 +1,11 @@
 import type { Area } from '../lifecycle/area.ts';
 import { late } from '../lifecycle/late.ts';
-import { runDailyMemoryJob, scheduleArchival } from './archival.ts';
+import {
+  dailyJobStatus,
+  runDailyMemoryJob,
+  scheduleArchival,
+  type DailySchedule,
+} from './archival.ts';
 import { buildMemory, type BuildMemoryDeps, type MemoryRuntime } from './build-memory.ts';
 import { memoryRoutes } from './routes.ts';
 import { join } from 'node:path';
@@ -25,7 +30,7 @@ export interface MemoryArea extends Area {
  */
 export function memoryArea(deps: MemoryAreaDeps): MemoryArea {
   const memory = late<MemoryRuntime>('Memory');
-  let daily: { stop(): void } | undefined;
+  let daily: DailySchedule | undefined;
   return {
     name: 'memory',
     routes: memoryRoutes({
@@ -50,7 +55,7 @@ export function memoryArea(deps: MemoryAreaDeps): MemoryArea {
         deps.logger,
       );
     },
-    status: () => memory.peek()?.backends() ?? {},
+    status: () => ({ ...(memory.peek()?.backends() ?? {}), ...dailyJobStatus(daily) }),
     memory: memory.get,
     semanticAvailable: () => memory.peek()?.service.semanticAvailable() ?? null,
     async close() {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Database, OpenDatabase } from '../db/ports.ts';
 import { openDatabase } from '../db/open-database.ts';
+import { startChatTestBed } from '../testing/gateway/chat-gateway.ts';
 import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 
 /** An openDatabase that waits until the test releases it, to observe the starting phase. */
@@ -72,5 +73,19 @@ describe('health and readiness', () => {
       init_phase: 'failed',
       init_error: 'database: disk on fire',
     });
+  });
+
+  it('/ready makes no live call to any LLM provider', async () => {
+    const bed = await startChatTestBed();
+    try {
+      for (let i = 0; i < 3; i += 1) {
+        const ready = await fetch(`${bed.gw.url}/ready`);
+        expect(ready.status).toBe(200);
+        expect(await ready.json()).toEqual({ ready: true, checks: { phase: true, runtime: true } });
+      }
+      expect(bed.fake.requests).toEqual([]);
+    } finally {
+      await bed.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { rename } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 import { hasProgram } from '../voice/testing/sox.ts';
@@ -39,6 +40,8 @@ describe('GET /api/v1/status', () => {
         short_term: 'in-process',
         vectors: 'in-memory',
         embedder: 'not loaded yet',
+        // Rule 7: the daily memory job (retention, then archival) and its next run.
+        memory_job: expect.stringMatching(/^daily at 03:00 local time; next \d{4}-\d\d-\d\dT/),
         approvals: 'in-process',
         // `[security] untrusted_content` (a warning beside it while the gate is off).
         untrusted_content: 'prompt',
@@ -81,6 +84,27 @@ describe('GET /api/v1/status', () => {
       expect(first.host.cpu_percent).toBe(0);
       expect(first.host.memory_rss_bytes).toBeGreaterThan(10_000_000);
     } finally {
+      await fresh.close();
+    }
+  });
+
+  it('gives null, never 0, for a host figure that cannot be read (the state directory’s disk gone)', async () => {
+    const fresh = await startTestGateway();
+    const moved = `${fresh.home}-moved`;
+    try {
+      await fresh.gateway.whenReady();
+      await rename(fresh.home, moved);
+      const body = (await (await fetch(`${fresh.url}/api/v1/status`)).json()) as {
+        host: Record<string, number | null>;
+      };
+      expect(body.host).toEqual({
+        cpu_percent: expect.any(Number),
+        memory_rss_bytes: expect.any(Number),
+        disk_usage_percent: null,
+        disk_free_bytes: null,
+      });
+    } finally {
+      await rename(moved, fresh.home);
       await fresh.close();
     }
   });
