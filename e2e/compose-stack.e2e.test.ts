@@ -254,6 +254,32 @@ describe.skipIf(unavailable !== null)(title, () => {
     expect(page.body).toMatch(/<html/i);
   });
 
+  it('serves the web client on the published port (not 7432): its scripts and API calls pass the origin check', async () => {
+    // A browser on http://127.0.0.1:<published port> sends that as Origin on module scripts,
+    // fetches and sockets; the gateway inside listens on 7432.
+    expect(new URL(gatewayUrl).port).not.toBe('7432');
+    const origin = gatewayUrl;
+    const page = await fetch(`${gatewayUrl}/`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const scripts = [...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => m[1] ?? '');
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const src of scripts) {
+      const script = await fetch(new URL(src, gatewayUrl), { headers: { origin } });
+      expect(script.status, src).toBe(200);
+    }
+    const status = await fetch(`${gatewayUrl}/api/v1/status`, {
+      headers: { origin, 'x-api-key': apiKey },
+    });
+    expect(status.status).toBe(200);
+    expect(status.headers.get('access-control-allow-origin')).toBe(origin);
+    // Another port on the same host is still foreign.
+    const foreign = await fetch(`${gatewayUrl}/api/v1/status`, {
+      headers: { origin: 'http://127.0.0.1:1', 'x-api-key': apiKey },
+    });
+    expect(foreign.status).toBe(403);
+  });
+
   it('uses Redis; killing it never reaches a chat, and starting it again switches back', async () => {
     expect(await backends()).toMatchObject({
       short_term: 'redis',
