@@ -281,14 +281,17 @@ describe('POST /api/v1/chat', () => {
   });
 
   it('answers 502 with the attempt chain when every provider fails', async () => {
+    // The configured models, then Anthropic's default: the bed holds an Anthropic key that no
+    // role names, and automatic routing tries keyed providers last.
     bed.fake.reply(
       { error: { status: 500, message: 'down' } },
       { error: { status: 500, message: 'down too' } },
+      { error: { status: 500, message: 'down as well' } },
     );
     const { status, body } = await bed.post('/chat', { message: 'hello', session_id: 'fail' });
     expect(status).toBe(502);
     expect(body.detail).toMatch(
-      /^Every provider failed: gpt-4o \(openai\): 500 .*ollama\/llama3\.2 \(ollama\): 500/,
+      /^Every provider failed: gpt-4o \(openai\): 500 .*ollama\/llama3\.2 \(ollama\): 500 .*claude-sonnet-4-5 \(anthropic\): 500/,
     );
   });
 });

@@ -4,6 +4,7 @@ import { HearthError } from '../errors.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { UsageTracker } from '../usage/ports.ts';
 import {
+  PROVIDERS,
   providerSpec,
   resolveModel,
   type ModelsConfig,
@@ -17,6 +18,28 @@ import type { ChatMessage, Generation, GenerationEvent, ToolSpec } from './messa
 import { isUnreachable, noRuntimeHint, redactUrls } from './no-runtime-hint.ts';
 import { thinkingOptions, type ThinkingLevel } from './thinking.ts';
 import { mergeProviderOptions, webSearchFor } from './web-search.ts';
+
+/**
+ * Providers with a key of their own that no configured model uses, each with its default model,
+ * in catalogue order: automatic routing tries them after every `[models]` role, so a key saved
+ * in Settings (POST /settings/llm) answers when the configured models cannot — the first chat
+ * of a newcomer without the local runtime, say. Priced cloud providers only: endpoints that
+ * need a deployment or a model name of the user's (Azure, Bedrock, OpenAI-compatible,
+ * OpenRouter) and the local runtime are used only when a role names them.
+ */
+function keyedDefaults(
+  models: ModelsConfig,
+  configured: readonly ResolvedModel[],
+): ResolvedModel[] {
+  const used = new Set(configured.map((model) => model.provider));
+  return PROVIDERS.filter(
+    (spec) =>
+      !used.has(spec.name) &&
+      spec.pricing === 'table' &&
+      spec.configured(models) === true &&
+      spec.apiKey(models) !== '',
+  ).flatMap((spec) => resolveModel(spec.defaultModel) ?? []);
+}
 
 /** Runtime-only model settings (POST /settings/model, slash commands); reset on restart. */
 export interface RuntimeModelSettings {
@@ -181,7 +204,8 @@ export function createLlmRouter(deps: RouterDeps): LlmRouter {
     if (wanted !== undefined && explicit === undefined) {
       throw new HearthError('validation', `No provider for model id '${wanted}' (unknown prefix)`);
     }
-    return unique([explicit, ...order.map((role) => resolve(String(models[role])))]);
+    const configured = unique([explicit, ...order.map((role) => resolve(String(models[role])))]);
+    return unique([...configured, ...keyedDefaults(models, configured)]);
   }
 
   function modelFor(target: ResolvedModel, webSearch: boolean): Promise<LanguageModel> {

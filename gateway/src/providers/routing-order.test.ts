@@ -60,3 +60,57 @@ describe('automatic model choice over REST', () => {
     expect(models).toEqual(['gpt-4o-mini', 'claude-sonnet-4-5', 'gpt-4o', 'llama3.2']);
   });
 });
+
+describe('a provider key saved in Settings is used by automatic routing', () => {
+  let bed: ChatTestBed;
+  beforeAll(async () => {
+    // The default set-up: every role is the local runtime; the bed also holds keys for OpenAI
+    // and Anthropic, which no role names (as after saving them in the web Settings page).
+    bed = await startChatTestBed({
+      primary: 'ollama/llama3.2',
+      fallback: '',
+      fast: '',
+      local: 'ollama/llama3.2',
+    });
+  });
+  afterAll(() => bed.close());
+  afterEach(() => bed.fake.reset());
+
+  it('the local runtime first; when it fails, the keyed providers’ default models in catalogue order', async () => {
+    bed.fake.reply(down, { text: 'from the keyed provider' });
+    const { status, body } = await bed.post('/chat', { message: COMPLEX, session_id: 'keyed-1' });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-5',
+      reply: 'from the keyed provider',
+    });
+    expect(bed.fake.requests.map((request) => request.wire)).toEqual([
+      'ollama',
+      'anthropic-messages',
+    ]);
+  });
+
+  it('each keyed provider in turn: Anthropic, then OpenAI', async () => {
+    bed.fake.reply(down, down, { text: 'from OpenAI' });
+    const { body } = await bed.post('/chat', { message: SIMPLE, session_id: 'keyed-2' });
+    expect(body).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini', reply: 'from OpenAI' });
+    expect(bed.fake.requests.map((request) => request.wire)).toEqual([
+      'ollama',
+      'anthropic-messages',
+      'openai-chat',
+    ]);
+    expect((await bed.post('/settings/llm', { openai_api_key: 'sk-saved-later' })).status).toBe(
+      200,
+    );
+  });
+
+  it('privacy mode still sends everything to the local runtime only', async () => {
+    expect((await bed.post('/settings/model', { privacy_mode: true })).status).toBe(200);
+    bed.fake.reply(down);
+    const { status } = await bed.post('/chat', { message: SIMPLE, session_id: 'keyed-3' });
+    expect(status).toBe(502);
+    expect(bed.fake.requests.map((request) => request.wire)).toEqual(['ollama']);
+    await bed.post('/settings/model', { privacy_mode: false });
+  });
+});
