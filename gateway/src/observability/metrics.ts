@@ -119,6 +119,12 @@ export function createMetrics(
       'Input from a skill host, the skill sidecar or a push service refused over a size or count cap, by source and limit',
       ['source', 'limit'],
     ),
+    // Reasons are fixed in the code: `item_bytes` (refused), `store_bytes` (evicted).
+    shortTermItemsDroppedTotal: counter(
+      'short_term_items_dropped_total',
+      'Short-term cache items refused over the per-item byte cap or evicted over the store byte cap, by reason',
+      ['reason'],
+    ),
     memoryEntriesTotal: new Gauge({
       name: 'memory_entries_total',
       help: 'Entries in the long-term memory store',
