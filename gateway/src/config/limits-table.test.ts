@@ -18,6 +18,7 @@ import { MAX_PUSH_SUBSCRIPTIONS } from '../push/push-service.ts';
 import { DEFAULT_MAX_SESSIONS } from '../sessions/conversations.ts';
 import { MAX_PENDING_PROPOSALS } from '../skills/review/proposals.ts';
 import { MAX_REPORTED_MODELS } from '../usage/usage-tracker.ts';
+import { MAX_OPEN_SOCKETS } from '../ws/socket-router.ts';
 import { channelSchema, defaultConfig } from './schema.ts';
 
 /**
@@ -172,6 +173,7 @@ describe('README Limits table', () => {
       ['sessions live in process memory', n(DEFAULT_MAX_SESSIONS)],
       ['session history loaded on a first turn', `newest ${n(MAX_HISTORY_MESSAGES)} messages`],
       ['turns running or queued per chat socket', n(MAX_WAITING_TURNS)],
+      ['WebSockets open at once (all endpoints)', n(MAX_OPEN_SOCKETS)],
       ['short-term cache: messages per session', n(DEFAULT_MAX_ITEMS_PER_SESSION)],
       ['approvals waiting in one process', n(MAX_WAITING_APPROVALS)],
       ['push subscriptions', n(MAX_PUSH_SUBSCRIPTIONS)],

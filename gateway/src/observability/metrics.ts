@@ -109,6 +109,10 @@ export function createMetrics(
       'ws_closed_slow_total',
       'WebSockets closed (1013) because the client stopped reading its frames',
     ),
+    wsConnectionsRefusedTotal: counter(
+      'ws_connections_refused_total',
+      'WebSocket upgrades refused (503) because the most sockets allowed were already open',
+    ),
     wsFramesRejectedTotal: counter(
       'ws_frames_rejected_total',
       'Chat frames refused because too many were already waiting on the socket',
