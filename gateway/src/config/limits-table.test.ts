@@ -15,7 +15,7 @@ import { MAX_SESSION_ID_CHARS } from '../memory/session-id.ts';
 import { DEFAULT_MAX_ITEMS_PER_SESSION } from '../memory/short-term/rules.ts';
 import { MAX_NODES } from '../orchestrator/orchestrator-service.ts';
 import { MAX_PUSH_SUBSCRIPTIONS } from '../push/push-service.ts';
-import { DEFAULT_MAX_SESSIONS } from '../sessions/conversations.ts';
+import { DEFAULT_MAX_SESSIONS, MAX_QUEUED_TURNS } from '../sessions/conversations.ts';
 import { MAX_PENDING_PROPOSALS } from '../skills/review/proposals.ts';
 import { MAX_REPORTED_MODELS } from '../usage/usage-tracker.ts';
 import { MAX_OPEN_SOCKETS } from '../ws/socket-router.ts';
@@ -174,6 +174,7 @@ describe('README Limits table', () => {
       ['session history loaded on a first turn', `newest ${n(MAX_HISTORY_MESSAGES)} messages`],
       ['turns running or queued per chat socket', n(MAX_WAITING_TURNS)],
       ['WebSockets open at once (all endpoints)', n(MAX_OPEN_SOCKETS)],
+      ['turns of one session running or waiting, however they came', n(MAX_QUEUED_TURNS)],
       ['short-term cache: messages per session', n(DEFAULT_MAX_ITEMS_PER_SESSION)],
       ['approvals waiting in one process', n(MAX_WAITING_APPROVALS)],
       ['push subscriptions', n(MAX_PUSH_SUBSCRIPTIONS)],

@@ -109,6 +109,10 @@ export function createMetrics(
       'ws_closed_slow_total',
       'WebSockets closed (1013) because the client stopped reading its frames',
     ),
+    sessionTurnsRefusedTotal: counter(
+      'session_turns_refused_total',
+      'Turns refused (409) because their session already had the most turns running or waiting',
+    ),
     wsConnectionsRefusedTotal: counter(
       'ws_connections_refused_total',
       'WebSocket upgrades refused (503) because the most sockets allowed were already open',
