@@ -82,7 +82,12 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     // Last: it reports on every area before it.
     .add(status);
   const { areas, built } = installed;
-  const served = serveAreas(areas, { gateway: config.gateway, version: VERSION, logger });
+  const served = serveAreas(areas, {
+    gateway: config.gateway,
+    version: VERSION,
+    logger,
+    onSocketRefused: () => kernel.metrics.wsConnectionsRefusedTotal.inc(),
+  });
 
   let ready: Promise<void> | undefined;
   let closing: Promise<void> | undefined;

@@ -88,6 +88,7 @@ async function createBed(
     policy?: Partial<ApprovalPolicy>;
     ids?: string[];
     expiryMs?: number;
+    maxWaiting?: number;
     allowlist?: (db: Database) => AllowlistRepository;
   } = {},
 ): Promise<Bed> {
@@ -131,6 +132,7 @@ async function createBed(
     },
     schedule: clock.schedule,
     expiryMs: options.expiryMs,
+    maxWaiting: options.maxWaiting,
   });
   const values = async (name: string) =>
     (await metricsSnapshot(metrics.registry))[name]?.values ?? {};
@@ -302,6 +304,28 @@ describe('approval gate: the spec policy table through gate()', () => {
       allowed: true,
       outcome: 'auto_approved',
     });
+  });
+});
+
+describe('approval gate: a cap on calls waiting in one process', () => {
+  it('denies a further prompt at once past the cap, counted; a decision frees a place', async () => {
+    const bed = await createBed({ maxWaiting: 2 });
+    const first = await bed.gate({ command: 'rm -rf /tmp/a' });
+    await bed.gate({ command: 'rm -rf /tmp/b' });
+    const third = await bed.decideNow({ command: 'rm -rf /tmp/c' });
+    expect(third).toMatchObject({ allowed: false, outcome: 'too_many_pending' });
+    expect(await bed.service.pending()).toHaveLength(2);
+    expect(bed.notices).toHaveLength(2);
+    expect(await bed.decisions()).toEqual({
+      'decision=prompted': 2,
+      'decision=denied_pending_cap': 1,
+    });
+    await bed.service.deny(ID_A);
+    await expect(first.decision).resolves.toMatchObject({ allowed: false, outcome: 'denied' });
+    const fourth = await bed.gate({ command: 'rm -rf /tmp/d' });
+    expect(await isSettled(fourth.decision)).toBe(false);
+    expect(await bed.service.pending()).toHaveLength(2);
+    await bed.db.close();
   });
 });
 

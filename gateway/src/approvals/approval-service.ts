@@ -64,12 +64,22 @@ export interface ApprovalServiceDeps {
   /** Runs `fn` after `ms`; returns a cancel function (tests inject a manual clock). */
   schedule: (fn: () => void, ms: number) => () => void;
   expiryMs?: number;
+  /** Gated calls waiting in this process at most; default `MAX_WAITING_APPROVALS`. */
+  maxWaiting?: number;
   /**
    * Where pending approvals are listed and claimed: shared by every gateway when `[memory]
    * cache_url` is set, an in-process board (the default) otherwise.
    */
   board?: PendingApprovalBoard;
 }
+
+/**
+ * Gated calls that may wait for a decision in one process at once. Each expires within the
+ * approval expiry anyway; past this, a further prompt is denied at once (outcome
+ * `too_many_pending`, counted as `denied_pending_cap`) instead of piling up notices nobody can
+ * answer.
+ */
+export const MAX_WAITING_APPROVALS = 1_000;
 
 /** A gated tool call waiting in this process. */
 interface Waiting {
@@ -93,6 +103,7 @@ interface Waiting {
 export function createApprovalService(deps: ApprovalServiceDeps): ApprovalService {
   const waiting = new Map<string, Waiting>();
   const expiryMs = deps.expiryMs ?? APPROVAL_EXPIRY_MS;
+  const maxWaiting = deps.maxWaiting ?? MAX_WAITING_APPROVALS;
   const board = deps.board ?? createInProcessApprovalBoard({ now: deps.now });
   let closing: Promise<unknown> = Promise.resolve();
 
@@ -240,6 +251,14 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
       if (outcome !== 'prompted') {
         deps.metrics.approvalDecisionsTotal.inc({ decision: 'denied_outright' });
         return denied(outcome);
+      }
+      if (waiting.size >= maxWaiting) {
+        deps.metrics.approvalDecisionsTotal.inc({ decision: 'denied_pending_cap' });
+        deps.logger.warn(
+          { maxWaiting, sessionId: request.sessionId },
+          'too many approvals are waiting; the command is denied without asking',
+        );
+        return denied('too_many_pending');
       }
       deps.metrics.approvalDecisionsTotal.inc({ decision: 'prompted' });
       const approval: PendingApproval = {

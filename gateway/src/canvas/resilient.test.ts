@@ -8,7 +8,7 @@ import { CONFORMANCE_LIMITS, runCanvasStoreConformance, textBlock, until } from 
 import { createInProcessCanvasStore } from './in-process.ts';
 import { openCanvasStore } from './open-store.ts';
 import type { CanvasEvent, CanvasStore } from './ports.ts';
-import { createResilientCanvasStore } from './resilient.ts';
+import { createResilientCanvasStore, journalWith, type OutageOp } from './resilient.ts';
 import { TEST_CLUSTER_SECRET, testSeal } from '../scale-out/testing/test-seal.ts';
 
 /** A Redis canvas stand-in that can be taken down: every call then fails as Redis' would. */
@@ -228,4 +228,18 @@ describe('a gateway whose cache_url has nothing listening', () => {
       await gw.close();
     }
   }, 60_000);
+});
+
+describe('the outage journal', () => {
+  it('holds at most a clear and the blocks added after it, however many cycles an outage sees', () => {
+    let journal: OutageOp[] = [];
+    for (let cycle = 0; cycle < 1_000; cycle += 1) {
+      for (let i = 0; i < 3; i += 1) {
+        journal = journalWith(journal, { type: 'add', block: textBlock(`c${cycle}-${i}`) });
+      }
+      journal = journalWith(journal, { type: 'clear' });
+    }
+    journal = journalWith(journal, { type: 'add', block: textBlock('last') });
+    expect(journal.map((op) => op.type)).toStrictEqual(['clear', 'add']);
+  });
 });

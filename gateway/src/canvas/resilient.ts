@@ -32,7 +32,7 @@ export interface ResilientCanvasOptions {
   probeIntervalMs?: number;
 }
 
-type OutageOp = { type: 'add'; block: CanvasBlock } | { type: 'clear' };
+export type OutageOp = { type: 'add'; block: CanvasBlock } | { type: 'clear' };
 
 const isOutage = (error: unknown): boolean => isHearthError(error) && error.code === 'unavailable';
 const message = (error: unknown): string =>
@@ -42,6 +42,17 @@ const message = (error: unknown): string =>
 function compact(ops: readonly OutageOp[]): OutageOp[] {
   const lastClear = ops.map((op) => op.type).lastIndexOf('clear');
   return lastClear < 0 ? [...ops] : [{ type: 'clear' }, ...ops.slice(lastClear + 1)];
+}
+
+/**
+ * The outage journal with one more operation. A clear supersedes everything before it (the
+ * replay would drop it anyway), so the journal holds at most a clear and the blocks the mirror
+ * took after it, whatever `max_blocks` allows, however long the outage lasts.
+ */
+export function journalWith(journal: OutageOp[], op: OutageOp): OutageOp[] {
+  if (op.type === 'clear') return [op];
+  journal.push(op);
+  return journal;
 }
 
 export async function createResilientCanvasStore(
@@ -185,7 +196,7 @@ export async function createResilientCanvasStore(
         () =>
           serial(async () => {
             await mirrorAdd(block);
-            journal.push({ type: 'add', block });
+            journal = journalWith(journal, { type: 'add', block });
           }),
       ),
     clear: () =>
@@ -194,7 +205,7 @@ export async function createResilientCanvasStore(
         () =>
           serial(async () => {
             await mirrorClear();
-            journal.push({ type: 'clear' });
+            journal = journalWith(journal, { type: 'clear' });
           }),
       ),
     subscribe: (listener) => mirror.subscribe(listener),

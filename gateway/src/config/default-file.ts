@@ -39,6 +39,10 @@ ollama_base_url = "http://127.0.0.1:11434"
 [memory]
 # Seconds a turn stays in the short-term cache.
 short_term_ttl = 3600
+# Largest turn (UTF-8 bytes) the short-term cache takes; a larger one is left out of it only.
+short_term_max_item_bytes = 65536
+# Bytes the in-process short-term cache holds in all; over it the least recently written sessions lose their oldest turns.
+short_term_max_bytes = 33554432
 # Days a long-term memory is kept after it was created (checked daily at 03:00); 0 keeps them forever.
 long_term_days = 90
 # redis://host:6379 for a shared cache; empty uses in-process storage.

@@ -69,16 +69,28 @@ export const modelsSection = z.strictObject({
   pull_local_model: z.boolean().default(false),
 });
 
-export const memorySection = z.strictObject({
-  short_term_ttl: z.number().int().positive().default(3600),
-  /** Days a long-term memory is kept after it was created; 0 keeps memories forever. */
-  long_term_days: z.number().int().min(0).default(90),
-  cache_url: z.string().default(''),
-  /** The Redis password (AUTH) for `cache_url` when the URL carries none. */
-  cache_password_secret: z.string().default(''),
-  vector_store_url: z.string().default(''),
-  db_path: z.string().default(''),
-});
+export const memorySection = z
+  .strictObject({
+    short_term_ttl: z.number().int().positive().default(3600),
+    /** Largest turn (UTF-8 bytes) the short-term cache takes; a larger one is left out of it. */
+    short_term_max_item_bytes: z.number().int().min(1_024).max(16_777_216).default(65_536),
+    /**
+     * Bytes the in-process short-term cache holds in all; over it the least recently written
+     * sessions lose their oldest turns.
+     */
+    short_term_max_bytes: z.number().int().min(65_536).max(4_294_967_296).default(33_554_432),
+    /** Days a long-term memory is kept after it was created; 0 keeps memories forever. */
+    long_term_days: z.number().int().min(0).default(90),
+    cache_url: z.string().default(''),
+    /** The Redis password (AUTH) for `cache_url` when the URL carries none. */
+    cache_password_secret: z.string().default(''),
+    vector_store_url: z.string().default(''),
+    db_path: z.string().default(''),
+  })
+  .refine((memory) => memory.short_term_max_item_bytes <= memory.short_term_max_bytes, {
+    message: 'short_term_max_item_bytes must not be larger than short_term_max_bytes',
+    path: ['short_term_max_item_bytes'],
+  });
 
 export const securitySection = z.strictObject({
   require_shell_approval: z.boolean().default(true),

@@ -22,6 +22,8 @@ export interface ServeAreasOptions {
   gateway: HearthConfig['gateway'];
   version: string;
   logger: Logger;
+  /** Told of each WebSocket upgrade refused because too many are open. */
+  onSocketRefused?: () => void;
 }
 
 /**
@@ -68,6 +70,7 @@ export function serveAreas(areas: readonly Area[], options: ServeAreasOptions) {
     hosts,
     apiKey: settings.api_key,
     logger: logger.child({ area: 'ws' }),
+    onRefused: options.onSocketRefused,
   });
   sockets.attach(server);
   for (const area of areas) {

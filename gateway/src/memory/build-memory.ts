@@ -18,6 +18,7 @@ import type {
 } from './ports.ts';
 import { createInProcessShortTermStore } from './short-term/in-process.ts';
 import { createResilientShortTermStore } from './short-term/resilient.ts';
+import type { OnShortTermDropped } from './short-term/rules.ts';
 import { createInMemoryVectorStore } from './vectors/in-memory.ts';
 import { createResilientVectorStore } from './vectors/resilient.ts';
 
@@ -53,7 +54,15 @@ export async function buildMemory(deps: BuildMemoryDeps): Promise<MemoryRuntime>
 
   // The Redis and Qdrant clients are imported only when configured: loaded, they hold ~40 MB
   // resident in a gateway that never uses them.
-  const inProcess = createInProcessShortTermStore({ now });
+  const onDropped: OnShortTermDropped = (reason, count) =>
+    deps.metrics.shortTermItemsDroppedTotal.inc({ reason }, count);
+  const maxItemBytes = deps.config.short_term_max_item_bytes;
+  const inProcess = createInProcessShortTermStore({
+    now,
+    maxItemBytes,
+    maxStoreBytes: deps.config.short_term_max_bytes,
+    onDropped,
+  });
   let shortTerm: ShortTermStore = inProcess;
   if (deps.config.cache_url !== '') {
     const { createRedisShortTermStore } = await import('./short-term/redis.ts');
@@ -62,6 +71,8 @@ export async function buildMemory(deps: BuildMemoryDeps): Promise<MemoryRuntime>
         link: await deps.redis.open(deps.config.cache_url),
         logger,
         now,
+        maxItemBytes,
+        onDropped,
       }),
       fallback: inProcess,
       logger,

@@ -27,6 +27,7 @@ import type {
 } from './ports.ts';
 import type { RetrievedMemory } from './prompt-blocks.ts';
 import { MIN_SEMANTIC_SIMILARITY, semanticScore } from './semantic-rank.ts';
+import { ShortTermItemTooLarge } from './short-term/rules.ts';
 
 export type { MemoryService, TurnToRemember } from './ports.ts';
 
@@ -121,6 +122,23 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     }
   }
 
+  /**
+   * One turn's item into the short-term tier. An item over the per-item byte cap is left out of
+   * that tier only (counted by the store, logged here): the turn's history and long-term memory
+   * still have it.
+   */
+  async function addShortTerm(item: ShortTermItem): Promise<void> {
+    try {
+      await deps.shortTerm.add(item, deps.shortTermTtlSeconds);
+    } catch (error) {
+      if (!(error instanceof ShortTermItemTooLarge)) throw error;
+      deps.logger.warn(
+        { sessionId: item.sessionId, role: item.role, bytes: error.bytes, cap: error.maxBytes },
+        'a turn too large for the short-term cache was left out of it',
+      );
+    }
+  }
+
   async function storeLongTerm(entry: NewMemoryEntry): Promise<MemoryEntry> {
     const stored = await deps.longTerm().insert(entry);
     if (entry.embedding) {
@@ -198,7 +216,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
           origin: replyOrigin,
         },
       ];
-      for (const item of items) await deps.shortTerm.add(item, deps.shortTermTtlSeconds);
+      for (const item of items) await addShortTerm(item);
 
       const combined = `User: ${turn.user}\nAssistant: ${turn.assistant}`;
       const vectors = await tryEmbed([turn.user, turn.assistant, combined]);

@@ -109,6 +109,14 @@ export function createMetrics(
       'ws_closed_slow_total',
       'WebSockets closed (1013) because the client stopped reading its frames',
     ),
+    sessionTurnsRefusedTotal: counter(
+      'session_turns_refused_total',
+      'Turns refused (409) because their session already had the most turns running or waiting',
+    ),
+    wsConnectionsRefusedTotal: counter(
+      'ws_connections_refused_total',
+      'WebSocket upgrades refused (503) because the most sockets allowed were already open',
+    ),
     wsFramesRejectedTotal: counter(
       'ws_frames_rejected_total',
       'Chat frames refused because too many were already waiting on the socket',
@@ -118,6 +126,12 @@ export function createMetrics(
       'extension_input_refused_total',
       'Input from a skill host, the skill sidecar or a push service refused over a size or count cap, by source and limit',
       ['source', 'limit'],
+    ),
+    // Reasons are fixed in the code: `item_bytes` (refused), `store_bytes` (evicted).
+    shortTermItemsDroppedTotal: counter(
+      'short_term_items_dropped_total',
+      'Short-term cache items refused over the per-item byte cap or evicted over the store byte cap, by reason',
+      ['reason'],
     ),
     memoryEntriesTotal: new Gauge({
       name: 'memory_entries_total',

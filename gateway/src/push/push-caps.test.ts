@@ -12,7 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasOpenssl, selfSignedCertificate } from '../hub/testing/https-fixture.ts';
 import { silentLogger } from '../observability/logger.ts';
 import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
-import { createPushService, MAX_PUSH_ANSWER_BYTES, type PushLimit } from './push-service.ts';
+import {
+  createPushService,
+  MAX_PUSH_ANSWER_BYTES,
+  MAX_PUSH_SUBSCRIPTIONS,
+  type PushLimit,
+} from './push-service.ts';
 import { openSubscriptionFile } from './subscriptions.ts';
 import { startFakePushService } from './testing/fake-push-service.ts';
 import { loadOrCreateVapidKeys } from './vapid-keys.ts';
@@ -93,3 +98,51 @@ describe.runIf(hasOpenssl())(
     });
   },
 );
+
+describe('push subscriptions are capped', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway();
+    await gw.gateway.whenReady();
+  });
+  afterAll(() => gw?.close());
+
+  const browser = (n: number) => ({
+    endpoint: `https://push.example/send/${n}`,
+    keys: {
+      p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, n % 256)]).toString('base64url'),
+      auth: Buffer.alloc(16, 7).toString('base64url'),
+    },
+  });
+  const post = (path: string, body: unknown, method = 'POST') =>
+    fetch(`${gw.url}/api/v1${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  it(`keeps at most ${MAX_PUSH_SUBSCRIPTIONS}: one more is refused (409, counted) until one is removed`, async () => {
+    for (let n = 0; n < MAX_PUSH_SUBSCRIPTIONS; n += 1) {
+      expect((await post('/push/subscribe', browser(n))).status).toBe(200);
+    }
+    const refused = await post('/push/subscribe', browser(MAX_PUSH_SUBSCRIPTIONS));
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { detail: string }).detail).toMatch(
+      /At most 100 push subscriptions/,
+    );
+    // Renewing a known endpoint is not a new subscription.
+    expect((await post('/push/subscribe', browser(3))).status).toBe(200);
+    const listed = (await (await fetch(`${gw.url}/api/v1/push/subscriptions`)).json()) as {
+      count: number;
+    };
+    expect(listed.count).toBe(MAX_PUSH_SUBSCRIPTIONS);
+    const metrics = await (await fetch(`${gw.url}/api/v1/metrics`)).text();
+    expect(metrics).toContain(
+      'extension_input_refused_total{source="push",limit="subscriptions"} 1',
+    );
+    expect(
+      (await post('/push/subscribe', { endpoint: browser(0).endpoint }, 'DELETE')).status,
+    ).toBe(200);
+    expect((await post('/push/subscribe', browser(MAX_PUSH_SUBSCRIPTIONS))).status).toBe(200);
+  });
+});

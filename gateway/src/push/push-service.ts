@@ -1,6 +1,7 @@
 import { request as httpsRequest, type Agent } from 'node:https';
 import { BodyTooLargeError, readIncomingCapped } from '../http/outbound/capped-body.ts';
 import type { Logger } from '../observability/logger.ts';
+import { HearthError } from '../errors.ts';
 import type { SubscriptionFile, PushSubscriptionRecord } from './subscriptions.ts';
 import type { VapidKeys } from './vapid-keys.ts';
 
@@ -38,7 +39,13 @@ export const MAX_PUSH_ANSWER_BYTES = 16 * 1024;
 export const PUSH_DELIVERY_TIMEOUT_MS = 15_000;
 
 /** The caps a push service's answer can go over (counted). */
-export type PushLimit = 'answer_bytes' | 'answer_time';
+export type PushLimit = 'answer_bytes' | 'answer_time' | 'subscriptions';
+
+/**
+ * Subscriptions kept at most (a person's browsers and devices; every notification goes to each
+ * in turn). One more is refused (409) until one is removed; renewing a known endpoint always works.
+ */
+export const MAX_PUSH_SUBSCRIPTIONS = 100;
 
 export interface PushServiceDeps {
   keys: VapidKeys;
@@ -185,6 +192,14 @@ export function createPushService(deps: PushServiceDeps) {
   return {
     publicKey: deps.keys.publicKey,
     async subscribe(subscription: Omit<PushSubscriptionRecord, 'created_at'>) {
+      const known = deps.subscriptions.list().some((r) => r.endpoint === subscription.endpoint);
+      if (!known && deps.subscriptions.list().length >= MAX_PUSH_SUBSCRIPTIONS) {
+        deps.onRefused?.('subscriptions');
+        throw new HearthError(
+          'conflict',
+          `At most ${MAX_PUSH_SUBSCRIPTIONS} push subscriptions are kept; remove one (DELETE /push/subscribe) first`,
+        );
+      }
       const created = await deps.subscriptions.put({
         ...subscription,
         created_at: new Date(deps.now()).toISOString(),

@@ -11,6 +11,7 @@ export const sessions = defineArea(
       idleTimeoutMs: kernel.config.gateway.session_idle_timeout_minutes * 60_000,
       now: kernel.now,
       maxSessions: options?.maxLiveSessions,
+      onQueueFull: () => kernel.metrics.sessionTurnsRefusedTotal.inc(),
     });
     return {
       name: 'sessions',

@@ -1,3 +1,4 @@
+import { HearthError } from '../errors.ts';
 import type {
   ConversationStore,
   PresenceListener,
@@ -34,6 +35,12 @@ class ConnectionSet extends Set<SessionConnection> {
 export const DEFAULT_MAX_SESSIONS = 10_000;
 
 /**
+ * Turns of one session running or waiting their turn at once, whatever they came by (REST,
+ * SSE, sockets, channels). Each waiting one holds its request open; one more is refused (409).
+ */
+export const MAX_QUEUED_TURNS = 32;
+
+/**
  * Live sessions: their in-memory conversation, counters and sockets. A session idle for
  * `idleTimeoutMs` (default 30 minutes) is evicted from process memory — its memories stay in
  * the memory tiers, and its id is the same when it comes back. At most `maxSessions` are live:
@@ -44,8 +51,15 @@ export function createConversationStore(options: {
   idleTimeoutMs: number;
   now: () => number;
   maxSessions?: number;
+  /** Default `MAX_QUEUED_TURNS`. */
+  maxQueuedTurns?: number;
+  /** Told of each turn refused because its session's queue was full. */
+  onQueueFull?: () => void;
 }): ConversationStore {
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const maxQueuedTurns = options.maxQueuedTurns ?? MAX_QUEUED_TURNS;
+  /** Turns running or waiting per session id (kept apart from the state, which may be evicted). */
+  const queued = new Map<string, number>();
   /** In order of last use: the first entry is the least recently active session. */
   const sessions = new Map<string, SessionState>();
   const presenceListeners = new Set<PresenceListener>();
@@ -105,8 +119,23 @@ export function createConversationStore(options: {
     },
     /** Runs `work` after the session's earlier turns, so one session's turns never interleave. */
     serialise<T>(id: string, work: () => Promise<T>): Promise<T> {
+      const waiting = queued.get(id) ?? 0;
+      if (waiting >= maxQueuedTurns) {
+        options.onQueueFull?.();
+        return Promise.reject(
+          new HearthError(
+            'conflict',
+            `Session ${id} already has ${maxQueuedTurns} turns running or waiting; send this one once they are done`,
+          ),
+        );
+      }
+      queued.set(id, waiting + 1);
       const state = this.get(id);
-      const run = state.queue.then(work, work);
+      const run = state.queue.then(work, work).finally(() => {
+        const left = (queued.get(id) ?? 1) - 1;
+        if (left <= 0) queued.delete(id);
+        else queued.set(id, left);
+      });
       state.queue = run.catch(() => undefined);
       return run;
     },

@@ -1,7 +1,14 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { silentLogger } from '../observability/logger.ts';
 import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
-import { CLOSE_POLICY_VIOLATION, DEFAULT_MAX_PAYLOAD } from './socket-router.ts';
+import {
+  CLOSE_POLICY_VIOLATION,
+  createSocketRouter,
+  DEFAULT_MAX_PAYLOAD,
+} from './socket-router.ts';
 
 function connect(url: string, headers: Record<string, string> = {}) {
   const socket = new WebSocket(url, { headers });
@@ -115,6 +122,48 @@ describe('WebSocket upgrades', () => {
       expect((await foreign.closed).code).toBe(CLOSE_POLICY_VIOLATION);
     } finally {
       await keyed.close();
+    }
+  });
+});
+
+describe('open WebSockets are capped', () => {
+  it(`answers 503 past the cap (counted), and takes sockets again once one closes`, async () => {
+    const refused: number[] = [];
+    const router = createSocketRouter({
+      origins: { isAllowed: () => true, origins: [] },
+      hosts: { isAllowed: () => true },
+      apiKey: '',
+      logger: silentLogger(),
+      maxSockets: 2,
+      onRefused: () => refused.push(1),
+    });
+    router.register('/ws/echo', (socket) => {
+      socket.on('message', (data: Buffer) => socket.send(data.toString()));
+    });
+    const server = createServer();
+    router.attach(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws/echo`;
+    try {
+      const first = connect(url);
+      const second = connect(url);
+      await Promise.all([first.opened, second.opened]);
+      const third = new WebSocket(url);
+      const status = await new Promise<number>((resolve) =>
+        third.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0)),
+      );
+      expect(status).toBe(503);
+      expect(refused).toHaveLength(1);
+      first.socket.close();
+      await first.closed;
+      const fourth = connect(url);
+      await fourth.opened;
+      fourth.socket.close();
+      second.socket.close();
+      await Promise.all([fourth.closed, second.closed]);
+    } finally {
+      router.close();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

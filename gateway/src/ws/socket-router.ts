@@ -26,6 +26,12 @@ export interface SocketRouteOptions {
 /** The router's default largest frame: 1 MiB. */
 export const DEFAULT_MAX_PAYLOAD = 1_048_576;
 
+/**
+ * WebSockets open at once across every endpoint. Each holds buffers, a session's presence and
+ * its share of the event stream; one more upgrade is answered 503 until one closes.
+ */
+export const MAX_OPEN_SOCKETS = 1_000;
+
 /** Close code for a policy violation (here: a browser Origin that is not allowed). */
 export const CLOSE_POLICY_VIOLATION = 1008;
 
@@ -38,6 +44,10 @@ export interface SocketRouterOptions {
   logger: Logger;
   /** Largest accepted frame, in bytes. */
   maxPayload?: number;
+  /** WebSockets open at once; default `MAX_OPEN_SOCKETS`. */
+  maxSockets?: number;
+  /** Told of each upgrade refused because `maxSockets` are open (`ws_connections_refused_total`). */
+  onRefused?: () => void;
 }
 
 /**
@@ -56,6 +66,9 @@ export function createSocketRouter(options: SocketRouterOptions) {
   /** The subprotocol that carried the accepted secret, per upgrade request. */
   const secretProtocols = new WeakMap<IncomingMessage, string>();
   const defaultMaxPayload = options.maxPayload ?? DEFAULT_MAX_PAYLOAD;
+  const maxSockets = options.maxSockets ?? MAX_OPEN_SOCKETS;
+  /** Upgrades accepted (or being completed) and not closed yet. */
+  let open = 0;
   /** One `ws` server per frame limit (the limit is a server option in `ws`). */
   const servers = new Map<number, WebSocketServer>();
   function serverFor(maxPayload: number): WebSocketServer {
@@ -111,10 +124,32 @@ export function createSocketRouter(options: SocketRouterOptions) {
       }
       if (presented?.protocol !== undefined) secretProtocols.set(request, presented.protocol);
     }
+    if (open >= maxSockets) {
+      options.onRefused?.();
+      options.logger.warn({ path, maxSockets }, 'websocket refused: too many open');
+      rejectHttp(
+        socket,
+        503,
+        'Service Unavailable',
+        `Too many WebSockets are open (at most ${maxSockets}); try again later`,
+      );
+      return;
+    }
     const { handler } = route;
     const origin = request.headers.origin;
     const server = serverFor(route.options.maxPayload ?? defaultMaxPayload);
+    // Counted from here: a handshake that never completes gives its place back when the TCP
+    // socket closes.
+    open += 1;
+    let counted = true;
+    const release = () => {
+      if (!counted) return;
+      counted = false;
+      open -= 1;
+    };
+    socket.once('close', release);
     server.handleUpgrade(request, socket, head, (ws) => {
+      ws.once('close', release);
       // A protocol error (a frame over the limit: 1009, a bad opcode: 1002) closes the socket;
       // without a listener `ws` would throw it and take the whole process down.
       ws.on('error', (error: Error & { code?: string }) =>

@@ -113,6 +113,39 @@ describe('resilient approval board', () => {
     expect(await redis.shared.list()).toEqual([publishedDuring]);
   });
 
+  it('forgets what it decided during the outage once Redis would have expired it anyway', async () => {
+    const redis = fakeRedis();
+    let clock = Date.now();
+    const now = () => clock;
+    const fallback = createInProcessApprovalBoard({ owner: 'gw-a', now });
+    const board = await createResilientApprovalBoard({
+      primary: redis.primary,
+      fallback,
+      logger: silentLogger(),
+      now,
+      probeIntervalMs: 10,
+      initialProbeMs: 50,
+    });
+    opened.push(board);
+    const claims: string[] = [];
+    const claim = redis.primary.claim.bind(redis.primary);
+    redis.primary.claim = (id, decision) => {
+      claims.push(id);
+      return claim(id, decision);
+    };
+    redis.setDown(true);
+    const shortLived = makeApproval();
+    const longLived = makeApproval();
+    await board.publish(shortLived, 1_000);
+    await board.publish(longLived, 60_000);
+    await board.claim(shortLived.id, 'denied');
+    await board.claim(longLived.id, 'denied');
+    clock += 2_000;
+    redis.setDown(false);
+    await expect.poll(() => board.kind).toBe('redis');
+    expect(claims).toStrictEqual([longLived.id]);
+  });
+
   it('on recovery: hands over a decision a peer made through Redis during the outage', async () => {
     const redis = fakeRedis();
     const { board, fallback, seen } = await resilient(redis);

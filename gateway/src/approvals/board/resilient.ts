@@ -42,8 +42,16 @@ export async function createResilientApprovalBoard(
   const now = options.now ?? Date.now;
   let reconciling: Promise<void> | undefined;
   let handler: ((verdict: Verdict) => void) | undefined;
-  /** Approvals decided in process while degraded: removed from Redis on recovery. */
-  const decidedWhileDown = new Set<string>();
+  /**
+   * Approvals decided in process while degraded, with the time their Redis entry expires by
+   * itself: removed from Redis on recovery unless that time has passed. Those past it are
+   * forgotten as they go, so a long outage keeps no more than the approvals still alive.
+   */
+  const decidedWhileDown = new Map<string, number>();
+  const forgetExpired = (at: number): void => {
+    for (const [id, expiresAt] of decidedWhileDown)
+      if (expiresAt <= at) decidedWhileDown.delete(id);
+  };
 
   /** A verdict for an approval of ours: it leaves the mirror, then the waiting call gets it. */
   function settle(verdict: Verdict): void {
@@ -52,7 +60,8 @@ export async function createResilientApprovalBoard(
   }
 
   async function reconcileOnce(): Promise<void> {
-    for (const id of [...decidedWhileDown]) {
+    forgetExpired(now());
+    for (const id of [...decidedWhileDown.keys()]) {
       await primary.claim(id, 'denied');
       decidedWhileDown.delete(id);
     }
@@ -127,8 +136,12 @@ export async function createResilientApprovalBoard(
           return claimed;
         },
         async () => {
+          const entry = fallback.entries().find((candidate) => candidate.approval.id === id);
           const claimed = await fallback.claim(id, decision);
-          if (claimed) decidedWhileDown.add(id);
+          if (claimed && entry) {
+            forgetExpired(now());
+            decidedWhileDown.set(id, entry.expiresAt);
+          }
           return claimed;
         },
       );

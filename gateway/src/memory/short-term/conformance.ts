@@ -1,12 +1,31 @@
 /**
  * The behaviour every `ShortTermStore` adapter must show, as a vitest suite. An adapter's test
- * calls `runShortTermConformance(name, create, options)`; `create(clock)` must return a new,
- * EMPTY store that reads time from `clock.now` (so expiry can be tested without sleeping). A
- * test an adapter cannot pass is skipped only with a stated reason.
+ * calls `runShortTermConformance(name, create, options)`; `create(clock, limits)` must return a
+ * new, EMPTY store that reads time from `clock.now` (so expiry can be tested without sleeping)
+ * and applies `limits` (its byte caps, and the hook told of what they refuse or evict). A test
+ * an adapter cannot pass is skipped only with a stated reason.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultItemOrigin } from '../origin.ts';
 import type { MemoryRole, ShortTermItem, ShortTermStore } from '../ports.ts';
+import {
+  ShortTermItemTooLarge,
+  type OnShortTermDropped,
+  type ShortTermDropReason,
+} from './rules.ts';
+
+/** The byte caps every store under test is created with, and the hook its drops go to. */
+export interface ShortTermTestLimits {
+  /** Largest item content, in UTF-8 bytes. */
+  maxItemBytes: number;
+  /** The byte budget of everything a store holds in the gateway's own memory. */
+  maxStoreBytes: number;
+  onDropped: OnShortTermDropped;
+}
+
+/** Small enough to reach in a test, large enough for every other case of the suite. */
+const TEST_MAX_ITEM_BYTES = 32_768;
+const TEST_MAX_STORE_BYTES = 524_288;
 
 /** A clock the test moves by hand. Starts at the real time so server-side TTLs stay sane. */
 export interface TestClock {
@@ -60,7 +79,7 @@ const contents = (items: ShortTermItem[]): string[] => items.map((item) => item.
 
 export function runShortTermConformance(
   name: string,
-  create: (clock: TestClock) => Promise<ShortTermStore>,
+  create: (clock: TestClock, limits: ShortTermTestLimits) => Promise<ShortTermStore>,
   options: ShortTermConformanceOptions = {},
 ): void {
   const skipped = new Map<string, string>();
@@ -80,6 +99,7 @@ export function runShortTermConformance(
   describe(`ShortTermStore conformance: ${name}`, () => {
     let clock: TestClock;
     let store: ShortTermStore;
+    let dropped: Record<ShortTermDropReason, number>;
     const ttl = 60;
 
     const addAll = async (items: ShortTermItem[], ttlSeconds = ttl): Promise<void> => {
@@ -88,7 +108,14 @@ export function runShortTermConformance(
 
     beforeEach(async () => {
       clock = createTestClock();
-      store = await create(clock);
+      dropped = { item_bytes: 0, store_bytes: 0 };
+      store = await create(clock, {
+        maxItemBytes: TEST_MAX_ITEM_BYTES,
+        maxStoreBytes: TEST_MAX_STORE_BYTES,
+        onDropped: (reason, count) => {
+          dropped[reason] += count;
+        },
+      });
     });
 
     afterEach(async () => {
@@ -334,6 +361,87 @@ export function runShortTermConformance(
       });
     });
 
+    describe('byte caps', () => {
+      test('refuses an item whose content is over the per-item byte cap, stores nothing and counts it', async () => {
+        const kept = makeItem('s1', { id: 'same', content: 'the earlier version' });
+        await store.add(kept, ttl);
+        const exact = makeItem('s1', { content: 'x'.repeat(TEST_MAX_ITEM_BYTES) });
+        await store.add(exact, ttl);
+        const over = makeItem('s1', { id: 'same', content: 'x'.repeat(TEST_MAX_ITEM_BYTES + 1) });
+        await expect(store.add(over, ttl)).rejects.toThrow(ShortTermItemTooLarge);
+        await expect(store.add(over, ttl)).rejects.toThrow(/short_term_max_item_bytes/);
+        await expect(store.recent('s1', 10)).resolves.toStrictEqual([exact, kept]);
+        expect(dropped).toStrictEqual({ item_bytes: 2, store_bytes: 0 });
+      });
+
+      test('counts the cap in UTF-8 bytes, not characters', async () => {
+        // Two bytes a character: half the cap in characters, one more than the cap in bytes.
+        const wide = makeItem('s1', { content: 'é'.repeat(TEST_MAX_ITEM_BYTES / 2) + 'x' });
+        expect(wide.content.length).toBeLessThan(TEST_MAX_ITEM_BYTES);
+        await expect(store.add(wide, ttl)).rejects.toBeInstanceOf(RangeError);
+        const emoji = makeItem('s1', { content: '🔥'.repeat(TEST_MAX_ITEM_BYTES / 4) });
+        await store.add(emoji, ttl);
+        await expect(store.recent('s1', 10)).resolves.toStrictEqual([emoji]);
+        expect(dropped.item_bytes).toBe(1);
+      });
+
+      test('stays under its byte budget: the least recently written session loses its oldest items first', async () => {
+        const big = (sessionId: string): ShortTermItem =>
+          makeItem(sessionId, { content: 'y'.repeat(Math.floor(TEST_MAX_ITEM_BYTES * 0.9)) });
+        const a1 = big('a');
+        await store.add(a1, ttl);
+        await store.add(big('b'), ttl);
+        const a2 = big('a');
+        await store.add(a2, ttl);
+        // 'b' was written to less recently than 'a': it goes first, before any of 'a'.
+        const most = Math.ceil(TEST_MAX_STORE_BYTES / (TEST_MAX_ITEM_BYTES * 0.9)) + 2;
+        let written = 0;
+        let newest: ShortTermItem | undefined;
+        while ((await store.recent('b', 10)).length > 0) {
+          expect(written).toBeLessThan(most);
+          newest = big('c');
+          await store.add(newest, ttl);
+          written += 1;
+        }
+        await expect(store.recent('a', 10)).resolves.toStrictEqual([a2, a1]);
+        expect(dropped.store_bytes).toBe(1);
+        // Going on, 'a' loses its oldest item first, and the newest item is always kept.
+        while ((await store.recent('a', 10)).length === 2) {
+          expect(written).toBeLessThan(2 * most);
+          newest = big('c');
+          await store.add(newest, ttl);
+          written += 1;
+        }
+        await expect(store.recent('a', 10)).resolves.toStrictEqual([a2]);
+        expect(dropped.store_bytes).toBe(2);
+        const [latest] = await store.recent('c', 1);
+        expect(latest).toStrictEqual(newest);
+        const held = [...(await store.sessions()).values()].reduce((sum, n) => sum + n, 0);
+        expect(held * TEST_MAX_ITEM_BYTES * 0.9).toBeLessThanOrEqual(TEST_MAX_STORE_BYTES);
+        expect(dropped.item_bytes).toBe(0);
+      });
+
+      test('frees the bytes of what is cleared, removed or expired', async () => {
+        const big = (sessionId: string, content = 'z'): ShortTermItem =>
+          makeItem(sessionId, {
+            content: content.repeat(Math.floor(TEST_MAX_ITEM_BYTES * 0.9)),
+          });
+        // As many as fit with room to spare for what a store keeps beside the content.
+        const rounds = Math.floor(TEST_MAX_STORE_BYTES / (TEST_MAX_ITEM_BYTES * 0.9 + 1_024));
+        // Fill and empty the store several times over: nothing it no longer holds counts.
+        for (let i = 0; i < rounds; i += 1) await store.add(big('cleared'), ttl);
+        await store.clear('cleared');
+        for (let i = 0; i < rounds; i += 1) await store.add(big('removed', 'q'), ttl);
+        await store.removeMatching(null, 'q');
+        for (let i = 0; i < rounds; i += 1) await store.add(big('expired'), 1);
+        clock.advance(1_000);
+        await expect(store.sessions()).resolves.toStrictEqual(new Map());
+        for (let i = 0; i < rounds - 2; i += 1) await store.add(big(`kept-${i}`), ttl);
+        expect(dropped.store_bytes).toBe(0);
+        expect((await store.sessions()).size).toBe(rounds - 2);
+      });
+    });
+
     describe('clear and sessions', () => {
       test('clear(session) removes only that session and returns how many items it had', async () => {
         const other = makeItem('s2');
@@ -381,9 +489,11 @@ export function runShortTermConformance(
         expect([...remaining.keys()].sort()).toStrictEqual(['A', 'a:', 'a:b', 'd:a', 'o:a']);
       });
     });
-  });
 
-  for (const title of skipped.keys()) {
-    if (!defined.has(title)) throw new Error(`skip names an unknown conformance test: ${title}`);
-  }
+    // Nested blocks are collected after this one returns: the titles are all known once tests run.
+    it('skips only tests it has (a misspelt skip would hide nothing and pass silently)', () => {
+      const unknown = [...skipped.keys()].filter((title) => !defined.has(title));
+      expect(unknown, 'skip names an unknown conformance test').toStrictEqual([]);
+    });
+  });
 }

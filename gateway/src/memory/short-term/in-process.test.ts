@@ -4,7 +4,7 @@ import { createInProcessShortTermStore } from './in-process.ts';
 
 runShortTermConformance(
   'in-process',
-  (clock) => Promise.resolve(createInProcessShortTermStore({ now: clock.now })),
+  (clock, limits) => Promise.resolve(createInProcessShortTermStore({ now: clock.now, ...limits })),
   { kind: 'in-process' },
 );
 

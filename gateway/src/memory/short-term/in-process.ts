@@ -4,16 +4,25 @@
  * `s` seconds is returned while `now() < t + s * 1000` and never after. Expired items are
  * dropped lazily whenever their session is touched, and by a periodic sweep (an unref'd timer
  * that `close()` stops). Memory is bounded: at most `maxItemsPerSession` items per session
- * (adding more drops the oldest) and `maxSessions` sessions (a new session evicts the one
- * written to least recently).
+ * (adding more drops the oldest), `maxSessions` sessions (a new session evicts the one
+ * written to least recently), item content of at most `maxItemBytes` (a larger item is refused)
+ * and `maxStoreBytes` in all: over it, expired items go first, then the oldest items of the
+ * sessions written to least recently (never the item just added). An item's size is its
+ * content, id, session id, hash and origin in UTF-8 plus a fixed allowance for the structures
+ * holding it; UTF-8 is at least what V8 uses for the same text, so the figure is an upper
+ * bound of the strings' own memory.
  */
 import type { ShortTermItem, ShortTermStore } from '../ports.ts';
 import {
   DEFAULT_MAX_ITEMS_PER_SESSION,
+  DEFAULT_MAX_ITEM_BYTES,
+  DEFAULT_MAX_STORE_BYTES,
+  assertItemSize,
   assertTtl,
   copyItem,
   keywordMatcher,
   normaliseLimit,
+  type OnShortTermDropped,
 } from './rules.ts';
 
 export interface InProcessShortTermOptions {
@@ -23,6 +32,12 @@ export interface InProcessShortTermOptions {
   maxItemsPerSession?: number;
   /** Default 10,000. */
   maxSessions?: number;
+  /** Largest item content in UTF-8 bytes; default 65,536. */
+  maxItemBytes?: number;
+  /** Bytes held across all sessions; default 32 MiB. */
+  maxStoreBytes?: number;
+  /** Told of items refused or evicted for their size (`short_term_items_dropped_total`). */
+  onDropped?: OnShortTermDropped;
   /** How often expired items are swept out of sessions nobody reads; default 60 s. */
   sweepIntervalMs?: number;
 }
@@ -31,14 +46,34 @@ interface Entry {
   item: ShortTermItem;
   /** Epoch milliseconds by the injected clock; the item is gone from this instant on. */
   expiresAt: number;
+  /** What the entry counts against `maxStoreBytes`. */
+  bytes: number;
+}
+
+/** Allowance for the Map entry, the objects and their fields beside the strings' bytes. */
+const ENTRY_OVERHEAD_BYTES = 256;
+
+function entryBytes(item: ShortTermItem): number {
+  return (
+    Buffer.byteLength(item.content) +
+    Buffer.byteLength(item.id) +
+    Buffer.byteLength(item.sessionId) +
+    Buffer.byteLength(item.contentHash) +
+    Buffer.byteLength(JSON.stringify(item.origin ?? null)) +
+    ENTRY_OVERHEAD_BYTES
+  );
 }
 
 export function createInProcessShortTermStore(options: InProcessShortTermOptions): ShortTermStore {
   const { now } = options;
   const maxItems = options.maxItemsPerSession ?? DEFAULT_MAX_ITEMS_PER_SESSION;
   const maxSessions = options.maxSessions ?? 10_000;
+  const maxItemBytes = options.maxItemBytes ?? DEFAULT_MAX_ITEM_BYTES;
+  const maxStoreBytes = options.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES;
   /** Sessions in order of their last write; each session's entries in order of writing. */
   const sessions = new Map<string, Map<string, Entry>>();
+  /** The sum of every held entry's `bytes`. */
+  let heldBytes = 0;
   let closed = false;
 
   const sweepTimer = setInterval(() => sweepAll(now()), options.sweepIntervalMs ?? 60_000);
@@ -51,9 +86,38 @@ export function createInProcessShortTermStore(options: InProcessShortTermOptions
   /** Drops the session's expired entries; the session itself when nothing is left. */
   function purge(sessionId: string, entries: Map<string, Entry>, at: number): void {
     for (const [id, entry] of entries) {
-      if (at >= entry.expiresAt) entries.delete(id);
+      if (at >= entry.expiresAt) drop(entries, id);
     }
     if (entries.size === 0) sessions.delete(sessionId);
+  }
+
+  /** Removes one entry of a session, and its bytes from the total. */
+  function drop(entries: Map<string, Entry>, id: string): void {
+    const entry = entries.get(id);
+    if (entry === undefined) return;
+    entries.delete(id);
+    heldBytes -= entry.bytes;
+  }
+
+  /**
+   * Brings the total back under `maxStoreBytes`: expired items first, then the oldest items of
+   * the least recently written sessions. The session written last is at the end of the order,
+   * its newest entry (the one just added, `keep`) last of all; that one always stays.
+   */
+  function evictBytesBeyondLimit(keep: Entry): void {
+    if (heldBytes <= maxStoreBytes) return;
+    sweepAll(now());
+    let evicted = 0;
+    for (const [sessionId, entries] of sessions) {
+      for (const [id, entry] of entries) {
+        if (heldBytes <= maxStoreBytes || entry === keep) break;
+        drop(entries, id);
+        evicted += 1;
+      }
+      if (entries.size === 0) sessions.delete(sessionId);
+      if (heldBytes <= maxStoreBytes) break;
+    }
+    if (evicted > 0) options.onDropped?.('store_bytes', evicted);
   }
 
   function sweepAll(at: number): void {
@@ -73,21 +137,31 @@ export function createInProcessShortTermStore(options: InProcessShortTermOptions
     sweepAll(now());
     for (const sessionId of sessions.keys()) {
       if (sessions.size < maxSessions) break;
-      sessions.delete(sessionId);
+      removeSession(sessionId);
     }
+  }
+
+  function removeSession(sessionId: string): void {
+    const entries = sessions.get(sessionId);
+    if (entries === undefined) return;
+    for (const entry of entries.values()) heldBytes -= entry.bytes;
+    sessions.delete(sessionId);
   }
 
   function clearSession(sessionId: string): number {
     const entries = live(sessionId);
     if (entries === undefined) return 0;
-    sessions.delete(sessionId);
-    return entries.size;
+    const count = entries.size;
+    removeSession(sessionId);
+    return count;
   }
 
   const store = {
     add(item: ShortTermItem, ttlSeconds: number): void {
       assertOpen();
       assertTtl(ttlSeconds);
+      const copy = copyItem(item);
+      assertItemSize(copy, maxItemBytes, options.onDropped);
       const at = now();
       let entries = live(item.sessionId);
       if (entries === undefined) {
@@ -98,12 +172,19 @@ export function createInProcessShortTermStore(options: InProcessShortTermOptions
       sessions.delete(item.sessionId);
       sessions.set(item.sessionId, entries);
       // A re-used id replaces the earlier item and becomes the newest.
-      entries.delete(item.id);
-      entries.set(item.id, { item: copyItem(item), expiresAt: at + ttlSeconds * 1000 });
+      drop(entries, item.id);
+      const added: Entry = {
+        item: copy,
+        expiresAt: at + ttlSeconds * 1000,
+        bytes: entryBytes(copy),
+      };
+      entries.set(item.id, added);
+      heldBytes += added.bytes;
       for (const id of entries.keys()) {
         if (entries.size <= maxItems) break;
-        entries.delete(id);
+        drop(entries, id);
       }
+      evictBytesBeyondLimit(added);
     },
 
     recent(sessionId: string, limit: number): ShortTermItem[] {
@@ -126,7 +207,7 @@ export function createInProcessShortTermStore(options: InProcessShortTermOptions
         if (entries === undefined) continue;
         for (const [id, entry] of entries) {
           if (!matches(entry.item.content)) continue;
-          entries.delete(id);
+          drop(entries, id);
           removed += 1;
         }
         if (entries.size === 0) sessions.delete(target);
@@ -163,6 +244,7 @@ export function createInProcessShortTermStore(options: InProcessShortTermOptions
       closed = true;
       clearInterval(sweepTimer);
       sessions.clear();
+      heldBytes = 0;
       return Promise.resolve();
     },
   };

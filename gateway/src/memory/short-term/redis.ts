@@ -16,10 +16,13 @@ import type { MemoryRole, ShortTermItem, ShortTermStore } from '../ports.ts';
 import { decodeOrigin, defaultItemOrigin } from '../origin.ts';
 import {
   DEFAULT_MAX_ITEMS_PER_SESSION,
+  DEFAULT_MAX_ITEM_BYTES,
+  assertItemSize,
   assertTtl,
   itemOrigin,
   keywordMatcher,
   normaliseLimit,
+  type OnShortTermDropped,
 } from './rules.ts';
 import { ADD, ALL, CLEAR, COUNT, RECENT, REMOVE, SESSIONS } from './redis-scripts.ts';
 
@@ -33,6 +36,13 @@ export interface RedisShortTermOptions {
   keyPrefix?: string;
   /** Default 500, at most 5,000. */
   maxItemsPerSession?: number;
+  /**
+   * Largest item content in UTF-8 bytes; default 65,536. (What Redis holds in all is Redis's
+   * memory, not the gateway's: bounded by this, the per-session cap and the key TTLs.)
+   */
+  maxItemBytes?: number;
+  /** Told of items refused for their size (`short_term_items_dropped_total`). */
+  onDropped?: OnShortTermDropped;
 }
 
 const roles: ReadonlySet<string> = new Set<MemoryRole>(['user', 'assistant', 'summary', 'note']);
@@ -43,6 +53,7 @@ export function createRedisShortTermStore(options: RedisShortTermOptions): Short
   const { client } = link;
   const prefix = options.keyPrefix ?? 'hearth:st:';
   const maxItems = Math.min(options.maxItemsPerSession ?? DEFAULT_MAX_ITEMS_PER_SESSION, 5_000);
+  const maxItemBytes = options.maxItemBytes ?? DEFAULT_MAX_ITEM_BYTES;
   let closed = false;
 
   const keys = (sessionId: string) => ({
@@ -130,6 +141,8 @@ export function createRedisShortTermStore(options: RedisShortTermOptions): Short
 
     async add(item, ttlSeconds) {
       assertTtl(ttlSeconds);
+      const origin = itemOrigin(item);
+      assertItemSize(item, maxItemBytes, options.onDropped);
       const at = now();
       const k = keys(item.sessionId);
       const json = JSON.stringify({
@@ -139,7 +152,7 @@ export function createRedisShortTermStore(options: RedisShortTermOptions): Short
         content: item.content,
         contentHash: item.contentHash,
         createdAt: item.createdAt,
-        origin: itemOrigin(item),
+        origin,
       });
       await run(
         ADD,

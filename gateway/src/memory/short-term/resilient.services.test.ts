@@ -29,18 +29,32 @@ afterAll(async () => {
 
 runShortTermConformance(
   'resilient, Redis reachable',
-  async (clock) =>
+  async (clock, limits) =>
     createResilientShortTermStore({
       primary: createRedisShortTermStore({
         link: await createRedisLink({ url, logger: silentLogger() }),
         logger: silentLogger(),
         now: clock.now,
         keyPrefix: `${runPrefix}${(stores += 1)}:`,
+        maxItemBytes: limits.maxItemBytes,
+        onDropped: limits.onDropped,
       }),
-      fallback: createInProcessShortTermStore({ now: clock.now }),
+      fallback: createInProcessShortTermStore({ now: clock.now, ...limits }),
       logger: silentLogger(),
     }),
-  { kind: 'redis' },
+  {
+    kind: 'redis',
+    skip: [
+      {
+        reason:
+          'what Redis holds is in Redis’s memory, not the gateway’s: bounded by the per-item and per-session caps and the key TTLs',
+        tests: [
+          'stays under its byte budget: the least recently written session loses its oldest items first',
+          'frees the bytes of what is cleared, removed or expired',
+        ],
+      },
+    ],
+  },
 );
 
 describe('resilient short-term store against a Redis that dies and comes back', () => {

@@ -26,10 +26,10 @@ const unreachableRedis = async (clock: TestClock): Promise<ShortTermStore> =>
 
 runShortTermConformance(
   'resilient, Redis unreachable (served in-process)',
-  async (clock) =>
+  async (clock, limits) =>
     createResilientShortTermStore({
       primary: await unreachableRedis(clock),
-      fallback: createInProcessShortTermStore({ now: clock.now }),
+      fallback: createInProcessShortTermStore({ now: clock.now, ...limits }),
       logger: silentLogger(),
     }),
   { kind: 'in-process' },
@@ -37,10 +37,10 @@ runShortTermConformance(
 
 runShortTermConformance(
   'resilient, primary working',
-  (clock) =>
+  (clock, limits) =>
     createResilientShortTermStore({
-      primary: breakableStore(createInProcessShortTermStore({ now: clock.now })).store,
-      fallback: createInProcessShortTermStore({ now: clock.now }),
+      primary: breakableStore(createInProcessShortTermStore({ now: clock.now, ...limits })).store,
+      fallback: createInProcessShortTermStore({ now: clock.now, ...limits }),
       logger: silentLogger(),
     }),
   { kind: 'redis' },
@@ -110,6 +110,16 @@ describe('resilient short-term store', () => {
     expect(store.kind).toBe('in-process');
     answering = true;
     await expect.poll(() => store.kind, { timeout: 2_000 }).toBe('redis');
+  });
+
+  it('passes on the primary’s refusal of an oversized item without switching to the fallback', async () => {
+    const t = await setUp(60_000);
+    const huge = makeItem('s', { content: 'x'.repeat(65_537) });
+    await expect(t.store.add(huge, 60)).rejects.toThrow(/short_term_max_item_bytes/);
+    expect(t.store.kind).toBe('redis');
+    expect(t.changes).toStrictEqual([]);
+    expect(t.warnings()).toStrictEqual([]);
+    await expect(t.fallback.recent('s', 5)).resolves.toStrictEqual([]);
   });
 
   it('switches on the first failure, serves that very call in-process, and warns once', async () => {

@@ -14,7 +14,7 @@
  */
 import type { Logger } from '../../observability/logger.ts';
 import type { ShortTermItem, ShortTermStore } from '../ports.ts';
-import { assertTtl, itemOrigin, normaliseLimit } from './rules.ts';
+import { ShortTermItemTooLarge, assertTtl, itemOrigin, normaliseLimit } from './rules.ts';
 import { createFailover } from '../../lifecycle/failover.ts';
 
 export interface ResilientShortTermOptions {
@@ -144,13 +144,21 @@ export async function createResilientShortTermStore(
       } catch (error) {
         return Promise.reject(error instanceof Error ? error : new Error(String(error)));
       }
+      // The primary refusing an item for its size is an answer, not an outage: passed on as such.
+      let refused: ShortTermItemTooLarge | undefined;
       return route(
-        () => primary.add(item, ttlSeconds),
+        () =>
+          primary.add(item, ttlSeconds).catch((error: unknown) => {
+            if (!(error instanceof ShortTermItemTooLarge)) throw error;
+            refused = error;
+          }),
         async () => {
           fallbackHasItems = true;
           await fallback.add(item, ttlSeconds);
         },
-      );
+      ).then(() => {
+        if (refused !== undefined) throw refused;
+      });
     },
 
     recent(sessionId, limit) {

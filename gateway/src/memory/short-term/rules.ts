@@ -8,6 +8,52 @@ import type { ShortTermItem } from '../ports.ts';
 /** Items kept per session; adding more drops the oldest. */
 export const DEFAULT_MAX_ITEMS_PER_SESSION = 500;
 
+/** Largest item content (UTF-8 bytes) a store takes; `[memory] short_term_max_item_bytes`. */
+export const DEFAULT_MAX_ITEM_BYTES = 65_536;
+
+/**
+ * The in-process store's byte budget across all sessions (`[memory] short_term_max_bytes`):
+ * over it, the least recently written sessions lose their oldest items.
+ */
+export const DEFAULT_MAX_STORE_BYTES = 33_554_432;
+
+/** Why a store dropped or refused an item for its size (`short_term_items_dropped_total`). */
+export type ShortTermDropReason = 'item_bytes' | 'store_bytes';
+
+/** Told how many items a store refused (`item_bytes`) or evicted (`store_bytes`) for size. */
+export type OnShortTermDropped = (reason: ShortTermDropReason, count: number) => void;
+
+/** An item refused because its content is over the per-item byte cap; nothing was stored. */
+export class ShortTermItemTooLarge extends RangeError {
+  override readonly name = 'ShortTermItemTooLarge';
+  readonly bytes: number;
+  readonly maxBytes: number;
+  constructor(bytes: number, maxBytes: number) {
+    super(
+      `short-term item content is ${bytes} bytes, over the ${maxBytes}-byte cap ([memory] short_term_max_item_bytes)`,
+    );
+    this.bytes = bytes;
+    this.maxBytes = maxBytes;
+  }
+}
+
+/** The UTF-8 size of an item's content. */
+export function contentBytes(item: Pick<ShortTermItem, 'content'>): number {
+  return Buffer.byteLength(item.content, 'utf8');
+}
+
+/** Refuses (and reports) an item whose content is over `maxItemBytes`. */
+export function assertItemSize(
+  item: Pick<ShortTermItem, 'content'>,
+  maxItemBytes: number,
+  onDropped?: OnShortTermDropped,
+): void {
+  const bytes = contentBytes(item);
+  if (bytes <= maxItemBytes) return;
+  onDropped?.('item_bytes', 1);
+  throw new ShortTermItemTooLarge(bytes, maxItemBytes);
+}
+
 /** Rejects a TTL that is not a positive, finite number of seconds (fractions are allowed). */
 export function assertTtl(ttlSeconds: number): void {
   if (!Number.isFinite(ttlSeconds) || ttlSeconds <= 0) {
