@@ -12,6 +12,7 @@ import {
   mkdir,
   mkdtemp,
   readFile,
+  readdir,
   rm,
   symlink,
   unlink,
@@ -35,7 +36,7 @@ rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist/cli-ink/src', { recursive: true });
 writeFileSync(
   'dist/cli-ink/src/main.js',
-  'console.log(JSON.stringify({ node: process.versions.node, args: process.argv.slice(2), cwd: process.cwd() }));\\n',
+  'console.log(JSON.stringify({ node: process.versions.node, args: process.argv.slice(2), cwd: process.cwd(), cache: process.env.NODE_COMPILE_CACHE ?? null }));\\n',
 );
 writeStamp(process.cwd(), inputs);
 `;
@@ -53,7 +54,11 @@ function hearth(args: readonly string[], env: Record<string, string> = {}): Prom
     execFile(
       join(project, 'hearth'),
       args,
-      { cwd: tmpdir(), env: { ...process.env, ...env }, timeout: 30_000 },
+      {
+        cwd: tmpdir(),
+        env: { ...process.env, XDG_CACHE_HOME: join(project, 'cache'), ...env },
+        timeout: 30_000,
+      },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
         resolve({ code, stdout, stderr });
@@ -98,6 +103,7 @@ describe('./hearth', () => {
       node: process.versions.node,
       args: ['status', '--json'],
       cwd: tmpdir(),
+      cache: null,
     });
     expect(result.stderr).toContain('hearth: building dist/ first (no finished build in dist/)');
     expect(result.stderr).toContain('stub build: compiling');
@@ -124,6 +130,17 @@ describe('./hearth', () => {
     expect(deleted.stderr).toContain('building dist/ first (dist/ was changed)');
     expect(JSON.parse(deleted.stdout)).toMatchObject({ args: ['status'] });
     expect(await builds()).toBe(3);
+  });
+
+  it("uses Node's compile cache in its own process only", async () => {
+    await hearth(['status']);
+    const cache = join(project, 'cache/hearth/compile-cache');
+    expect((await readdir(cache)).length).toBeGreaterThan(0);
+    const again = await hearth(['status']);
+    expect(JSON.parse(again.stdout)).toMatchObject({ cache: null });
+    // One the user set is theirs, and left alone.
+    const own = await hearth(['status'], { NODE_COMPILE_CACHE: join(project, 'own-cache') });
+    expect(JSON.parse(own.stdout)).toMatchObject({ cache: join(project, 'own-cache') });
   });
 
   it('exits 1 and says so when the build fails, running nothing', async () => {

@@ -9,6 +9,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { freshness } from './build/build-stamp.ts';
 
+// ./hearth turned Node's compile cache on for this process (it is on from start-up); not for
+// the processes this one starts.
+if (process.env.HEARTH_OWN_COMPILE_CACHE === '1') {
+  delete process.env.NODE_COMPILE_CACHE;
+  delete process.env.HEARTH_OWN_COMPILE_CACHE;
+}
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const state = freshness(root);
 if (!state.fresh) {
