@@ -21,12 +21,14 @@
  *
  * Every build ends by writing dist/.build-stamp.json (scripts/build/build-stamp.ts). With
  * `--if-changed` (`npm start`, `./hearth`), the build is skipped when the stamp says dist/ is
- * the build of the sources, configs and dependencies as they are now; it says which.
+ * the build of the sources, configs and dependencies as they are now; it says which. One build
+ * runs at a time in a checkout (scripts/build/build-lock.ts); another waits for it.
  */
 import { execFileSync } from 'node:child_process';
 import { cp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { acquireBuildLock } from './build/build-lock.ts';
 import { freshness, inputFingerprint, writeStamp } from './build/build-stamp.ts';
 import { isTestOnlyModule } from './test-only-modules.ts';
 
@@ -35,14 +37,17 @@ const COMPILED_WORKSPACES = ['gateway', 'cli-ink'];
 
 const require = createRequire(import.meta.url);
 const root = process.cwd();
-if (process.argv.includes('--if-changed')) {
-  const state = freshness(root);
-  if (state.fresh) {
-    process.stdout.write('build: dist/ is up to date\n');
-    process.exit(0);
-  }
+const ifChanged = process.argv.includes('--if-changed');
+let state = ifChanged ? freshness(root) : undefined;
+if (state?.fresh === true) upToDate();
+const { waited } = await acquireBuildLock(root, (pid) =>
+  process.stdout.write(`build: waiting for the build in process ${pid}\n`),
+);
+// The build waited for may have made dist/ what this one would.
+if (ifChanged && waited) state = freshness(root);
+if (state?.fresh === true) upToDate();
+if (state !== undefined && !state.fresh)
   process.stdout.write(`build: building (${state.reason})\n`);
-}
 // Taken before anything is built, so that a source changed during the build means another.
 const inputs = inputFingerprint(root);
 await rm('dist', { recursive: true, force: true });
@@ -115,6 +120,11 @@ if (policyMismatches.length > 0) {
 }
 
 writeStamp(root, inputs);
+
+function upToDate(): never {
+  process.stdout.write('build: dist/ is up to date\n');
+  process.exit(0);
+}
 
 /**
  * The gateway's manifest, its entry points pointing at the compiled files: `@hearth/gateway`
