@@ -18,19 +18,38 @@
  * workspace's dependency there when the root holds another version of it). The build fails
  * when a compiled file's import finds a version outside its workspace's declared range, or
  * when the compiled hub address policy disagrees with its test cases.
+ *
+ * Every build ends by writing dist/.build-stamp.json (scripts/build/build-stamp.ts). With
+ * `--if-changed` (`npm start`, `./hearth`), the build is skipped when the stamp says dist/ is
+ * the build of the sources, configs and dependencies as they are now; it says which. One build
+ * runs at a time in a checkout (scripts/build/build-lock.ts); another waits for it.
  */
 import { execFileSync } from 'node:child_process';
 import { cp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { checkAddressPolicy } from './build/check-address-policy.ts';
-import { checkResolution, describeProblem } from './build/check-resolution.ts';
+import { acquireBuildLock } from './build/build-lock.ts';
+import { freshness, inputFingerprint, writeStamp } from './build/build-stamp.ts';
 import { isTestOnlyModule } from './test-only-modules.ts';
 
 /** The workspaces compiled into dist/ (tsconfig.build.json's `include`). */
 const COMPILED_WORKSPACES = ['gateway', 'cli-ink'];
 
 const require = createRequire(import.meta.url);
+const root = process.cwd();
+const ifChanged = process.argv.includes('--if-changed');
+let state = ifChanged ? freshness(root) : undefined;
+if (state?.fresh === true) upToDate();
+const { waited } = await acquireBuildLock(root, (pid) =>
+  process.stdout.write(`build: waiting for the build in process ${pid}\n`),
+);
+// The build waited for may have made dist/ what this one would.
+if (ifChanged && waited) state = freshness(root);
+if (state?.fresh === true) upToDate();
+if (state !== undefined && !state.fresh)
+  process.stdout.write(`build: building (${state.reason})\n`);
+// Taken before anything is built, so that a source changed during the build means another.
+const inputs = inputFingerprint(root);
 await rm('dist', { recursive: true, force: true });
 // The clients' REST types (@hearth/client), from the gateway's route schemas as they are now.
 execFileSync(process.execPath, ['scripts/generate-client.ts'], { stdio: 'inherit' });
@@ -70,6 +89,10 @@ if (testOnly.length > 0) {
   process.exit(1);
 }
 
+// Loaded here, not at the top: they take seconds to load (TypeScript), which an up-to-date
+// dist/ should not cost.
+const { checkResolution, describeProblem } = await import('./build/check-resolution.ts');
+const { checkAddressPolicy } = await import('./build/check-address-policy.ts');
 const resolutionProblems = await checkResolution({
   root: process.cwd(),
   outputRoot: 'dist',
@@ -94,6 +117,13 @@ if (policyMismatches.length > 0) {
       `${policyMismatches.join('\n  ')}\n`,
   );
   process.exit(1);
+}
+
+writeStamp(root, inputs);
+
+function upToDate(): never {
+  process.stdout.write('build: dist/ is up to date\n');
+  process.exit(0);
 }
 
 /**

@@ -8,6 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { COMMANDS } from './command-index.ts';
 import { buildProgram } from './program.ts';
 import { createHarness, freePort, treeOnlyDeps, type Harness } from './testing/cli-harness.ts';
 
@@ -23,8 +24,11 @@ function walk(command: Command, path: string[] = []): Node[] {
   });
 }
 
-const program = await buildProgram(treeOnlyDeps(), []);
-const nodes = walk(program);
+// Each command as it is registered when it runs (`--help` only lists them, unloaded).
+const programs = await Promise.all(
+  COMMANDS.map((entry) => buildProgram(treeOnlyDeps(), [entry.name])),
+);
+const nodes = programs.flatMap((program) => walk(program));
 const leaves = nodes.filter((node) => node.command.commands.length === 0);
 const groups = nodes.filter((node) => node.command.commands.length > 0);
 /** The required options of `node`, each with a placeholder value, so parsing gets past them. */

@@ -94,6 +94,12 @@ describe('hearth (whole invocations)', () => {
         expect(help.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
       expect(help.stdout).not.toMatch(/^ {2}tray\b/m);
 
+      // `help <command>` loads that command: its own options and arguments are shown.
+      const helpFor = await harness.run(['help', 'migrate']);
+      expect(helpFor.code).toBe(0);
+      expect(helpFor.stdout).toContain('Usage: hearth migrate [options] <predecessor>');
+      expect(helpFor.stdout).toContain('--dry-run');
+
       const typo = await harness.run(['stauts']);
       expect(typo.code).toBe(2);
       expect(typo.stderr).toContain("unknown command 'stauts'");

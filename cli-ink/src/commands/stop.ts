@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { statePaths } from '@hearth/gateway/config';
+import { statePaths } from '@hearth/gateway/state-dir';
 import { CliError, errorMessage } from '../cli-error.ts';
 import type { CommandContext } from '../deps.ts';
 import { readPidFile, removePidFile } from '../pid-file.ts';
