@@ -50,7 +50,7 @@ describe('test-only modules', () => {
     const selected = buildSelection().map((file) => file.replace(`${process.cwd()}/`, ''));
     expect(selected.filter(isTestOnlyModule)).toEqual([]);
 
-    const sources = globSync(['gateway/src/**/*.ts', 'cli-ink/src/**/*.ts']);
+    const sources = globSync(['common/**/*.ts', 'gateway/src/**/*.ts', 'cli-ink/src/**/*.ts']);
     const production = sources.filter((file) => !isTestOnlyModule(file));
     expect(sources.length).toBeGreaterThan(production.length);
     expect(new Set(selected)).toEqual(new Set(production));

@@ -41,6 +41,7 @@ beforeEach(async () => {
   await write('gateway/src/main.test.ts', 'test');
   await write('gateway/drizzle/0000.sql', 'create table t;');
   await write('cli-ink/src/main.ts', 'export {};');
+  await write('common/sandbox/seccomp.ts', 'export {};');
   await write('web/src/app.ts', 'export {};');
   await write('client/src/index.ts', 'export {};');
   await write('client/src/openapi.ts', 'generated');
@@ -59,6 +60,7 @@ describe('freshness', () => {
   it.each([
     ['a compiled source', 'gateway/src/main.ts'],
     ['a CLI source', 'cli-ink/src/main.ts'],
+    ['a source the gateway and the sidecar share', 'common/sandbox/seccomp.ts'],
     ['a migration the build copies', 'gateway/drizzle/0000.sql'],
     ['a web client source', 'web/src/app.ts'],
     ['the client package', 'client/src/index.ts'],

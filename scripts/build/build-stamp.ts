@@ -23,7 +23,7 @@ import { join } from 'node:path';
 export const STAMP_FILE = 'dist/.build-stamp.json';
 
 /** Folders whose files are all inputs (apart from the exclusions below). */
-const INPUT_FOLDERS = ['gateway', 'cli-ink', 'web', 'client', 'scripts'];
+const INPUT_FOLDERS = ['common', 'gateway', 'cli-ink', 'web', 'client', 'scripts'];
 /** Single input files at the root. */
 const INPUT_FILES = [
   'package.json',
