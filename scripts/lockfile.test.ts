@@ -1,0 +1,43 @@
+/**
+ * `npm install` on a fresh clone must leave the tracked package-lock.json as it is. npm records
+ * `hasInstallScript` for every package with an install step (a preinstall, install or
+ * postinstall script, or a binding.gyp that npm builds implicitly); a lock written without it
+ * (by an install with scripts skipped) is rewritten by the next plain `npm install`.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+interface LockEntry {
+  hasInstallScript?: boolean;
+  link?: boolean;
+}
+
+const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as {
+  packages: Record<string, LockEntry>;
+};
+
+/** Whether an installed package has a step npm runs at install time. */
+function hasInstallStep(folder: string): boolean {
+  const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
+    scripts?: Record<string, string>;
+  };
+  const scripts = manifest.scripts ?? {};
+  return (
+    ['preinstall', 'install', 'postinstall'].some((name) => scripts[name] !== undefined) ||
+    existsSync(join(folder, 'binding.gyp'))
+  );
+}
+
+describe('package-lock.json', () => {
+  it('marks exactly the installed packages that have an install step (hasInstallScript)', () => {
+    const wrong: string[] = [];
+    for (const [path, entry] of Object.entries(lock.packages)) {
+      if (!path.includes('node_modules/') || entry.link === true) continue;
+      if (!existsSync(join(path, 'package.json'))) continue; // optional, not for this platform
+      if (hasInstallStep(path) !== (entry.hasInstallScript === true))
+        wrong.push(`${path}: hasInstallScript should be ${hasInstallStep(path)}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
