@@ -311,6 +311,8 @@ export const discordChannel = z.strictObject({
   bot_token: z.string().min(1),
   /** The REST API base; the gateway WebSocket URL comes from its `GET /gateway/bot`. */
   rest_api_url: httpUrl.default('https://discord.com/api'),
+  /** The largest gateway WebSocket frame taken; a larger one closes the connection. */
+  max_frame_bytes: z.number().int().min(65_536).max(104_857_600).default(8_388_608),
 });
 
 /** Slack in Socket Mode: events over a WebSocket opened with the app-level token. */
