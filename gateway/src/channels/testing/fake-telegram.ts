@@ -42,6 +42,8 @@ export async function startFakeTelegram(token: string, options: { port?: number 
     string,
     ({ status: number; contentType: string; body: string } | 'flood')[]
   >();
+  /** Methods whose next call is never answered (held until the connection goes). */
+  const held = new Set<string>();
   /** Calls whose connection is cut before any answer, by method: how many more. */
   const cuts = new Map<string, number>();
   /** Bytes sent of answers without end, and how many of them the gateway closed. */
@@ -158,6 +160,7 @@ export async function startFakeTelegram(token: string, options: { port?: number 
           retry_after: retryAfter,
         });
       }
+      if (held.delete(method)) return;
       const cut = cuts.get(method) ?? 0;
       if (cut > 0) {
         cuts.set(method, cut - 1);
@@ -316,6 +319,10 @@ export async function startFakeTelegram(token: string, options: { port?: number 
       if (method === 'getUpdates') wake();
     },
     flooding,
+    /** The next call of `method` is taken and never answered. */
+    holdNext(method: string): void {
+      held.add(method);
+    },
     /** The next `times` calls of `method` get their connection cut before any answer. */
     cutNext(method: string, times = 1): void {
       cuts.set(method, times);
