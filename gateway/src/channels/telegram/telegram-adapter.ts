@@ -179,7 +179,7 @@ export function createTelegramAdapter(
           } else if (error.error instanceof BotApiAnswerError) {
             current.rejected(`getUpdates: ${error.error.message}`);
             current.health(false, `getUpdates: ${error.error.message}`);
-          } else current.health(false, `getUpdates: ${describeCallError(error)}`);
+          } else current.health(false, describeCallError(error)); // names getUpdates
         }
         throw error;
       }
