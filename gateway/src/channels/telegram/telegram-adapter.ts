@@ -241,8 +241,10 @@ export function createTelegramAdapter(
   }
 
   /** Starts long polling from the cursor; resolves once polling started. */
-  async function startPolling(current: ChannelLink, made: Bot): Promise<void> {
+  async function startPolling(current: ChannelLink, made: Bot, signal: AbortSignal): Promise<void> {
     const stored = readTelegramCursor(await current.cursor.read(), made.botInfo.id, io.now());
+    // Aborted meanwhile: polling must not start behind the connect's back.
+    signal.throwIfAborted();
     edge = pollingEdge(current, made.botInfo.id, stored);
     await new Promise<void>((resolve, reject) => {
       let started = false;
@@ -284,7 +286,7 @@ export function createTelegramAdapter(
         bot = made;
         if (!webhookMode) {
           // grammY's deleteWebhook before polling retries on its own: the abort ends the wait.
-          await untilAborted(startPolling(next, made), abort.signal);
+          await untilAborted(startPolling(next, made, abort.signal), abort.signal);
           return;
         }
         await made.api.setWebhook(
