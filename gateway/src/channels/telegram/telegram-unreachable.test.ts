@@ -46,7 +46,8 @@ describe('Telegram against a Bot API that refuses connections', () => {
     await expect
       .poll(async () => (await detail()).last_error, { timeout: 5_000 })
       .toMatch(/ECONNREFUSED|refused/i);
-    expect((await detail()).status).toBe('disconnected');
+    // Between attempts (each is over in milliseconds, the waits last seconds).
+    await expect.poll(async () => (await detail()).status).toBe('disconnected');
     expect(String((await detail()).last_error)).toContain(`127.0.0.1:${port}`);
     expect(String((await detail()).last_error)).not.toContain(TOKEN);
     expect((await api.call('GET', '/status')).body.backends).toMatchObject({

@@ -134,8 +134,13 @@ export async function startFakeTelegram(token: string, options: { port?: number 
     const chunk = Buffer.alloc(64 * 1024, 'x');
     res.once('close', () => (flooding.closed += 1));
     const more = () => {
-      while (!res.destroyed && res.write(chunk)) flooding.bytes += chunk.length;
-      if (!res.destroyed) res.once('drain', more);
+      while (!res.destroyed) {
+        flooding.bytes += chunk.length;
+        if (!res.write(chunk)) {
+          res.once('drain', more);
+          return;
+        }
+      }
     };
     more();
   }
