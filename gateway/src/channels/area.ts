@@ -67,7 +67,13 @@ export function channelsArea(deps: ChannelsAreaDeps): ChannelsArea {
             buildChannelAdapter(
               name,
               config,
-              { fetch: deps.fetch, now: deps.now, logger: logger.child({ channel: name }) },
+              {
+                fetch: deps.fetch,
+                now: deps.now,
+                logger: logger.child({ channel: name }),
+                refused: (limit) =>
+                  deps.metrics.extensionInputRefusedTotal.inc({ source: config.type, limit }),
+              },
               network,
             )),
         store: deps.store,

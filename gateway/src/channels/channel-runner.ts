@@ -141,6 +141,8 @@ export function createChannelRunner(deps: ChannelRunnerDeps) {
     generation += 1;
     cancelRetry?.();
     cancelRetry = undefined;
+    // A connect waiting on a far end that does not answer is cut short rather than waited out.
+    if (connecting) adapter?.abortConnect?.();
     await connecting;
     await adapter
       ?.disconnect()
@@ -155,6 +157,10 @@ export function createChannelRunner(deps: ChannelRunnerDeps) {
     status: () => status,
     enabled: () => enabled,
     lastError: () => lastError,
+    /** A failure of the channel outside its connection (a reply not delivered): shown as `last_error`. */
+    failed(reason: string): void {
+      lastError = reason;
+    },
     /** The adapter once built (sending needs a connected one). */
     adapter: () => (status === 'connected' ? adapter : undefined),
     /** The built adapter whatever its state (webhooks arrive while it reconnects). */

@@ -98,6 +98,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
       adapter: () => runner.anyAdapter(),
       buckets: createTokenBuckets({ perMinute: () => config.rate_limit_per_minute, now: deps.now }),
       errors: { count: 0 },
+      failed: (reason) => runner.failed(reason),
     };
     const runner: ChannelRunner = createChannelRunner({
       name,

@@ -32,7 +32,11 @@ export interface ChannelContext {
   adapter: () => ChannelAdapter | undefined;
   buckets: TokenBuckets;
   errors: { count: number };
+  /** A reply or notice the network did not take: shown as the channel's `last_error`. */
+  failed?: (reason: string) => void;
 }
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export interface InboundDeps {
   store: () => ChannelRepository;
@@ -154,6 +158,7 @@ export function createInbound(deps: InboundDeps) {
       ctx.errors.count += 1;
       deps.metrics.messagesErrorsTotal.inc({ channel: channelLabel(ctx.config.type) });
       log.warn({ channel: ctx.name, err: String(error) }, 'channel notice not delivered');
+      ctx.failed?.(`notice not delivered: ${errorText(error)}`);
     }
   }
 
@@ -257,6 +262,7 @@ export function createInbound(deps: InboundDeps) {
       ctx.errors.count += 1;
       deps.metrics.messagesErrorsTotal.inc({ channel: channelLabel(ctx.config.type) });
       log.warn({ channel: ctx.name, err: String(error) }, 'channel reply not delivered');
+      ctx.failed?.(`reply not delivered: ${errorText(error)}`);
     }
   }
 

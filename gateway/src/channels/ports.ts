@@ -93,6 +93,11 @@ export interface ChannelAdapter {
   connect(link: ChannelLink): Promise<void>;
   /** Graceful: stops taking new messages, lets what is in flight finish, then closes. */
   disconnect(): Promise<void>;
+  /**
+   * Aborts a `connect` in progress, which then rejects soon: a disable does not wait for a far
+   * end that does not answer.
+   */
+  abortConnect?(): void;
   /** Sends one message of at most `maxTextLength` characters. */
   sendText(chatId: string, text: string): Promise<void>;
   /** Shows "typing…" in the chat, where the network has such an indicator. */
@@ -116,4 +121,6 @@ export interface AdapterIo {
   /** Epoch milliseconds. */
   now: () => number;
   logger: Logger;
+  /** Counts a far end's input refused over a cap (`extension_input_refused_total{limit}`). */
+  refused?: (limit: string) => void;
 }

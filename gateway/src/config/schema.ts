@@ -275,6 +275,8 @@ export const telegramChannel = z
     webhook_url: z.union([z.url({ protocol: /^https$/ }), z.literal('')]).default(''),
     /** webhook mode: sent back by Telegram in `X-Telegram-Bot-Api-Secret-Token` (1-256 of A-Z a-z 0-9 _ -). */
     secret_token: z.string().max(300).default(''),
+    /** The largest Bot API answer read (getUpdates, sendMessage…); past it the call fails. */
+    max_answer_bytes: z.number().int().min(65_536).max(268_435_456).default(8_388_608),
   })
   .refine((c) => c.mode !== 'webhook' || (c.webhook_url !== '' && c.secret_token !== ''), {
     message: 'mode "webhook" needs webhook_url (https) and secret_token',
@@ -321,6 +323,8 @@ export const discordChannel = z.strictObject({
   bot_token: z.string().min(1),
   /** The REST API base; the gateway WebSocket URL comes from its `GET /gateway/bot`. */
   rest_api_url: httpUrl.default('https://discord.com/api'),
+  /** The largest gateway WebSocket frame taken; a larger one closes the connection. */
+  max_frame_bytes: z.number().int().min(65_536).max(104_857_600).default(8_388_608),
 });
 
 /** Slack in Socket Mode: events over a WebSocket opened with the app-level token. */

@@ -124,7 +124,7 @@ export function createMetrics(
     // Sources and limits are names fixed in the code (`skill_host`/`answer_line`, …).
     extensionInputRefusedTotal: counter(
       'extension_input_refused_total',
-      'Input from a skill host, the skill sidecar or a push service refused over a size or count cap, by source and limit',
+      'Input from a skill host, the skill sidecar, a push service or a channel far end (telegram, discord) refused over a size or count cap, by source and limit',
       ['source', 'limit'],
     ),
     // Reasons are fixed in the code: `item_bytes` (refused), `store_bytes` (evicted).

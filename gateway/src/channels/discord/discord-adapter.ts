@@ -17,6 +17,7 @@ import type { ChannelConfig } from '../../config/schema.ts';
 import type { AdapterIo, ChannelAdapter, ChannelLink, InboundMessage } from '../ports.ts';
 import { boundedCaches, capDispatch, DISCORD_CAPS } from './discord-caps.ts';
 import { catchUp } from './discord-catch-up.ts';
+import { FRAME_TOO_LARGE, frameCappedStrategy } from './frame-cap.ts';
 import {
   advancePosition,
   mergePositions,
@@ -207,6 +208,13 @@ export function createDiscordAdapter(
       partials: [Partials.Channel],
       makeCache: boundedCaches(() => made.user?.id),
       rest: { api: config.rest_api_url, makeRequest: restFetch },
+      // ws's default frame cap is 100 MiB; discord.js has no option for it (frame-cap.ts).
+      ws: {
+        buildStrategy: frameCappedStrategy({
+          maxBytes: config.max_frame_bytes,
+          unavailable: refused,
+        }),
+      },
     });
     let receiving = caughtUp;
     made.on(Events.MessageCreate, (message) => {
@@ -225,10 +233,29 @@ export function createDiscordAdapter(
       if (verdict.fatal) refused(verdict.fatal);
       forgetOldDms(made, packet);
     });
-    made.on(Events.ShardReady, () => next.health(true));
-    made.on(Events.ShardResume, () => next.health(true));
-    made.on(Events.ShardReconnecting, () => next.health(false, 'Discord gateway reconnecting'));
+    /** Why the connection went, when the far end was refused (kept through the reconnect). */
+    let closedFor: string | undefined;
+    const up = () => {
+      closedFor = undefined;
+      next.health(true);
+    };
+    made.on(Events.ShardReady, up);
+    made.on(Events.ShardResume, up);
+    made.on(Events.ShardReconnecting, () =>
+      next.health(
+        false,
+        closedFor ? `Discord gateway reconnecting: ${closedFor}` : 'Discord gateway reconnecting',
+      ),
+    );
     made.on(Events.ShardError, (error) => {
+      if ((error as { code?: unknown }).code === FRAME_TOO_LARGE) {
+        // ws closed the connection (1009) before reading the frame whole; discord.js reconnects.
+        closedFor = `the Discord gateway sent a frame larger than ${config.max_frame_bytes} bytes: the connection was closed`;
+        io.refused?.('frame_bytes');
+        next.rejected(closedFor);
+        next.health(false, closedFor);
+        return;
+      }
       next.health(false, `Discord gateway error: ${error.message}`);
     });
     // A close discord.js will not recover from (bad token, disallowed intents).

@@ -157,3 +157,45 @@ describe('a Telegram update whose claim cannot be recorded (the database is down
     }
   });
 });
+
+describe('a Telegram send that gets no answer in time', () => {
+  it('fails by the deadline: unanswered, or told to wait longer than it (429 retry_after)', async () => {
+    const fake = await startFakeTelegram(TOKEN);
+    const config = channelSchema.parse({
+      type: 'telegram',
+      bot_token: TOKEN,
+      api_root: fake.apiRoot,
+    });
+    if (config.type !== 'telegram') throw new Error('unreachable');
+    const adapter = createTelegramAdapter(
+      config,
+      { fetch: globalThis.fetch, now: Date.now, logger: silentLogger() },
+      {
+        pollTimeoutSeconds: 1,
+        bounds: { attempts: 3, retryDelayMs: 100, deadlineMs: 1_500, confirmMs: 500 },
+      },
+    );
+    try {
+      await adapter.connect(recordingLink().link);
+      fake.holdNext('sendMessage');
+      let started = Date.now();
+      await expect(adapter.sendText('1', 'held')).rejects.toThrow(
+        /^sendMessage: no answer from the Bot API within 1\.5 s \(1 attempt\)/,
+      );
+      expect(Date.now() - started).toBeLessThan(3_000);
+
+      fake.throttle('sendMessage', 30);
+      started = Date.now();
+      await expect(adapter.sendText('1', 'throttled')).rejects.toThrow(
+        /^sendMessage: no answer from the Bot API within 1\.5 s/,
+      );
+      expect(Date.now() - started).toBeLessThan(3_000);
+
+      await adapter.sendText('1', 'answered');
+      expect(fake.sent.map((m) => m.text)).toEqual(['answered']);
+    } finally {
+      await adapter.disconnect();
+      await fake.close();
+    }
+  }, 15_000);
+});

@@ -3,8 +3,10 @@ import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, HttpError, type Transformer } from 'grammy';
 import type { ChannelConfig } from '../../config/schema.ts';
 import { HearthError, unavailable } from '../../errors.ts';
+import { BodyTooLargeError } from '../../http/outbound/capped-body.ts';
 import type { AdapterIo, ChannelAdapter, ChannelLink, WebhookRequest } from '../ports.ts';
 import { BotApiAnswerError, botApiFetch } from './bot-api-fetch.ts';
+import { boundedCalls, describeCallError, SEND_BOUNDS, type CallBounds } from './bounded-calls.ts';
 import { readTelegramCursor, writeTelegramCursor } from './telegram-cursor.ts';
 import { readUpdate } from './telegram-update.ts';
 
@@ -22,7 +24,12 @@ export const UPDATE_CLAIM_MS = 25 * 3_600_000;
 export interface TelegramOptions {
   /** Long-polling timeout in seconds (the Bot API holds getUpdates open this long). */
   pollTimeoutSeconds?: number;
+  /** Attempts and deadline of every call but polling (bounded-calls.ts). */
+  bounds?: CallBounds;
 }
+
+/** How long a request may wait for its answer beyond the long poll's own timeout. */
+const ANSWER_GRACE_SECONDS = 15;
 
 /** The header the Bot API sends a webhook's `secret_token` back in. */
 export const SECRET_TOKEN_HEADER = 'x-telegram-bot-api-secret-token';
@@ -49,6 +56,21 @@ function parseJson(rawBody: Buffer): unknown {
   }
 }
 
+/** The platform's AbortSignal, as grammY's types name theirs (it takes either). */
+const grammySignal = (signal: AbortSignal) =>
+  signal as unknown as Parameters<Bot['api']['getMe']>[0];
+
+/** `work`, or a rejection as soon as `signal` aborts (what `work` still does goes on unheard). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const aborted = () =>
+      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    if (signal.aborted) aborted();
+    signal.addEventListener('abort', aborted, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', aborted));
+  });
+}
+
 /** The claim of an update id could not be recorded (the database is unreachable). */
 class ClaimUnrecorded extends Error {
   override readonly name = 'ClaimUnrecorded';
@@ -71,7 +93,10 @@ class ClaimUnrecorded extends Error {
  * them as health, and an answer that is not the Bot API's (a 502 page, cut-off JSON) as a
  * counted error naming what came back; a fatal answer (401 bad token, 409 another poller) is a
  * lost connection the service reconnects with backoff. Sends retry on 429 with the server's
- * retry_after (@grammyjs/auto-retry).
+ * retry_after (@grammyjs/auto-retry); every call but polling is bounded in attempts and time
+ * (bounded-calls.ts), and every answer is cut at `max_answer_bytes` (counted in
+ * `extension_input_refused_total{source="telegram",limit="answer_bytes"}`). A connect in
+ * progress — getMe, deleteWebhook — is aborted by `abortConnect` (a disable does not wait for it).
  */
 export function createTelegramAdapter(
   config: TelegramConfig,
@@ -81,7 +106,12 @@ export function createTelegramAdapter(
   let link: ChannelLink | undefined;
   let bot: Bot | undefined;
   let polling: Promise<void> | undefined;
+  /** Aborts the connect in progress (its getMe). */
+  let connectAbort: AbortController | undefined;
+  /** getUpdates at the edge (pollingEdge), set once polling starts; innermost of the calls. */
+  let edge: Transformer | undefined;
   const webhookMode = config.mode === 'webhook';
+  const pollTimeout = options.pollTimeoutSeconds ?? 30;
 
   /**
    * Hands a checked update's text message over, once: its update id is claimed first. Answers
@@ -143,10 +173,13 @@ export function createTelegramAdapter(
         answer = (await prev(method, { ...asked, offset }, signal)) as typeof answer;
       } catch (error) {
         if (error instanceof HttpError) {
-          if (error.error instanceof BotApiAnswerError) {
+          if (error.error instanceof BodyTooLargeError) {
             current.rejected(`getUpdates: ${error.error.message}`);
             current.health(false, `getUpdates: ${error.error.message}`);
-          } else current.health(false, `Bot API unreachable: ${error.message}`);
+          } else if (error.error instanceof BotApiAnswerError) {
+            current.rejected(`getUpdates: ${error.error.message}`);
+            current.health(false, `getUpdates: ${error.error.message}`);
+          } else current.health(false, describeCallError(error)); // names getUpdates
         }
         throw error;
       }
@@ -175,8 +208,25 @@ export function createTelegramAdapter(
 
   function makeBot(current: ChannelLink): Bot {
     const made = new Bot(config.bot_token, {
-      client: { apiRoot: config.api_root, fetch: botApiFetch(io.fetch, config.bot_token) },
+      client: {
+        apiRoot: config.api_root,
+        fetch: botApiFetch(io.fetch, {
+          token: config.bot_token,
+          maxAnswerBytes: config.max_answer_bytes,
+          onOver: () => io.refused?.('answer_bytes'),
+        }),
+        timeoutSeconds: pollTimeout + ANSWER_GRACE_SECONDS,
+      },
     });
+    // Innermost first: the polling edge sees every attempt; 429s and 5xx are retried (a
+    // request that got no answer is the bounds' to retry); the bounds wrap it all.
+    made.api.config.use((prev, method, payload, signal) =>
+      edge ? edge(prev, method, payload, signal) : prev(method, payload, signal),
+    );
+    made.api.config.use(
+      autoRetry({ maxRetryAttempts: 5, maxDelaySeconds: 60, rethrowHttpErrors: true }),
+    );
+    made.api.config.use(boundedCalls(options.bounds ?? SEND_BOUNDS));
     // Every update goes through the edge check first; nothing else handles it.
     made.use(async (ctx) => {
       await take(current, made, ctx.update);
@@ -191,21 +241,27 @@ export function createTelegramAdapter(
   }
 
   /** Starts long polling from the cursor; resolves once polling started. */
-  async function startPolling(current: ChannelLink, made: Bot): Promise<void> {
+  async function startPolling(current: ChannelLink, made: Bot, signal: AbortSignal): Promise<void> {
     const stored = readTelegramCursor(await current.cursor.read(), made.botInfo.id, io.now());
-    // Installed first, so it sees every attempt the retry below makes.
-    made.api.config.use(pollingEdge(current, made.botInfo.id, stored));
-    made.api.config.use(autoRetry({ maxRetryAttempts: 5, maxDelaySeconds: 60 }));
-    await new Promise<void>((resolve) => {
+    // Aborted meanwhile: polling must not start behind the connect's back.
+    signal.throwIfAborted();
+    edge = pollingEdge(current, made.botInfo.id, stored);
+    await new Promise<void>((resolve, reject) => {
+      let started = false;
       polling = made
         .start({
-          timeout: options.pollTimeoutSeconds ?? 30,
+          timeout: pollTimeout,
           allowed_updates: ['message'],
-          onStart: () => resolve(),
+          onStart: () => {
+            started = true;
+            resolve();
+          },
         })
         .catch((error: unknown) => {
-          resolve();
-          if (bot === made) current.lost(error);
+          // Before polling started (deleteWebhook failed, or the connect was aborted): the
+          // connect fails; after, the connection is lost.
+          if (!started) reject(error instanceof Error ? error : new Error(String(error)));
+          else if (bot === made) current.lost(error);
         });
     });
     io.logger.info({ bot: made.botInfo.username, after: stored ?? null }, 'telegram polling');
@@ -220,17 +276,27 @@ export function createTelegramAdapter(
     async connect(next) {
       link = next;
       const made = makeBot(next);
-      await made.init(); // getMe: a bad token or an unreachable API fails the connect
-      bot = made;
-      if (!webhookMode) {
-        await startPolling(next, made);
-        return;
+      const abort = new AbortController();
+      connectAbort = abort;
+      try {
+        // getMe, once: a bad token or an unreachable API fails the connect (grammY's own
+        // `init` would retry it without end), and the service retries with backoff.
+        made.botInfo = await made.api.getMe(grammySignal(abort.signal));
+        abort.signal.throwIfAborted();
+        bot = made;
+        if (!webhookMode) {
+          // grammY's deleteWebhook before polling retries on its own: the abort ends the wait.
+          await untilAborted(startPolling(next, made, abort.signal), abort.signal);
+          return;
+        }
+        await made.api.setWebhook(
+          config.webhook_url,
+          { secret_token: config.secret_token, allowed_updates: ['message'] },
+          grammySignal(abort.signal),
+        );
+      } finally {
+        if (connectAbort === abort) connectAbort = undefined;
       }
-      made.api.config.use(autoRetry({ maxRetryAttempts: 5, maxDelaySeconds: 60 }));
-      await made.api.setWebhook(config.webhook_url, {
-        secret_token: config.secret_token,
-        allowed_updates: ['message'],
-      });
       io.logger.info({ bot: made.botInfo.username }, 'telegram webhook set');
     },
     async disconnect() {
@@ -240,9 +306,22 @@ export function createTelegramAdapter(
         return;
       }
       const current = bot;
-      if (current?.isRunning()) await current.stop();
-      await polling;
+      // stop() aborts the poll in flight; its confirming getUpdates is bounded (bounded-calls.ts).
+      if (current?.isRunning())
+        await current
+          .stop()
+          .catch((error: unknown) =>
+            io.logger.info({ err: describeCallError(error) }, 'telegram offset not confirmed'),
+          );
+      // The loop ends by itself once stopped; it may be in grammY's 3 s pause after a failed
+      // poll, which nothing can cut short — not worth holding a disable for.
+      const loop = polling;
       polling = undefined;
+      await Promise.race([loop, new Promise((resolve) => setTimeout(resolve, 500).unref())]);
+    },
+    abortConnect() {
+      connectAbort?.abort(new Error('the channel was stopped while connecting'));
+      if (bot?.isRunning()) void bot.stop().catch(() => undefined);
     },
     async sendText(chatId, text) {
       if (!bot) throw new Error('telegram is not connected');

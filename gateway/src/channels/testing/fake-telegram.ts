@@ -25,9 +25,10 @@ const BOT = { id: 7_000_001, is_bot: true, first_name: 'Hearth', username: 'hear
  * getUpdates long-polls (held until an update arrives or `timeout` seconds pass) and confirms
  * updates below `offset`; sendMessage enforces the 4096-character limit; any method can be made
  * to answer 429 with `retry_after`. `drop()` closes the server and its connections (the far end
- * going away), `restore()` listens again on the same port.
+ * going away), `restore()` listens again on the same port. `port`: listen on that one (a port
+ * the gateway was already pointed at).
  */
-export async function startFakeTelegram(token: string) {
+export async function startFakeTelegram(token: string, options: { port?: number } = {}) {
   const updates: Update[] = [];
   const sentLog = createSentLog<SentMessage>();
   const sent = sentLog.items;
@@ -37,7 +38,16 @@ export async function startFakeTelegram(token: string) {
   const previews: Record<string, unknown>[] = [];
   const throttled = new Map<string, number>();
   /** Answers some method's next call gets instead of its own (a proxy's error page, cut JSON). */
-  const rawAnswers = new Map<string, { status: number; contentType: string; body: string }[]>();
+  const rawAnswers = new Map<
+    string,
+    ({ status: number; contentType: string; body: string } | 'flood')[]
+  >();
+  /** Methods whose next call is never answered (held until the connection goes). */
+  const held = new Set<string>();
+  /** Calls whose connection is cut before any answer, by method: how many more. */
+  const cuts = new Map<string, number>();
+  /** Bytes sent of answers without end, and how many of them the gateway closed. */
+  const flooding = { bytes: 0, closed: 0 };
   /** The `offset` of every getUpdates call, in order. */
   const offsets: number[] = [];
   /** Confirmations get lost: updates below `offset` are kept and handed out to a later poll from before them. */
@@ -109,8 +119,30 @@ export async function startFakeTelegram(token: string) {
   function answerRaw(method: string, res: ServerResponse): boolean {
     const answer = rawAnswers.get(method)?.shift();
     if (!answer) return false;
+    if (answer === 'flood') {
+      flood(res);
+      return true;
+    }
     res.writeHead(answer.status, { 'content-type': answer.contentType }).end(answer.body);
     return true;
+  }
+
+  /** A 200 JSON answer that never ends: sent as fast as the gateway reads it, until it closes. */
+  function flood(res: ServerResponse): void {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"ok":true,"result":"');
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    res.once('close', () => (flooding.closed += 1));
+    const more = () => {
+      while (!res.destroyed) {
+        flooding.bytes += chunk.length;
+        if (!res.write(chunk)) {
+          res.once('drain', more);
+          return;
+        }
+      }
+    };
+    more();
   }
 
   const server = createServer((req, res) => {
@@ -132,6 +164,13 @@ export async function startFakeTelegram(token: string) {
         return fail(res, 429, `Too Many Requests: retry after ${retryAfter}`, {
           retry_after: retryAfter,
         });
+      }
+      if (held.delete(method)) return;
+      const cut = cuts.get(method) ?? 0;
+      if (cut > 0) {
+        cuts.set(method, cut - 1);
+        req.socket.destroy();
+        return;
       }
       if (method !== 'getUpdates' && answerRaw(method, res)) return;
       switch (method) {
@@ -211,7 +250,7 @@ export async function startFakeTelegram(token: string) {
       }
     })();
   });
-  const lifecycle = await listenRestartable(server, wake);
+  const lifecycle = await listenRestartable(server, wake, options.port);
   const { port } = lifecycle;
 
   /** Queues an update (numbered next, unless it brings an `update_id`); answers its number. */
@@ -275,6 +314,23 @@ export async function startFakeTelegram(token: string) {
     answerNext(method: string, status: number, body: string, contentType = 'text/html'): void {
       rawAnswers.set(method, [...(rawAnswers.get(method) ?? []), { status, contentType, body }]);
       if (method === 'getUpdates') wake();
+    },
+    /**
+     * The next call of `method` is answered 200 `application/json` without end (as fast as the
+     * gateway reads); `flooding` counts what was sent and how many such answers were closed.
+     */
+    floodNext(method: string): void {
+      rawAnswers.set(method, [...(rawAnswers.get(method) ?? []), 'flood']);
+      if (method === 'getUpdates') wake();
+    },
+    flooding,
+    /** The next call of `method` is taken and never answered. */
+    holdNext(method: string): void {
+      held.add(method);
+    },
+    /** The next `times` calls of `method` get their connection cut before any answer. */
+    cutNext(method: string, times = 1): void {
+      cuts.set(method, times);
     },
     /** The `offset` each getUpdates call asked from, in order. */
     offsets,

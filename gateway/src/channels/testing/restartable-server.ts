@@ -14,20 +14,21 @@ export interface RestartableServer {
 }
 
 /**
- * Listens `server` on 127.0.0.1 on an ephemeral port and tracks its connections. `onCut` runs
- * whenever connections are cut (drop and close), before the sockets go: the place for a fake to
- * release held requests, streams or WebSocket clients.
+ * Listens `server` on 127.0.0.1 on an ephemeral port (or `atPort`) and tracks its connections.
+ * `onCut` runs whenever connections are cut (drop and close), before the sockets go: the place
+ * for a fake to release held requests, streams or WebSocket clients.
  */
 export async function listenRestartable(
   server: Server,
   onCut: () => void = () => {},
+  atPort = 0,
 ): Promise<RestartableServer> {
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(atPort, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const cut = () => {
     onCut();
