@@ -293,3 +293,15 @@ export const INSTALLED_TOOLS: readonly Tool[] = [
     topic: 'Topic, e.g. technology',
   }),
 ];
+
+/**
+ * `count` installed tools: the fifty above, then copies of them as other servers' tools
+ * (`c1_gh__create_issue`, …), for the 500-tool measurements.
+ */
+export function manyInstalledTools(count: number): Tool[] {
+  return Array.from({ length: count }, (_, i) => {
+    const base = INSTALLED_TOOLS[i % INSTALLED_TOOLS.length]!;
+    const copy = Math.floor(i / INSTALLED_TOOLS.length);
+    return copy === 0 ? base : { ...base, name: `c${copy}_${base.name}` };
+  });
+}
