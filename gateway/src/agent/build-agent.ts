@@ -9,7 +9,7 @@ import type { SettingsService } from '../settings/ports.ts';
 import type { ConversationStore } from '../sessions/ports.ts';
 import { createPersona } from './persona.ts';
 import { createChatPipeline, type ChatPipeline, type PipelineSettings } from './pipeline.ts';
-import { createToolSelector, type ToolSelector } from './tool-selection/tool-selector.ts';
+import type { ToolSelector } from './tool-selection/tool-selector.ts';
 import { isCore, type ToolSelectionSettings } from './tool-selection/turn-offer.ts';
 import { currentTimeTool, memorySearchTool } from './tools/builtin.ts';
 import { findToolTool } from './tools/find-tool.ts';

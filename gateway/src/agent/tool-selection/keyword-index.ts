@@ -16,7 +16,7 @@ export function toolText(tool: ToolDescriptor): string {
   const parameters = Object.entries(properties).map(([name, schema]) => {
     const description =
       schema !== null && typeof schema === 'object' && 'description' in schema
-        ? String((schema as { description: unknown }).description)
+        ? String(schema.description)
         : '';
     return `${name} ${description}`;
   });
