@@ -28,7 +28,7 @@ export interface SelectRequest {
 export interface ToolSelector {
   /** The relevant tools, most relevant first; none for a message no tool matches. */
   select(request: SelectRequest): Promise<Tool[]>;
-  /** `embedder` while the local embedder works, else `keywords`. */
+  /** `embedder` once the local embedder has worked (loaded), else `keywords`. */
   ranking(): 'embedder' | 'keywords';
 }
 
@@ -102,6 +102,6 @@ export function createToolSelector(deps: ToolSelectorDeps): ToolSelector {
         .slice(0, request.maxOffered)
         .map(([tool]) => tool);
     },
-    ranking: () => (embedderUsable() ? 'embedder' : 'keywords'),
+    ranking: () => (deps.embedder?.state === 'available' ? 'embedder' : 'keywords'),
   };
 }
