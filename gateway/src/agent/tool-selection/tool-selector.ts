@@ -15,6 +15,8 @@ const RECENT_WEIGHT = 0.5;
 const RELATIVE_FLOOR = 0.25;
 /** Cosine similarity from which the embedder alone makes a tool relevant. */
 const MIN_SIMILARITY = 0.5;
+/** Tools embedded per background batch (one batch per turn at most, so a turn never waits). */
+const EMBED_BATCH = 64;
 
 export interface SelectRequest {
   /** The tools to choose from (the core left out). */
@@ -50,10 +52,10 @@ export function createToolSelector(deps: ToolSelectorDeps): ToolSelector {
   const embedderUsable = (): boolean =>
     deps.embedder !== undefined && deps.embedder.state !== 'unavailable';
 
-  /** Embeds the tools that have no vector yet, one batch at a time, without waiting for it. */
+  /** Embeds tools that have no vector yet, one batch at a time, without waiting for it. */
   function embedMissing(tools: readonly Tool[]): void {
     if (embedding || !deps.embedder) return;
-    const missing = tools.filter((tool) => !vectors.has(tool));
+    const missing = tools.filter((tool) => !vectors.has(tool)).slice(0, EMBED_BATCH);
     if (missing.length === 0) return;
     embedding = true;
     deps.embedder
