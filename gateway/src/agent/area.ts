@@ -9,6 +9,8 @@ import type { SettingsService } from '../settings/ports.ts';
 import type { ToolRegistry } from '../tools/ports.ts';
 import type { FrameSenderLimits } from '../ws/send.ts';
 import { buildAgent } from './build-agent.ts';
+import { createToolSelector } from './tool-selection/tool-selector.ts';
+import type { ToolSelectionSettings } from './tool-selection/turn-offer.ts';
 import { AGENT_TOOLS } from './tools/builtin.ts';
 import { chatSocketFormA, chatSocketFormB } from './chat-sockets.ts';
 import type { ConversationStore } from '../sessions/ports.ts';
@@ -31,6 +33,8 @@ export interface AgentAreaDeps {
   memory: () => MemoryRuntime;
   conversations: ConversationStore;
   tools: ToolRegistry;
+  /** `[tools] selection` and `max_offered`. */
+  toolSelection: ToolSelectionSettings;
   settings: SettingsService;
   sessionContext: () => SessionContext;
   /** The approval gate, once it has started (chat replies `approve|deny <id>`). */
@@ -55,6 +59,8 @@ export function agentArea(deps: AgentAreaDeps): AgentArea {
   // Registered at start-up, after the skills and plugins on disk: reserved now.
   for (const name of AGENT_TOOLS) deps.tools.reserve(name, 'builtin');
   const pipelineSettings: PipelineSettings = { maxToolSteps: 5 };
+  // Built with the pipeline: the memory area's embedder exists from then on.
+  const toolSelector = late<ReturnType<typeof createToolSelector>>('The agent');
   const socketDeps = {
     pipeline: pipeline.get,
     conversations: deps.conversations,
@@ -79,13 +85,17 @@ export function agentArea(deps: AgentAreaDeps): AgentArea {
       { path: '/ws/chat', handler: chatSocketFormB(socketDeps) },
     ],
     async start() {
+      const memory = deps.memory();
+      toolSelector.set(createToolSelector({ embedder: memory.embedder }));
       pipeline.set(
         await buildAgent({
           home: deps.home,
           router: deps.router,
-          memory: deps.memory(),
+          memory,
           conversations: deps.conversations,
           tools: deps.tools,
+          toolSelection: deps.toolSelection,
+          toolSelector: toolSelector.get(),
           settings: deps.settings,
           pipelineSettings,
           sessionContext: deps.sessionContext(),
@@ -99,6 +109,13 @@ export function agentArea(deps: AgentAreaDeps): AgentArea {
     },
     pipeline: pipeline.get,
     available: () => pipeline.peek() !== undefined,
+    // `/status` backends: which tools a turn offers, and how relevance is ranked.
+    status: () => ({
+      tool_selection:
+        deps.toolSelection.mode === 'all'
+          ? 'all'
+          : `relevant (${toolSelector.peek()?.ranking() ?? 'keywords'}, max ${deps.toolSelection.maxOffered})`,
+    }),
   };
 }
 
@@ -126,6 +143,10 @@ export const agent = defineArea('agent', (kernel, needs: AgentNeeds) => {
     memory: needs.memory.memory,
     conversations,
     tools: needs.tools.registry,
+    toolSelection: {
+      mode: kernel.config.tools.selection,
+      maxOffered: kernel.config.tools.max_offered,
+    },
     settings: needs.settings.service,
     sessionContext: needs.privacy.sessionContext,
     approvals: needs.approvals.peek,

@@ -33,6 +33,13 @@ import {
 } from './provenance.ts';
 import { qualityScore } from './quality.ts';
 import { handleSlashCommand } from './slash-commands.ts';
+import type { ToolSelector } from './tool-selection/tool-selector.ts';
+import {
+  offerForTurn,
+  recentMessages,
+  type ToolSelectionSettings,
+  type TurnOffer,
+} from './tool-selection/turn-offer.ts';
 import type { ToolRegistry } from '../tools/ports.ts';
 
 /** Longest accepted chat message, in characters. */
@@ -95,6 +102,10 @@ export interface ChatPipelineDeps {
   history: ConversationHistory;
   conversations: ConversationStore;
   tools: ToolRegistry;
+  /** Ranks the installed tools beyond the core by relevance to a turn. */
+  toolSelector: ToolSelector;
+  /** `[tools] selection` and `max_offered`. */
+  toolSelection: ToolSelectionSettings;
   persona: Persona;
   settings: SettingsService;
   pipeline: PipelineSettings;
@@ -118,8 +129,9 @@ function add(a: Usage, b: Usage): Usage {
 /**
  * One chat turn, the same for every entry point (REST, both WebSockets, channel adapters):
  * validate → slash command (no model) → memory retrieval (top_k 8) → router call with the
- * registry's tools, looping tool calls up to `max_tool_steps` → reply → the turn is written to
- * memory, metrics recorded, compaction considered — after the reply, in the background.
+ * tools the turn offers (the core and the relevant ones: tool-selection/turn-offer.ts), looping
+ * tool calls up to `max_tool_steps` → reply → the turn is written to memory, metrics recorded,
+ * compaction considered — after the reply, in the background.
  */
 export function createChatPipeline(deps: ChatPipelineDeps) {
   const descriptionSources = createToolDescriptionSources();
@@ -139,6 +151,7 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
     call: ToolCall,
     input: TurnInput,
     ledger: ProvenanceLedger,
+    offer: TurnOffer,
   ): Promise<{ content: string; isError: boolean }> {
     const tool = deps.tools.get(call.name);
     if (!tool) return { content: `Error: no tool named ${call.name}`, isError: true };
@@ -152,6 +165,10 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
             signal: input.signal,
             untrustedSources: ledger.sources,
             noteUntrusted: ledger.add,
+            offerTools: (names) => {
+              // What the tool found is offered from the next step: its descriptions are read.
+              if (offer.add(names)) ledger.toolDescriptions(descriptionSources(offer.tools()));
+            },
           },
           call.arguments,
         ),
@@ -218,7 +235,13 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
     for (const source of input.untrustedSources ?? []) ledger.add(source);
     for (const source of input.context?.untrustedSources ?? []) ledger.add(source);
     ledger.conversation(state.conversation);
-    ledger.toolDescriptions(descriptionSources(deps.tools.list()));
+    // Only the tools the turn offers put their descriptions in front of the model.
+    const offer = await offerForTurn(
+      { registry: deps.tools, selector: deps.toolSelector, settings: deps.toolSelection },
+      input.message,
+      recentMessages(state.conversation),
+    );
+    ledger.toolDescriptions(descriptionSources(offer.tools()));
     const system = await systemPromptFor(input, state, ledger);
     const working: ChatMessage[] = [
       ...state.conversation.history,
@@ -227,13 +250,18 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
         content: input.context ? `${input.context.text}\n\n${input.message}` : input.message,
       },
     ];
-    const tools = deps.tools.specs();
     let usage: Usage = { inputTokens: 0, outputTokens: 0 };
     let toolSteps = 0;
     const sources = new Map<string, { url: string; title?: string }>();
     for (;;) {
       const generation = await generateStep(
-        { messages: working, system, tools, model: input.model, signal: input.signal },
+        {
+          messages: working,
+          system,
+          tools: offer.specs(),
+          model: input.model,
+          signal: input.signal,
+        },
         input,
       );
       usage = add(usage, generation.usage);
@@ -274,7 +302,7 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
         replay: generation.replay,
       });
       for (const call of generation.toolCalls) {
-        const result = await runTool(call, input, ledger);
+        const result = await runTool(call, input, ledger, offer);
         working.push({
           role: 'tool',
           toolCallId: call.id,
@@ -283,6 +311,9 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
           isError: result.isError,
         });
       }
+      // A tool the model called without being offered it is offered from the next step on.
+      if (offer.add(generation.toolCalls.map((call) => call.name)))
+        ledger.toolDescriptions(descriptionSources(offer.tools()));
     }
   }
 

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { RetrievedMemory } from '../memory/ports.ts';
+import { INSPECTORS } from '../testing/fakes/fake-llm/inspect.ts';
 import type { ReplyScript } from '../testing/fakes/fake-llm/script.ts';
 import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
 import { OWNER_DESCRIBED, type Tool } from '../tools/ports.ts';
@@ -37,6 +38,12 @@ const MCP_DESCRIPTION = {
   excerpt: 'fakemcp__lookup (test)',
 };
 
+/** The tool names the `index`th upstream request offered. */
+const toolNamesOf = (bed: ChatTestBed, index: number): string[] => {
+  const request = bed.fake.requests[index]!;
+  return INSPECTORS[request.wire as keyof typeof INSPECTORS].toolNames(request);
+};
+
 function moved(before: Record<string, number>, after: Record<string, number>) {
   const out: Record<string, number> = {};
   for (const [label, value] of Object.entries(after)) {
@@ -54,10 +61,11 @@ async function turnAfter(
   bed: ChatTestBed,
   session: string,
   first: ReplyScript | undefined,
+  message = 'check it',
 ): Promise<{ approval: PendingApproval | undefined; reply: string; moved: Json }> {
   const before = await approvalDecisions(bed);
   bed.fake.reply(...(first ? [first] : []), shell(COMMAND, 'call_command'), { text: 'done' });
-  const turn = bed.post('/chat', { message: 'check it', session_id: session });
+  const turn = bed.post('/chat', { message, session_id: session });
   const approval = await Promise.race([waitForPending(bed, COMMAND), turn.then(() => undefined)]);
   if (approval) await bed.post(`/approvals/${approval.id}/approve`, {});
   const { body } = await turn;
@@ -128,6 +136,29 @@ describe('a turn that has read untrusted content never auto-approves', () => {
       MCP_DESCRIPTION,
     ]);
     expect(result.reply).toBe('done');
+  });
+
+  it('an installed MCP tool taints only the turns that offer it (its description is read)', async () => {
+    bed.gw.gateway.tools.register({
+      ...fakeTool('fakemcp__lookup', 'mcp:fakemcp', 'found'),
+      description: 'Look up a customer record in the CRM.',
+    });
+    // Nothing in "check it" is about the tool: not offered, its description never sent.
+    const unrelated = await turnAfter(bed, 'mcp-not-offered', undefined);
+    expect(toolNamesOf(bed, 0)).not.toContain('fakemcp__lookup');
+    expect(unrelated.approval).toBeUndefined();
+    expect(unrelated.moved).toEqual({ 'decision=auto_approved': 1 });
+    bed.fake.reset();
+    const related = await turnAfter(bed, 'mcp-offered', undefined, 'look up the customer record');
+    expect(toolNamesOf(bed, 0)).toContain('fakemcp__lookup');
+    expect(related.moved).toEqual({ 'decision=prompted': 1 });
+    expect(related.approval?.untrusted_sources).toEqual([
+      {
+        kind: 'tool_description',
+        name: 'fakemcp__lookup (from MCP server fakemcp)',
+        excerpt: 'Look up a customer record in the CRM.',
+      },
+    ]);
   });
 
   it('after a skill tool result: prompted, naming the skill tool', async () => {

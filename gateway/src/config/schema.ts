@@ -118,6 +118,17 @@ export const securitySection = z.strictObject({
   terminal: z.enum(['auto', 'on', 'off']).default('auto'),
 });
 
+/** `[tools]`: which installed tools each chat turn offers the model. */
+export const toolsSection = z.strictObject({
+  /**
+   * `relevant`: Hearth's own tools, plus the installed tools relevant to the message and the
+   * recent turns (and whatever `find_tool` finds); `all`: every installed tool, every turn.
+   */
+  selection: z.enum(['relevant', 'all']).default('relevant'),
+  /** Installed tools offered at most per turn beyond Hearth's own, by relevance. */
+  max_offered: z.number().int().min(0).max(64).default(8),
+});
+
 export const voiceSection = z.strictObject({
   stt: z.string().default('whisper'),
   stt_model: z.string().default('base'),
@@ -414,6 +425,7 @@ export const configSchema = z.strictObject({
   memory: memorySection.default(memorySection.parse({})),
   security: securitySection.default(securitySection.parse({})),
   voice: voiceSection.default(voiceSection.parse({})),
+  tools: toolsSection.default(toolsSection.parse({})),
   mcp: mcpSection.default(mcpSection.parse({})),
   canvas: canvasSection.default(canvasSection.parse({})),
   skills: skillsSection.default(skillsSection.parse({})),

@@ -159,6 +159,16 @@ function request(ai: typeof Ai, call: ModelCall) {
  */
 export const MAX_PAUSE_CONTINUATIONS = 3;
 
+/**
+ * A step's response messages without the SDK's own tool messages. Tools are declared without
+ * `execute`, so the only ones it writes answer a call of a tool it was not given this step
+ * ("unavailable tool …"): Hearth runs or refuses every call itself and answers each once, in its
+ * own tool message — a second answer to the same call would be replayed upstream beside it.
+ */
+function withoutSdkToolAnswers<T extends { role: string }>(messages: readonly T[]): T[] {
+  return messages.filter((message) => message.role !== 'tool');
+}
+
 /** What one response of a (possibly continued) step reports. */
 interface Segment {
   text: string;
@@ -222,7 +232,7 @@ export async function generate(call: ModelCall): Promise<Generation> {
       }),
       finishReason: result.finishReason,
       paused: result.rawFinishReason === 'pause_turn',
-      messages: result.response.messages,
+      messages: withoutSdkToolAnswers(result.response.messages),
     });
   } while (continues(segments));
   return combine(segments);
@@ -273,7 +283,7 @@ export async function* stream(call: ModelCall): AsyncGenerator<GenerationEvent> 
       }),
       finishReason: await result.finishReason,
       paused: (await result.rawFinishReason) === 'pause_turn',
-      messages: (await result.response).messages,
+      messages: withoutSdkToolAnswers((await result.response).messages),
     });
   } while (continues(segments));
   yield { type: 'finish', generation: combine(segments) };

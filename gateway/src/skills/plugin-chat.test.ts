@@ -103,9 +103,11 @@ describe('a default-exported Plugin subclass over HTTP and through chat turns', 
       { toolCalls: [{ name: 'weather_forecast', arguments: { city: 'Rome' } }] },
       { text: 'second' },
     );
-    expect((await call('POST', '/chat', { message: 'Oslo?', session_id: 'plugin-1' })).status).toBe(
-      200,
-    );
+    // A message the tool fits: a turn offers the installed tools relevant to it.
+    expect(
+      (await call('POST', '/chat', { message: 'Forecast for Oslo?', session_id: 'plugin-1' }))
+        .status,
+    ).toBe(200);
     expect(toolsSent(bed.fake.requests[0])).toContainEqual({
       name: 'weather_forecast',
       description: "Today's forecast for a city.",
@@ -161,7 +163,7 @@ describe('a default-exported Plugin subclass over HTTP and through chat turns', 
         { toolCalls: [{ name: 'weatherpy_forecast', arguments: { city: 'Bergen' } }] },
         { text: 'wet' },
       );
-      await call('POST', '/chat', { message: 'Bergen?', session_id: 'plugin-py' });
+      await call('POST', '/chat', { message: 'Forecast for Bergen?', session_id: 'plugin-py' });
       expect(toolsSent(bed.fake.requests[0])).toContainEqual(
         expect.objectContaining({
           name: 'weatherpy_forecast',

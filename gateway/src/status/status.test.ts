@@ -55,6 +55,8 @@ describe('GET /api/v1/status', () => {
         skill_limits:
           'memory 256 MB, cpu 600 s per host, idle cpu 50% for 5 s, 256 open files, files 64 MB, data 256 MB, 64 threads',
         orchestrator: 'router',
+        // `[tools] selection`; the ranking says `embedder` once the embedding model has loaded.
+        tool_selection: 'relevant (keywords, max 8)',
         voice_stt: 'none',
         voice_tts: espeak ? 'espeak-ng' : 'none',
         voice_vad: 'silero',

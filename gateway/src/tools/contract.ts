@@ -27,6 +27,11 @@ export interface ToolContext {
    * origin (`memory_search` finding a memory taken from a web page) says so here.
    */
   noteUntrusted?: (source: UntrustedSource) => void;
+  /**
+   * Offers these installed tools to the model from the calling turn's next step on (`find_tool`
+   * naming what it found); names the registry does not hold are ignored.
+   */
+  offerTools?: (names: readonly string[]) => void;
 }
 
 /** `Tool.describedBy` of a tool whose description the owner wrote or approved. */

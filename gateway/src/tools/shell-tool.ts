@@ -47,25 +47,23 @@ export function shellTool(deps: ShellToolDeps): Tool {
   return {
     name: 'shell',
     description:
-      'Run a shell command on the user’s machine (or its sandbox) and get its output. Commands may need the user’s approval.',
+      "Run a /bin/sh -c command on the user's machine or sandbox; returns the output. May need the user's approval.",
     parameters: {
       type: 'object',
       properties: {
-        command: { type: 'string', description: 'The command line, run with /bin/sh -c' },
+        command: { type: 'string' },
         timeout: {
           type: 'integer',
           minimum: 1,
           maximum: MAX_SHELL_TIMEOUT_S,
-          description: 'Seconds before it is killed (default 60)',
+          description: 'Killed after this many seconds (default 60)',
         },
         workdir: {
           type: 'string',
-          description:
-            'Working directory (default: the workspace; a relative path is inside the workspace)',
+          description: 'Default, and base of a relative path: the workspace',
         },
       },
       required: ['command'],
-      additionalProperties: false,
     },
     source: 'builtin',
     async execute(context, args) {

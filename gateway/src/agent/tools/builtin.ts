@@ -8,12 +8,10 @@ export { AGENT_TOOLS } from './builtin-names.ts';
 export function currentTimeTool(now: () => Date): Tool {
   return {
     name: 'current_time',
-    description:
-      'Get the current date and time. Optionally pass an IANA time zone such as "Europe/Paris".',
+    description: 'Date and time now, in an IANA time zone if given.',
     parameters: {
       type: 'object',
-      properties: { timezone: { type: 'string', description: 'IANA time zone, e.g. Asia/Tokyo' } },
-      additionalProperties: false,
+      properties: { timezone: { type: 'string', description: 'e.g. Europe/Paris' } },
     },
     source: 'builtin',
     execute: (_context, args) => {
@@ -40,12 +38,11 @@ export function currentTimeTool(now: () => Date): Tool {
 export function memorySearchTool(memory: MemoryService): Tool {
   return {
     name: 'memory_search',
-    description: 'Search what you remember about the user and earlier conversations.',
+    description: 'Search your memories of the user and earlier conversations.',
     parameters: {
       type: 'object',
-      properties: { query: { type: 'string', description: 'What to look for' } },
+      properties: { query: { type: 'string' } },
       required: ['query'],
-      additionalProperties: false,
     },
     source: 'builtin',
     execute: async (context, args) => {

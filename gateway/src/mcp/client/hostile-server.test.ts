@@ -122,7 +122,8 @@ describe('a hostile MCP server over stdio', { timeout: 180_000 }, () => {
     expect(listing.length).toBeLessThan(64 * 1024);
     bed.fake.reset();
     bed.fake.reply({ text: 'Nothing to do.' });
-    await bed.post('/chat', { message: 'hello', session_id: 'hostile-offer' });
+    // A message the tool is relevant to: a turn offers the installed tools it needs.
+    await bed.post('/chat', { message: 'use the ordinary tool', session_id: 'hostile-offer' });
     const offered = JSON.stringify(bed.fake.requests[0]?.body);
     expect(offered).toContain('bloat__ok');
     expect(offered).not.toContain('bloat__long_parameter');

@@ -53,6 +53,9 @@ describe(
               }),
             ],
           },
+          // Every turn offers the server's tools (with "relevant", only the turns they fit do:
+          // gateway/src/approvals/untrusted-turn.test.ts).
+          tools: { selection: 'all' },
         },
         mcpTiming: FAST_TIMING,
         processEnv: { PATH: '/usr/local/bin:/usr/bin:/bin' },

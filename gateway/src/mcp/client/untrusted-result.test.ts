@@ -20,7 +20,12 @@ describe('an external MCP tool result taints the turn', { timeout: 120_000 }, ()
 
   beforeAll(async () => {
     bed = await startChatTestBed(undefined, {
-      config: { mcp: { servers: [stdioEntry('fx', { tools: ['echo', 'add'] })] } },
+      config: {
+        mcp: { servers: [stdioEntry('fx', { tools: ['echo', 'add'] })] },
+        // Every turn offers the server's tools (with "relevant", only the turns they fit do:
+        // gateway/src/approvals/untrusted-turn.test.ts).
+        tools: { selection: 'all' },
+      },
       mcpTiming: FAST_TIMING,
       processEnv: { PATH: '/usr/local/bin:/usr/bin:/bin' },
     });

@@ -15,12 +15,15 @@ export interface RawStdio {
 
 export function rawStdio(command: string, args: string[], env: Record<string, string>): RawStdio {
   const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let closing = false;
   child.stderr.resume();
   // Writes after the child ended (a test closing it) are not the test's failure.
   child.stdin.on('error', () => undefined);
   const queue: Record<string, unknown>[] = [];
   const waiters: ((message: Record<string, unknown>) => void)[] = [];
   createInterface({ input: child.stdout }).on('line', (line) => {
+    // The last line of a child the test killed mid-write is cut short: not the child's fault.
+    if (closing && !isJson(line)) return;
     const message = JSON.parse(line) as Record<string, unknown>;
     const waiter = waiters.shift();
     if (waiter) waiter(message);
@@ -44,8 +47,21 @@ export function rawStdio(command: string, args: string[], env: Record<string, st
     close: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        closing = true;
         child.once('close', () => resolve());
+        // A test that paused stdout (a client that stops reading) left output unread: read it
+        // away, or the stream never ends and 'close' never comes.
+        child.stdout.resume();
         child.kill('SIGTERM');
       }),
   };
+}
+
+function isJson(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -15,23 +15,22 @@ export function writeSkillTool(review: () => ReviewService): Tool {
     name: WRITE_SKILL,
     source: 'builtin',
     description:
-      'Propose a new skill: an ES module whose exported functions become tools named <skill>_<function> (a JSDoc comment describes each). A human must approve it before it is written or loaded.',
+      'Propose a skill: an ES module; each exported function (with a JSDoc comment) becomes tool <skill>_<function>. Loaded once a human approves.',
     parameters: {
       type: 'object',
       properties: {
         name: {
           type: 'string',
-          description: 'Skill name: a letter, then letters, digits, _ or - (max 32).',
+          description: 'Letters, digits, _, -; a letter first; max 32',
         },
         code: {
           type: 'string',
-          description: 'The full source of skill.mjs (or skill.py when kind is py).',
+          description: 'Full source of skill.mjs (skill.py if kind is py)',
         },
-        description: { type: 'string', description: 'What the skill is for, for the reviewer.' },
+        description: { type: 'string', description: 'For the reviewer' },
         kind: { type: 'string', enum: ['mjs', 'py'] },
       },
       required: ['name', 'code'],
-      additionalProperties: false,
     },
     async execute(context, args) {
       const { name, code, description, kind } = args;

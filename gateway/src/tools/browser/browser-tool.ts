@@ -220,32 +220,19 @@ export function browserTool(
   return {
     name: 'browser',
     description:
-      'Use a headless web browser. action "navigate" opens an http(s) URL and returns its ' +
-      'title and readable text; "screenshot" saves a PNG of the current page (full_page for ' +
-      'the whole page); "click" clicks the element matching a CSS selector; "fill" types ' +
-      'value into the input matching a selector. The page, cookies and logins persist ' +
-      'within this conversation.',
+      'Headless browser (page, cookies, logins kept in this conversation). navigate: url → ' +
+      'title and readable text; screenshot: PNG of the page; click, fill (types value): the ' +
+      'element matching selector.',
     parameters: {
       type: 'object',
       properties: {
-        action: {
-          type: 'string',
-          enum: [...BROWSER_ACTIONS],
-          description: 'What to do: navigate, screenshot, click or fill',
-        },
-        url: { type: 'string', description: 'navigate: the http(s) URL to open' },
-        selector: {
-          type: 'string',
-          description: 'click/fill: CSS selector of the element, e.g. #submit, input[name=q]',
-        },
-        value: { type: 'string', description: 'fill: the text to put in the field' },
-        full_page: {
-          type: 'boolean',
-          description: 'screenshot: capture the whole page, not just the viewport',
-        },
+        action: { type: 'string', enum: [...BROWSER_ACTIONS] },
+        url: { type: 'string', description: 'http(s) URL' },
+        selector: { type: 'string', description: 'CSS selector, e.g. input[name=q]' },
+        value: { type: 'string' },
+        full_page: { type: 'boolean', description: 'Whole page, not the viewport' },
       },
       required: ['action'],
-      additionalProperties: false,
     },
     source: 'builtin',
     describeForApproval: describeBrowserCall,
