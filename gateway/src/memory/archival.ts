@@ -120,11 +120,13 @@ export function scheduleArchival(run: () => Promise<unknown>, logger: Logger): D
   return { stop: () => job.stop(), nextRun: () => job.nextRun() };
 }
 
-/** `backends.memory_job` in GET /status: when the daily job runs next (ISO 8601, UTC). */
+/** `backends.memory_job` in GET /status: when the daily job runs (and next runs, ISO 8601, UTC). */
 export function dailyJobStatus(schedule: DailySchedule | undefined): Record<string, string> {
   if (!schedule) return {};
   const next = schedule.nextRun();
   return {
-    memory_job: next ? `daily at 03:00 local time; next ${next.toISOString()}` : 'stopped',
+    memory_job: next
+      ? `daily at 03:00 local time and at start; next ${next.toISOString()}`
+      : 'stopped',
   };
 }

@@ -31,6 +31,7 @@ export interface MemoryArea extends Area {
 export function memoryArea(deps: MemoryAreaDeps): MemoryArea {
   const memory = late<MemoryRuntime>('Memory');
   let daily: DailySchedule | undefined;
+  let startRun: Promise<unknown> | undefined;
   return {
     name: 'memory',
     routes: memoryRoutes({
@@ -40,19 +41,25 @@ export function memoryArea(deps: MemoryAreaDeps): MemoryArea {
     async start() {
       memory.set(await buildMemory(deps));
       const service = memory.get().service;
-      daily = scheduleArchival(
-        () =>
-          runDailyMemoryJob({
-            longTermDays: deps.config.long_term_days,
-            expireOlderThan: (days) => service.expireOlderThan(days),
-            longTerm: deps.longTerm,
-            summarise: deps.summarise,
-            store: (entry) => service.store(entry),
-            removeEntries: (ids) => service.removeEntries(ids),
-            logger: deps.logger,
-            now: deps.now,
-          }),
-        deps.logger,
+      const runJob = () =>
+        runDailyMemoryJob({
+          longTermDays: deps.config.long_term_days,
+          expireOlderThan: (days) => service.expireOlderThan(days),
+          longTerm: deps.longTerm,
+          summarise: deps.summarise,
+          store: (entry) => service.store(entry),
+          removeEntries: (ids) => service.removeEntries(ids),
+          logger: deps.logger,
+          now: deps.now,
+        });
+      daily = scheduleArchival(runJob, deps.logger);
+      // Once at start too: a gateway that is off at 03:00 (a laptop) would otherwise never apply
+      // retention or archival. In the background; close() waits for it.
+      startRun = runJob().catch((error: unknown) =>
+        deps.logger.error(
+          { err: error instanceof Error ? error.message : String(error) },
+          'daily memory job at start failed',
+        ),
       );
     },
     status: () => ({ ...(memory.peek()?.backends() ?? {}), ...dailyJobStatus(daily) }),
@@ -60,6 +67,7 @@ export function memoryArea(deps: MemoryAreaDeps): MemoryArea {
     semanticAvailable: () => memory.peek()?.service.semanticAvailable() ?? null,
     async close() {
       daily?.stop();
+      await startRun;
       await memory.peek()?.close();
     },
   };

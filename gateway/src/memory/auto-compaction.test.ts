@@ -78,7 +78,10 @@ describe('auto-compaction after a chat turn', () => {
   });
 
   it('a failed summary is swallowed: the history stays and the next turn is answered', async () => {
-    bed.fake.reply({ text: 'Logged once more.' }, { error: { status: 500, message: 'boom' } });
+    // Every model the summary may go to fails: the configured ones and the keyed provider that
+    // automatic routing tries after them.
+    const boom = { error: { status: 500, message: 'boom' } };
+    bed.fake.reply({ text: 'Logged once more.' }, boom, boom, boom);
     expect((await bed.post('/chat', { message: LONG, session_id: 'auto-fail' })).status).toBe(200);
     await eventually(() => Promise.resolve(bed.fake.requests.some(isSummary)));
     await new Promise((resolve) => setTimeout(resolve, 200));

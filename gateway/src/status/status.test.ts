@@ -41,7 +41,7 @@ describe('GET /api/v1/status', () => {
         vectors: 'in-memory',
         embedder: 'not loaded yet',
         // Rule 7: the daily memory job (retention, then archival) and its next run.
-        memory_job: expect.stringMatching(/^daily at 03:00 local time; next \d{4}-\d\d-\d\dT/),
+        memory_job: expect.stringMatching(/^daily at 03:00 local time and at start; next \d{4}-\d\d-\d\dT/),
         approvals: 'in-process',
         // `[security] untrusted_content` (a warning beside it while the gate is off).
         untrusted_content: 'prompt',
