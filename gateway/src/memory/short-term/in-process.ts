@@ -12,6 +12,7 @@ import {
   DEFAULT_MAX_ITEMS_PER_SESSION,
   assertTtl,
   copyItem,
+  copyStoredItem,
   keywordMatcher,
   normaliseLimit,
 } from './rules.ts';
@@ -48,11 +49,21 @@ export function createInProcessShortTermStore(options: InProcessShortTermOptions
     if (closed) throw new Error('the in-process short-term store is closed');
   }
 
+  /**
+   * The earliest expiry among each session's entries (or earlier): a session touched before
+   * then has nothing to drop, so a turn does not walk all its items to find that out.
+   */
+  const soonest = new WeakMap<Map<string, Entry>, number>();
+
   /** Drops the session's expired entries; the session itself when nothing is left. */
   function purge(sessionId: string, entries: Map<string, Entry>, at: number): void {
+    if (at < (soonest.get(entries) ?? -Infinity)) return;
+    let next = Infinity;
     for (const [id, entry] of entries) {
       if (at >= entry.expiresAt) entries.delete(id);
+      else if (entry.expiresAt < next) next = entry.expiresAt;
     }
+    soonest.set(entries, next);
     if (entries.size === 0) sessions.delete(sessionId);
   }
 
@@ -99,7 +110,9 @@ export function createInProcessShortTermStore(options: InProcessShortTermOptions
       sessions.set(item.sessionId, entries);
       // A re-used id replaces the earlier item and becomes the newest.
       entries.delete(item.id);
-      entries.set(item.id, { item: copyItem(item), expiresAt: at + ttlSeconds * 1000 });
+      const expiresAt = at + ttlSeconds * 1000;
+      entries.set(item.id, { item: copyItem(item), expiresAt });
+      if (expiresAt < (soonest.get(entries) ?? Infinity)) soonest.set(entries, expiresAt);
       for (const id of entries.keys()) {
         if (entries.size <= maxItems) break;
         entries.delete(id);
@@ -111,9 +124,12 @@ export function createInProcessShortTermStore(options: InProcessShortTermOptions
       const entries = live(sessionId);
       const wanted = normaliseLimit(limit);
       if (entries === undefined || wanted === 0) return [];
+      // Newest first: only the wanted items are copied.
+      const all = [...entries.values()];
       const items: ShortTermItem[] = [];
-      for (const entry of entries.values()) items.push(entry.item);
-      return items.reverse().slice(0, wanted).map(copyItem);
+      for (let i = all.length - 1; i >= 0 && items.length < wanted; i -= 1)
+        items.push(copyStoredItem((all[i] as Entry).item));
+      return items;
     },
 
     removeMatching(sessionId: string | null, keyword: string): number {
