@@ -158,21 +158,22 @@ export function sqliteMemorySearch(
    * keywords) share the answers, which hold as the call runs in one read transaction.
    */
   function scopeOf(session: string | undefined) {
-    const atMost = new Map<number, boolean>();
+    const sizes = new Map<number, number>();
     const boundaries = new Map<number, Boundary | undefined>();
+    /** The scope's row count, counting no further than `cap` + 1. */
+    const size = (cap: number): number => {
+      let found = sizes.get(cap);
+      if (found === undefined) {
+        found = (
+          session === undefined ? rowsUpTo.all.get(cap + 1) : rowsUpTo.session.get(session, cap + 1)
+        ) as number;
+        sizes.set(cap, found);
+      }
+      return found;
+    };
     return {
-      /** Whether the scope holds at most `rows` entries (counting no further than one more). */
-      atMost(rows: number): boolean {
-        let found = atMost.get(rows);
-        if (found === undefined) {
-          found =
-            ((session === undefined
-              ? rowsUpTo.all.get(rows + 1)
-              : rowsUpTo.session.get(session, rows + 1)) as number) <= rows;
-          atMost.set(rows, found);
-        }
-        return found;
-      },
+      /** Whether the scope holds at most `rows` entries. */
+      atMost: (rows: number): boolean => size(rows) <= rows,
       boundary(offset: number): Boundary | undefined {
         if (!boundaries.has(offset))
           boundaries.set(
@@ -214,7 +215,7 @@ export function sqliteMemorySearch(
     const run = (plan: Plan, extra: Record<string, unknown> = {}): MemoryEntry[] =>
       statement(plan, how, bySession).all({ ...params, ...extra });
 
-    // An empty scope matches nothing: no statement is run for the query.
+    // An empty scope matches nothing: no search statement is run (the check reads one row).
     if (limit === 0 || scope.atMost(0)) return [];
     const lookup = trigramLookup(query, how);
     if (lookup === undefined) return run('scan');
