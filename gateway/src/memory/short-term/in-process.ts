@@ -124,12 +124,15 @@ export function createInProcessShortTermStore(options: InProcessShortTermOptions
       const entries = live(sessionId);
       const wanted = normaliseLimit(limit);
       if (entries === undefined || wanted === 0) return [];
-      // Newest first: only the wanted items are copied.
-      const all = [...entries.values()];
+      // The newest `wanted` items, newest first: only those are copied.
+      const skip = entries.size - wanted;
       const items: ShortTermItem[] = [];
-      for (let i = all.length - 1; i >= 0 && items.length < wanted; i -= 1)
-        items.push(copyStoredItem((all[i] as Entry).item));
-      return items;
+      let index = 0;
+      for (const entry of entries.values()) {
+        if (index >= skip) items.push(copyStoredItem(entry.item));
+        index += 1;
+      }
+      return items.reverse();
     },
 
     removeMatching(sessionId: string | null, keyword: string): number {
