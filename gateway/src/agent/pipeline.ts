@@ -197,12 +197,40 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
     return hash;
   }
 
+  /**
+   * The content hashes of a live history, kept per history and extended as turns are pushed:
+   * rebuilt only when its start or the messages already seen changed (a restore, a compaction).
+   */
+  const seen = new WeakMap<
+    ChatMessage[],
+    { hashes: Set<string>; length: number; first?: ChatMessage; last?: ChatMessage }
+  >();
+  function historyHashes(history: ChatMessage[]): ReadonlySet<string> {
+    let known = seen.get(history);
+    const unchanged =
+      known !== undefined &&
+      known.length > 0 &&
+      history.length >= known.length &&
+      history[0] === known.first &&
+      history[known.length - 1] === known.last;
+    if (!unchanged || known === undefined) {
+      known = { hashes: new Set(), length: 0 };
+      seen.set(history, known);
+    }
+    for (let i = known.length; i < history.length; i += 1)
+      known.hashes.add(hashOf(history[i] as ChatMessage));
+    known.length = history.length;
+    known.first = history[0];
+    known.last = history.at(-1);
+    return known.hashes;
+  }
+
   async function systemPromptFor(
     input: TurnInput,
     state: SessionState,
     ledger: ProvenanceLedger,
   ): Promise<string> {
-    const exclude = new Set(state.conversation.history.map(hashOf));
+    const exclude = historyHashes(state.conversation.history);
     const memories = await deps.memory
       .retrieve({ sessionId: input.sessionId, query: input.message, topK: CHAT_TOP_K, exclude })
       .catch((error: unknown) => {

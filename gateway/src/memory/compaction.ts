@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { estimateTokens } from '../providers/ports.ts';
+import { estimateTokensOfLength } from '../providers/ports.ts';
 import { contentHash } from './content-hash.ts';
 import { HEARTH_ORIGIN, isUntrusted, leastTrusted, type MemoryOrigin } from './origin.ts';
 import type {
@@ -38,9 +38,15 @@ const ORIGIN_LOOKUP_FAILED: MemoryOrigin = {
 /** Compaction starts when the estimate passes this share of the context window. */
 export const COMPACTION_THRESHOLD = 0.5;
 
+/**
+ * The estimate of the summary followed by the history's messages joined by newlines. Checked
+ * after every turn, so it adds up lengths instead of building that text.
+ */
 export function conversationTokens(conversation: Conversation): number {
-  const text = conversation.history.map((m) => m.content).join('\n');
-  return estimateTokens((conversation.summary ?? '') + text);
+  const { history } = conversation;
+  let chars = (conversation.summary ?? '').length + Math.max(0, history.length - 1);
+  for (const message of history) chars += message.content.length;
+  return estimateTokensOfLength(chars);
 }
 
 function transcript(conversation: Conversation, upTo: number): string {

@@ -1,4 +1,4 @@
-import { setImmediate } from 'node:timers/promises';
+import { setImmediate as nextTick } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { unavailable } from '../errors.ts';
 import type { Metrics } from '../observability/metrics.ts';
@@ -53,6 +53,8 @@ const EMBED_RETRY_MS = 30_000;
 const PRUNE_BATCH = 500;
 /** Embeddings of recent turns kept in process, for semantic ranking of short-term items. */
 const EMBEDDING_CACHE = 5_000;
+/** Long-term rows whose message hashes are kept in process (see turnPartsOf). */
+const TURN_PARTS_CACHE = 1_000;
 
 function dot(a: Float32Array, b: Float32Array): number {
   let sum = 0;
@@ -78,6 +80,23 @@ function dot(a: Float32Array, b: Float32Array): number {
  */
 export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
   const turnEmbeddings = new Map<string, Float32Array>();
+
+  /**
+   * The content hashes of a long-term turn row's two messages (null: not a turn row), by the
+   * row's content: the same rows come back turn after turn, and hashing them again each time
+   * was a retrieval's largest cost after the queries.
+   */
+  const turnParts = new Map<string, readonly [string, string] | null>();
+  function turnPartsOf(entry: MemoryEntry): readonly [string, string] | null {
+    let parts = turnParts.get(entry.content);
+    if (parts === undefined) {
+      const match = /^User: ([\s\S]*)\nAssistant: ([\s\S]*)$/.exec(entry.content);
+      parts = match === null ? null : [contentHash(match[1] ?? ''), contentHash(match[2] ?? '')];
+      if (turnParts.size >= TURN_PARTS_CACHE) turnParts.clear();
+      turnParts.set(entry.content, parts);
+    }
+    return parts;
+  }
 
   function cacheEmbedding(hash: string, vector: Float32Array): void {
     turnEmbeddings.delete(hash);
@@ -114,12 +133,23 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     }
   }
 
-  async function refreshEntryCount(): Promise<void> {
-    try {
-      deps.metrics.memoryEntriesTotal.set(await deps.longTerm().count());
-    } catch {
-      // the store is not open yet
-    }
+  /**
+   * Sets the entry gauge from the store: after the current tick, once for all the writes of
+   * that tick (a count is a scan of the table's smallest index).
+   */
+  let countScheduled = false;
+  function refreshEntryCount(): void {
+    if (countScheduled) return;
+    countScheduled = true;
+    setImmediate(() => {
+      countScheduled = false;
+      Promise.resolve()
+        .then(() => deps.longTerm().count())
+        .then(
+          (rows) => deps.metrics.memoryEntriesTotal.set(rows),
+          () => undefined, // the store is not open (yet, or any more)
+        );
+    });
   }
 
   /**
@@ -146,15 +176,17 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
         { id: stored.id, vector: entry.embedding, sessionId: stored.session_id },
       ]);
     }
-    void refreshEntryCount();
+    refreshEntryCount();
     return stored;
   }
 
   async function removeEntries(ids: readonly number[]): Promise<number> {
     if (ids.length === 0) return 0;
     const removed = await deps.longTerm().removeMany(ids);
+    // Deleted texts are not kept in process either.
+    turnParts.clear();
     await deps.vectors.remove(ids);
-    void refreshEntryCount();
+    refreshEntryCount();
     return removed;
   }
 
@@ -176,7 +208,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
       removed += batch;
       // A batch that deleted nothing would be asked for again forever; the next run retries.
       if (batch === 0) break;
-      await setImmediate();
+      await nextTick();
     }
     return removed;
   }
@@ -247,12 +279,8 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
       const shortTermHashes = new Set<string>();
       /** A long-term turn row whose two messages are both in short-term already adds nothing. */
       const coveredByShortTerm = (entry: MemoryEntry): boolean => {
-        const parts = /^User: ([\s\S]*)\nAssistant: ([\s\S]*)$/.exec(entry.content);
-        return (
-          parts !== null &&
-          shortTermHashes.has(contentHash(parts[1] ?? '')) &&
-          shortTermHashes.has(contentHash(parts[2] ?? ''))
-        );
+        const parts = turnPartsOf(entry);
+        return parts !== null && shortTermHashes.has(parts[0]) && shortTermHashes.has(parts[1]);
       };
       /** Copies of one text keep the best score and the least trusted origin of them all. */
       const offer = (memory: RetrievedMemory) => {
@@ -322,11 +350,15 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
       if (longTerm) {
         const keywords = keywordsOf(request.query);
         const matches = new Map<number, { entry: MemoryEntry; hits: number }>();
-        for (const keyword of keywords) {
-          for (const entry of await longTerm.search(keyword, {
-            limit: request.topK,
-            session_id: request.sessionId,
-          })) {
+        const options = { limit: request.topK, session_id: request.sessionId };
+        // One entry list per keyword, all asked at once where the store can.
+        let perKeyword: MemoryEntry[][] = [];
+        if (keywords.length > 0 && longTerm.searchMany)
+          perKeyword = await longTerm.searchMany(keywords, options);
+        else
+          for (const keyword of keywords) perKeyword.push(await longTerm.search(keyword, options));
+        for (const entries of perKeyword) {
+          for (const entry of entries) {
             const match = matches.get(entry.id) ?? { entry, hits: 0 };
             match.hits += 1;
             matches.set(entry.id, match);
@@ -422,6 +454,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
       if (patch.content === undefined) return longTerm.update(id, patch);
       const [embedding] = (await tryEmbed([patch.content])) ?? [];
       const updated = await longTerm.update(id, { ...patch, embedding: embedding ?? null });
+      turnParts.clear();
       if (updated && embedding)
         await deps.vectors.upsert([{ id, vector: embedding, sessionId: updated.session_id }]);
       else if (updated) await deps.vectors.remove([id]);
@@ -447,7 +480,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
         longTerm += batch;
         // A batch that deleted nothing would be listed again forever.
         if (batch === 0) break;
-        await setImmediate();
+        await nextTick();
       }
       const shortTerm = await deps.shortTerm.clear(null);
       turnEmbeddings.clear();
@@ -518,7 +551,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
         loaded += page.length;
         after = page[page.length - 1]?.id ?? after;
       }
-      void refreshEntryCount();
+      refreshEntryCount();
       return loaded;
     },
   };

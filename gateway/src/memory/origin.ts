@@ -118,7 +118,8 @@ export function leastTrusted(
   };
 }
 
-function copyOrigin(origin: MemoryOrigin): MemoryOrigin {
+/** A copy of an origin already checked (no validation again). */
+export function copyOrigin(origin: MemoryOrigin): MemoryOrigin {
   return { trust: origin.trust, sources: origin.sources.map((s) => ({ ...s })) };
 }
 

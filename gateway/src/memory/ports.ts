@@ -128,6 +128,14 @@ export interface LongTermMemory {
   list(filter: MemoryFilter): Promise<MemoryEntry[]>;
   /** Case-insensitive substring match on content, newest first. */
   search(query: string, options: { limit: number; session_id?: string }): Promise<MemoryEntry[]>;
+  /**
+   * `search` for each query, answered together (the chat's keywords on every turn): a store
+   * that has it runs them in one go; without it each query is searched on its own.
+   */
+  searchMany?(
+    queries: readonly string[],
+    options: { limit: number; session_id?: string },
+  ): Promise<MemoryEntry[][]>;
   update(
     id: number,
     patch: {

@@ -35,5 +35,10 @@ export function contextWindowOf(provider: ProviderName, nativeModelId: string): 
 
 /** A cheap token estimate: about four characters per token. */
 export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  return estimateTokensOfLength(text.length);
+}
+
+/** `estimateTokens` of a text `chars` characters long (no need to build the text). */
+export function estimateTokensOfLength(chars: number): number {
+  return Math.ceil(chars / 4);
 }

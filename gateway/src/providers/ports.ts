@@ -21,7 +21,7 @@ export {
   type ProviderSpec,
   type ResolvedModel,
 } from './catalog.ts';
-export { contextWindowOf, estimateTokens } from './context-windows.ts';
+export { contextWindowOf, estimateTokens, estimateTokensOfLength } from './context-windows.ts';
 export type {
   ChatMessage,
   FinishReason,

@@ -15,7 +15,7 @@ import {
 import type { SqliteDrizzle } from './repositories.ts';
 import { conversationMessages } from './schema.ts';
 
-const { and, desc, eq, isNotNull, lt, lte, ne, or } = orm;
+const { and, desc, eq, isNotNull, lt, lte, ne, or, sql } = orm;
 
 /** better-sqlite3 is synchronous; this keeps the port's promise contract. */
 const settle = <T>(work: () => T): Promise<T> => new Promise((resolve) => resolve(work()));
@@ -46,29 +46,106 @@ const originText = (origin: MemoryOrigin | null): string | null => {
   return stored === null ? null : JSON.stringify(stored);
 };
 
-export function sqliteConversationRepository(db: SqliteDrizzle): ConversationHistoryStore {
+/** Rows waiting for the next write: one session's messages from one `append`. */
+interface PendingAppend {
+  rows: {
+    sessionId: string;
+    role: 'user' | 'assistant';
+    content: string;
+    origin: string | null;
+    createdAt: number;
+  }[];
+  resolve: (ids: number[]) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * The stored history on SQLite. Its statements are compiled once (the chat appends after every
+ * turn and loads on a session's first). Appends are written after the current tick, all those
+ * of one tick in one transaction: the reply does not wait for them, and concurrent turns share
+ * one commit. Every other call (and `flush`, which closing the database runs) writes what is
+ * waiting first, so a load in this process always sees the appends before it.
+ */
+export function sqliteConversationRepository(
+  db: SqliteDrizzle,
+): ConversationHistoryStore & { flush(): void } {
   const ofSession = (sessionId: string) => eq(conversationMessages.sessionId, sessionId);
   const messagesOf = (sessionId: string) =>
     and(ofSession(sessionId), ne(conversationMessages.role, 'summary'));
+  const session = sql.placeholder('session');
+  const summaryOf = db
+    .select(columns)
+    .from(conversationMessages)
+    .where(
+      and(eq(conversationMessages.sessionId, session), eq(conversationMessages.role, 'summary')),
+    )
+    .orderBy(desc(conversationMessages.id))
+    .limit(1)
+    .prepare();
+  const newestOf = db
+    .select(columns)
+    .from(conversationMessages)
+    .where(
+      and(eq(conversationMessages.sessionId, session), ne(conversationMessages.role, 'summary')),
+    )
+    .orderBy(desc(conversationMessages.id))
+    .limit(sql.placeholder('limit'))
+    .prepare();
+  const insertMessage = db
+    .insert(conversationMessages)
+    .values({
+      sessionId: sql.placeholder('sessionId'),
+      role: sql.placeholder('role'),
+      content: sql.placeholder('content'),
+      origin: sql.placeholder('origin'),
+      createdAt: sql.placeholder('createdAt'),
+    })
+    .returning({ id: conversationMessages.id })
+    .prepare();
+
+  const pending: PendingAppend[] = [];
+  let scheduled = false;
+
+  /** The rows' ids, in order (one transaction assigns them ascending). */
+  const insertRows = (job: PendingAppend): number[] =>
+    job.rows.map((row) => insertMessage.get(row)?.id ?? 0);
+
+  /** Writes every waiting append: one transaction, or each on its own when that one fails. */
+  function flush(): void {
+    scheduled = false;
+    if (pending.length === 0) return;
+    const batch = pending.splice(0);
+    let written: number[][];
+    try {
+      written = db.transaction(() => batch.map(insertRows));
+    } catch {
+      // One bad append must not take the others with it: each is tried alone.
+      for (const job of batch) {
+        try {
+          job.resolve(db.transaction(() => insertRows(job)));
+        } catch (error) {
+          job.reject(error);
+        }
+      }
+      return;
+    }
+    batch.forEach((job, i) => job.resolve(written[i] ?? []));
+  }
+
+  /** Runs `work` after what is waiting has been written. */
+  const afterPending = <T>(work: () => T): Promise<T> =>
+    settle(() => {
+      flush();
+      return work();
+    });
 
   return {
+    flush,
     load: (sessionId, limit) =>
-      settle(() => {
+      afterPending(() => {
         const wanted = rowLimit(limit);
-        const summary = db
-          .select(columns)
-          .from(conversationMessages)
-          .where(and(ofSession(sessionId), eq(conversationMessages.role, 'summary')))
-          .orderBy(desc(conversationMessages.id))
-          .limit(1)
-          .get();
-        const newest = db
-          .select(columns)
-          .from(conversationMessages)
-          .where(messagesOf(sessionId))
-          .orderBy(desc(conversationMessages.id))
-          .limit(wanted + 1)
-          .all();
+        const summary = summaryOf.get({ session: sessionId });
+        const newest = newestOf.all({ session: sessionId, limit: wanted + 1 });
         const kept = newest.slice(0, wanted);
         let earlier: (MemoryOrigin | null)[] = [];
         if (newest.length > wanted) {
@@ -95,26 +172,28 @@ export function sqliteConversationRepository(db: SqliteDrizzle): ConversationHis
         };
       }),
     append: (sessionId, messages) =>
-      settle(() => {
-        if (messages.length === 0) return [];
+      new Promise<number[]>((resolve, reject) => {
+        if (messages.length === 0) {
+          resolve([]);
+          return;
+        }
+        // A malformed origin throws here, before anything is queued.
         const createdAt = nowEpochSeconds();
-        const values = messages.map((message) => ({
+        const rows = messages.map((message) => ({
           sessionId,
           role: message.role,
           content: message.content,
           origin: originText(message.origin),
           createdAt,
         }));
-        return db
-          .insert(conversationMessages)
-          .values(values)
-          .returning({ id: conversationMessages.id })
-          .all()
-          .map((row) => row.id)
-          .sort((a, b) => a - b);
+        pending.push({ rows, resolve, reject });
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(flush);
+        }
       }),
     summarise: (sessionId, upTo, summary) =>
-      settle(() => {
+      afterPending(() => {
         const origin = originText(summary.origin);
         db.transaction((tx) => {
           tx.delete(conversationMessages)
@@ -140,6 +219,6 @@ export function sqliteConversationRepository(db: SqliteDrizzle): ConversationHis
         });
       }),
     clear: (sessionId) =>
-      settle(() => db.delete(conversationMessages).where(ofSession(sessionId)).run().changes),
+      afterPending(() => db.delete(conversationMessages).where(ofSession(sessionId)).run().changes),
   };
 }

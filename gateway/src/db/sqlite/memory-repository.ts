@@ -73,6 +73,9 @@ export function sqliteMemoryRepository(
     .returning(entryColumns)
     .prepare();
 
+  /** Compiled once: every long-term write refreshes the entry gauge with it. */
+  const countEntries = db.select({ rows: count() }).from(memoryEntries).prepare();
+
   const byIds = (ids: readonly number[]): number[][] => chunk(uniqueIds(ids), ID_CHUNK);
 
   return {
@@ -140,7 +143,9 @@ export function sqliteMemoryRepository(
           .all(),
       ),
 
-    search: (query, options) => settle(() => search(query, options)),
+    search: (query, options) => settle(() => search([query], options)[0] ?? []),
+
+    searchMany: (queries, options) => settle(() => search(queries, options)),
 
     update: (id, patch) =>
       settle(() => {
@@ -212,7 +217,7 @@ export function sqliteMemoryRepository(
           .map((row) => row.id);
       }),
 
-    count: () => settle(() => db.select({ rows: count() }).from(memoryEntries).get()?.rows ?? 0),
+    count: () => settle(() => countEntries.get()?.rows ?? 0),
 
     embeddings: (afterId, pageSize) =>
       settle(() =>

@@ -242,3 +242,33 @@ describe('SQLite trigram index', () => {
     }
   });
 });
+
+describe('SQLite searchMany (the chat searches all its keywords at once)', () => {
+  it('answers each query exactly as search does, whatever plan each one takes', async () => {
+    for (const searchProbeRows of [0, 5, 1_000]) {
+      const db = await openSqliteDatabase(join(folder, `many-${searchProbeRows}.db`), {
+        searchProbeRows,
+      });
+      try {
+        for (let index = 0; index < 60; index += 1)
+          await db.memory.insert({
+            session_id: index % 4 === 0 ? 'small' : 'large',
+            content: `${corpus[index % corpus.length] ?? ''} garden note ${index}`,
+            importance_score: 0.5,
+            created_at: 1_000 + Math.floor(index / 3),
+          });
+        const queries = ['garden', 'note 1', 'ga', 'café', 'ΟΔΟΣ', 'absent word', 'x', 'NOTE'];
+        for (const session_id of [undefined, 'small', 'large', 'empty'])
+          for (const limit of [0, 1, 8, 100]) {
+            const options = { limit, ...(session_id === undefined ? {} : { session_id }) };
+            const one = await Promise.all(queries.map((q) => db.memory.search(q, options)));
+            const many = await db.memory.searchMany?.(queries, options);
+            expect(many, `${session_id} ${limit} probe ${searchProbeRows}`).toStrictEqual(one);
+          }
+        await expect(db.memory.searchMany?.([], { limit: 8 })).resolves.toStrictEqual([]);
+      } finally {
+        await db.close();
+      }
+    }
+  });
+});

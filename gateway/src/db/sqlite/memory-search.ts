@@ -74,7 +74,7 @@ type SearchOptions = { limit: number; session_id?: string };
 export function sqliteMemorySearch(
   db: SqliteDrizzle & { $client: BetterSqlite3.Database },
   { searchProbeRows = PROBE_ROWS }: SqliteMemoryOptions = {},
-): (query: string, options: SearchOptions) => MemoryEntry[] {
+): (queries: readonly string[], options: SearchOptions) => MemoryEntry[][] {
   db.$client.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? value.toLowerCase() : value,
   );
@@ -140,11 +140,6 @@ export function sqliteMemorySearch(
       .prepare('select count(*) from (select 1 from memory_entries where session_id = ? limit ?)')
       .pluck(),
   };
-  /** Whether the scope holds at most `rows` entries (counting no further than one more). */
-  const scopeAtMost = (session: string | undefined, rows: number): boolean =>
-    ((session === undefined
-      ? rowsUpTo.all.get(rows + 1)
-      : rowsUpTo.session.get(session, rows + 1)) as number) <= rows;
   /** The scope's n-th newest row (0 = newest), from the index alone; undefined when fewer. */
   type Boundary = { created_at: number; id: number };
   const nthNewest = {
@@ -156,8 +151,43 @@ export function sqliteMemorySearch(
         'order by created_at desc, id desc limit 1 offset ?',
     ),
   };
-  const boundaryOf = (session: string | undefined, offset: number): Boundary | undefined =>
-    session === undefined ? nthNewest.all.get(offset) : nthNewest.session.get(session, offset);
+
+  /**
+   * What one search call learns about its scope (how many rows it holds, where its newest
+   * PROBE_ROWS end), asked at most once per call: several queries of one call (a turn's
+   * keywords) share the answers, which hold as the call runs in one read transaction.
+   */
+  function scopeOf(session: string | undefined) {
+    const sizes = new Map<number, number>();
+    const boundaries = new Map<number, Boundary | undefined>();
+    /** The scope's row count, counting no further than `cap` + 1. */
+    const size = (cap: number): number => {
+      let found = sizes.get(cap);
+      if (found === undefined) {
+        found = (
+          session === undefined ? rowsUpTo.all.get(cap + 1) : rowsUpTo.session.get(session, cap + 1)
+        ) as number;
+        sizes.set(cap, found);
+      }
+      return found;
+    };
+    return {
+      /** Whether the scope holds at most `rows` entries. */
+      atMost: (rows: number): boolean => size(rows) <= rows,
+      boundary(offset: number): Boundary | undefined {
+        if (!boundaries.has(offset))
+          boundaries.set(
+            offset,
+            session === undefined
+              ? nthNewest.all.get(offset)
+              : nthNewest.session.get(session, offset),
+          );
+        return boundaries.get(offset);
+      },
+    };
+  }
+  type Scope = ReturnType<typeof scopeOf>;
+
   /**
    * An upper bound of the rows the index returns for a lookup: its rarest trigram's count, 0
    * when one of them is in no row at all.
@@ -171,7 +201,7 @@ export function sqliteMemorySearch(
     return row === undefined || row.found < terms.length ? 0 : (row.fewest ?? 0);
   };
 
-  return (query, options) => {
+  function searchIn(scope: Scope, query: string, options: SearchOptions): MemoryEntry[] {
     const how: Fold = likeable(query) ? 'ascii' : 'unicode';
     const session = options.session_id;
     const bySession = session !== undefined;
@@ -185,21 +215,32 @@ export function sqliteMemorySearch(
     const run = (plan: Plan, extra: Record<string, unknown> = {}): MemoryEntry[] =>
       statement(plan, how, bySession).all({ ...params, ...extra });
 
-    const lookup = limit === 0 ? undefined : trigramLookup(query, how);
+    // An empty scope matches nothing: no search statement is run (the check reads one row).
+    if (limit === 0 || scope.atMost(0)) return [];
+    const lookup = trigramLookup(query, how);
     if (lookup === undefined) return run('scan');
 
     if (searchProbeRows > 0) {
-      const boundary = boundaryOf(session, searchProbeRows - 1);
+      const boundary = scope.boundary(searchProbeRows - 1);
       // A scope smaller than the probe: one scan answers.
       if (boundary === undefined) return run('scan');
       const recent = run('recent', { since_created: boundary.created_at, since_id: boundary.id });
-      if (recent.length >= limit || scopeAtMost(session, searchProbeRows)) return recent;
+      if (recent.length >= limit || scope.atMost(searchProbeRows)) return recent;
     }
     if (bySession) {
-      if (scopeAtMost(session, candidatesAtMost(lookup.terms))) return run('scan');
+      if (scope.atMost(candidatesAtMost(lookup.terms))) return run('scan');
     }
     return run('indexed', { match: lookup.match });
-  };
+  }
+
+  /** Every query's matches, in one read transaction (one snapshot, one lock for them all). */
+  const searchAll = client.transaction(
+    (queries: readonly string[], options: SearchOptions): MemoryEntry[][] => {
+      const scope = scopeOf(options.session_id);
+      return queries.map((query) => searchIn(scope, query, options));
+    },
+  );
+  return searchAll;
 }
 
 const escapeLike = (text: string): string => text.replace(/[\\%_]/g, '\\$&');

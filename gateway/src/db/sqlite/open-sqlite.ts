@@ -50,6 +50,7 @@ function openPrepared(location: string, inMemory: boolean, options: SqliteOption
     const db = driver.drizzle({ client });
     migrator.migrate(db, { migrationsFolder });
 
+    const conversations = sqliteConversationRepository(db);
     let closed = false;
     return {
       kind: 'sqlite',
@@ -59,7 +60,7 @@ function openPrepared(location: string, inMemory: boolean, options: SqliteOption
       memory: sqliteMemoryRepository(db, options),
       orchestratorNodes: sqliteOrchestratorNodeStore(db),
       channels: sqliteChannelRepository(db),
-      conversations: sqliteConversationRepository(db),
+      conversations,
       keywordSearch: { indexed: true, method: 'fts5-trigram' },
       ping() {
         if (closed) return Promise.resolve(false);
@@ -72,6 +73,8 @@ function openPrepared(location: string, inMemory: boolean, options: SqliteOption
       close() {
         if (!closed) {
           closed = true;
+          // Appends still waiting for their tick are written before the file is closed.
+          conversations.flush();
           client.close();
         }
         return Promise.resolve();

@@ -20,6 +20,7 @@ import {
   assertItemSize,
   assertTtl,
   copyItem,
+  copyStoredItem,
   keywordMatcher,
   normaliseLimit,
   type OnShortTermDropped,
@@ -83,11 +84,21 @@ export function createInProcessShortTermStore(options: InProcessShortTermOptions
     if (closed) throw new Error('the in-process short-term store is closed');
   }
 
+  /**
+   * The earliest expiry among each session's entries (or earlier): a session touched before
+   * then has nothing to drop, so a turn does not walk all its items to find that out.
+   */
+  const soonest = new WeakMap<Map<string, Entry>, number>();
+
   /** Drops the session's expired entries; the session itself when nothing is left. */
   function purge(sessionId: string, entries: Map<string, Entry>, at: number): void {
+    if (at < (soonest.get(entries) ?? -Infinity)) return;
+    let next = Infinity;
     for (const [id, entry] of entries) {
       if (at >= entry.expiresAt) drop(entries, id);
+      else if (entry.expiresAt < next) next = entry.expiresAt;
     }
+    soonest.set(entries, next);
     if (entries.size === 0) sessions.delete(sessionId);
   }
 
@@ -180,6 +191,8 @@ export function createInProcessShortTermStore(options: InProcessShortTermOptions
       };
       entries.set(item.id, added);
       heldBytes += added.bytes;
+      if (added.expiresAt < (soonest.get(entries) ?? Infinity))
+        soonest.set(entries, added.expiresAt);
       for (const id of entries.keys()) {
         if (entries.size <= maxItems) break;
         drop(entries, id);
@@ -192,9 +205,15 @@ export function createInProcessShortTermStore(options: InProcessShortTermOptions
       const entries = live(sessionId);
       const wanted = normaliseLimit(limit);
       if (entries === undefined || wanted === 0) return [];
+      // The newest `wanted` items, newest first: only those are copied.
+      const skip = entries.size - wanted;
       const items: ShortTermItem[] = [];
-      for (const entry of entries.values()) items.push(entry.item);
-      return items.reverse().slice(0, wanted).map(copyItem);
+      let index = 0;
+      for (const entry of entries.values()) {
+        if (index >= skip) items.push(copyStoredItem(entry.item));
+        index += 1;
+      }
+      return items.reverse();
     },
 
     removeMatching(sessionId: string | null, keyword: string): number {

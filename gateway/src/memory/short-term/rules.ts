@@ -2,7 +2,7 @@
  * Rules every short-term adapter applies the same way, so the conformance suite can hold them
  * to one behaviour.
  */
-import { defaultItemOrigin, normaliseOrigin, type MemoryOrigin } from '../origin.ts';
+import { copyOrigin, defaultItemOrigin, normaliseOrigin, type MemoryOrigin } from '../origin.ts';
 import type { ShortTermItem } from '../ports.ts';
 
 /** Items kept per session; adding more drops the oldest. */
@@ -95,5 +95,21 @@ export function copyItem(item: ShortTermItem): ShortTermItem {
     contentHash: item.contentHash,
     createdAt: item.createdAt,
     origin: itemOrigin(item),
+  };
+}
+
+/**
+ * A copy of an item the store holds (made by `copyItem` when it was added, so its origin is
+ * already checked): reading it back does not validate the origin again.
+ */
+export function copyStoredItem(item: ShortTermItem): ShortTermItem {
+  return {
+    id: item.id,
+    sessionId: item.sessionId,
+    role: item.role,
+    content: item.content,
+    contentHash: item.contentHash,
+    createdAt: item.createdAt,
+    origin: item.origin === undefined ? defaultItemOrigin(item.role) : copyOrigin(item.origin),
   };
 }
