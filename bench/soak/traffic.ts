@@ -356,15 +356,43 @@ export function skillCall(api: Api) {
   };
 }
 
-/** The external MCP server's `echo` (allowlisted as mcp:fx/echo): by the model or over REST. */
+/**
+ * The external MCP server's `echo` (allowlisted as mcp:fx/echo): by the model or over REST. A
+ * turn that offers the tool has read a third party's tool description, so the gate prompts even
+ * for an allowlisted call (untrusted content); the soak approves that prompt as its user would.
+ */
 export function mcpCall(api: Api) {
   return async (n: number): Promise<void> => {
     const token = nextToken();
     if (n % 2 === 1) {
-      const res = await api.call('POST', '/api/v1/chat', {
-        message: `call: fx__echo {"text":"${token}"}`,
-        session_id: 'soak-mcp',
-      });
+      const turn = api.call(
+        'POST',
+        '/api/v1/chat',
+        { message: `call: fx__echo {"text":"${token}"}`, session_id: 'soak-mcp' },
+        60_000,
+      );
+      let settled = false;
+      turn.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      while (!settled) {
+        const pending = await api.call('GET', '/api/v1/approvals/pending');
+        expectStatus('GET /approvals/pending', pending, 200);
+        const ours = (pending.json.pending as { id: string; command: string }[]).find((p) =>
+          p.command.includes(token),
+        );
+        if (ours) {
+          expectStatus(
+            'approve (MCP)',
+            await api.call('POST', `/api/v1/approvals/${ours.id}/approve`),
+            200,
+          );
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const res = await turn;
       expectStatus('POST /chat (MCP)', res, 200);
       expectText('MCP echo through the model', res.json.reply, `Tool output: `);
       expectText('MCP echo through the model', res.json.reply, token);
