@@ -19,6 +19,8 @@ describe('GET /api/v1/status', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as Record<string, unknown>;
     expect(body).toEqual({
+      // Whether a model can answer (README, deviations): depends on a local runtime here.
+      model_ready: { ok: expect.any(Boolean), detail: expect.any(String), fix: expect.any(String) },
       status: 'ok',
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       uptime_seconds: expect.any(Number),
