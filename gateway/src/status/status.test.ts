@@ -41,7 +41,8 @@ describe('GET /api/v1/status', () => {
         keyword_search: 'fts5-trigram',
         short_term: 'in-process',
         vectors: 'in-memory',
-        embedder: 'not loaded yet',
+        // Optional and absent in a fresh state directory: off, with how to turn it on.
+        embedder: 'off (no embedding model; to turn on: hearth memory models pull)',
         // Rule 7: the daily memory job (retention, then archival) and its next run.
         memory_job: expect.stringMatching(/^daily at 03:00 local time; next \d{4}-\d\d-\d\dT/),
         approvals: 'in-process',
