@@ -33,7 +33,7 @@ function checkText(status: ProviderStatus | undefined): string {
  * see at once whether a model can answer. Keys go to `POST /settings/llm` (persisted to
  * config.toml), the model to `POST /settings/model` (until the gateway restarts).
  */
-export function SetupView({ onReady }: { onReady?: () => void }) {
+export function SetupView() {
   const [provider, setProvider] = useState(PROVIDER_CHOICES[0]!.name);
   const choice = PROVIDER_CHOICES.find((p) => p.name === provider) ?? PROVIDER_CHOICES[0]!;
   const [values, setValues] = useState<Record<string, string>>(initialValues(choice.fields));
@@ -46,7 +46,6 @@ export function SetupView({ onReady }: { onReady?: () => void }) {
   const readStatus = async () => {
     const status = await api('GET', '/status');
     setReady(status.model_ready);
-    if (status.model_ready.ok) onReady?.();
   };
   useEffect(() => {
     readStatus().catch((e: unknown) => setProblem((e as Error).message));
