@@ -177,3 +177,25 @@ describe('a foreground gateway on another port', () => {
     }
   });
 });
+
+describe('hearth chat on a first run', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await createHarness();
+    // Nothing listens at the local runtime's address, and no provider key is set.
+    await writeFile(
+      join(h.home, 'config.toml'),
+      `[gateway]\nport = 0\n[models]\nollama_base_url = "http://127.0.0.1:${await freePort()}"\n`,
+    );
+  });
+  afterEach(() => h.cleanup());
+
+  it('says before the first message that no model can answer, and names hearth setup', async () => {
+    expect((await h.run(['start'])).code).toBe(0);
+    const chat = await h.run(['chat'], {}, ['/exit\n']);
+    expect(chat.code).toBe(0);
+    expect(chat.stderr).toMatch(/^note: no model can answer yet: .*is not reachable\. /);
+    expect(chat.stderr).toContain('`hearth setup`');
+    expect(chat.stderr).toContain("the web client's set-up page (/#setup)");
+  });
+});
