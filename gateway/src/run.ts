@@ -91,7 +91,11 @@ export async function runGateway(options: RunOptions): Promise<RunningGateway> {
   const stop = () =>
     (stopping ??= gateway
       .close()
-      .finally(() => removeRuntimeFile(env.home, { pid: process.pid, port: address.port })));
+      .finally(() =>
+        removeRuntimeFile(env.home, { pid: process.pid, port: address.port }).catch(
+          (error: unknown) => logger.warn({ err: error }, 'could not remove the runtime file'),
+        ),
+      ));
   return { gateway, address, logger, stop };
 }
 
