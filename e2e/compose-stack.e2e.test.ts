@@ -236,7 +236,7 @@ describe.skipIf(unavailable !== null)(title, () => {
     );
     expect((await backends()).embedder).toBe(
       models.trim() === ''
-        ? 'unavailable (no embedding model: hearth memory models pull)'
+        ? 'off (no embedding model; to turn on: hearth memory models pull)'
         : 'local',
     );
 

@@ -1,17 +1,16 @@
 import { readGatewayAddress } from '@hearth/gateway/gateway-address';
 import { createOnePasswordReader } from '@hearth/gateway/one-password';
 import { resolveSecret } from '@hearth/gateway/secrets';
-import { statePaths } from '@hearth/gateway/state-dir';
 import { CliError } from './cli-error.ts';
 import type { CommandContext } from './deps.ts';
 import { createGatewayClient, type GatewayClient } from './gateway-client.ts';
 import { gatewayUrl } from './gateway-url.ts';
-import { readPidFile } from './pid-file.ts';
-import { isProcessAlive } from './process-alive.ts';
+import { findRunningGateway } from './running-gateway.ts';
 
 /**
- * A client for the gateway this machine runs: the URL recorded by `start --background` when
- * that gateway is alive, else the config's [gateway] host/port. The API key is read from the
+ * A client for the gateway this machine runs: the URL recorded by `start --background`, or in
+ * the runtime file any running gateway writes (a foreground one on another port), when that
+ * gateway is alive; else the config's [gateway] host/port. The API key is read from the
  * config the gateway was started with (resolving ENV:/op://) only when a request needs it. Only
  * those three values are read (not the whole schema), so a command that just asks the gateway
  * starts fast.
@@ -35,11 +34,10 @@ export async function locateGateway(
       apiKey: () => Promise.resolve(options.apiKey || undefined),
     });
   }
-  const record = await readPidFile(statePaths(env.home).pidFile);
-  const live = record !== undefined && isProcessAlive(record.pid);
-  const configPath = (live ? record.configPath : undefined) ?? ctx.configPath();
+  const running = await findRunningGateway(env.home);
+  const configPath = running?.configPath ?? ctx.configPath();
 
-  let baseUrl = live ? record.url : undefined;
+  let baseUrl = running?.url;
   if (baseUrl === undefined) {
     const address = await readGatewayAddress(configPath);
     baseUrl = gatewayUrl(address.host, address.port);

@@ -7472,6 +7472,11 @@ export interface operations {
                         memory: {
                             semantic_available: boolean | null;
                         };
+                        model_ready: {
+                            detail: string;
+                            fix: string;
+                            ok: boolean;
+                        };
                         runtime_available: boolean;
                         /** @enum {string} */
                         status: "ok" | "starting" | "failed";

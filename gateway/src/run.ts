@@ -9,6 +9,7 @@ import { openDatabase } from './db/open-database.ts';
 import { createGateway, type Gateway, type ListeningAddress } from './gateway.ts';
 import { createLogTail } from './observability/log-tail.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
+import { removeRuntimeFile, writeRuntimeFile } from './lifecycle/runtime-file.ts';
 import type { RuntimeReport } from './config/runtime-tuning.ts';
 import type { McpServerCommand } from './mcp/ports.ts';
 
@@ -72,7 +73,37 @@ export async function runGateway(options: RunOptions): Promise<RunningGateway> {
   });
   const address = await gateway.listen();
   logger.info({ url: address.url, config: configPath }, `Hearth listening on ${address.url}`);
-  return { gateway, address, logger, stop: () => gateway.close() };
+  // Where this gateway listens, for `hearth status|chat|stop` (removed on a clean exit).
+  await writeRuntimeFile(env.home, {
+    pid: process.pid,
+    port: address.port,
+    host: address.host,
+    url: localUrl(address.host, address.port),
+    started_at: new Date().toISOString(),
+    config_path: configPath,
+  }).catch((error: unknown) =>
+    logger.warn(
+      { err: error },
+      'could not write the runtime file: the CLI may not find this gateway',
+    ),
+  );
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= gateway
+      .close()
+      .finally(() =>
+        removeRuntimeFile(env.home, { pid: process.pid, port: address.port }).catch(
+          (error: unknown) => logger.warn({ err: error }, 'could not remove the runtime file'),
+        ),
+      ));
+  return { gateway, address, logger, stop };
+}
+
+/** The URL a client on this machine uses: a wildcard bind is reached at the loopback address. */
+function localUrl(host: string, port: number): string {
+  if (host === '0.0.0.0') return `http://127.0.0.1:${port}`;
+  if (host === '::' || host === '::0') return `http://[::1]:${port}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -9,9 +9,10 @@ import { ChatView } from './views/chat.tsx';
 import { KeyDialog } from './views/key-dialog.tsx';
 import { MemoryView } from './views/memory.tsx';
 import { SettingsView } from './views/settings.tsx';
+import { SetupView } from './views/setup.tsx';
 import { StatusView } from './views/status.tsx';
 
-const VIEWS = ['chat', 'approvals', 'canvas', 'status', 'memory', 'settings'] as const;
+const VIEWS = ['chat', 'approvals', 'canvas', 'status', 'memory', 'settings', 'setup'] as const;
 type View = (typeof VIEWS)[number];
 
 function viewOf(hash: string): View {
@@ -28,9 +29,13 @@ export function App() {
 
   const check = useCallback(async () => {
     try {
-      await api('GET', '/status');
+      const status = await api('GET', '/status');
       setNeedsKey(false);
       setReady(true);
+      // First run: no model can answer and no view was asked for — open the set-up page.
+      if (!status.model_ready.ok && location.hash.replace(/^#\/?/, '') === '') {
+        location.hash = '#setup';
+      }
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
         if (storedKey()) setKeyError('That key was not accepted.');
@@ -103,6 +108,8 @@ export function App() {
           <StatusView />
         ) : view === 'memory' ? (
           <MemoryView />
+        ) : view === 'setup' ? (
+          <SetupView />
         ) : (
           <SettingsView />
         )}

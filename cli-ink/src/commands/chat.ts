@@ -11,6 +11,7 @@ import {
 import { CliError } from '../cli-error.ts';
 import { clientId } from '../client-id.ts';
 import type { CommandContext } from '../deps.ts';
+import type { GatewayClient } from '../gateway-client.ts';
 import { locateGateway } from '../locate-gateway.ts';
 import {
   commandSize,
@@ -21,11 +22,15 @@ import {
 } from '../../../common/text/command-display.ts';
 import { showControls } from '@hearth/gateway/show-controls';
 
-async function connect(ctx: CommandContext, session: string | undefined): Promise<ChatConnection> {
+async function connect(
+  ctx: CommandContext,
+  session: string | undefined,
+): Promise<{ connection: ChatConnection; client: GatewayClient }> {
   const client = await locateGateway(ctx);
   const url = `${client.baseUrl.replace(/^http/, 'ws')}/ws?client_id=${encodeURIComponent(await clientId(ctx.deps.env.home))}`;
   try {
-    return await openChatConnection(url, session, undefined, await client.socketProtocols());
+    const protocols = await client.socketProtocols();
+    return { connection: await openChatConnection(url, session, undefined, protocols), client };
   } catch (error) {
     throw new CliError(
       `${error instanceof Error ? error.message : String(error)}; is the gateway running? (hearth start)`,
@@ -86,7 +91,7 @@ export function registerChat(program: Command, ctx: CommandContext): void {
       const { output } = ctx.deps;
       if (options.json && options.message === undefined)
         throw new CliError('--json needs -m <text> (the interactive chat has no JSON form)', 2);
-      const connection = await connect(ctx, options.session);
+      const { connection, client } = await connect(ctx, options.session);
       const write = (text: string) => output.write(text);
       try {
         if (options.message !== undefined) {
@@ -103,6 +108,9 @@ export function registerChat(program: Command, ctx: CommandContext): void {
           else write(`\n${formatSources(reply.sources)}`);
           return;
         }
+        // Before the first message fails: say so when no model can answer, and what to do.
+        const note = await modelReadyNote(client);
+        if (note !== undefined) output.err(note);
         await interactive(ctx, connection, write);
       } catch (error) {
         if (error instanceof ChatError) throw new CliError(error.message);
@@ -240,5 +248,19 @@ async function interactive(
     if (failures.length > 0) throw failures[0];
   } finally {
     rl.close();
+  }
+}
+
+/** `note: no model can answer yet: …` from GET /status `model_ready`; undefined when one can. */
+async function modelReadyNote(client: GatewayClient): Promise<string | undefined> {
+  try {
+    const status = (await client.getJson('/api/v1/status')) as {
+      model_ready?: { ok?: unknown; detail?: unknown; fix?: unknown };
+    } | null;
+    const ready = status?.model_ready;
+    if (ready === undefined || ready.ok !== false) return undefined;
+    return `note: no model can answer yet: ${String(ready.detail)}. ${String(ready.fix)}`;
+  } catch {
+    return undefined; // an older gateway, or a status error: the chat says what fails
   }
 }

@@ -5,6 +5,7 @@ describe('formatStatus', () => {
   it('summarises status, version, uptime, phase, sessions, host and backends', () => {
     const text = formatStatus(
       {
+        model_ready: { ok: true, detail: 'ready: claude-sonnet-4-5 (anthropic)', fix: '' },
         status: 'ok',
         version: '0.1.0',
         uptime_seconds: 3725,
@@ -24,6 +25,7 @@ describe('formatStatus', () => {
     expect(text).toBe(
       [
         'Hearth at http://127.0.0.1:7432',
+        '  model     ready: claude-sonnet-4-5 (anthropic)',
         '  status    ok (phase: ready)',
         '  version   0.1.0',
         '  uptime    1h 2m 5s',
@@ -41,6 +43,24 @@ describe('formatStatus', () => {
     );
     expect(text).toContain('  error     database: boom');
     expect(text).toContain('  host      ?');
+    expect(text).toContain('  model     ?');
+  });
+
+  it('puts a model that cannot answer first, with the next step', () => {
+    const text = formatStatus(
+      {
+        model_ready: {
+          ok: false,
+          detail: 'no model can answer: the local runtime is not reachable',
+          fix: 'Run `hearth setup`.',
+        },
+        status: 'ok',
+      },
+      'http://x',
+    );
+    expect(text.split('\n')[1]).toBe(
+      '  model     NOT READY — no model can answer: the local runtime is not reachable. Run `hearth setup`.',
+    );
   });
 
   it('formats durations', () => {

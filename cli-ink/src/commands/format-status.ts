@@ -10,6 +10,7 @@ type GatewayStatus = Loose<WireStatus>;
 export function formatStatus(body: unknown, url: string): string {
   const status = (body && typeof body === 'object' ? body : {}) as GatewayStatus;
   const rows: [string, string][] = [
+    ['model', formatModelReady(status.model_ready)],
     ['status', `${status.status ?? '?'} (phase: ${status.init_phase ?? '?'})`],
     ['version', status.version ?? '?'],
     ['uptime', status.uptime_seconds === undefined ? '?' : formatDuration(status.uptime_seconds)],
@@ -23,6 +24,14 @@ export function formatStatus(body: unknown, url: string): string {
     `Hearth at ${url}`,
     ...rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`),
   ].join('\n');
+}
+
+/** The first line: can a model answer, and if not, the next step. */
+function formatModelReady(ready: GatewayStatus['model_ready']): string {
+  if (!ready) return '?';
+  return ready.ok
+    ? (ready.detail ?? 'ready')
+    : `NOT READY — ${ready.detail ?? ''}. ${ready.fix ?? ''}`;
 }
 
 function formatHost(host: GatewayStatus['host']): string {

@@ -35,7 +35,7 @@ describe('hearth status', () => {
     const summary = await h.run(['-c', other, 'status'], env);
     expect(summary.stderr).toBe('');
     expect(summary.stdout).toMatch(
-      /^Hearth at http:\/\/127\.0\.0\.1:\d+\n {2}status {4}ok \(phase: ready\)/,
+      /^Hearth at http:\/\/127\.0\.0\.1:\d+\n {2}model {5}(ready: |NOT READY — ).*\n {2}status {4}ok \(phase: ready\)/,
     );
     expect(summary.stdout).toContain('backends  database: sqlite');
 

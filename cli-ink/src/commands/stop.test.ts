@@ -2,11 +2,15 @@ import { spawnSync } from 'node:child_process';
 import { access, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../testing/cli-harness.ts';
+import { createHarness, freePort, type Harness } from '../testing/cli-harness.ts';
 
 describe('hearth stop', () => {
   let h: Harness;
-  beforeEach(async () => void (h = await createHarness()));
+  beforeEach(async () => {
+    h = await createHarness();
+    // `stop` asks the configured address whether a gateway answers: a port nothing listens on.
+    await writeFile(join(h.home, 'config.toml'), `[gateway]\nport = ${await freePort()}\n`);
+  });
   afterEach(() => h.cleanup());
 
   it('says Hearth is not running when there is no pid file', async () => {

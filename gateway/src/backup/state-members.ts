@@ -29,6 +29,7 @@ export interface StateInventory {
 /** Top-level entries a backup leaves out, and why. */
 const SKIPPED_TOP_LEVEL: ReadonlyMap<string, string> = new Map([
   ['gateway.pid', 'the running gateway’s process id'],
+  ['gateway.runtime.json', 'where the running gateway listens'],
   ['terminal.token', 'a local secret the gateway creates again when it is missing'],
   ['models', `the embedding model cache (large; fetch it again with \`${PULL_COMMAND}\`)`],
 ]);

@@ -42,7 +42,7 @@ describe('readGatewayAddress: [gateway] host, port and api_key without the full 
     ['[gateway]\nhost = ""\n', 'gateway.host must be a non-empty string'],
     ['[gateway]\napi_key = 1\n', 'gateway.api_key must be a string'],
     ['gateway = 3\n', '[gateway] must be a table'],
-    ['[gateway\n', 'not valid TOML'],
+    ['[gateway\n', 'Invalid TOML'],
   ])('names the key of a bad value: %j', async (text, message) => {
     await expect(readGatewayAddress(await file(text))).rejects.toThrow(message);
   });

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import * as TOML from '@decimalturn/toml-patch';
 import { HearthError } from '../errors.ts';
+import { tomlSyntaxMessage } from './toml-syntax.ts';
 
 /** What a client needs to reach the gateway a config file describes. */
 export interface GatewayAddress {
@@ -35,10 +36,7 @@ export async function readGatewayAddress(path: string): Promise<GatewayAddress> 
   try {
     parsed = TOML.parse(text);
   } catch (error) {
-    throw new HearthError(
-      'validation',
-      `${path}: not valid TOML (${error instanceof Error ? error.message : String(error)})`,
-    );
+    throw new HearthError('validation', tomlSyntaxMessage(path, text, error));
   }
   const section = (parsed as { gateway?: unknown }).gateway ?? {};
   if (typeof section !== 'object' || section === null)

@@ -5,6 +5,7 @@ import { HearthError } from '../errors.ts';
 import { configSchema, type HearthConfig } from './schema.ts';
 import { mapSecrets, redactTable } from './secret-walk.ts';
 import { resolveSecret, type SecretResolverDeps } from './secrets.ts';
+import { tomlSyntaxMessage } from './toml-syntax.ts';
 
 export interface LoadedConfig {
   /** Validated configuration with every secret reference resolved to its value. */
@@ -21,8 +22,7 @@ export function parseConfig(text: string, path: string): HearthConfig {
   try {
     data = TOML.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new HearthError('validation', `Invalid TOML in ${path}: ${reason}`);
+    throw new HearthError('validation', tomlSyntaxMessage(path, text, error));
   }
   const result = configSchema.safeParse(data);
   if (!result.success) {

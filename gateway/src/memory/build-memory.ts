@@ -5,6 +5,8 @@ import type { Metrics } from '../observability/metrics.ts';
 import type { RedisPool } from '../redis/pool.ts';
 import { createCompactor, type Summarise } from './compaction.ts';
 import { createConversationHistory } from './conversation-history.ts';
+import { embedderBackend } from './embedder/embedder-status.ts';
+import { DEFAULT_EMBEDDING_MODEL_ID, inspectModelFolder } from './embedder/model-files.ts';
 import { createTransformersEmbedder } from './embedder/transformers-embedder.ts';
 import { createMemoryService } from './memory-service.ts';
 import type {
@@ -51,6 +53,11 @@ export async function buildMemory(deps: BuildMemoryDeps): Promise<MemoryRuntime>
   const now = deps.now ?? Date.now;
   const logger = deps.logger.child({ area: 'memory' });
   const embedder = deps.embedder ?? createTransformersEmbedder({ modelDir: deps.modelDir, logger });
+  // Whether the local model's files are there (a folder check, no load): absent, it is off.
+  const modelFilesPresent =
+    deps.embedder === undefined
+      ? (await inspectModelFolder(deps.modelDir, DEFAULT_EMBEDDING_MODEL_ID)).ok
+      : null;
 
   // The Redis and Qdrant clients are imported only when configured: loaded, they hold ~40 MB
   // resident in a gateway that never uses them.
@@ -149,12 +156,7 @@ export async function buildMemory(deps: BuildMemoryDeps): Promise<MemoryRuntime>
     backends: () => ({
       short_term: shortTerm.kind,
       vectors: vectors.kind,
-      embedder:
-        embedder.state === 'unavailable'
-          ? 'unavailable (no embedding model: hearth memory models pull)'
-          : embedder.state === 'unknown'
-            ? 'not loaded yet'
-            : 'local',
+      embedder: embedderBackend(embedder.state, modelFilesPresent),
     }),
     async close() {
       await compactor.idle();

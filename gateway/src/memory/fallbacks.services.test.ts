@@ -159,7 +159,10 @@ describe('embedding model unavailable', () => {
     const gw = await gateway({}, { hashEmbedder: false });
     const before = await status(gw);
     expect(before.memory.semantic_available).toBeNull();
-    expect(before.backends.embedder).toBe('not loaded yet');
+    // The model's files are absent: off at once, with how to turn it on (nothing loaded).
+    expect(before.backends.embedder).toBe(
+      'off (no embedding model; to turn on: hearth memory models pull)',
+    );
     // Reading the status twice loads nothing.
     expect((await status(gw)).memory.semantic_available).toBeNull();
 
@@ -168,7 +171,7 @@ describe('embedding model unavailable', () => {
       .poll(async () => (await status(gw)).memory.semantic_available, { timeout: 10_000 })
       .toBe(false);
     expect((await status(gw)).backends.embedder).toBe(
-      'unavailable (no embedding model: hearth memory models pull)',
+      'off (no embedding model; to turn on: hearth memory models pull)',
     );
 
     // The other tiers still work: an important turn is stored long-term (without an embedding).

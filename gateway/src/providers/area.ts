@@ -7,6 +7,7 @@ import type { ProviderName } from './catalog.ts';
 import { createLlmRouter, type LlmRouter } from './router.ts';
 import { providerRoutes } from './routes.ts';
 import { configuredProbeOrigins } from './status.ts';
+import { createModelReadiness, type ModelReady } from './model-readiness.ts';
 import { defineArea } from '../lifecycle/install.ts';
 
 export interface ProvidersAreaDeps {
@@ -23,6 +24,8 @@ export interface ProvidersArea extends Area {
   readonly usage: UsageTracker;
   /** Base-URL overrides per provider (tests point them at fake servers; proxies). */
   readonly endpoints: Partial<Record<ProviderName, string>> | undefined;
+  /** `/api/v1/status` `model_ready`: can a model answer (no paid call; cached briefly). */
+  readonly modelReady: () => Promise<ModelReady>;
 }
 
 /** The 19 providers behind one router, usage and cost, `GET /models` and `GET /usage`. */
@@ -37,9 +40,16 @@ export function providersArea(deps: ProvidersAreaDeps): ProvidersArea {
     metrics: deps.metrics,
     logger: deps.logger.child({ area: 'providers' }),
   });
+  const readiness = createModelReadiness({
+    models,
+    router,
+    endpoints: deps.endpoints,
+    fetch: deps.fetch,
+  });
   return {
     name: 'providers',
     router,
+    modelReady: () => readiness.read(),
     usage,
     endpoints: deps.endpoints,
     routes: providerRoutes({

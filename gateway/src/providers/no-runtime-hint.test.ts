@@ -48,8 +48,8 @@ describe('chat with no reachable LLM', () => {
     expect(status).toBe(502);
     expect(detail).toMatch(/^Every provider failed: ollama\/llama3\.2 \(ollama\): /);
     expect(detail).toContain(
-      `Start Ollama at http://127.0.0.1:${port}, or configure a provider: ` +
-        '`hearth config edit` or POST /api/v1/settings/llm.',
+      `Start Ollama at http://127.0.0.1:${port}, or configure a provider: run \`hearth setup\`, ` +
+        "or open the web client's set-up page (/#setup) (or POST /api/v1/settings/llm).",
     );
   });
 

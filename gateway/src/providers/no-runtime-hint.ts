@@ -4,6 +4,7 @@
  * Also keeps credentials out of error text shown to clients: URLs lose their user info, query
  * and fragment.
  */
+import { SETUP_PLACES } from './setup-hint.ts';
 
 /** Error codes of a connection that never reached a server. */
 const UNREACHABLE_CODES = new Set([
@@ -63,7 +64,7 @@ export function redactUrls(text: string): string {
 /** The next step when the local runtime at `baseURL` could not be reached. */
 export function noRuntimeHint(baseURL: string): string {
   return (
-    `Start Ollama at ${withoutCredentials(baseURL)}, or configure a provider: ` +
-    '`hearth config edit` or POST /api/v1/settings/llm.'
+    `Start Ollama at ${withoutCredentials(baseURL)}, or configure a provider: ${SETUP_PLACES} ` +
+    '(or POST /api/v1/settings/llm).'
   );
 }

@@ -16,6 +16,7 @@ import { modelLabel } from './model-label.ts';
 import { generate, stream, type ModelCall } from './llm-call.ts';
 import type { ChatMessage, Generation, GenerationEvent, ToolSpec } from './messages.ts';
 import { isUnreachable, noRuntimeHint, redactUrls } from './no-runtime-hint.ts';
+import { SETUP_HINT } from './setup-hint.ts';
 import { thinkingOptions, type ThinkingLevel } from './thinking.ts';
 import { mergeProviderOptions, webSearchFor } from './web-search.ts';
 
@@ -306,7 +307,10 @@ export function createLlmRouter(deps: RouterDeps): LlmRouter {
   function exhausted(attempts: Attempt[], signal: AbortSignal | undefined): HearthError {
     if (signal?.aborted) return new HearthError('bad_request', 'Generation cancelled');
     if (attempts.length === 0)
-      return new HearthError('unavailable', 'No model is configured: set [models] primary');
+      return new HearthError(
+        'unavailable',
+        `No model is configured: set [models] primary. ${SETUP_HINT}`,
+      );
     const chain = attempts
       .map((a) => `${a.model} (${a.provider}): ${a.error ?? 'failed'}`)
       .join('; ');
@@ -314,7 +318,7 @@ export function createLlmRouter(deps: RouterDeps): LlmRouter {
     const runtimeDown = attempts.some((a) => a.provider === 'ollama' && a.unreachable);
     const hint = runtimeDown
       ? ` — ${noRuntimeHint(deps.endpoints?.ollama ?? providerSpec('ollama').baseURL(deps.models()))}`
-      : '';
+      : ` — ${SETUP_HINT}`;
     return new HearthError('upstream', `Every provider failed: ${chain}${hint}`);
   }
 

@@ -38,7 +38,7 @@ export interface StatusProbeDeps {
 /** Why a live check failed: a category only, never the fetch error's text. */
 export type ProbeFailure = 'unreachable' | 'timeout' | `http_${number}` | 'invalid_response';
 
-function probeURL(
+export function probeURL(
   spec: ProviderSpec,
   models: ModelsConfig,
   endpoints: StatusProbeDeps['endpoints'],

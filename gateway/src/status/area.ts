@@ -26,6 +26,7 @@ export interface StatusOptions {
 /** What /status reads; every installed area also reports its backends. */
 export type StatusNeeds = Record<string, Area> & {
   sessions: { conversations: { size(): number } };
+  providers: { modelReady: StatusSources['modelReady'] };
   agent: { available: () => boolean };
   voice: { summary: StatusSources['voice'] };
   memory: { semanticAvailable: () => boolean | null };
@@ -45,6 +46,7 @@ export const status = defineArea(
       metrics: kernel.metrics,
       uptimeMs: kernel.uptimeMs,
       sources: {
+        modelReady: needs.providers.modelReady,
         activeSessions: () => needs.sessions.conversations.size(),
         runtimeAvailable: needs.agent.available,
         voice: needs.voice.summary,

@@ -65,6 +65,7 @@ export function apiStatusRoutes(deps: StatusRouteDeps): AnyRoute[] {
       handler: async () => {
         const failed = deps.startup.failure !== null;
         return {
+          model_ready: await deps.sources.modelReady(),
           status: failed
             ? ('failed' as const)
             : deps.startup.done

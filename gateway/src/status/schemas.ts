@@ -18,6 +18,8 @@ export const readinessResponse = z.object({
 const nullableNumber = z.number().nullable();
 
 export const gatewayStatusResponse = z.object({
+  /** Additive (README, deviations): can a model answer, and if not, what to do next. */
+  model_ready: z.object({ ok: z.boolean(), detail: z.string(), fix: z.string() }),
   status: z.enum(['ok', 'starting', 'failed']),
   version: z.string(),
   uptime_seconds: z.number(),

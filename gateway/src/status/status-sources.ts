@@ -3,6 +3,8 @@
  * narrow interface instead of the status routes reaching into areas.
  */
 export interface StatusSources {
+  /** Can a model answer the next message, and if not, the next step (no paid call). */
+  modelReady(): Promise<{ ok: boolean; detail: string; fix: string }>;
   activeSessions(): number;
   /** The agent runtime (router, tools, pipeline) is constructed. */
   runtimeAvailable(): boolean;

@@ -19,6 +19,8 @@ describe('GET /api/v1/status', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as Record<string, unknown>;
     expect(body).toEqual({
+      // Whether a model can answer (README, deviations): depends on a local runtime here.
+      model_ready: { ok: expect.any(Boolean), detail: expect.any(String), fix: expect.any(String) },
       status: 'ok',
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       uptime_seconds: expect.any(Number),
@@ -39,7 +41,8 @@ describe('GET /api/v1/status', () => {
         keyword_search: 'fts5-trigram',
         short_term: 'in-process',
         vectors: 'in-memory',
-        embedder: 'not loaded yet',
+        // Optional and absent in a fresh state directory: off, with how to turn it on.
+        embedder: 'off (no embedding model; to turn on: hearth memory models pull)',
         // Rule 7: the daily memory job (retention, then archival) and its next run.
         memory_job: expect.stringMatching(/^daily at 03:00 local time and at start; next \d{4}-\d\d-\d\dT/),
         approvals: 'in-process',

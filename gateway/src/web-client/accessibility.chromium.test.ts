@@ -104,6 +104,7 @@ describe.skipIf(!chromiumPath)(
           memory: () => page.getByLabel('Search memories').waitFor(),
           settings: () =>
             page.getByRole('button', { name: /Notify me|Turn notifications/ }).waitFor(),
+          setup: () => page.getByText(/^Ready: /).waitFor(),
         };
         for (const [view, ready] of Object.entries(waits)) {
           await page.getByRole('link', { name: new RegExp(`^${view}`, 'i') }).click();
@@ -122,6 +123,7 @@ describe.skipIf(!chromiumPath)(
           status: [],
           memory: [],
           settings: [],
+          setup: [],
         });
       },
     );
@@ -145,6 +147,34 @@ describe.skipIf(!chromiumPath)(
         }
       } finally {
         await keyed.close();
+      }
+    });
+
+    it('finds no violation on a first run: the set-up page and Status while no model can answer', async () => {
+      const fresh = await startTestGateway({
+        // Nothing listens at this runtime address (port 9 is discard), and no key is set.
+        config: { models: { ollama_base_url: 'http://127.0.0.1:9' } },
+        webAssetsDir: assets,
+      });
+      try {
+        await fresh.gateway.whenReady();
+        for (const colorScheme of ['light', 'dark'] as const) {
+          const context = await browser.newContext({ colorScheme });
+          const page = await context.newPage();
+          await page.goto(fresh.url);
+          await page.getByText('No model can answer yet.').waitFor({ timeout: 20_000 });
+          await page.getByLabel('Provider').selectOption('azure');
+          const setup = await audit(page);
+          await page.getByRole('link', { name: /^status/i }).click();
+          await page.getByRole('link', { name: 'Open the set-up page' }).waitFor();
+          const status = await audit(page);
+          expect({ [colorScheme]: { setup, status } }).toEqual({
+            [colorScheme]: { setup: [], status: [] },
+          });
+          await context.close();
+        }
+      } finally {
+        await fresh.close();
       }
     });
 

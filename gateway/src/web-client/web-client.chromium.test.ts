@@ -360,7 +360,11 @@ describe.skipIf(!chromiumPath)(
     let browser: Browser;
     beforeAll(async () => {
       assets = await buildClient();
-      gw = await startTestGateway({ config: { gateway: { api_key: key } }, webAssetsDir: assets });
+      // A provider key, so a model can answer and the page opens on the chat (not the set-up).
+      gw = await startTestGateway({
+        config: { gateway: { api_key: key }, models: { anthropic_api_key: 'sk-ant-test' } },
+        webAssetsDir: assets,
+      });
       await gw.gateway.whenReady();
       browser = await launchChromium();
     }, 180_000);

@@ -27,6 +27,15 @@ export function StatusView() {
   return (
     <section aria-labelledby="status-title">
       <h2 id="status-title">Status</h2>
+      {/* First line: can a model answer the next message? If not, what to do. */}
+      {status === undefined ? null : status.model_ready.ok ? (
+        <p class="model-ready">Model: {status.model_ready.detail}</p>
+      ) : (
+        <p class="model-ready card warn-card" role="alert">
+          <strong>No model can answer yet:</strong> {status.model_ready.detail}.{' '}
+          {status.model_ready.fix} <a href="#setup">Open the set-up page</a>
+        </p>
+      )}
       {error ? (
         <p class="error" role="alert">
           {error}
@@ -59,7 +68,10 @@ export function StatusView() {
                       backend,
                     )
                       ? 'warn'
-                      : ''
+                      : // An optional part that is off says how to turn it on: not an error.
+                        backend.startsWith('off (')
+                        ? 'muted'
+                        : ''
                   }
                 >
                   {backend}
