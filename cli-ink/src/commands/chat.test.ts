@@ -146,9 +146,10 @@ describe('hearth chat', () => {
   });
 
   it('interactive: a failing model is reported and the next message still works', async () => {
-    // Both configured models fail (primary, then the local fallback); the next turn answers.
+    // Every candidate fails (primary, the local fallback, then the keyed Anthropic default that
+    // automatic routing tries last); the next turn answers.
     const failure = { error: { status: 400, message: 'bad things' } };
-    bed.fake.reply(failure, failure, { text: 'recovered' });
+    bed.fake.reply(failure, failure, failure, { text: 'recovered' });
 
     const result = await h.run(['chat', '--session', 'cli-upstream'], {}, [
       'break please\n',
@@ -159,7 +160,13 @@ describe('hearth chat', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/^error: Every provider failed: .*bad things.*\n$/);
     expect(result.stdout).toContain('recovered\n');
-    expect(userMessages()).toEqual(['break please', 'break please', 'again']);
+    // Anthropic's wire carries the text as a content block.
+    expect(userMessages()).toEqual([
+      'break please',
+      'break please',
+      [{ type: 'text', text: 'break please' }],
+      'again',
+    ]);
   });
 
   it('interactive: shows an approval request and decides it at once while the turn waits', async () => {
