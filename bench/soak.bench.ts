@@ -19,7 +19,8 @@
  *
  * Every SOAK_SAMPLE_S (60) it prints a row (bench/soak/samples.ts): the gateway's RSS (the
  * median of samples every 5 s since the previous row; anonymous and file-backed), its V8 heap
- * and its workers' (/api/v1/metrics), descriptors (/proc), CPU, event-loop delay p99 and max
+ * (in use, reserved, old space and large objects reserved) and its workers', its ArrayBuffers and
+ * V8's malloc'ed memory (/api/v1/metrics), descriptors (/proc), CPU, event-loop delay p99 and max
  * (`nodejs_eventloop_lag_*_seconds`: the gateway's last full minute) beside a control process's
  * (bench/soak/control-loop.ts: as much CPU as the gateway, measured the same way, so what a busy
  * process on this machine waits anyway shows apart), the load average, active sessions and
@@ -28,7 +29,7 @@
  * last half of the run (the last 30 minutes of an hour) RSS within ±SOAK_RSS_BAND_PERCENT (10)
  * of its first reading there, descriptors at most SOAK_FD_SLACK (16) above it, and event-loop
  * delay p99 at most SOAK_MAX_LOOP_P99_MS (100) above the control's every minute. Exit code 1 on
- * FAIL.
+ * FAIL. The first line says the allocator and heap flags in effect (`backends` of /status).
  *
  * Env: SOAK_MINUTES (60), SOAK_SAMPLE_S (60), SOAK_BACKUP_EVERY_S (300; the first one after
  * 30 s), SOAK_OUT (bench/results/soak.json), SOAK_GATEWAY_ENTRY (dist/gateway/src/main.js),
@@ -243,7 +244,8 @@ const stopped = () => stopping || gatewayDied !== null || elapsedS() >= duration
 
 out(
   `soak: ${MINUTES} min against ${ENTRY} (pid ${gateway.pid}), readings every ${SAMPLE_S} s; ` +
-    `skills: ${backends.skills ?? 'unknown'}; node ${process.version}`,
+    `skills: ${backends.skills ?? 'unknown'}; allocator: ${backends.allocator ?? 'unknown'}; ` +
+    `heap: ${backends.heap ?? 'unknown'}; node ${process.version}`,
 );
 if (setupProblems.length > 0) {
   out(`set-up failed: ${setupProblems.join('; ')}`);

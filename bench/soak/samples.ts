@@ -16,6 +16,11 @@ export interface ProcessReading {
   heap_used_mb: number | null;
   heap_total_mb: number | null;
   external_mb: number | null;
+  /** `nodejs_array_buffers_bytes` (part of external) and `nodejs_malloced_memory_bytes`, MB. */
+  array_buffers_mb: number | null;
+  malloced_mb: number | null;
+  /** `nodejs_heap_space_size_bytes` and `_used_bytes` by V8 space (`old_space`, …), MB. */
+  heap_spaces_mb: Record<string, { size: number; used: number }>;
   /** `nodejs_worker_heap_total_bytes` by worker thread, MB (their isolates are not in `heap_*`). */
   worker_heaps_mb: Record<string, number>;
   /** Entries of /proc/<pid>/fd. */
@@ -84,6 +89,16 @@ export async function readProcess(pid: number, api: Api): Promise<ProcessReading
   }
   const mb = (bytes: number | null) =>
     bytes === null ? null : Math.round((bytes / 1_048_576) * 10) / 10;
+  const spaces: Record<string, { size: number; used: number }> = {};
+  for (const [metric, key] of [
+    ['nodejs_heap_space_size_bytes', 'size'],
+    ['nodejs_heap_space_used_bytes', 'used'],
+  ] as const)
+    for (const { labels, value } of metrics.get(metric) ?? []) {
+      const space = /space="([^"]*)"/.exec(labels)?.[1] ?? '?';
+      spaces[space] ??= { size: 0, used: 0 };
+      spaces[space][key] = mb(value)!;
+    }
   return {
     rss_mb: rss.total,
     rss_anon_mb: rss.anon,
@@ -91,6 +106,9 @@ export async function readProcess(pid: number, api: Api): Promise<ProcessReading
     heap_used_mb: mb(one('nodejs_heap_used_bytes')),
     heap_total_mb: mb(one('nodejs_heap_total_bytes')),
     external_mb: mb(one('nodejs_external_memory_bytes')),
+    array_buffers_mb: mb(one('nodejs_array_buffers_bytes')),
+    malloced_mb: mb(one('nodejs_malloced_memory_bytes')),
+    heap_spaces_mb: spaces,
     worker_heaps_mb: workerHeaps,
     fds: fdList.length,
     open_fds_metric: one('process_open_fds'),

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
+  HEAP_GROWING_PERCENT,
   JEMALLOC_PATHS,
   planRuntimeTuning,
   restoreEnvironment,
@@ -13,6 +14,8 @@ import {
 
 const JEMALLOC = '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2';
 const SEMI = `--max-semi-space-size=${SEMI_SPACE_MB}`;
+const GROWING = `--heap-growing-percent=${HEAP_GROWING_PERCENT}`;
+const HEAP_REPORT = 'young generation 2 MB semi-spaces; old generation grows 50 % past live data';
 
 function input(overrides: Partial<TuningInput> & { files?: string[] } = {}): TuningInput {
   const files = new Set(overrides.files ?? [JEMALLOC]);
@@ -39,7 +42,7 @@ function relaunch(plan: ReturnType<typeof planRuntimeTuning>) {
 }
 
 describe('planRuntimeTuning', () => {
-  it('re-executes Node with jemalloc preloaded and small semi-spaces, keeping every argument', () => {
+  it('re-executes Node with jemalloc preloaded, small semi-spaces and a fixed old-generation growth, keeping every argument', () => {
     const plan = relaunch(planRuntimeTuning(input({ execArgv: ['--import', '/x.mjs'] })));
     expect(plan.file).toBe('/opt/node/bin/node');
     expect(plan.args).toEqual([
@@ -47,6 +50,7 @@ describe('planRuntimeTuning', () => {
       '--import',
       '/x.mjs',
       SEMI,
+      GROWING,
       '/app/dist/gateway/src/main.js',
       '--port',
       '7432',
@@ -54,7 +58,7 @@ describe('planRuntimeTuning', () => {
     expect(plan.env).toMatchObject({ PATH: '/usr/bin', LD_PRELOAD: JEMALLOC });
     expect(plan.env.MALLOC_ARENA_MAX).toBeUndefined();
     expect(plan.marker).toEqual({
-      report: { allocator: `jemalloc (${JEMALLOC})`, heap: 'young generation 2 MB semi-spaces' },
+      report: { allocator: `jemalloc (${JEMALLOC})`, heap: HEAP_REPORT },
       restore: { LD_PRELOAD: null },
     });
   });
@@ -120,15 +124,31 @@ describe('planRuntimeTuning', () => {
     expect(fromArgv.args.filter((arg) => arg.includes('semi-space'))).toEqual([
       '--max-semi-space-size=8',
     ]);
-    expect(fromArgv.marker.report.heap).toBe('from the command line: --max-semi-space-size=8');
+    // The growth flag is still ours.
+    expect(fromArgv.args).toContain(GROWING);
+    expect(fromArgv.marker.report.heap).toBe(
+      'old generation grows 50 % past live data; from the command line: --max-semi-space-size=8',
+    );
     // Nothing left to change: no relaunch at all.
     const plan = planRuntimeTuning(
       input({
         env: { NODE_OPTIONS: '--max_semi_space_size=4', MALLOC_ARENA_MAX: '2' },
+        execArgv: ['--heap_growing_percent=30'],
         files: [],
       }),
     );
     expect(plan.kind).toBe('keep');
+  });
+
+  it("keeps the user's old-generation growth flag and adds the semi-space one", () => {
+    const plan = relaunch(
+      planRuntimeTuning(input({ execArgv: ['--heap-growing-percent=100'], files: [] })),
+    );
+    expect(plan.args.filter((arg) => /growing/.test(arg))).toEqual(['--heap-growing-percent=100']);
+    expect(plan.args).toContain(SEMI);
+    expect(plan.marker.report.heap).toBe(
+      'young generation 2 MB semi-spaces; from the command line: --heap-growing-percent=100',
+    );
   });
 
   it.each([
@@ -194,13 +214,14 @@ describe.runIf(process.platform === 'linux' && typeof process.execve === 'functi
     const jemalloc = JEMALLOC_PATHS.find((path) => existsSync(path));
 
     it.runIf(jemalloc !== undefined)(
-      'keeps its pid, runs on jemalloc with the semi-space flag, and hides both from children',
+      'keeps its pid, runs on jemalloc with the heap flags, and hides both from children',
       async () => {
         const { pid, seen } = await spawnTuned({});
         expect(seen).toMatchObject({
           pid,
           jemallocMapped: true,
           semiSpaceFlag: true,
+          growingFlag: true,
           ldPreload: null,
           marker: null,
           report: { allocator: `jemalloc (${jemalloc})` },
@@ -221,11 +242,41 @@ describe.runIf(process.platform === 'linux' && typeof process.execve === 'functi
       });
     });
 
+    it(
+      'keeps the old space within 3 times its live data under churn (V8 alone goes past 3.5 times)',
+      { timeout: 60_000 },
+      async () => {
+        const churn = fileURLToPath(new URL('./testing/tuned-churn.ts', import.meta.url));
+        type Figures = { execArgv: string[]; peakOldSpace: number; minHeapUsed: number };
+        const run = (flags: string[]) =>
+          new Promise<Figures>((resolve, reject) =>
+            execFile(
+              process.execPath,
+              [...flags, churn],
+              { env: { PATH: process.env.PATH ?? '' } },
+              (error, stdout) => {
+                if (error) reject(new Error(error.message));
+                else resolve(JSON.parse(stdout) as Figures);
+              },
+            ),
+          );
+        const tuned = await run([]);
+        expect(tuned.execArgv).toContain(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+        expect(tuned.peakOldSpace).toBeLessThan(3 * tuned.minHeapUsed);
+        // The same load with V8's own growth (0: its default) and our semi-spaces, as before
+        // the growth flag: the peaks RSS used to ratchet on.
+        const before = await run([SEMI, '--heap-growing-percent=0']);
+        expect(before.execArgv).toEqual([SEMI, '--heap-growing-percent=0']);
+        expect(before.peakOldSpace).toBeGreaterThan(3.5 * before.minHeapUsed);
+      },
+    );
+
     it('runs untouched with HEARTH_RUNTIME_TUNING=off', async () => {
       const { seen } = await spawnTuned({ HEARTH_RUNTIME_TUNING: 'off' });
       expect(seen).toMatchObject({
         jemallocMapped: false,
         semiSpaceFlag: false,
+        growingFlag: false,
         report: { allocator: 'system (HEARTH_RUNTIME_TUNING=off)', heap: 'Node defaults' },
       });
     });

@@ -90,6 +90,18 @@ describe('process metrics of the gateway itself', () => {
         gaugeValue(before, 'nodejs_heap_used_bytes'),
       );
       expect(gaugeValue(before, 'nodejs_external_memory_bytes')).toBeGreaterThan(0);
+      expect(gaugeValue(before, 'nodejs_array_buffers_bytes')).toBeGreaterThan(0);
+      expect(gaugeValue(before, 'nodejs_malloced_memory_bytes')).toBeGreaterThan(0);
+      // Per space: the reserved sizes add up to the total, old space among them.
+      const spaces = [
+        ...before.matchAll(/^nodejs_heap_space_size_bytes\{space="(\w+)"\} (\S+)$/gm),
+      ];
+      expect(spaces.map((m) => m[1])).toContain('old_space');
+      expect(before).toMatch(/^nodejs_heap_space_used_bytes\{space="old_space"\} [1-9]/m);
+      const spaceSum = spaces.reduce((sum, m) => sum + Number(m[2]), 0);
+      expect(Math.abs(spaceSum - gaugeValue(before, 'nodejs_heap_total_bytes'))).toBeLessThan(
+        0.2 * spaceSum,
+      );
       expect(fdsBefore).toBeGreaterThan(0);
 
       // The gateway runs in this process: stall its event loop for 300 ms.

@@ -62,6 +62,23 @@ export function createMetrics(
       },
     });
 
+  const heapSpaceGauge = (
+    name: string,
+    help: string,
+    pick: (space: ReturnType<ProcessSampler['heapSpaces']>[number]) => number,
+  ) =>
+    new Gauge<'space'>({
+      name,
+      help,
+      labelNames: ['space'],
+      registers,
+      collect() {
+        this.reset();
+        for (const space of processSampler.heapSpaces())
+          this.set({ space: space.space_name }, pick(space));
+      },
+    });
+
   return {
     registry,
     /** The event-loop monitor behind the `nodejs_eventloop_lag_*` gauges (started by the status area). */
@@ -229,6 +246,26 @@ export function createMetrics(
       'nodejs_external_memory_bytes',
       'Memory outside the V8 heap held by JavaScript objects (buffers included), bytes',
       () => processSampler.memory()?.external ?? null,
+    ),
+    arrayBuffersBytes: hostGauge(
+      'nodejs_array_buffers_bytes',
+      'Memory of ArrayBuffers and Buffers of the gateway process (part of external memory), bytes',
+      () => processSampler.memory()?.arrayBuffers ?? null,
+    ),
+    mallocedMemoryBytes: hostGauge(
+      'nodejs_malloced_memory_bytes',
+      'Memory V8 holds through malloc beside its heap pages, bytes',
+      () => processSampler.mallocedMemory(),
+    ),
+    heapSpaceSizeBytes: heapSpaceGauge(
+      'nodejs_heap_space_size_bytes',
+      'V8 heap reserved by the gateway process, bytes, by space (their sum is nodejs_heap_total_bytes)',
+      (space) => space.space_size,
+    ),
+    heapSpaceUsedBytes: heapSpaceGauge(
+      'nodejs_heap_space_used_bytes',
+      'V8 heap in use by the gateway process, bytes, by space',
+      (space) => space.space_used_size,
     ),
     workerHeapUsedBytes: workerHeapGauge(
       'nodejs_worker_heap_used_bytes',

@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { monitorEventLoopDelay, type ELDHistogram } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, getHeapStatistics, type HeapSpaceInfo } from 'node:v8';
 
 /** A worker thread's V8 heap, bytes. */
 export interface WorkerHeap {
@@ -25,6 +26,10 @@ export interface ProcessSamplerDeps {
   activeResources: () => string[];
   monitor: (resolutionMs: number) => ELDHistogram;
   memoryUsage: () => NodeJS.MemoryUsage;
+  /** V8's heap spaces (new, old, code, large objects, …): committed and used bytes of each. */
+  heapSpaces: () => HeapSpaceInfo[];
+  /** Memory V8 itself took with malloc (outside its heap pages), bytes. */
+  mallocedMemory: () => number;
 }
 
 const defaultDeps: ProcessSamplerDeps = {
@@ -34,6 +39,8 @@ const defaultDeps: ProcessSamplerDeps = {
   activeResources: () => process.getActiveResourcesInfo(),
   monitor: (resolution) => monitorEventLoopDelay({ resolution }),
   memoryUsage: () => process.memoryUsage(),
+  heapSpaces: () => getHeapSpaceStatistics(),
+  mallocedMemory: () => getHeapStatistics().malloced_memory,
 };
 
 const NS_PER_S = 1e9;
@@ -101,6 +108,22 @@ export function createProcessSampler(deps: Partial<ProcessSamplerDeps> = {}) {
     memory(): NodeJS.MemoryUsage | null {
       try {
         return io.memoryUsage();
+      } catch {
+        return null;
+      }
+    },
+    /** V8's heap spaces by name (`old_space`, `large_object_space`, …); empty when unreadable. */
+    heapSpaces(): HeapSpaceInfo[] {
+      try {
+        return io.heapSpaces();
+      } catch {
+        return [];
+      }
+    },
+    /** Bytes V8 holds through malloc beside its heap pages; null when unreadable. */
+    mallocedMemory(): number | null {
+      try {
+        return io.mallocedMemory();
       } catch {
         return null;
       }

@@ -20,5 +20,6 @@ process.stdout.write(
       encoding: 'utf8',
     }).trim(),
     semiSpaceFlag: process.execArgv.some((flag) => flag.startsWith('--max-semi-space-size')),
+    growingFlag: process.execArgv.some((flag) => flag.startsWith('--heap-growing-percent')),
   })}\n`,
 );
