@@ -97,7 +97,9 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     app: served.app,
     server: served.server,
     sockets: served.sockets,
-    openApi: served.openApi,
+    get openApi() {
+      return served.openApi();
+    },
     metrics: kernel.metrics,
     startup: kernel.startup,
     router: built.providers.router,

@@ -74,6 +74,12 @@ export async function startForeground(ctx: CommandContext, options: StartOptions
  */
 async function startVoiceMode(running: RunningGateway, mode: VoiceMode): Promise<string> {
   const voice = running.gateway.voice;
+  try {
+    // Voice engines are built on first use: this is the first.
+    await voice.ready();
+  } catch (error) {
+    return `note: voice mode ${mode} is unavailable: ${errorMessage(error)}`;
+  }
   const status = voice.status();
   if (mode === 'ptt')
     return status.ptt_available

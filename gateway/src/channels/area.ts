@@ -2,15 +2,14 @@ import type { Logger } from 'pino';
 import type { ChannelConfig } from '../config/schema.ts';
 import type { ChannelRepository } from '../db/ports.ts';
 import type { Area } from '../lifecycle/area.ts';
-import { late } from '../lifecycle/late.ts';
+import { stillStarting } from '../lifecycle/late.ts';
 import type { Metrics } from '../observability/metrics.ts';
-import { buildChannelAdapter } from './build-adapter.ts';
 import type { Backoff, ConnectionLease } from './channel-runner.ts';
-import { createChannelService, type ChannelService, type CursorStore } from './channel-service.ts';
+import type { ChannelService, CursorStore } from './channel-service.ts';
 import type { RunTurn } from './inbound.ts';
 import type { ChannelAdapter, TxtResolver } from './ports.ts';
-import { systemTxtResolver } from './system-dns.ts';
 import { channelRoutes } from './routes.ts';
+import { onFirstUse, routesAfter } from '../lifecycle/first-use.ts';
 import type { ApprovalNotices } from '../approvals/ports.ts';
 import type { Database } from '../db/ports.ts';
 import { updateConfigTable } from '../config/write.ts';
@@ -49,50 +48,73 @@ export interface ChannelsArea extends Area {
   readonly connected: () => boolean | null;
 }
 
-/** Messaging channels: Telegram, WhatsApp, signed webhooks… each through the same turn service. */
+/**
+ * Messaging channels: Telegram, WhatsApp, signed webhooks… each through the same turn service.
+ * With a `[channels.<name>]` table the service (channel-service.ts and what it runs) starts in
+ * the start-up phase; without one it loads on first use (a channel added at run time, a
+ * `/channels` request), and a gateway with no channel loads none of it.
+ */
 export function channelsArea(deps: ChannelsAreaDeps): ChannelsArea {
-  const service = late<ChannelService>({ name: 'Channels', plural: true });
   const logger = deps.logger.child({ area: 'channels' });
   const configured = Object.values(deps.channels).some((channel) => channel.enabled);
+  let started = false;
+  const service = onFirstUse<ChannelService>(async () => {
+    const [{ createChannelService }, { buildChannelAdapter }, { systemTxtResolver }] =
+      await Promise.all([
+        import('./channel-service.ts'),
+        import('./build-adapter.ts'),
+        import('./system-dns.ts'),
+      ]);
+    const network = { resolveTxt: deps.resolveTxt ?? systemTxtResolver() };
+    const built = createChannelService({
+      channels: deps.channels,
+      createAdapter:
+        deps.createAdapter ??
+        ((name, config) =>
+          buildChannelAdapter(
+            name,
+            config,
+            {
+              fetch: deps.fetch,
+              now: deps.now,
+              logger: logger.child({ channel: name }),
+              refused: (limit) =>
+                deps.metrics.extensionInputRefusedTotal.inc({ source: config.type, limit }),
+            },
+            network,
+          )),
+      store: deps.store,
+      cursors: deps.cursors,
+      runTurn: deps.runTurn,
+      lease: deps.lease?.(),
+      metrics: deps.metrics,
+      logger,
+      now: deps.now,
+      backoff: deps.backoff,
+      persistEnabled: deps.persistEnabled,
+      claim: deps.claim,
+    });
+    built.start();
+    return built;
+  });
+  /** The service for the routes: 503 "Channels are starting" before the start-up phase. */
+  const current = (): ChannelService => {
+    const built = service.peek();
+    if (!built) throw stillStarting({ name: 'Channels', plural: true });
+    return built;
+  };
+  const prepare = async (): Promise<void> => {
+    if (started) await service.get();
+  };
   return {
     name: 'channels',
-    routes: channelRoutes(service.get),
+    routes: routesAfter(prepare, channelRoutes(current)),
     async start() {
-      const network = { resolveTxt: deps.resolveTxt ?? systemTxtResolver() };
-      const built = createChannelService({
-        channels: deps.channels,
-        createAdapter:
-          deps.createAdapter ??
-          ((name, config) =>
-            buildChannelAdapter(
-              name,
-              config,
-              {
-                fetch: deps.fetch,
-                now: deps.now,
-                logger: logger.child({ channel: name }),
-                refused: (limit) =>
-                  deps.metrics.extensionInputRefusedTotal.inc({ source: config.type, limit }),
-              },
-              network,
-            )),
-        store: deps.store,
-        cursors: deps.cursors,
-        runTurn: deps.runTurn,
-        lease: deps.lease?.(),
-        metrics: deps.metrics,
-        logger,
-        now: deps.now,
-        backoff: deps.backoff,
-        persistEnabled: deps.persistEnabled,
-        claim: deps.claim,
-      });
-      service.set(built);
-      built.start();
-      return Promise.resolve();
+      started = true;
+      if (Object.keys(deps.channels).length > 0) await service.get();
     },
     status: () => service.peek()?.backends() ?? {},
-    service: service.get,
+    service: current,
     notice: (sessionId, text) => service.peek()?.notice(sessionId, text) ?? Promise.resolve(false),
     // Enabled channels make readiness wait for a connection from the very start.
     connected: () => service.peek()?.connected() ?? (configured ? false : null),

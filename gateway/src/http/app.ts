@@ -19,8 +19,11 @@ export interface HttpAppOptions {
   hosts: HostPolicy;
   bodyLimitBytes: number;
   groups: readonly RouteGroup[];
-  /** The document served at /openapi.json (built from `groups` and `version` when absent). */
-  openApi?: Record<string, unknown>;
+  /**
+   * The document served at /openapi.json, asked for on the first request that needs it (built
+   * from `groups` and `version` when absent).
+   */
+  openApi?: () => Record<string, unknown>;
   /** Pages outside the API (web client, canvas frames), with the paths that need no key. */
   pages?: readonly PublicPages[];
 }
@@ -82,7 +85,10 @@ export function createHttpApp(options: HttpAppOptions): Express {
     else app.use(group.prefix, router);
   }
   for (const page of pages) app.use(page.router);
-  app.use(docsRouter(options.openApi ?? buildOpenApiDocument(options.groups, options.version)));
+  let document: Record<string, unknown> | undefined;
+  const openApi =
+    options.openApi ?? (() => (document ??= buildOpenApiDocument(options.groups, options.version)));
+  app.use(docsRouter(openApi));
 
   app.use(notFoundHandler());
   app.use(errorHandler(options.logger));

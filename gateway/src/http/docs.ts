@@ -19,11 +19,14 @@ const redocPage = `<!doctype html>
 </html>
 `;
 
-/** `/openapi.json`, Swagger UI at `/docs` and ReDoc at `/redoc`, all from one document. */
-export function docsRouter(document: Record<string, unknown>): Router {
+/**
+ * `/openapi.json`, Swagger UI at `/docs` and ReDoc at `/redoc`, all from one document, which
+ * `document` builds on the first request that needs it (not at start-up).
+ */
+export function docsRouter(document: () => Record<string, unknown>): Router {
   const router = express.Router();
   router.get('/openapi.json', (_req, res) => {
-    res.json(document);
+    res.json(document());
   });
   router.use('/docs', lazySwaggerUi(document));
   router.get('/redoc', (_req, res) => {
@@ -34,13 +37,13 @@ export function docsRouter(document: Record<string, unknown>): Router {
 }
 
 /** Swagger UI is loaded on the first /docs request, not at start-up. */
-function lazySwaggerUi(document: Record<string, unknown>): Router {
+function lazySwaggerUi(document: () => Record<string, unknown>): Router {
   const router = express.Router();
   let loaded: Promise<Router> | undefined;
   router.use((req, res, next) => {
     loaded ??= import('swagger-ui-express').then(({ default: swaggerUi }) => {
       const ui = express.Router();
-      ui.use(swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'Hearth API' }));
+      ui.use(swaggerUi.serve, swaggerUi.setup(document(), { customSiteTitle: 'Hearth API' }));
       return ui;
     });
     loaded.then((ui) => ui(req, res, next), next);

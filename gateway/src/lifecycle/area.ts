@@ -35,6 +35,11 @@ export interface Area {
   start?(): Promise<void>;
   /** Which adapter each part uses (`/api/v1/status` `backends`), once started. */
   status?(): Record<string, string>;
+  /**
+   * Work the area leaves out of start-up until first use that `status` reports on (probing
+   * voice engines, say): `/api/v1/status` runs it (once) and waits for it before reading.
+   */
+  settle?(): Promise<void>;
   /** Called first on shutdown, before in-flight requests drain (e.g. deny pending approvals). */
   drain?(): Promise<void> | void;
   /** Called after the drain, in reverse list order. */
@@ -51,6 +56,11 @@ export function startupPhases(areas: readonly Area[]): StartupPhase[] {
 /** Every started area's backends, merged. */
 export function mergedBackends(areas: readonly Area[]): Record<string, string> {
   return Object.assign({}, ...areas.map((area) => area.status?.() ?? {})) as Record<string, string>;
+}
+
+/** Runs every area's `settle`; one that fails leaves the others (and its own status) as they are. */
+export async function settleAreas(areas: readonly Area[]): Promise<void> {
+  await Promise.allSettled(areas.map(async (area) => await area.settle?.()));
 }
 
 /** Closes the areas in reverse order; one that fails does not keep the others open. */

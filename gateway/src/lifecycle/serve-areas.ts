@@ -50,7 +50,9 @@ export function serveAreas(areas: readonly Area[], options: ServeAreasOptions) {
     { prefix: '', routes: areas.flatMap((area) => area.rootRoutes ?? []) },
     { prefix: '/api/v1', routes: areas.flatMap((area) => area.routes ?? []) },
   ];
-  const openApi = buildOpenApiDocument(groups, options.version);
+  // Built on the first request for it (or `gateway.openApi`), not before the port is bound.
+  let document: Record<string, unknown> | undefined;
+  const openApi = () => (document ??= buildOpenApiDocument(groups, options.version));
   const app: Express = createHttpApp({
     logger,
     version: options.version,

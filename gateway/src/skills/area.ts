@@ -4,7 +4,7 @@ import type { Area } from '../lifecycle/area.ts';
 import { late } from '../lifecycle/late.ts';
 import type { ToolRegistry } from '../tools/ports.ts';
 import { pluginRoutes } from './plugin-routes.ts';
-import type { ScanPackage, SkillCatalog, SkillIsolation, ValidateSkill } from './types.ts';
+import type { ScanPackageOrLoad, SkillCatalog, SkillIsolation, ValidateSkill } from './types.ts';
 import { createProposalQueue } from './review/proposals.ts';
 import { createReviewService, type ReviewService } from './review/review-service.ts';
 import { WRITE_SKILL, writeSkillTool } from './review/write-skill-tool.ts';
@@ -16,8 +16,7 @@ import { createSkillFetch } from './host/skill-fetch.ts';
 import { createPinnedFetch, type PinnedFetch } from '../http/outbound/pinned-fetch.ts';
 import { systemResolver, type HostResolver } from '../http/outbound/resolver.ts';
 import { createPackageJudge } from './scanner/judge.ts';
-import { scanPackage } from './scanner/scan-package.ts';
-import { createSkillValidator } from './validate/validator.ts';
+import { createSkillValidator, scanPackage } from './checks.ts';
 
 export interface SkillsAreaDeps {
   /** `{data_dir}`: skills live in `skills/`, their data in `skill-data/`, proposals in `skills-proposals/`. */
@@ -26,10 +25,13 @@ export interface SkillsAreaDeps {
   tools: ToolRegistry;
   /** Layer 1. */
   validate: ValidateSkill;
-  /** Layer 3, built at start-up (it probes for bubblewrap). */
+  /**
+   * Layer 3, built on first use (it probes for bubblewrap and prlimit, two child processes): when
+   * a skill host starts, or `/status` first asks.
+   */
   isolation: () => SkillIsolation;
   /** Layer 2, for `POST /plugins`. */
-  scan?: ScanPackage;
+  scan?: ScanPackageOrLoad;
   logger: Logger;
   now: () => number;
 }
@@ -52,7 +54,10 @@ export function skillsArea(deps: SkillsAreaDeps): SkillsArea {
   const store = late<SkillStore>({ name: 'Skills', plural: true });
   const judge = createPackageJudge({ validate: deps.validate, scan: deps.scan ?? scanPackage });
   const review = late<ReviewService>({ name: 'Skills', plural: true });
-  let isolation: SkillIsolation | undefined;
+  let started = false;
+  let built: SkillIsolation | undefined;
+  const walls = (): SkillIsolation => (built ??= deps.isolation());
+  const isolation = isolationOnFirstUse(walls);
   return {
     name: 'skills',
     routes: [
@@ -60,7 +65,7 @@ export function skillsArea(deps: SkillsAreaDeps): SkillsArea {
       ...pluginRoutes({ store: store.get, judge }),
     ],
     async start() {
-      isolation = deps.isolation();
+      started = true;
       const opened = createSkillStore({
         skillsDir: join(deps.home, 'skills'),
         dataDir: join(deps.home, 'skill-data'),
@@ -87,7 +92,7 @@ export function skillsArea(deps: SkillsAreaDeps): SkillsArea {
       deps.tools.register(writeSkillTool(review.get));
     },
     status: (): Record<string, string> => {
-      if (!isolation) return {};
+      if (!started) return {};
       const running = isolation.running?.();
       return {
         skills:
@@ -100,6 +105,26 @@ export function skillsArea(deps: SkillsAreaDeps): SkillsArea {
     catalog: store.get,
     store: store.get,
     close: () => store.peek()?.close(),
+  };
+}
+
+/**
+ * The walls as the store sees them, probed the first time anything about them is read: a
+ * gateway with no skill installed starts no probe process.
+ */
+function isolationOnFirstUse(walls: () => SkillIsolation): SkillIsolation {
+  return {
+    get description() {
+      return walls().description;
+    },
+    get resources() {
+      return walls().resources;
+    },
+    get running() {
+      const walled = walls();
+      return walled.running && (() => walled.running?.() ?? 0);
+    },
+    start: (host) => walls().start(host),
   };
 }
 

@@ -91,7 +91,7 @@ export function pluginRoutes(deps: PluginRouteDeps): AnyRoute[] {
       response: pluginSchema,
       status: 201,
       handler: async ({ body }) => {
-        if (!isPluginSource(body.code, body.kind))
+        if (!(await isPluginSource(body.code, body.kind)))
           throw validationError('code: a plugin default-exports a class extending Plugin');
         if (deps.store().get(body.name) && !body.force)
           throw new HearthError('conflict', `'${body.name}' is already installed (use force)`);

@@ -4,7 +4,7 @@
  * import only this file.
  */
 export * from './types.ts';
-export { scanPackage } from './scanner/scan-package.ts';
+export { scanPackage, createSkillValidator } from './checks.ts';
 export {
   createPackageJudge,
   describeTools,
@@ -18,7 +18,6 @@ export {
   MAX_DESCRIPTION_CHARS,
   type DescriptionIssue,
 } from './scanner/tool-description.ts';
-export { createSkillValidator } from './validate/validator.ts';
 export { codeFile } from './store/manifest.ts';
 export { skillNameProblem } from './store/names.ts';
 export { withLocalSkillStore } from './store/local-skill-store.ts';

@@ -68,6 +68,12 @@ export interface ScanResult {
 /** Layer 2: the package scanner (hub installs, `POST /hub/scan`). */
 export type ScanPackage = (source: string, kind: SkillKind) => ScanResult;
 
+/** A scanner that may load itself first (checks.ts imports the scanner on its first call). */
+export type ScanPackageOrLoad = (
+  source: string,
+  kind: SkillKind,
+) => ScanResult | Promise<ScanResult>;
+
 /** Where a skill's code lives and what it may touch. */
 export interface SkillHostOptions {
   name: string;

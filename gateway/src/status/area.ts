@@ -1,6 +1,6 @@
 import { apiStatusRoutes, rootStatusRoutes, type StatusRouteDeps } from './routes.ts';
 import type { RuntimeReport } from '../config/runtime-tuning.ts';
-import { mergedBackends, type Area } from '../lifecycle/area.ts';
+import { mergedBackends, settleAreas, type Area } from '../lifecycle/area.ts';
 import { defineArea } from '../lifecycle/install.ts';
 import { createHostStats } from '../observability/host-stats.ts';
 import { VERSION } from '../version.ts';
@@ -51,6 +51,7 @@ export const status = defineArea(
         runtimeAvailable: needs.agent.available,
         voice: needs.voice.summary,
         semanticAvailable: needs.memory.semanticAvailable,
+        settle: () => settleAreas(Object.values(needs as Record<string, Area>)),
         backends: () => ({
           ...mergedBackends(Object.values(needs as Record<string, Area>)),
           ...(runtime ? { allocator: runtime.allocator, heap: runtime.heap } : {}),

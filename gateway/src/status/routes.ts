@@ -63,6 +63,7 @@ export function apiStatusRoutes(deps: StatusRouteDeps): AnyRoute[] {
       tags: ['status'],
       response: gatewayStatusResponse,
       handler: async () => {
+        if (deps.startup.done) await deps.sources.settle?.();
         const failed = deps.startup.failure !== null;
         return {
           model_ready: await deps.sources.modelReady(),

@@ -11,6 +11,8 @@ export interface StatusSources {
   voice(): { stt_available: boolean; tts_available: boolean; wake_word_active: boolean };
   /** Null until the embedding model's load state is known; reading never triggers a load. */
   semanticAvailable(): boolean | null;
+  /** Finishes what areas left for first use and status reports on (Area.settle); optional. */
+  settle?(): Promise<void>;
   /** Which adapter each part uses, e.g. { database: 'sqlite' }, so fallbacks are visible. */
   backends(): Record<string, string>;
   /** Null when no channel is configured; else whether at least one adapter is connected. */

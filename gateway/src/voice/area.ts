@@ -6,16 +6,12 @@ import { createAplayOutput, type AudioOutput } from './audio/command-output.ts';
 import { listAudioDevices, type AudioDevices } from './audio/devices.ts';
 import { voiceRoutes } from './routes.ts';
 import { createVoiceService, type VoiceService } from './voice-service.ts';
-import {
-  buildVoiceRuntime,
-  type VoiceConfig,
-  type VoiceEngineOverrides,
-  type VoiceRuntime,
-} from './voice-runtime.ts';
+import type { VoiceConfig, VoiceEngineOverrides, VoiceRuntime } from './voice-runtime.ts';
 import { VOICE_SOCKET_MAX_PAYLOAD, voiceSocket } from './voice-socket.ts';
 import type { RunTurn } from './voice-turn.ts';
 import { join } from 'node:path';
 import { defineArea } from '../lifecycle/install.ts';
+import { onFirstUse, routesAfter, socketAfter } from '../lifecycle/first-use.ts';
 
 export interface VoiceAreaDeps {
   config: VoiceConfig;
@@ -46,14 +42,32 @@ export interface VoiceArea extends Area {
 
 /**
  * Voice (`/voice/*`, `/settings/voice`, `/ws/voice`): push-to-talk, continuous listening and
- * a wake word, with local STT and TTS. The engines are chosen in the start-up phase; before
- * that the routes answer 503 "Voice is starting" and the status booleans are false.
+ * a wake word, with local STT and TTS. Before the start-up phase the routes answer 503 "Voice is
+ * starting" and the status booleans are false. The engines (voice-runtime.ts: its modules and
+ * the probes of espeak-ng, the microphone, the model files) are chosen on first use: the first
+ * voice request or socket, `/api/v1/status`, or `service.ready()`; a gateway nobody talks to
+ * loads none of it.
  */
 export function voiceArea(deps: VoiceAreaDeps): VoiceArea {
   const logger = deps.logger.child({ area: 'voice' });
-  let runtime: VoiceRuntime | undefined;
+  let started = false;
+  const engines = onFirstUse<VoiceRuntime>(async () => {
+    const { buildVoiceRuntime } = await import('./voice-runtime.ts');
+    return buildVoiceRuntime({
+      config: deps.config,
+      modelDir: deps.modelDir,
+      overrides: deps.engines,
+      logger,
+    });
+  });
+  /** After start-up: the engines, built now if nothing has used them yet. */
+  const prepare = async (): Promise<void> => {
+    if (started) await engines.get();
+  };
+  const runtime = engines.peek;
   const service = createVoiceService({
-    runtime: () => runtime,
+    runtime,
+    prepare,
     runTurn: deps.runTurn,
     turnsAvailable: deps.turnsAvailable,
     output: deps.output ?? createAplayOutput(),
@@ -63,35 +77,39 @@ export function voiceArea(deps: VoiceAreaDeps): VoiceArea {
   return {
     name: 'voice',
     service,
-    routes: voiceRoutes({
-      service,
-      config: deps.config,
-      configPath: deps.configPath,
-      runtime: () => runtime,
-      devices: deps.devices ?? (() => listAudioDevices()),
-    }),
+    routes: routesAfter(
+      prepare,
+      voiceRoutes({
+        service,
+        config: deps.config,
+        configPath: deps.configPath,
+        runtime,
+        devices: deps.devices ?? (() => listAudioDevices()),
+      }),
+    ),
     sockets: [
       {
         path: '/ws/voice',
-        handler: voiceSocket({
-          service,
-          metrics: deps.metrics,
-          logger,
-          frameLimits: deps.socketFrameLimits,
-        }),
+        handler: socketAfter(
+          prepare,
+          voiceSocket({
+            service,
+            metrics: deps.metrics,
+            logger,
+            frameLimits: deps.socketFrameLimits,
+          }),
+        ),
         options: { maxPayload: VOICE_SOCKET_MAX_PAYLOAD },
       },
     ],
-    async start() {
-      runtime = await buildVoiceRuntime({
-        config: deps.config,
-        modelDir: deps.modelDir,
-        overrides: deps.engines,
-        logger,
-      });
+    start() {
+      started = true;
+      return Promise.resolve();
     },
-    status: (): Record<string, string> =>
-      runtime
+    settle: prepare,
+    status: (): Record<string, string> => {
+      const runtime = engines.peek();
+      return runtime
         ? {
             voice_stt: runtime.availability.stt.available
               ? runtime.availability.stt.engine
@@ -107,7 +125,8 @@ export function voiceArea(deps: VoiceAreaDeps): VoiceArea {
               ? runtime.availability.input.engine
               : 'none',
           }
-        : {},
+        : {};
+    },
     summary: () => {
       const status = service.status();
       return {
@@ -118,7 +137,7 @@ export function voiceArea(deps: VoiceAreaDeps): VoiceArea {
     },
     async close() {
       await service.close();
-      await runtime?.close();
+      await engines.peek()?.close();
     },
   };
 }

@@ -31,6 +31,8 @@ export type PttControl = 'unavailable' | 'ready' | 'recording';
 
 export interface VoiceServiceDeps {
   runtime: () => VoiceRuntime | undefined;
+  /** Builds the engines when nothing has used voice yet (the area does that on first use). */
+  prepare?: () => Promise<unknown>;
   /** The chat pipeline's turn, once built. */
   runTurn: RunTurn;
   turnsAvailable: () => boolean;
@@ -154,6 +156,11 @@ export function createVoiceService(deps: VoiceServiceDeps) {
 
   return {
     openSession,
+
+    /** Waits for the engines (built on first use): a caller outside the routes calls it first. */
+    async ready(): Promise<void> {
+      await deps.prepare?.();
+    },
 
     status(): VoiceStatus {
       const current = deps.runtime();

@@ -6,7 +6,7 @@
  */
 import type {
   ScanFinding,
-  ScanPackage,
+  ScanPackageOrLoad,
   ScanResult,
   SkillKind,
   SkillToolSpec,
@@ -79,11 +79,11 @@ export function describeTools(tools: readonly SkillToolSpec[]): {
 
 export function createPackageJudge(deps: {
   validate: ValidateSkill;
-  scan: ScanPackage;
+  scan: ScanPackageOrLoad;
 }): JudgePackage {
   return async (source, kind) => {
     const validation: ValidationResult = await deps.validate(source, kind);
-    const scanned = deps.scan(source, kind);
+    const scanned = await deps.scan(source, kind);
     const sink = findingSink();
     for (const f of scanned.findings) sink.add(f.rule, f.line, f.severity, f.message);
     for (const problem of validation.problems)

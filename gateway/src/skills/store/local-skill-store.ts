@@ -4,7 +4,7 @@ import { BUILTIN_TOOLS, createToolRegistry } from '../../tools/ports.ts';
 import { AGENT_TOOLS } from '../../agent/ports.ts';
 import { WRITE_SKILL } from '../review/write-skill-tool.ts';
 import type { SkillIsolation } from '../types.ts';
-import { createSkillValidator } from '../validate/validator.ts';
+import { createSkillValidator } from '../checks.ts';
 import { createSkillStore, type SkillStore } from './skill-store.ts';
 
 /**

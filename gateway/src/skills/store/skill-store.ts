@@ -356,6 +356,7 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
         const validation = await deps.validate(input.source, input.kind);
         if (!validation.ok)
           throw validationError(`code rejected: ${describeProblems(validation.problems)}`);
+        const plugin = await isPluginSource(input.source, input.kind);
         const taken = collision(input.name, validation.tools);
         if (taken !== null) throw new HearthError('conflict', `${taken}; nothing was installed`);
         // The code's `hearth:hosts` header: its hosts, and network when it declares any.
@@ -372,7 +373,7 @@ export function createSkillStore(deps: SkillStoreDeps): SkillStore {
           network: hosts.length > 0,
           hosts,
           capabilities: validation.capabilities ?? [],
-          plugin: isPluginSource(input.source, input.kind),
+          plugin,
           updated_at: deps.now(),
         };
         const dir = dirOf(input.name);
