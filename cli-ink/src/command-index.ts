@@ -31,7 +31,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'stop',
     usage: '[options]',
-    summary: 'stop the gateway started with start --background',
+    summary: 'stop the running gateway',
     load: async () => (await import('./commands/stop.ts')).registerStop,
   },
   {
