@@ -37,7 +37,7 @@ export const MAX_STT_SECONDS = 120;
 
 export function createWhisperStt(options: WhisperSttOptions): SpeechToText {
   const modelId = whisperModelId(options.model);
-  const importLibrary = options.importLibrary ?? importTransformers;
+  const importLibrary = options.importLibrary ?? (() => importTransformers('voice'));
   let recognizer: Promise<Recognizer> | undefined;
   let tail: Promise<unknown> = Promise.resolve();
 

