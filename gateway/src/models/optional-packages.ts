@@ -58,25 +58,17 @@ export function featureStates(): Record<OptionalFeature, string> {
 
 /**
  * Imports an optional package for `feature`. When it is not installed: a 503 `unavailable`
- * error that says so and names the command that installs it. Other load errors pass through.
+ * error that says so and names the command that installs it (checked before importing).
  */
 export async function importOptional<T>(
   name: OptionalPackage,
   feature: OptionalFeature,
 ): Promise<T> {
+  // Resolution first: it answers the same way under Node and under test runners, and a
+  // missing package then never reaches the loader.
+  const off = featureOffReason(feature);
+  if (off !== null) throw unavailable(off);
   // A specifier in a variable: the type checker does not need the package to be installed.
   const specifier: string = name;
-  try {
-    return (await import(specifier)) as T;
-  } catch (error) {
-    // The package itself, or one it loads (transformers loads onnxruntime-node), is missing.
-    const reason = notFound(error) ? featureOffReason(feature) : null;
-    if (reason !== null) throw unavailable(reason, error);
-    throw error;
-  }
-}
-
-function notFound(error: unknown): boolean {
-  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
-  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+  return (await import(specifier)) as T;
 }
