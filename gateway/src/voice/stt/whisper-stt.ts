@@ -105,7 +105,7 @@ async function loadPipeline(
 ): Promise<Recognizer> {
   const pipe = await transformers.pipeline('automatic-speech-recognition', modelId, {
     dtype,
-    device: options.device as never,
+    device: options.device,
     local_files_only: true,
     cache_dir: options.modelDir,
   });
