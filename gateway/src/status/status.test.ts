@@ -91,6 +91,10 @@ describe('GET /api/v1/status', () => {
       features: {
         embeddings: expectedFeature('embeddings'),
         voice: expectedFeature('voice'),
+        browser: expectedFeature('browser'),
+        discord: expectedFeature('discord'),
+        slack: expectedFeature('slack'),
+        matrix: expectedFeature('matrix'),
       },
     });
   });
