@@ -11,7 +11,7 @@ before=$(du -sk "$dir" | cut -f1)
 find "$dir" -type f \( -name '*.map' -o -name '*.ts' -o -name '*.mts' -o -name '*.cts' \
   -o -name '*.md' -o -name '*.markdown' \) ! -iname 'LICENSE*' -delete
 platform=$(node -p 'process.platform + "-" + process.arch')
-for sqlite in $(find "$dir" -type d -name better-sqlite3 -path '*/node_modules/better-sqlite3'); do
+for sqlite in $(find "$dir" -type d -path '*node_modules/better-sqlite3'); do
   rm -rf "$sqlite/deps" "$sqlite/src"
   if [ -d "$sqlite/prebuilds" ]; then
     find "$sqlite/prebuilds" -type f ! -name "$platform.node" -delete
