@@ -4,8 +4,19 @@
 # there is no compile stage: the image is the official Node image, the production
 # node_modules and the sources.
 #
-#   docker build -t hearth:local .                  # the runtime image (last stage)
+#   docker build -t hearth:local .                  # the runtime image (last stage), lean
+#   docker build --build-arg FEATURES=voice,embeddings -t hearth:full .
+#                                                   # with the optional features
 #   docker build --target check .                   # only npm ci + npm run typecheck
+#
+# The default image has what the embedded default needs: production dependencies only, for
+# this platform only (scripts/slim-node-modules.sh), no build tools, no ONNX Runtime. The
+# optional features (scripts/features.js; `hearth features` lists them) are a build argument:
+#   FEATURES=embeddings   local sentence embeddings for semantic memory (ONNX Runtime, the
+#                         model fetched at build time unless FETCH_EMBEDDING_MODEL=0)
+#   FEATURES=voice        Whisper STT, Silero VAD, wake word, Piper (ONNX Runtime), espeak-ng
+# Without them /api/v1/status says `features: {voice: "off (hearth features add voice; …)"}`,
+# semantic memory runs on keyword search only, and voice reports its engines unavailable.
 #
 # Without compose (docker-compose.yml does the first step by itself): the gateway listens on
 # 0.0.0.0 in the container, which needs [gateway] api_key, so seed the volume with a config
@@ -18,6 +29,7 @@
 # (for machines whose own Node is too old) and is never installed in the runtime image.
 
 ARG NODE_IMAGE=node:24-bookworm-slim
+ARG FEATURES=""
 
 # ---------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS base
@@ -32,8 +44,10 @@ ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
 # ---------------------------------------------------------------------------------------------
 # Production dependencies. Only the manifests are copied first, so this layer is rebuilt only
 # when a package.json or the lockfile changes. Every workspace's package.json must be present
-# for `npm ci` to accept the lockfile.
+# for `npm ci` to accept the lockfile; infra/npm holds the stand-in the root's `overrides` put
+# in place of onnxruntime-web (ONNX Runtime for browsers).
 FROM base AS deps
+ARG FEATURES
 COPY package.json package-lock.json .npmrc ./
 COPY gateway/package.json gateway/
 COPY cli-ink/package.json cli-ink/
@@ -41,10 +55,18 @@ COPY e2e/package.json e2e/
 COPY client/package.json client/
 COPY sidecars/sandbox-executor/package.json sidecars/sandbox-executor/
 COPY web/package.json web/
+COPY infra/npm/ infra/npm/
+COPY scripts/features.js scripts/slim-node-modules.sh scripts/
 # --ignore-scripts: no production dependency needs an install script (better-sqlite3 ships its
 # prebuilt binaries inside the package; the only scripts are telemetry/banners), and skipping
-# them keeps the build offline-safe apart from the registry itself.
-RUN npm ci --omit=dev --ignore-scripts
+# them keeps the build offline-safe apart from the registry itself. Then the features asked
+# for, then everything nothing loads at run time goes (source maps, types, other platforms).
+RUN npm ci --omit=dev --ignore-scripts \
+    && if [ -n "$FEATURES" ]; then \
+      node scripts/features.js add "$FEATURES" -- --omit=dev --ignore-scripts; \
+    fi \
+    && scripts/slim-node-modules.sh node_modules \
+    && rm -rf /root/.npm
 
 # ---------------------------------------------------------------------------------------------
 # Full install (dev dependencies too), then a type-check of the whole repo: the build stage
@@ -62,6 +84,7 @@ COPY e2e/package.json e2e/
 COPY client/package.json client/
 COPY sidecars/sandbox-executor/package.json sidecars/sandbox-executor/
 COPY web/package.json web/
+COPY infra/npm/ infra/npm/
 COPY scripts/prepare.js scripts/
 RUN npm ci --ignore-scripts
 COPY . .
@@ -71,31 +94,38 @@ RUN npm run typecheck
 FROM check AS build
 RUN npm run build
 
-# The sentence-embedding model for semantic memory, fetched when the build has network;
-# `--build-arg FETCH_EMBEDDING_MODEL=0` skips it. Without it the gateway runs with keyword
-# search only, and /api/v1/status says semantic memory is off and how to pull the model
-# (`docker compose exec gateway node cli-ink/bin/hearth.js memory models pull`).
+# The sentence-embedding model for semantic memory, fetched when FEATURES has embeddings and
+# the build has network; `--build-arg FETCH_EMBEDDING_MODEL=0` skips it. Without it the gateway
+# runs with keyword search only, and /api/v1/status says semantic memory is off and how to
+# pull the model (`docker compose exec gateway node cli-ink/bin/hearth.js memory models pull`).
 FROM build AS models
+ARG FEATURES
 ARG FETCH_EMBEDDING_MODEL=1
 RUN mkdir -p /models-home/models \
-    && if [ "$FETCH_EMBEDDING_MODEL" = 1 ]; then \
-      HEARTH_HOME=/models-home timeout 900 node cli-ink/bin/hearth.js memory models pull \
-      || echo "the embedding model was not fetched: semantic memory stays off until it is pulled"; \
-    fi
+    && case ",$FEATURES," in *,embeddings,*) \
+      if [ "$FETCH_EMBEDDING_MODEL" = 1 ]; then \
+        { node scripts/features.js add embeddings -- --ignore-scripts \
+          && HEARTH_HOME=/models-home timeout 900 node cli-ink/bin/hearth.js memory models pull; } \
+        || echo "the embedding model was not fetched: semantic memory stays off until it is pulled"; \
+      fi ;; \
+    esac
 
 # ---------------------------------------------------------------------------------------------
 # Runtime. Last stage, so a plain `docker build .` produces it.
 FROM base AS runtime
+ARG FEATURES
 ENV NODE_ENV=production \
     HEARTH_HOME=/data
 
 # jemalloc: the gateway preloads it at start (gateway/src/config/runtime-tuning.ts). After a
 # burst of chat turns glibc malloc keeps ~100 MB of freed memory; jemalloc returns it, so the
 # settled RSS is ~125 MB instead of ~200 MB (npm run bench:chat).
-# espeak-ng: the voice pipeline's speech synthesis when no Piper voice is in the model cache.
+# espeak-ng (with FEATURES=voice only, ~110 MB with its audio libraries): the voice pipeline's
+# speech synthesis when no Piper voice is in the model cache, and Piper's phonemes.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libjemalloc2 espeak-ng \
-    && rm -rf /var/lib/apt/lists/*
+    && apt-get install -y --no-install-recommends libjemalloc2 \
+      $(case ",$FEATURES," in *,voice,*) echo espeak-ng ;; esac) \
+    && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log
 
 # The state directory belongs to the unprivileged `node` user (uid 1000 in the official
 # image) with mode 0700, as the gateway wants it. A new named volume mounted on /data copies

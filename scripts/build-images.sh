@@ -7,6 +7,7 @@
 #
 #   scripts/build-images.sh            # offline bases (hearth/debian, hearth/node), then all
 #   scripts/build-images.sh --pull     # official bases (debian:bookworm-slim, node:24-bookworm-slim)
+#   HEARTH_IMAGE_FEATURES=voice,embeddings scripts/build-images.sh   # gateway with the optional features
 #
 # Offline mode copies the host's local certificate authorities (HEARTH_BUILD_CA_DIR, default
 # /usr/local/share/ca-certificates) into the base image, for hosts whose HTTPS goes through an
@@ -94,7 +95,9 @@ build() { # build TAG DOCKERFILE CONTEXT [ARGS...]
   docker build -q -t "$tag" -f "$file" "$@" "$context" >/dev/null
 }
 
-build "hearth:$TAG" Dockerfile . --build-arg NODE_IMAGE="$NODE_IMAGE"
+# The gateway without the optional features (lean); HEARTH_IMAGE_FEATURES=voice,embeddings adds them.
+build "hearth:$TAG" Dockerfile . --build-arg NODE_IMAGE="$NODE_IMAGE" \
+  --build-arg FEATURES="${HEARTH_IMAGE_FEATURES:-}"
 build "hearth-sandbox-executor:$TAG" sidecars/sandbox-executor/Dockerfile . --build-arg NODE_IMAGE="$NODE_IMAGE"
 build "hearth-skillhost:$TAG" infra/images/skillhost/Dockerfile infra/images/skillhost --build-arg NODE_IMAGE="$NODE_IMAGE"
 build "hearth-fake-llm:$TAG" infra/images/fake-llm/Dockerfile . --build-arg NODE_IMAGE="$NODE_IMAGE"

@@ -1,30 +1,20 @@
 /**
  * `npm install`'s prepare step (also run by `npm ci`): builds dist/ so that the `hearth`
- * command works straight after the install, and says once which Node runs Hearth when the
- * machine's own is too old. With the dev dependencies installed, npm runs this on the
- * project's Node 24 (the `node` devDependency, first on PATH in npm scripts). Plain
- * JavaScript, so that it also runs on an old node in a production-only install, where there
- * is nothing to build with.
+ * command works straight after the install. Plain JavaScript, so that it also runs on an old
+ * node (npm runs it on the node it runs on itself): when that node is older than 22.12, the
+ * build runs on the Node 24 that scripts/ensure-node.sh provides (a newer node on the PATH, or
+ * Node 24 from the npm registry in the user's cache, shared by every checkout), and this says
+ * so once. In a production-only install there is nothing to build with.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 
 const MIN_MAJOR = 22;
 const MIN_MINOR = 12;
 
-// npm names the node it runs on in its user agent: "npm/11.19.1 node/v20.20.2 linux x64 …".
-const machine = /\bnode\/(v(\d+)\.(\d+)\.\d+)/.exec(process.env.npm_config_user_agent ?? '');
-if (machine !== null && tooOld(machine[2], machine[3])) {
-  const [, major, minor] = /^v(\d+)\.(\d+)/.exec(process.version) ?? [];
-  process.stdout.write(
-    tooOld(major, minor)
-      ? `hearth: this machine's Node is ${machine[1]}; Hearth needs ${MIN_MAJOR}.${MIN_MINOR} or ` +
-          `newer: a full 'npm install' brings the project's own Node 24, or install Node 24.\n`
-      : `hearth: this machine's Node is ${machine[1]}; Hearth uses the project's own Node ` +
-          `${process.version} (node_modules/node) for npm scripts, npx and the hearth ` +
-          `command. Nothing to do.\n`,
-  );
-}
+const [, major, minor] = /^v(\d+)\.(\d+)/.exec(process.version) ?? [];
 
 if (!existsSync('gateway/src')) {
   // The manifests alone (the Dockerfile's dependency layers): nothing to build yet.
@@ -33,8 +23,28 @@ if (!existsSync('gateway/src')) {
     'hearth: dev dependencies are not installed (--omit=dev), so dist/ is not built; ' +
       "build it with a full 'npm ci' (or 'npm run build' before 'npm prune --omit=dev').\n",
   );
-} else {
+} else if (!tooOld(major, minor)) {
   await import('./build.ts');
+} else {
+  const found = spawnSync('bash', ['scripts/ensure-node.sh'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const node = found.status === 0 ? join(found.stdout.trim(), 'node') : undefined;
+  if (node === undefined || !existsSync(node)) {
+    process.stdout.write(
+      `hearth: this machine's Node is ${process.version}; Hearth needs ${MIN_MAJOR}.${MIN_MINOR} ` +
+        "or newer, and scripts/ensure-node.sh could not provide it: install Node 24, then 'npm run build'.\n",
+    );
+    process.exitCode = 1;
+  } else {
+    process.stdout.write(
+      `hearth: this machine's Node is ${process.version}; building with ${node}. Run npm scripts ` +
+        'on it too: eval "$(scripts/ensure-node.sh --export)" (the hearth command finds it by itself).\n',
+    );
+    const build = spawnSync(node, ['scripts/build.ts'], { stdio: 'inherit' });
+    process.exitCode = build.status ?? 1;
+  }
 }
 
 function tooOld(major, minor) {

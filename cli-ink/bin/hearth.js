@@ -4,13 +4,13 @@
  * (the `prepare` script), `npm run build` and `npm start` build; the TypeScript sources are for
  * tests and development only.
  *
- * Hearth needs Node ≥ 22.12. On an older node, this file hands over to the project's own
- * Node 24 (the `node` devDependency in node_modules) when it is installed. Plain JavaScript
- * without newer syntax, so that any node can read it far enough to say what is wrong.
+ * Hearth needs Node ≥ 22.12. On an older node, this file hands over to the Node 24 that
+ * scripts/ensure-node.sh provides (installed from the npm registry into the user's cache the
+ * first time). Plain JavaScript without newer syntax, so that any node can read it far enough
+ * to say what is wrong.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -34,22 +34,23 @@ if (major > MIN_MAJOR || (major === MIN_MAJOR && minor >= MIN_MINOR)) {
   if (node === undefined) {
     process.stderr.write(
       `hearth: Hearth needs Node ${MIN_MAJOR}.${MIN_MINOR} or newer; this is ${process.version}.\n` +
-        `Run 'npm install' in ${root} (it installs the project's own Node 24), or install Node 24.\n`,
+        `scripts/ensure-node.sh in ${root} could not provide one: install Node 24.\n`,
     );
     process.exit(1);
   }
   relaunch(node);
 }
 
-/** The Node binary of the `node` devDependency, when it is installed. */
+/** The Node binary scripts/ensure-node.sh provides (it prints the folder), if it can. */
 function projectNode() {
-  try {
-    const manifest = createRequire(import.meta.url).resolve('node/package.json');
-    const binary = join(dirname(manifest), 'bin', 'node');
-    return existsSync(binary) ? binary : undefined;
-  } catch {
-    return undefined;
-  }
+  const script = join(root, 'scripts', 'ensure-node.sh');
+  if (!existsSync(script)) return undefined;
+  const found = spawnSync('bash', [script], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const binary = found.status === 0 ? join(found.stdout.trim(), 'node') : '';
+  return binary !== '' && existsSync(binary) ? binary : undefined;
 }
 
 /**

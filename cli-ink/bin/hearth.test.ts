@@ -1,11 +1,11 @@
 /**
  * bin/hearth.js, the `hearth` command as installed: it runs the compiled CLI in dist/, says
- * clearly when that build is missing, and on a Node older than 22.12 hands over to the
- * project's own Node 24 from node_modules. Each test copies the script into a scratch project
+ * clearly when that build is missing, and on a Node older than 22.12 hands over to the Node 24
+ * that scripts/ensure-node.sh provides. Each test copies the script into a scratch project
  * whose dist/cli-ink/src/main.js is a stub that reports how it was run.
  */
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,14 +83,27 @@ describe('bin/hearth.js', () => {
     expect(result.stderr).toContain("'npm run build'");
   });
 
+  /** A scripts/ensure-node.sh that prints `folder` (as the real one prints Node 24's bin folder), or fails. */
+  async function writeEnsureNode(folder: string | null): Promise<void> {
+    await mkdir(join(project, 'scripts'), { recursive: true });
+    const file = join(project, 'scripts', 'ensure-node.sh');
+    await writeFile(
+      file,
+      folder === null
+        ? '#!/usr/bin/env bash\necho "ensure-node: installing node@24 failed" >&2\nexit 1\n'
+        : `#!/usr/bin/env bash\necho '${folder}'\n`,
+    );
+    await chmod(file, 0o755);
+  }
+
   it.skipIf(!haveOldNode)(
-    'on a Node older than 22.12, runs the CLI on the project’s own Node from node_modules (skipped when the machine has no Node older than 22.12)',
+    'on a Node older than 22.12, runs the CLI on the Node 24 that scripts/ensure-node.sh provides (skipped when the machine has no Node older than 22.12)',
     async () => {
       await writeStubBuild();
-      const nodePackage = join(project, 'node_modules', 'node');
-      await mkdir(join(nodePackage, 'bin'), { recursive: true });
-      await writeFile(join(nodePackage, 'package.json'), '{"name":"node","version":"24.0.0"}\n');
-      await symlink(process.execPath, join(nodePackage, 'bin', 'node'));
+      const bin = join(project, 'node24', 'bin');
+      await mkdir(bin, { recursive: true });
+      await symlink(process.execPath, join(bin, 'node'));
+      await writeEnsureNode(bin);
 
       const result = await run(OLD_NODE, script, ['version']);
       expect(result.stderr).toBe('');
@@ -103,14 +116,15 @@ describe('bin/hearth.js', () => {
   );
 
   it.skipIf(!haveOldNode)(
-    'on a Node older than 22.12 without the project’s Node, says what to install (skipped when the machine has no Node older than 22.12)',
+    'on a Node older than 22.12 when scripts/ensure-node.sh cannot provide Node 24, says what to install (skipped when the machine has no Node older than 22.12)',
     async () => {
       await writeStubBuild();
+      await writeEnsureNode(null);
       const result = await run(OLD_NODE, script, ['version']);
       expect(result.code).toBe(1);
       expect(result.stdout).toBe('');
       expect(result.stderr).toContain(`this is v${oldNodeVersion}`);
-      expect(result.stderr).toContain("Run 'npm install'");
+      expect(result.stderr).toContain('install Node 24');
     },
   );
 });

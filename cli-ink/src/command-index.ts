@@ -144,6 +144,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/usage.ts')).registerUsage,
   },
   {
+    name: 'features',
+    usage: '',
+    summary: 'list the optional features (on/off), or add them: features add voice',
+    load: async () => (await import('./commands/features.ts')).registerFeatures,
+  },
+  {
     name: 'version',
     usage: '[options]',
     summary: 'print the version',

@@ -27,6 +27,7 @@ const ALL = [
   'skills',
   'tools',
   'usage',
+  'features',
   'version',
   'voice',
   'update',

@@ -7461,6 +7461,9 @@ export interface operations {
                         backends: {
                             [key: string]: string;
                         };
+                        features: {
+                            [key: string]: string;
+                        };
                         host: {
                             cpu_percent: number | null;
                             disk_free_bytes: number | null;

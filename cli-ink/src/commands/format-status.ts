@@ -18,6 +18,8 @@ export function formatStatus(body: unknown, url: string): string {
     ['host', formatHost(status.host)],
     ['backends', formatBackends(status.backends)],
   ];
+  // Optional features (a gateway from before they existed sends none).
+  if (status.features) rows.push(['features', formatBackends(status.features)]);
   if (status.init_error) rows.splice(1, 0, ['error', status.init_error]);
   const width = Math.max(...rows.map(([label]) => label.length));
   return [

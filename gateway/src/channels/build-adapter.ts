@@ -1,4 +1,5 @@
 import type { ChannelConfig } from '../config/schema.ts';
+import { requireFeature } from '../models/optional-packages.ts';
 import type { AdapterIo, ChannelAdapter, TxtResolver } from './ports.ts';
 
 /** What an adapter may need besides `AdapterIo`: DNS, for the email channel's DKIM keys. */
@@ -8,7 +9,8 @@ export interface AdapterNetwork {
 
 /**
  * Builds the adapter of one configured channel. Each network's module (and its library) is
- * loaded only when a channel of that type is configured.
+ * loaded only when a channel of that type is configured. Discord, Slack and Matrix are optional
+ * features (their SDKs are large): without the package, a 503 naming `hearth features add`.
  */
 export async function buildChannelAdapter(
   name: string,
@@ -30,6 +32,7 @@ export async function buildChannelAdapter(
       return createWhatsAppAdapter(config, io);
     }
     case 'matrix': {
+      requireFeature('matrix');
       const { createMatrixAdapter } = await import('./matrix/matrix-adapter.ts');
       return createMatrixAdapter(config, io);
     }
@@ -38,10 +41,12 @@ export async function buildChannelAdapter(
       return createSignalAdapter(config, io);
     }
     case 'discord': {
+      requireFeature('discord');
       const { createDiscordAdapter } = await import('./discord/discord-adapter.ts');
       return createDiscordAdapter(config, io);
     }
     case 'slack': {
+      requireFeature('slack');
       const { createSlackAdapter } = await import('./slack/slack-adapter.ts');
       return createSlackAdapter(config, io);
     }

@@ -14,11 +14,16 @@ import { startTestGateway, type TestGateway } from '../testing/gateway/test-gate
 import { monitorEgress } from './embedder/testing/egress-monitor.ts';
 import { TINY_MODEL_ID, writeTinyModel } from './embedder/testing/tiny-model.ts';
 import { createTransformersEmbedder } from './embedder/transformers-embedder.ts';
+import { featureOffReason } from '../models/optional-packages.ts';
 
 const LOOPBACK =
   /^(https?:\/\/)?(127\.\d+\.\d+\.\d+|\[?::1\]?|localhost|::ffff:127\.\d+\.\d+\.\d+)(:\d+)?(\/|$)/;
 
-describe('embeddings on a real gateway', () => {
+/** Without the optional embeddings feature (`hearth features add embeddings`) there is no ONNX Runtime. */
+const embeddingsOff = featureOffReason('embeddings') ?? undefined;
+const skipped = embeddingsOff ? ` (skipped: ${embeddingsOff})` : '';
+
+describe.skipIf(embeddingsOff !== undefined)(`embeddings on a real gateway${skipped}`, () => {
   let fake: FakeLlmServer;
   let gw: TestGateway;
   let modelDir: string;

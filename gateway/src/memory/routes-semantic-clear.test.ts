@@ -9,6 +9,7 @@ import { hashEmbed } from './embedder/hash-embedder.ts';
 import type { MemoryEntry, SemanticMatch } from './ports.ts';
 import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
 import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
+import { featureOffReason } from '../models/optional-packages.ts';
 
 type Method = 'GET' | 'POST' | 'DELETE';
 
@@ -156,8 +157,15 @@ describe('GET /memory/semantic without an embedding model', () => {
       '/memory/semantic?q=tea',
     );
     expect(status).toBe(503);
-    expect(body.detail).toMatch(
-      /^semantic search needs the local embedding model, which is not available: embedding model Xenova\/all-MiniLM-L6-v2 not found: .*run `hearth memory models pull` to fetch it$/,
-    );
+    if (featureOffReason('embeddings') === null) {
+      expect(body.detail).toMatch(
+        /^semantic search needs the local embedding model, which is not available: embedding model Xenova\/all-MiniLM-L6-v2 not found: .*run `hearth memory models pull` to fetch it$/,
+      );
+    } else {
+      // Without the optional feature the reason is the feature, and the command that adds it.
+      expect(body.detail).toMatch(
+        /^semantic search needs the local embedding model, which is not available: the optional feature "embeddings" is not installed \(.+ missing\); turn it on with `hearth features add embeddings`$/,
+      );
+    }
   });
 });

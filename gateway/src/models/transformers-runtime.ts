@@ -11,15 +11,75 @@
  *   `fetch` that refuses, so nothing the library does outside an explicit pull can reach
  *   the network.
  */
-import type * as Transformers from '@huggingface/transformers';
+import { importOptional, type OptionalFeature } from './optional-packages.ts';
 
-export type TransformersModule = typeof Transformers;
+/**
+ * The slice of `@huggingface/transformers` Hearth uses, typed here because the package is an
+ * optional feature (optional-packages.ts): the type check must not need it installed.
+ */
+export interface TransformersModule {
+  env: TransformersEnv;
+  LogLevel: { ERROR: number };
+  pipeline(
+    task: 'feature-extraction',
+    model: string,
+    options: PipelineOptions,
+  ): Promise<FeatureExtractionPipeline>;
+  pipeline(
+    task: 'automatic-speech-recognition',
+    model: string,
+    options: PipelineOptions,
+  ): Promise<SpeechRecognitionPipeline>;
+}
+
+export interface TransformersEnv {
+  logLevel: number;
+  allowLocalModels: boolean;
+  allowRemoteModels: boolean;
+  useFS: boolean;
+  useFSCache: boolean;
+  useBrowserCache: boolean;
+  useCustomCache: boolean;
+  useWasmCache: boolean;
+  localModelPath: string;
+  cacheDir: string | null;
+  remoteHost: string;
+  fetch: FetchFunction;
+}
+
+export interface PipelineOptions {
+  dtype: string;
+  device: string;
+  local_files_only: boolean;
+  cache_dir: string;
+  progress_callback?: (progress: never) => void;
+}
+
+/** Texts → one pooled embedding per text, `dims` [texts, width]. */
+export type FeatureExtractionPipeline = ((
+  texts: string[],
+  options: { pooling: 'mean'; normalize: boolean },
+) => Promise<{ data: unknown; dims: number[] }>) & { dispose(): Promise<void> };
+
+/** 16 kHz mono samples → text (one result, or one per chunk). */
+export type SpeechRecognitionPipeline = ((
+  audio: Float32Array,
+  options: Record<string, unknown>,
+) => Promise<{ text: string } | { text: string }[]>) & { dispose(): Promise<void> };
 
 let transformersModule: Promise<TransformersModule> | null = null;
 
-/** Imports the library on first use; later calls share the same import. */
-export function importTransformers(): Promise<TransformersModule> {
-  transformersModule ??= import('@huggingface/transformers').then(
+/**
+ * Imports the library on first use; later calls share the same import. When it is not
+ * installed, a 503 naming the feature that brings it (`hearth features add <feature>`).
+ */
+export function importTransformers(
+  feature: OptionalFeature = 'embeddings',
+): Promise<TransformersModule> {
+  transformersModule ??= importOptional<TransformersModule>(
+    '@huggingface/transformers',
+    feature,
+  ).then(
     (module) => {
       lockDown(module);
       return module;

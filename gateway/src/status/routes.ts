@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRoute, type AnyRoute } from '../http/route.ts';
 import type { Startup } from '../lifecycle/startup.ts';
 import type { HostStats } from '../observability/host-stats.ts';
+import { featureStates } from '../models/optional-packages.ts';
 import { metricsSnapshot, type Metrics } from '../observability/metrics.ts';
 import {
   gatewayStatusResponse,
@@ -82,6 +83,7 @@ export function apiStatusRoutes(deps: StatusRouteDeps): AnyRoute[] {
           host: await deps.hostStats.read(),
           memory: { semantic_available: deps.sources.semanticAvailable() },
           backends: deps.sources.backends(),
+          features: featureStates(),
         };
       },
     }),

@@ -40,6 +40,8 @@ export const gatewayStatusResponse = z.object({
   }),
   memory: z.object({ semantic_available: z.boolean().nullable() }),
   backends: z.record(z.string(), z.string()),
+  /** Each optional feature (local embeddings, voice): "on", or "off (how to turn it on)". */
+  features: z.record(z.string(), z.string()),
 });
 
 export const metricsSnapshotResponse = z.record(

@@ -1,10 +1,24 @@
 import { rename } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  featureOffReason,
+  OPTIONAL_FEATURES,
+  packageInstalled,
+  type OptionalFeature,
+} from '../models/optional-packages.ts';
 import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
 import { hasProgram } from '../voice/testing/sox.ts';
 
 /** No Whisper weights in a fresh state directory: no STT; TTS is espeak-ng where installed. */
 const espeak = hasProgram('espeak-ng');
+
+/** A feature is on where this install has its packages (`hearth features add`), else says how. */
+function expectedFeature(feature: OptionalFeature): string {
+  const missing = OPTIONAL_FEATURES[feature].filter((name) => !packageInstalled(name));
+  return missing.length === 0
+    ? 'on'
+    : `off (hearth features add ${feature}; missing ${missing.join(', ')})`;
+}
 
 describe('GET /api/v1/status', () => {
   let gw: TestGateway;
@@ -62,7 +76,8 @@ describe('GET /api/v1/status', () => {
         tool_selection: 'relevant (keywords, max 8)',
         voice_stt: 'none',
         voice_tts: espeak ? 'espeak-ng' : 'none',
-        voice_vad: 'silero',
+        // Silero needs the optional voice feature (ONNX Runtime); without it the energy VAD.
+        voice_vad: featureOffReason('voice') === null ? 'silero' : 'energy',
         voice_wake: 'none',
         voice_input: expect.stringMatching(/^(arecord|none)$/),
         // The test gateway's logger keeps no tail (gateway/src/logs/logs.test.ts has one).
@@ -76,6 +91,15 @@ describe('GET /api/v1/status', () => {
         push: 'web-push',
         // `npm run build` (and `npm install`'s prepare step) builds the client.
         web_client: expect.stringMatching(/^(built|not built)/),
+      },
+      // The optional features: "on" when their packages are installed, else how to add them.
+      features: {
+        embeddings: expectedFeature('embeddings'),
+        voice: expectedFeature('voice'),
+        browser: expectedFeature('browser'),
+        discord: expectedFeature('discord'),
+        slack: expectedFeature('slack'),
+        matrix: expectedFeature('matrix'),
       },
     });
   });

@@ -8,11 +8,13 @@ import { createScriptedStt, type ScriptedStt } from './testing/scripted-stt.ts';
 import { espeakSpeech16k, missingSpeechTools } from './testing/sox.ts';
 import { writeTinyOpenWakeWord } from './testing/tiny-openwakeword.ts';
 import { connectVoice } from './testing/voice-client.ts';
+import { featureOffReason } from '../models/optional-packages.ts';
 
 // Real VAD and ONNX models on a shared, loaded machine: generous bounds.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
-const missing = missingSpeechTools();
+// The ONNX detector needs the optional voice feature (`hearth features add voice`).
+const missing = featureOffReason('voice') ?? missingSpeechTools();
 
 describe.skipIf(missing !== undefined)(
   `/ws/voice continuous listening with the openWakeWord ONNX detector (tiny generated models: an energy classifier)${missing ? ` (skipped: ${missing})` : ''}`,

@@ -8,6 +8,7 @@ import { piperVoicePath, pullPiperVoice, pullWhisperModel } from './pull-voice-m
 import { writeTinyPiperVoice } from './testing/tiny-piper.ts';
 import { createPiperTts } from './tts/piper-tts.ts';
 import { hasProgram } from './testing/sox.ts';
+import { featureOffReason } from '../models/optional-packages.ts';
 
 // Real speech engines on a shared, loaded machine: generous bounds.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
@@ -42,6 +43,11 @@ afterAll(async () => {
   await rm(cache, { recursive: true, force: true });
 });
 
+/** Loading the pulled voice needs espeak-ng and the optional voice feature (ONNX Runtime). */
+const piperMissing = !hasProgram('espeak-ng')
+  ? 'espeak-ng is not installed'
+  : (featureOffReason('voice') ?? undefined);
+
 describe('hearth voice models pull --tts', () => {
   it('maps a voice name to the piper-voices path, refusing anything else', () => {
     expect(piperVoicePath('en_US-lessac-medium')).toBe(
@@ -50,8 +56,8 @@ describe('hearth voice models pull --tts', () => {
     expect(() => piperVoicePath('../../etc/passwd')).toThrow(/not a Piper voice name/);
   });
 
-  it.skipIf(!hasProgram('espeak-ng'))(
-    'downloads both files into the cache, where the Piper engine then finds and loads them',
+  it.skipIf(piperMissing !== undefined)(
+    `downloads both files into the cache, where the Piper engine then finds and loads them${piperMissing ? ` (skipped: ${piperMissing})` : ''}`,
     async () => {
       const pulled = await pullPiperVoice({
         modelDir: cache,

@@ -51,7 +51,7 @@ export async function pullWhisperModel(
   await mkdir(options.modelDir, { recursive: true });
   const staging = await mkdtemp(path.join(options.modelDir, '.pull-'));
   try {
-    const transformers = await importTransformers();
+    const transformers = await importTransformers('voice');
     await withTransformersEnv(
       transformers,
       {

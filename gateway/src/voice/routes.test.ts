@@ -10,6 +10,7 @@ import { concatPcm16, encodeWav } from './audio/pcm.ts';
 import { createScriptedStt } from './testing/scripted-stt.ts';
 import { espeakSpeech16k, hasProgram, missingSpeechTools } from './testing/sox.ts';
 import { connectVoice } from './testing/voice-client.ts';
+import { featureOffReason } from '../models/optional-packages.ts';
 
 // Real speech engines on a shared, loaded machine: generous bounds.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
@@ -67,7 +68,11 @@ describe('voice on this machine, as configured (no Whisper weights, no sound car
     expect(engines.stt).toMatchObject({ engine: 'whisper', available: false });
     expect(engines.stt!.detail).toContain('hearth voice models pull');
     expect(engines.tts).toMatchObject({ engine: espeak ? 'espeak-ng' : 'none', available: espeak });
-    expect(engines.vad).toMatchObject({ engine: 'silero', available: true });
+    // Silero needs the optional voice feature (ONNX Runtime); without it the energy VAD.
+    expect(engines.vad).toMatchObject({
+      engine: featureOffReason('voice') === null ? 'silero' : 'energy',
+      available: true,
+    });
     // No openWakeWord model is set and phrase spotting needs STT: no detector.
     expect(engines.wake).toMatchObject({ engine: 'none', available: false });
     expect(engines.wake!.detail).toMatch(/phrase: phrase spotting needs speech-to-text/);

@@ -28,6 +28,7 @@ import {
   withTransformersEnv,
   type TransformersModule,
 } from '../../models/transformers-runtime.ts';
+import { featureOffReason } from '../../models/optional-packages.ts';
 
 export interface TransformersEmbedderOptions {
   /** The model cache root: `{data_dir}/models`. */
@@ -98,6 +99,11 @@ export function createTransformersEmbedder(
 
   async function load(): Promise<void> {
     const started = performance.now();
+    const off = featureOffReason('embeddings');
+    if (off !== null) {
+      markUnavailable(off);
+      return;
+    }
     const check = await inspectModelFolder(options.modelDir, modelId);
     if (!check.ok) {
       markUnavailable(check.detail);

@@ -1,9 +1,10 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserType, Page } from 'playwright-core';
 import { HearthError } from '../../errors.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATHS } from '../../config/chromium.ts';
+import { featureOffReason, importOptional } from '../../models/optional-packages.ts';
 
 export { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATHS };
 
@@ -91,6 +92,8 @@ export function createBrowserController(options: BrowserControllerOptions): Brow
   let idleTimer: NodeJS.Timeout | undefined;
 
   async function resolveExecutable(): Promise<{ path: string } | { missing: string }> {
+    const off = featureOffReason('browser');
+    if (off !== null) return { missing: off };
     if (options.executablePath !== undefined) {
       return (await isExecutable(options.executablePath))
         ? { path: options.executablePath }
@@ -133,7 +136,10 @@ export function createBrowserController(options: BrowserControllerOptions): Brow
     const started = performance.now();
     try {
       // playwright-core (~60 MB, ~400 ms to import) loads with the first browser use.
-      const { chromium } = await import('playwright-core');
+      const { chromium } = await importOptional<{ chromium: BrowserType }>(
+        'playwright-core',
+        'browser',
+      );
       const launched = await chromium.launch({
         executablePath: found.path,
         headless: true,

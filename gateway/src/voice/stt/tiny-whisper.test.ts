@@ -9,12 +9,18 @@ import { TINY_WHISPER_ID, TINY_WHISPER_TEXT, writeTinyWhisper } from '../testing
 import { connectVoice } from '../testing/voice-client.ts';
 import { runSttConformance } from './stt-conformance.ts';
 import { createWhisperStt } from './whisper-stt.ts';
+import { featureOffReason } from '../../models/optional-packages.ts';
 
 // Real speech engines on a shared, loaded machine: generous bounds.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
+// Whisper runs on ONNX Runtime: the optional voice feature (`hearth features add voice`).
+const voiceOff = featureOffReason('voice') ?? undefined;
 const missing =
-  !hasProgram('espeak-ng') || !hasProgram('sox') ? 'espeak-ng or sox is not installed' : undefined;
+  voiceOff ??
+  (!hasProgram('espeak-ng') || !hasProgram('sox')
+    ? 'espeak-ng or sox is not installed'
+    : undefined);
 
 let modelDir: string;
 beforeAll(async () => {
@@ -35,22 +41,25 @@ runSttConformance(
   },
 );
 
-describe('Whisper loads from the cache only', () => {
-  it('loads and transcribes with zero network egress', async () => {
-    const egress = monitorEgress();
-    try {
-      const stt = createWhisperStt({ modelDir, model: TINY_WHISPER_ID, device: 'cpu' });
-      expect(await stt.availability()).toMatchObject({ available: true, engine: 'whisper' });
-      expect((await stt.transcribe(new Int16Array(16_000).fill(1_000))).text).toBe(
-        TINY_WHISPER_TEXT,
-      );
-      await stt.close();
-    } finally {
-      egress.stop();
-    }
-    expect(egress.events).toEqual([]);
-  });
-});
+describe.skipIf(voiceOff !== undefined)(
+  `Whisper loads from the cache only${voiceOff ? ` (skipped: ${voiceOff})` : ''}`,
+  () => {
+    it('loads and transcribes with zero network egress', async () => {
+      const egress = monitorEgress();
+      try {
+        const stt = createWhisperStt({ modelDir, model: TINY_WHISPER_ID, device: 'cpu' });
+        expect(await stt.availability()).toMatchObject({ available: true, engine: 'whisper' });
+        expect((await stt.transcribe(new Int16Array(16_000).fill(1_000))).text).toBe(
+          TINY_WHISPER_TEXT,
+        );
+        await stt.close();
+      } finally {
+        egress.stop();
+      }
+      expect(egress.events).toEqual([]);
+    });
+  },
+);
 
 describe.skipIf(missing !== undefined)(
   `a gateway whose model cache holds Whisper${missing ? ` (skipped: ${missing})` : ''}`,

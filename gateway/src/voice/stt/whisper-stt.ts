@@ -37,7 +37,7 @@ export const MAX_STT_SECONDS = 120;
 
 export function createWhisperStt(options: WhisperSttOptions): SpeechToText {
   const modelId = whisperModelId(options.model);
-  const importLibrary = options.importLibrary ?? importTransformers;
+  const importLibrary = options.importLibrary ?? (() => importTransformers('voice'));
   let recognizer: Promise<Recognizer> | undefined;
   let tail: Promise<unknown> = Promise.resolve();
 
@@ -105,7 +105,7 @@ async function loadPipeline(
 ): Promise<Recognizer> {
   const pipe = await transformers.pipeline('automatic-speech-recognition', modelId, {
     dtype,
-    device: options.device as never,
+    device: options.device,
     local_files_only: true,
     cache_dir: options.modelDir,
   });

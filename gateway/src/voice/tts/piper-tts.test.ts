@@ -6,6 +6,7 @@ import { findPiperVoice, phonemeIds, createPiperTts } from './piper-tts.ts';
 import { runTtsConformance } from './tts-conformance.ts';
 import { writeTinyPiperVoice } from '../testing/tiny-piper.ts';
 import { hasProgram, soxStat } from '../testing/sox.ts';
+import { featureOffReason } from '../../models/optional-packages.ts';
 
 // Real speech engines on a shared, loaded machine: generous bounds.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
@@ -15,6 +16,9 @@ const missing = !hasProgram('espeak-ng')
   : !hasProgram('sox')
     ? 'sox is not installed'
     : undefined;
+/** Without the optional voice feature (`hearth features add voice`) there is no ONNX Runtime. */
+const voiceOff = featureOffReason('voice') ?? undefined;
+const skippedVoice = voiceOff ? ` (skipped: ${voiceOff})` : '';
 
 let modelDir: string;
 beforeAll(async () => {
@@ -26,7 +30,7 @@ afterAll(() => rm(modelDir, { recursive: true, force: true }));
 // The real loading path (files in the cache → onnxruntime-node → espeak-ng phonemes → ids)
 // with a tiny generated voice: nothing is downloaded.
 runTtsConformance('piper (tiny generated voice)', () => createPiperTts({ modelDir }), {
-  skip: missing,
+  skip: voiceOff ?? missing,
 });
 
 describe('Piper voices', () => {
@@ -45,15 +49,18 @@ describe('Piper voices', () => {
     expect(phonemeIds('ab?', map)).toEqual([1, 0, 5, 0, 6, 0, 2]);
   });
 
-  it('a voice whose config is not Piper JSON is unavailable with the reason', async () => {
-    const broken = await mkdtemp(join(tmpdir(), 'hearth-piper-broken-'));
-    await writeTinyPiperVoice(broken, 'bad');
-    await writeFile(join(broken, 'piper', 'bad.onnx.json'), '{"audio": "nope"}');
-    const availability = await createPiperTts({ modelDir: broken }).availability();
-    expect(availability).toMatchObject({ available: false, engine: 'piper' });
-    expect(availability.detail).toMatch(/cannot load/);
-    await rm(broken, { recursive: true, force: true });
-  });
+  it.skipIf(voiceOff !== undefined)(
+    `a voice whose config is not Piper JSON is unavailable with the reason${skippedVoice}`,
+    async () => {
+      const broken = await mkdtemp(join(tmpdir(), 'hearth-piper-broken-'));
+      await writeTinyPiperVoice(broken, 'bad');
+      await writeFile(join(broken, 'piper', 'bad.onnx.json'), '{"audio": "nope"}');
+      const availability = await createPiperTts({ modelDir: broken }).availability();
+      expect(availability).toMatchObject({ available: false, engine: 'piper' });
+      expect(availability.detail).toMatch(/cannot load/);
+      await rm(broken, { recursive: true, force: true });
+    },
+  );
 
   it('a corrupt model file fails synthesis with 503, not a crash', async () => {
     const broken = await mkdtemp(join(tmpdir(), 'hearth-piper-corrupt-'));
@@ -63,8 +70,8 @@ describe('Piper voices', () => {
     await rm(broken, { recursive: true, force: true });
   });
 
-  it.skipIf(missing !== undefined)(
-    'longer text makes longer audio (the ids drive the model)',
+  it.skipIf((voiceOff ?? missing) !== undefined)(
+    `longer text makes longer audio (the ids drive the model)${(voiceOff ?? missing) ? ` (skipped: ${voiceOff ?? missing})` : ''}`,
     async () => {
       const tts = createPiperTts({ modelDir });
       const short = soxStat(await tts.synthesize('Hi.'));

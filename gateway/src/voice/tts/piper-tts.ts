@@ -7,9 +7,10 @@
  */
 import { access, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type * as Ort from 'onnxruntime-node';
+import type * as Ort from 'onnxruntime-common';
 import { z } from 'zod';
 import { unavailable } from '../../errors.ts';
+import { featureOffReason, importOptional } from '../../models/optional-packages.ts';
 import { float32ToPcm16 } from '../audio/pcm.ts';
 import { commandWorks, runCommand } from '../audio/run-command.ts';
 import type { EngineAvailability, Pcm16Audio, TextToSpeech } from '../ports.ts';
@@ -91,7 +92,7 @@ export function createPiperTts(options: {
       const where = await locate();
       if (typeof where === 'string') throw unavailable(where);
       const config = parsePiperVoiceConfig(await readFile(where.json, 'utf8'));
-      const ort = await import('onnxruntime-node');
+      const ort = await importOptional<typeof Ort>('onnxruntime-node', 'voice');
       const session = await ort.InferenceSession.create(where.onnx, { intraOpNumThreads: 1 });
       return { ort, session, config, voice: where.voice };
     })();
@@ -106,6 +107,8 @@ export function createPiperTts(options: {
     async availability(): Promise<EngineAvailability> {
       const where = await locate();
       if (typeof where === 'string') return { available: false, engine: 'piper', detail: where };
+      const off = featureOffReason('voice');
+      if (off !== null) return { available: false, engine: 'piper', detail: off };
       if (!(await commandWorks(espeak, ['--version'])))
         return {
           available: false,

@@ -7,8 +7,13 @@ import { hasProgram } from '../testing/sox.ts';
 import { createEspeakTts } from './espeak-tts.ts';
 import { createPiperTts } from './piper-tts.ts';
 import { createTtsChain, ttsSwitchedOn } from './tts-chain.ts';
+import { featureOffReason } from '../../models/optional-packages.ts';
 
 const espeak = hasProgram('espeak-ng');
+/** Piper runs on ONNX Runtime: the optional voice feature (`hearth features add voice`). */
+const piperMissing = !espeak
+  ? 'espeak-ng is not installed'
+  : (featureOffReason('voice') ?? undefined);
 
 describe('the TTS chain on this machine, for real', () => {
   let withVoice: string;
@@ -23,8 +28,8 @@ describe('the TTS chain on this machine, for real', () => {
     await rm(empty, { recursive: true, force: true });
   });
 
-  it.skipIf(!espeak)(
-    `uses Piper when a voice is in the cache${espeak ? '' : ' (skipped: espeak-ng is not installed)'}`,
+  it.skipIf(piperMissing !== undefined)(
+    `uses Piper when a voice is in the cache${piperMissing ? ` (skipped: ${piperMissing})` : ''}`,
     async () => {
       const chain = createTtsChain({
         engines: [createPiperTts({ modelDir: withVoice }), createEspeakTts()],
@@ -48,8 +53,8 @@ describe('the TTS chain on this machine, for real', () => {
     },
   );
 
-  it.skipIf(!espeak)(
-    `falls back to espeak-ng when a cached Piper voice turns out to be corrupt${espeak ? '' : ' (skipped: espeak-ng is not installed)'}`,
+  it.skipIf(piperMissing !== undefined)(
+    `falls back to espeak-ng when a cached Piper voice turns out to be corrupt${piperMissing ? ` (skipped: ${piperMissing})` : ''}`,
     async () => {
       const corrupt = await mkdtemp(join(tmpdir(), 'hearth-chain-corrupt-'));
       await writeTinyPiperVoice(corrupt);

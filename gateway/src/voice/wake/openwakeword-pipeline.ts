@@ -3,8 +3,9 @@
  * state on silence, and scores one 80 ms chunk at a time (see openwakeword-wake.ts for the
  * shapes). A model of the wrong shape or one that fails is reported as a 503 naming it.
  */
-import type * as Ort from 'onnxruntime-node';
+import type * as Ort from 'onnxruntime-common';
 import { unavailable, type HearthError } from '../../errors.ts';
+import { importOptional } from '../../models/optional-packages.ts';
 import type { OpenWakeWordFiles } from './openwakeword-files.ts';
 
 export const CHUNK_SAMPLES = 1_280;
@@ -136,7 +137,7 @@ function classifierWindow(session: Ort.InferenceSession): number {
 
 /** Loads the three models and primes a state on silence (which also checks they fit). */
 export async function loadModels(files: OpenWakeWordFiles): Promise<LoadedModels> {
-  const ort = await import('onnxruntime-node');
+  const ort = await importOptional<typeof Ort>('onnxruntime-node', 'voice');
   const options = { intraOpNumThreads: 1, interOpNumThreads: 1 };
   const open = async (step: string, file: string) => {
     try {

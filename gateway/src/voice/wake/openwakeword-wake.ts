@@ -15,8 +15,8 @@
  * silent tail so a word at the very end is scored; the segment's score is its best chunk's.
  * The runtime is imported lazily, on the first detection; `availability` only checks files.
  */
-import { createRequire } from 'node:module';
 import { unavailable } from '../../errors.ts';
+import { featureOffReason } from '../../models/optional-packages.ts';
 import type { EngineAvailability, WakeDetection, WakeDetector } from '../ports.ts';
 import { inspectOpenWakeWordFiles } from './openwakeword-files.ts';
 import {
@@ -58,15 +58,8 @@ export function createOpenWakeWord(options: OpenWakeWordOptions): WakeDetector {
     async availability(): Promise<EngineAvailability> {
       const check = await inspectOpenWakeWordFiles(options.modelDir, options.model);
       if (!check.ok) return { available: false, engine: 'openwakeword', detail: check.detail };
-      try {
-        createRequire(import.meta.url).resolve('onnxruntime-node');
-      } catch {
-        return {
-          available: false,
-          engine: 'openwakeword',
-          detail: 'onnxruntime-node is not installed',
-        };
-      }
+      const off = featureOffReason('voice');
+      if (off !== null) return { available: false, engine: 'openwakeword', detail: off };
       return {
         available: true,
         engine: 'openwakeword',

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeVarint } from './protobuf-writer.ts';
 import { TINY_MODEL_ID, writeTinyModel, type TinyModel } from './tiny-model.ts';
+import type * as Ort from 'onnxruntime-common';
+import { featureOffReason, importOptional } from '../../../models/optional-packages.ts';
 
 let root: string;
 let model: TinyModel;
@@ -25,6 +27,10 @@ describe('protobuf writer', () => {
   });
 });
 
+/** Without the optional embeddings feature (`hearth features add embeddings`) there is no ONNX Runtime. */
+const embeddingsOff = featureOffReason('embeddings') ?? undefined;
+const skipped = embeddingsOff ? ` (skipped: ${embeddingsOff})` : '';
+
 describe('tiny BERT-like model', () => {
   it('is laid out like a transformers.js model repository', async () => {
     expect(model.modelId).toBe(TINY_MODEL_ID);
@@ -43,32 +49,35 @@ describe('tiny BERT-like model', () => {
     await expect(readFile(path.join(model.folder, 'tokenizer_config.json'))).resolves.toBeTruthy();
   });
 
-  it('is a valid ONNX graph that onnxruntime runs: masked embedding lookup, [batch, seq, dims]', async () => {
-    const ort = await import('onnxruntime-node');
-    const session = await ort.InferenceSession.create(
-      path.join(model.folder, 'onnx', 'model.onnx'),
-    );
-    expect(session.inputNames).toEqual(['input_ids', 'attention_mask', 'token_type_ids']);
-    expect(session.outputNames).toEqual(['last_hidden_state']);
+  it.skipIf(embeddingsOff !== undefined)(
+    `is a valid ONNX graph that onnxruntime runs: masked embedding lookup, [batch, seq, dims]${skipped}`,
+    async () => {
+      const ort = await importOptional<typeof Ort>('onnxruntime-node', 'embeddings');
+      const session = await ort.InferenceSession.create(
+        path.join(model.folder, 'onnx', 'model.onnx'),
+      );
+      expect(session.inputNames).toEqual(['input_ids', 'attention_mask', 'token_type_ids']);
+      expect(session.outputNames).toEqual(['last_hidden_state']);
 
-    const cat = BigInt(model.vocabulary.indexOf('cat'));
-    const ids = new ort.Tensor('int64', BigInt64Array.from([2n, cat, 3n, 2n, cat, 0n]), [2, 3]);
-    const mask = new ort.Tensor('int64', BigInt64Array.from([1n, 1n, 1n, 1n, 1n, 0n]), [2, 3]);
-    const types = new ort.Tensor('int64', new BigInt64Array(6), [2, 3]);
-    const { last_hidden_state: hidden } = await session.run({
-      input_ids: ids,
-      attention_mask: mask,
-      token_type_ids: types,
-    });
-    expect(hidden?.dims).toEqual([2, 3, 8]);
-    const data = hidden!.data as Float32Array;
-    const row = (batch: number, position: number) =>
-      Array.from(data.slice((batch * 3 + position) * 8, (batch * 3 + position + 1) * 8));
-    // [CLS] is a zero vector, "cat" is the same vector in both rows, the padded slot is zero.
-    expect(row(0, 0)).toEqual(Array<number>(8).fill(0));
-    expect(row(0, 1)).toEqual(row(1, 1));
-    expect(row(0, 1).some((value) => value !== 0)).toBe(true);
-    expect(row(1, 2)).toEqual(Array<number>(8).fill(0));
-    await session.release();
-  });
+      const cat = BigInt(model.vocabulary.indexOf('cat'));
+      const ids = new ort.Tensor('int64', BigInt64Array.from([2n, cat, 3n, 2n, cat, 0n]), [2, 3]);
+      const mask = new ort.Tensor('int64', BigInt64Array.from([1n, 1n, 1n, 1n, 1n, 0n]), [2, 3]);
+      const types = new ort.Tensor('int64', new BigInt64Array(6), [2, 3]);
+      const { last_hidden_state: hidden } = await session.run({
+        input_ids: ids,
+        attention_mask: mask,
+        token_type_ids: types,
+      });
+      expect(hidden?.dims).toEqual([2, 3, 8]);
+      const data = hidden!.data as Float32Array;
+      const row = (batch: number, position: number) =>
+        Array.from(data.slice((batch * 3 + position) * 8, (batch * 3 + position + 1) * 8));
+      // [CLS] is a zero vector, "cat" is the same vector in both rows, the padded slot is zero.
+      expect(row(0, 0)).toEqual(Array<number>(8).fill(0));
+      expect(row(0, 1)).toEqual(row(1, 1));
+      expect(row(0, 1).some((value) => value !== 0)).toBe(true);
+      expect(row(1, 2)).toEqual(Array<number>(8).fill(0));
+      await session.release();
+    },
+  );
 });
