@@ -7,7 +7,7 @@
  * so once. In a production-only install there is nothing to build with.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -38,9 +38,12 @@ if (!existsSync('gateway/src')) {
     );
     process.exitCode = 1;
   } else {
+    // npm puts node_modules/.bin first on the PATH of every script it runs (npm start, npm test,
+    // npx): a `node` there makes them run on Node 24 as well, without a step of the user's.
+    linkProjectNode(node);
     process.stdout.write(
-      `hearth: this machine's Node is ${process.version}; building with ${node}. Run npm scripts ` +
-        'on it too: eval "$(scripts/ensure-node.sh --export)" (the hearth command finds it by itself).\n',
+      `hearth: this machine's Node is ${process.version}; npm scripts, npx and the hearth ` +
+        `command use ${node} (linked as node_modules/.bin/node).\n`,
     );
     const build = spawnSync(node, ['scripts/build.ts'], { stdio: 'inherit' });
     process.exitCode = build.status ?? 1;
@@ -58,4 +61,12 @@ function hasTypeScript() {
   } catch {
     return false;
   }
+}
+
+/** node_modules/.bin/node → the given Node 24 binary (replacing an earlier link). */
+function linkProjectNode(node) {
+  mkdirSync(join('node_modules', '.bin'), { recursive: true });
+  const link = join('node_modules', '.bin', 'node');
+  rmSync(link, { force: true });
+  symlinkSync(node, link);
 }
