@@ -20,7 +20,9 @@ describe('the daily memory job', () => {
     const body = (await (await fetch(`${gw.url}/api/v1/status`)).json()) as {
       backends: Record<string, string>;
     };
-    const match = /^daily at 03:00 local time and at start; next (\S+)$/.exec(body.backends.memory_job ?? '');
+    const match = /^daily at 03:00 local time and at start; next (\S+)$/.exec(
+      body.backends.memory_job ?? '',
+    );
     expect(match, body.backends.memory_job).not.toBeNull();
     const next = new Date(match![1]!);
     expect([next.getHours(), next.getMinutes(), next.getSeconds()]).toEqual([3, 0, 0]);

@@ -58,7 +58,9 @@ describe('GET /api/v1/status', () => {
         // Optional and absent in a fresh state directory: off, with how to turn it on.
         embedder: 'off (no embedding model; to turn on: hearth memory models pull)',
         // Rule 7: the daily memory job (retention, then archival) and its next run.
-        memory_job: expect.stringMatching(/^daily at 03:00 local time and at start; next \d{4}-\d\d-\d\dT/),
+        memory_job: expect.stringMatching(
+          /^daily at 03:00 local time and at start; next \d{4}-\d\d-\d\dT/,
+        ),
         approvals: 'in-process',
         // `[security] untrusted_content` (a warning beside it while the gate is off).
         untrusted_content: 'prompt',
