@@ -20,6 +20,7 @@ import { MAX_PENDING_PROPOSALS } from '../skills/review/proposals.ts';
 import { MAX_REPORTED_MODELS } from '../usage/usage-tracker.ts';
 import { MAX_OPEN_SOCKETS } from '../ws/socket-router.ts';
 import { channelSchema, defaultConfig } from './schema.ts';
+import { MINIMAL_CHANNELS } from './testing/minimal-channels.ts';
 
 /**
  * Whether a configuration key is a cap, by its name and default: a number whose name starts
@@ -33,25 +34,6 @@ export function isCapKey(key: string, value: unknown): boolean {
     /_(bytes|mb|ms|seconds|minutes|days)$/.test(key)
   );
 }
-
-/** Every channel type with its required keys, so each type's defaults can be read. */
-const MINIMAL_CHANNELS = [
-  { type: 'webhook', signing_secret: 'x' },
-  { type: 'telegram', bot_token: 'x' },
-  { type: 'whatsapp', access_token: 'x', app_secret: 'x', verify_token: 'x', phone_number_id: '1' },
-  { type: 'matrix', homeserver_url: 'http://x', access_token: 'x', user_id: '@x:y' },
-  { type: 'signal', account: '+15551234567' },
-  { type: 'discord', bot_token: 'x' },
-  { type: 'slack', bot_token: 'x', app_token: 'x' },
-  {
-    type: 'email',
-    imap_host: 'x',
-    smtp_host: 'x',
-    username: 'x',
-    password_secret: 'x',
-    address: 'a@b.example',
-  },
-];
 
 /** Every cap key of the configuration with its default as JSON. */
 function capKeys(): Map<string, string> {

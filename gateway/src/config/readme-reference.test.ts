@@ -1,25 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { channelSchema, defaultConfig, KEY_PROVIDERS } from './schema.ts';
-
-/** The smallest valid table of each channel type: its required keys. */
-const MINIMAL_CHANNELS = [
-  { type: 'webhook', signing_secret: 'x' },
-  { type: 'telegram', bot_token: 'x' },
-  { type: 'whatsapp', access_token: 'x', app_secret: 'x', verify_token: 'x', phone_number_id: '1' },
-  { type: 'matrix', homeserver_url: 'http://x', access_token: 'x', user_id: '@x:y' },
-  { type: 'signal', account: '+15551234567' },
-  { type: 'discord', bot_token: 'x' },
-  { type: 'slack', bot_token: 'x', app_token: 'x' },
-  {
-    type: 'email',
-    imap_host: 'x',
-    smtp_host: 'x',
-    username: 'x',
-    password_secret: 'x',
-    address: 'a@b.example',
-  },
-];
+import { MINIMAL_CHANNELS } from './testing/minimal-channels.ts';
 
 /** The README's configuration reference must list exactly the schema's keys and defaults. */
 describe('README configuration reference', () => {

@@ -23,10 +23,13 @@ function upgradeStatus(
   });
 }
 
-/** Opens a socket and resolves with its close code, or 'open' when it stayed open. */
-function originOutcome(url: string, origin: string): Promise<number | 'open'> {
+/**
+ * Opens a socket and resolves with its close code, or 'open' when it stayed open. `host` stands
+ * for the address the client used (a published port) when given.
+ */
+function originOutcome(url: string, origin: string, host?: string): Promise<number | 'open'> {
   return new Promise((resolve) => {
-    const socket = new WebSocket(url, { headers: { origin } });
+    const socket = new WebSocket(url, { headers: { origin, ...(host ? { host } : {}) } });
     const timer = setTimeout(() => {
       resolve('open');
       socket.close();
@@ -313,20 +316,7 @@ describe('the origin a request arrives under is the gateway’s own (a published
 
   it('a socket opened under the published address stays open; a mismatched one closes with 1008', async () => {
     const outcome = (host: string, origin: string) =>
-      new Promise<number | 'open'>((resolve) => {
-        const socket = new WebSocket(`ws://127.0.0.1:${gw.port}/ws/chat`, {
-          headers: { host, origin },
-        });
-        const timer = setTimeout(() => {
-          resolve('open');
-          socket.close();
-        }, 500);
-        socket.on('close', (code) => {
-          clearTimeout(timer);
-          resolve(code);
-        });
-        socket.on('error', () => undefined);
-      });
+      originOutcome(`ws://127.0.0.1:${gw.port}/ws/chat`, origin, host);
     expect(await outcome('127.0.0.1:8080', 'http://127.0.0.1:8080')).toBe('open');
     expect(await outcome('127.0.0.1:8080', 'http://127.0.0.1:8081')).toBe(1008);
     expect(await outcome('127.0.0.1:8080', 'https://127.0.0.1:8080')).toBe(1008);
