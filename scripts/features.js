@@ -41,6 +41,16 @@ function missing(feature) {
 }
 
 function list() {
+  if (json) {
+    const states = Object.fromEntries(
+      Object.entries(features).map(([name, feature]) => [
+        name,
+        { on: missing(name).length === 0, missing: missing(name), summary: feature.summary },
+      ]),
+    );
+    process.stdout.write(`${JSON.stringify({ features: states })}\n`);
+    return;
+  }
   for (const [name, feature] of Object.entries(features)) {
     const absent = missing(name);
     const state =
@@ -80,13 +90,14 @@ function add(names, npmFlags) {
   }
   const packages = [...new Set(names.flatMap((name) => features[name].packages))];
   const specs = packages.map((name) => `${name}@${versions[name]}`);
-  process.stdout.write(`installing ${specs.join(' ')}\n`);
+  // With --json, stdout is the one JSON document at the end; progress goes to stderr.
+  (json ? process.stderr : process.stdout).write(`installing ${specs.join(' ')}\n`);
   // The same packages as before plus these: npm keeps what is installed and adds the rest.
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const result = spawnSync(
     npm,
     ['install', '--no-save', '--no-audit', '--no-fund', ...npmFlags, ...specs],
-    { cwd: root, stdio: 'inherit' },
+    { cwd: root, stdio: json ? ['ignore', 2, 2] : 'inherit' },
   );
   if (result.status !== 0) {
     process.stderr.write(
@@ -101,20 +112,24 @@ function add(names, npmFlags) {
     return 1;
   }
   process.stdout.write(
-    `on: ${names.join(', ')} (npm install or npm ci removes them: run this again after those)\n`,
+    json
+      ? `${JSON.stringify({ on: names })}\n`
+      : `on: ${names.join(', ')} (npm install or npm ci removes them: run this again after those)\n`,
   );
   return 0;
 }
 
 const [command = 'list', ...rest] = process.argv.slice(2);
 const dashes = rest.indexOf('--');
-const names = (dashes === -1 ? rest : rest.slice(0, dashes)).flatMap((name) => name.split(','));
+const own = dashes === -1 ? rest : rest.slice(0, dashes);
+const json = own.includes('--json');
+const names = own.filter((arg) => arg !== '--json').flatMap((name) => name.split(','));
 const npmFlags = dashes === -1 ? [] : rest.slice(dashes + 1);
 if (command === 'list') list();
 else if (command === 'add') process.exitCode = add(names.filter(Boolean), npmFlags);
 else {
   process.stderr.write(
-    'usage: node scripts/features.js [list | add <feature>... [-- <npm flags>]]\n',
+    'usage: node scripts/features.js [list | add <feature>...] [--json] [-- <npm flags>]\n',
   );
   process.exitCode = 2;
 }

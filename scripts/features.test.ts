@@ -29,6 +29,23 @@ describe('scripts/features.js', () => {
     }
   });
 
+  it('with --json prints one document: each feature on or off, and what is missing', () => {
+    const { code, stdout } = features('list', '--json');
+    expect(code).toBe(0);
+    const { features: states } = JSON.parse(stdout) as {
+      features: Record<string, { on: boolean; missing: string[]; summary: string }>;
+    };
+    expect(Object.keys(states)).toEqual([
+      'embeddings',
+      'voice',
+      'browser',
+      'discord',
+      'slack',
+      'matrix',
+    ]);
+    for (const state of Object.values(states)) expect(state.on).toBe(state.missing.length === 0);
+  });
+
   it.each([
     ['bogus'],
     ['../../etc/passwd'],

@@ -17,12 +17,18 @@ export function registerFeatures(program: Command, _ctx: CommandContext): void {
   const features = program
     .command('features')
     .description('list the optional features (on/off), or add them: features add voice')
-    .action(() => runFeatures(['list']));
+    .option('--json', 'print {"features": {name: {on, missing, summary}}}')
+    .action((options: { json?: boolean }) =>
+      runFeatures(['list', ...(options.json ? ['--json'] : [])]),
+    );
   features
     .command('add')
     .argument('<feature...>', 'embeddings, voice')
     .description('install the packages of optional features (npm install --no-save)')
-    .action((names: string[]) => runFeatures(['add', ...names]));
+    .option('--json', 'print {"on": [features]} once installed (npm\'s output on stderr)')
+    .action((names: string[], options: { json?: boolean }) =>
+      runFeatures(['add', ...names, ...(options.json ? ['--json'] : [])]),
+    );
 }
 
 function runFeatures(args: readonly string[]): void {
