@@ -114,17 +114,19 @@ describe('process metrics of the gateway itself', () => {
           resolve();
         }, 0),
       );
-      for (let i = 0; i < 20; i += 1) files.push(await open(import.meta.filename, 'r'));
+      // 100 more descriptors; the count may also move by a few that the rest of this process
+      // opens or closes meanwhile, so the check leaves room for that.
+      for (let i = 0; i < 100; i += 1) files.push(await open(import.meta.filename, 'r'));
       const after = await scrape();
       expect(gaugeValue(after, 'nodejs_eventloop_lag_max_seconds')).toBeGreaterThanOrEqual(0.25);
       expect(gaugeValue(after, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0.25);
-      expect(gaugeValue(after, 'process_open_fds')).toBeGreaterThanOrEqual(fdsBefore + 20);
+      expect(gaugeValue(after, 'process_open_fds')).toBeGreaterThanOrEqual(fdsBefore + 90);
       const snapshot = (await (await fetch(`${gw.url}/api/v1/metrics/snapshot`)).json()) as Record<
         string,
         { type: string; values: Record<string, number> }
       >;
       expect(snapshot.nodejs_eventloop_lag_p99_seconds?.type).toBe('gauge');
-      expect(snapshot.process_open_fds?.values['']).toBeGreaterThanOrEqual(fdsBefore + 20);
+      expect(snapshot.process_open_fds?.values['']).toBeGreaterThanOrEqual(fdsBefore + 90);
     } finally {
       for (const file of files) await file.close();
       await gw.close();
