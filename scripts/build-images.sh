@@ -29,7 +29,12 @@ esac
 TAG=${HEARTH_IMAGE_TAG:-local}
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 CA_DIR=${HEARTH_BUILD_CA_DIR:-/usr/local/share/ca-certificates}
-NODE_VERSION=$(node -p "require('./package-lock.json').packages['node_modules/node'].version")
+# The Node the project runs on here (scripts/ensure-node.sh's Node 24 when the machine's is older).
+NODE_VERSION=${HEARTH_IMAGE_NODE_VERSION:-$(node -p 'process.versions.node')}
+case "$NODE_VERSION" in
+  24.*) ;;
+  *) echo "build-images: Node $NODE_VERSION runs this script; the images need Node 24: eval \"\$(scripts/ensure-node.sh --export)\" first, or set HEARTH_IMAGE_NODE_VERSION" >&2; exit 1 ;;
+esac
 NPM_VERSION=${HEARTH_IMAGE_NPM_VERSION:-$(npm --version)}
 export DOCKER_BUILDKIT=0 # the legacy builder: no buildx plugin is needed
 
