@@ -145,7 +145,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'features',
-    usage: '',
+    usage: '[options]',
     summary: 'list the optional features (on/off), or add them: features add voice',
     load: async () => (await import('./commands/features.ts')).registerFeatures,
   },
