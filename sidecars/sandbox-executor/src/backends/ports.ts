@@ -1,8 +1,10 @@
 /**
  * What a backend of the sidecar does: run one command and report how it ended. The shapes
  * mirror the gateway's `Executor` port (gateway/src/tools/executors/ports.ts); the sidecar is
- * deployed on its own, so it keeps its own copy rather than importing the gateway's.
+ * deployed on its own, so it keeps its own copy rather than importing the gateway's; the result
+ * is the process-group runner's from common/sandbox, which its image carries.
  */
+import type { ProcessGroupResult } from '../../../../common/sandbox/process-group.ts';
 export interface BackendRequest {
   command: string;
   timeoutSeconds: number;
@@ -16,15 +18,8 @@ export interface BackendRequest {
   signal?: AbortSignal;
 }
 
-export interface BackendResult {
-  exitCode: number | null;
-  signal: string | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-  truncated: boolean;
-  durationMs: number;
-}
+/** How a command ended: the same record the shared process-group runner returns. */
+export type BackendResult = ProcessGroupResult;
 
 export interface Backend {
   readonly name: 'docker' | 'process';
