@@ -1,31 +1,25 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, ApiError, whenUnauthorized } from './api.ts';
 import { useApprovals } from './approvals-state.ts';
 import { useChat } from './chat-state.ts';
 import { storeKey, storedKey } from './session.ts';
-import { ApprovalsView } from './views/approvals.tsx';
-import { CanvasView } from './views/canvas.tsx';
-import { ChatView } from './views/chat.tsx';
+import { LazyView } from './shell/lazy-view.tsx';
+import { primaryInput, useShortcuts, type ShortcutActions } from './shell/shortcuts.ts';
+import { ShortcutsDialog } from './shell/shortcuts-dialog.tsx';
+import { Sidebar } from './shell/sidebar.tsx';
+import { setTheme, storedTheme, type Theme } from './theme.ts';
 import { KeyDialog } from './views/key-dialog.tsx';
-import { MemoryView } from './views/memory.tsx';
-import { SettingsView } from './views/settings.tsx';
-import { SetupView } from './views/setup.tsx';
-import { StatusView } from './views/status.tsx';
+import { viewOf, VIEWS, type ViewProps } from './views/registry.ts';
 
-const VIEWS = ['chat', 'approvals', 'canvas', 'status', 'memory', 'settings', 'setup'] as const;
-type View = (typeof VIEWS)[number];
-
-function viewOf(hash: string): View {
-  const name = hash.replace(/^#\/?/, '');
-  return (VIEWS as readonly string[]).includes(name) ? (name as View) : 'chat';
-}
-
-/** The page: a key check first (when the gateway has one), then the views behind tabs. */
+/** The page: a key check first (when the gateway has one), then the views (views/registry.ts). */
 export function App() {
-  const [view, setView] = useState<View>(viewOf(location.hash));
+  const [view, setView] = useState(viewOf(location.hash));
   const [needsKey, setNeedsKey] = useState(false);
   const [keyError, setKeyError] = useState<string>();
   const [ready, setReady] = useState(false);
+  const [drawer, setDrawer] = useState(false);
+  const [help, setHelp] = useState(false);
+  const [theme, chooseTheme] = useState<Theme>(storedTheme());
 
   const check = useCallback(async () => {
     try {
@@ -48,14 +42,51 @@ export function App() {
   useEffect(() => {
     whenUnauthorized(() => setNeedsKey(true));
     void check();
-    const onHash = () => setView(viewOf(location.hash));
+    const onHash = () => {
+      setView(viewOf(location.hash));
+      setDrawer(false);
+    };
     addEventListener('hashchange', onHash);
     return () => removeEventListener('hashchange', onHash);
   }, [check]);
 
+  useEffect(() => {
+    document.title = `${view.label} · Hearth`;
+  }, [view]);
+
+  // The drawer (phone width): its current link takes the focus on opening, the menu button
+  // on closing with Esc or a click beside it.
+  const drawerOpen = useRef(drawer);
+  drawerOpen.current = drawer;
+  useEffect(() => {
+    if (drawer) document.querySelector<HTMLElement>('#sidebar [aria-current="page"]')?.focus();
+  }, [drawer]);
+  const closeDrawer = useCallback(() => {
+    if (!drawerOpen.current) return;
+    setDrawer(false);
+    document.getElementById('menu-button')?.focus();
+  }, []);
+  const actions = useMemo<ShortcutActions>(
+    () => ({
+      go: (target) => (location.hash = `#${target.id}`),
+      focusInput: () => {
+        const input = primaryInput();
+        if (input) return input.focus();
+        // A view without a field: the chat's composer.
+        location.hash = `#${VIEWS[0]!.id}`;
+        setTimeout(() => primaryInput()?.focus(), 50);
+      },
+      help: () => setHelp(true),
+      escape: closeDrawer,
+    }),
+    [closeDrawer],
+  );
+  useShortcuts(VIEWS, actions);
+
   const live = ready && !needsKey;
   const approvals = useApprovals(live);
   const chat = useChat(live, approvals.refresh);
+  const context: ViewProps = { chat, approvals };
 
   if (needsKey) {
     return (
@@ -72,48 +103,40 @@ export function App() {
   return (
     <div class="shell">
       <header class="top">
+        <button
+          type="button"
+          id="menu-button"
+          class="menu-button plain"
+          aria-expanded={drawer}
+          aria-controls="sidebar"
+          onClick={() => setDrawer(!drawer)}
+        >
+          <span aria-hidden="true">☰</span> Menu
+        </button>
         <h1 class="brand">Hearth</h1>
-        <nav aria-label="Views">
-          <ul class="tabs">
-            {VIEWS.map((name) => (
-              <li key={name}>
-                <a
-                  href={`#${name}`}
-                  aria-current={view === name ? 'page' : undefined}
-                  class={view === name ? 'tab active' : 'tab'}
-                >
-                  {name[0]?.toUpperCase()}
-                  {name.slice(1)}
-                  {name === 'approvals' && approvals.pending.length > 0 ? (
-                    <span class="badge" aria-label={`${approvals.pending.length} pending`}>
-                      {approvals.pending.length}
-                    </span>
-                  ) : null}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <p class="current-view">{view.label}</p>
       </header>
+      {drawer ? <div class="backdrop" onClick={closeDrawer} /> : null}
+      <Sidebar
+        views={VIEWS}
+        current={view}
+        context={live ? context : undefined}
+        open={drawer}
+        theme={theme}
+        onTheme={(next) => {
+          setTheme(next);
+          chooseTheme(next);
+        }}
+        onShortcuts={() => setHelp(true)}
+      />
       <main id="main" class="main">
-        {!live ? (
-          <p role="status">Connecting…</p>
-        ) : view === 'chat' ? (
-          <ChatView chat={chat} />
-        ) : view === 'approvals' ? (
-          <ApprovalsView approvals={approvals} />
-        ) : view === 'canvas' ? (
-          <CanvasView />
-        ) : view === 'status' ? (
-          <StatusView />
-        ) : view === 'memory' ? (
-          <MemoryView />
-        ) : view === 'setup' ? (
-          <SetupView />
+        {live ? (
+          <LazyView key={view.id} view={view} context={context} />
         ) : (
-          <SettingsView />
+          <p role="status">Connecting…</p>
         )}
       </main>
+      <ShortcutsDialog open={help} views={VIEWS} onClose={() => setHelp(false)} />
     </div>
   );
 }
