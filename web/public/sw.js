@@ -34,7 +34,7 @@ function showPush(message) {
         deny: typeof tokens.deny === 'string' ? tokens.deny : undefined,
       },
     },
-    icon: '/icon.svg',
+    icon: '/icon-192.png',
     actions: approval ? approvalActions(data.actions, tokens) : [],
   });
 }
