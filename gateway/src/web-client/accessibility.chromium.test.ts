@@ -107,6 +107,9 @@ describe.skipIf(!chromiumPath)(
           setup: () => page.getByText(/^Ready: /).waitFor(),
         };
         for (const [view, ready] of Object.entries(waits)) {
+          // At phone width the views' links are in the drawer behind the menu button.
+          const menu = page.getByRole('button', { name: 'Menu' });
+          if (await menu.isVisible()) await menu.click();
           await page.getByRole('link', { name: new RegExp(`^${view}`, 'i') }).click();
           await ready();
           found[view] = await audit(page);
