@@ -30,7 +30,7 @@ try {
     await page.setContent(`<body style="margin:0">${sized}</body>`);
     await page.screenshot({ path: join(publicDir, name), omitBackground: true });
     await page.close();
-    console.log(join(publicDir, name));
+    process.stdout.write(`${join(publicDir, name)}\n`);
   }
 } finally {
   await browser.close();

@@ -13,7 +13,7 @@ import { buildClient } from '../gateway/src/web-client/testing/build-client.ts';
 import { shootViews } from '../gateway/src/web-client/testing/shoot-views.ts';
 
 if (!chromiumPath) {
-  console.error('No Chromium found: apt-get install chromium');
+  process.stderr.write('No Chromium found: apt-get install chromium\n');
   process.exit(1);
 }
 const outDir = join(import.meta.dirname, '..', 'screenshots', 'web');
@@ -60,7 +60,7 @@ try {
     first = false;
   };
   const paths = await shootViews(browser, bed.gw.url, outDir, { prepare });
-  for (const path of paths) console.log(path);
+  for (const path of paths) process.stdout.write(`${path}\n`);
 } finally {
   await browser.close();
   await bed.close();

@@ -20,7 +20,7 @@ describe('web client bundle size', { timeout: 120_000 }, () => {
       `lazy chunks ${kb(report.lazyTotal)} gzip:`,
       ...Object.entries(report.lazy).map(([path, bytes]) => `  ${path} ${kb(bytes)}`),
     ];
-    console.log(lines.join('\n'));
+    process.stdout.write(`${lines.join('\n')}\n`);
   }, 120_000);
   afterAll(async () => {
     if (assets) await rm(assets, { recursive: true, force: true });

@@ -23,7 +23,7 @@ export function Sidebar(props: {
           if (members.length === 0) return null;
           const id = `group-${group.toLowerCase()}`;
           return (
-            <section key={group} class="nav-group">
+            <div key={group} class="nav-group">
               <p id={id} class="group-name">
                 {group}
               </p>
@@ -50,7 +50,7 @@ export function Sidebar(props: {
                   );
                 })}
               </ul>
-            </section>
+            </div>
           );
         })}
       </nav>

@@ -45,30 +45,19 @@ export async function measureBundle(distDir: string): Promise<BundleReport> {
 }
 
 /**
- * Builds the client as `npm run build` does, in a child process with NODE_ENV=production (a
- * build inside the test runner, whose NODE_ENV is `test`, keeps libraries' debug code), into
- * a fresh temporary folder.
+ * Builds the client as `npm run build` does, into a fresh temporary folder: Vite's own
+ * command in a child process whose only variable is NODE_ENV=production (the test runner's
+ * `test` would make the Preact plugin keep its development code, and the sizes would not be
+ * those users get).
  */
 export async function buildForProduction(): Promise<string> {
   const outDir = await mkdtemp(join(tmpdir(), 'hearth-web-size-'));
-  const vitePackage = createRequire(join(webWorkspace, 'package.json')).resolve(
-    'vite/package.json',
-  );
-  const bin = join(dirname(vitePackage), 'bin', 'vite.js');
+  const vite = createRequire(join(webWorkspace, 'package.json')).resolve('vite/package.json');
+  const args = ['build', '--config', join(webWorkspace, 'vite.config.ts'), '--outDir', outDir];
   await promisify(execFile)(
     process.execPath,
-    [
-      bin,
-      'build',
-      '--config',
-      join(webWorkspace, 'vite.config.ts'),
-      '--outDir',
-      outDir,
-      '--emptyOutDir',
-      '--logLevel',
-      'error',
-    ],
-    { cwd: webWorkspace, env: { ...process.env, NODE_ENV: 'production' } },
+    [join(dirname(vite), 'bin', 'vite.js'), ...args, '--emptyOutDir', '--logLevel', 'error'],
+    { cwd: webWorkspace, env: { NODE_ENV: 'production' } },
   );
   return outDir;
 }

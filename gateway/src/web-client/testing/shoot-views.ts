@@ -10,8 +10,8 @@ export const SHOT_SCHEMES = ['light', 'dark'] as const;
 
 /** The views the page's navigation lists (it is built from web/src/views/registry.ts). */
 export function listedViews(page: Page): Promise<string[]> {
-  return page.$$eval('#sidebar a[data-view]', (links) =>
-    links.map((link) => (link as HTMLElement).dataset.view ?? ''),
+  return page.evaluate<string[]>(
+    `[...document.querySelectorAll('#sidebar a[data-view]')].map((link) => link.dataset.view)`,
   );
 }
 
