@@ -343,6 +343,22 @@ describe.skipIf(!chromiumPath)(
           return registration.active ? registration.active.state : 'none';
         })()`);
         expect(state).toMatch(/^activat(ing|ed)$/);
+        // The control: the same page with a manifest that has no usable icon is not installable.
+        await context.route('**/manifest.webmanifest', (route) =>
+          route.fulfill({
+            contentType: 'application/manifest+json',
+            body: JSON.stringify({ name: 'Hearth', start_url: '/', display: 'standalone' }),
+          }),
+        );
+        await page.reload();
+        await expect
+          .poll(async () => {
+            const result = (await cdp.send('Page.getInstallabilityErrors')) as {
+              installabilityErrors: { errorId: string }[];
+            };
+            return result.installabilityErrors.length;
+          })
+          .toBeGreaterThan(0);
       } finally {
         await context.close();
         await rm(profile, { recursive: true, force: true });
