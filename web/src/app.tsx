@@ -6,13 +6,29 @@ import { storeKey, storedKey } from './session.ts';
 import { ApprovalsView } from './views/approvals.tsx';
 import { CanvasView } from './views/canvas.tsx';
 import { ChatView } from './views/chat.tsx';
+import { HubView } from './views/hub.tsx';
 import { KeyDialog } from './views/key-dialog.tsx';
+import { McpView } from './views/mcp.tsx';
 import { MemoryView } from './views/memory.tsx';
+import { PluginsView } from './views/plugins.tsx';
 import { SettingsView } from './views/settings.tsx';
 import { SetupView } from './views/setup.tsx';
+import { SkillsView } from './views/skills.tsx';
 import { StatusView } from './views/status.tsx';
 
-const VIEWS = ['chat', 'approvals', 'canvas', 'status', 'memory', 'settings', 'setup'] as const;
+const VIEWS = [
+  'chat',
+  'approvals',
+  'canvas',
+  'status',
+  'memory',
+  'skills',
+  'hub',
+  'plugins',
+  'mcp',
+  'settings',
+  'setup',
+] as const;
 type View = (typeof VIEWS)[number];
 
 function viewOf(hash: string): View {
@@ -108,6 +124,14 @@ export function App() {
           <StatusView />
         ) : view === 'memory' ? (
           <MemoryView />
+        ) : view === 'skills' ? (
+          <SkillsView />
+        ) : view === 'hub' ? (
+          <HubView />
+        ) : view === 'plugins' ? (
+          <PluginsView />
+        ) : view === 'mcp' ? (
+          <McpView />
         ) : view === 'setup' ? (
           <SetupView />
         ) : (
