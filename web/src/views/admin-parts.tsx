@@ -44,7 +44,13 @@ export function ConfirmCard(props: {
   children?: ComponentChildren;
 }) {
   const cancel = useRef<HTMLButtonElement>(null);
-  useEffect(() => cancel.current?.focus(), []);
+  useEffect(() => {
+    const opener = document.activeElement;
+    cancel.current?.focus();
+    return () => {
+      if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
+    };
+  }, []);
   const id = `confirm-${props.title.replace(/\W+/g, '-').toLowerCase()}`;
   return (
     <div

@@ -89,6 +89,14 @@ export function HubView() {
                 </>
               ) : null}
             </dl>
+            <div class="actions">
+              <button type="button" disabled={busy} onClick={() => void setEnabled(p, !p.enabled)}>
+                {p.enabled ? `Disable ${p.name}` : `Enable ${p.name}`}
+              </button>
+              <button type="button" class="danger" onClick={() => setRemoving(p.name)}>
+                Uninstall…
+              </button>
+            </div>
             {removing === p.name ? (
               <ConfirmCard
                 title={`Uninstall ${p.name}?`}
@@ -99,20 +107,7 @@ export function HubView() {
               >
                 <p>Its files are deleted and its tools leave the agent.</p>
               </ConfirmCard>
-            ) : (
-              <div class="actions">
-                <button
-                  type="button"
-                  disabled={busy}
-                  onClick={() => void setEnabled(p, !p.enabled)}
-                >
-                  {p.enabled ? `Disable ${p.name}` : `Enable ${p.name}`}
-                </button>
-                <button type="button" class="danger" onClick={() => setRemoving(p.name)}>
-                  Uninstall…
-                </button>
-              </div>
-            )}
+            ) : null}
           </li>
         ))}
       </ul>

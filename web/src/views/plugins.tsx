@@ -58,10 +58,7 @@ export function PluginsView() {
             </h3>
             <dl class="facts">
               <dt>Status</dt>
-              <dd class={p.status === 'loaded' ? '' : 'warn'}>
-                {p.status}
-                {p.enabled ? '' : ' (disabled)'}
-              </dd>
+              <dd class={p.status === 'loaded' ? '' : 'warn'}>{p.status}</dd>
               <dt>Tools</dt>
               <dd>
                 <NameList names={p.tools} />

@@ -100,8 +100,21 @@ export function SkillsView() {
             ) : null}
             {p.scan ? <Findings findings={p.scan.findings} flagged={p.scan.flagged} /> : null}
             <CodeBlock code={p.code} label={`Code of ${p.name}`} findings={p.scan?.findings} />
+            <div class="actions">
+              <button type="button" onClick={() => setAsking({ proposal: p, action: 'approve' })}>
+                Approve…
+              </button>
+              <button
+                type="button"
+                class="danger"
+                onClick={() => setAsking({ proposal: p, action: 'reject' })}
+              >
+                Reject…
+              </button>
+            </div>
             {asking && 'proposal' in asking && asking.proposal.id === p.id ? (
               <ConfirmCard
+                key={asking.action}
                 title={`${asking.action === 'approve' ? 'Approve' : 'Reject'} ${p.name}?`}
                 confirmLabel={
                   asking.action === 'approve' ? `Approve and load ${p.name}` : `Reject ${p.name}`
@@ -116,20 +129,7 @@ export function SkillsView() {
                     : 'The proposal is dropped and never written.'}
                 </p>
               </ConfirmCard>
-            ) : (
-              <div class="actions">
-                <button type="button" onClick={() => setAsking({ proposal: p, action: 'approve' })}>
-                  Approve…
-                </button>
-                <button
-                  type="button"
-                  class="danger"
-                  onClick={() => setAsking({ proposal: p, action: 'reject' })}
-                >
-                  Reject…
-                </button>
-              </div>
-            )}
+            ) : null}
           </li>
         ))}
       </ul>
@@ -179,6 +179,13 @@ export function SkillsView() {
                 </>
               ) : null}
             </dl>
+            {s.state === 'quarantined' ? null : (
+              <div class="actions">
+                <button type="button" class="danger" onClick={() => setAsking({ skill: s })}>
+                  Quarantine…
+                </button>
+              </div>
+            )}
             {asking && 'skill' in asking && asking.skill.name === s.name ? (
               <ConfirmCard
                 title={`Quarantine ${s.name}?`}
@@ -191,13 +198,7 @@ export function SkillsView() {
                   Its tools are unloaded; its files stay. Writing it again clears the quarantine.
                 </p>
               </ConfirmCard>
-            ) : s.state === 'quarantined' ? null : (
-              <div class="actions">
-                <button type="button" class="danger" onClick={() => setAsking({ skill: s })}>
-                  Quarantine…
-                </button>
-              </div>
-            )}
+            ) : null}
           </li>
         ))}
       </ul>
