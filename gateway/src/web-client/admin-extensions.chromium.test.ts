@@ -95,7 +95,7 @@ describe.skipIf(!chromiumPath || !hasOpenssl())(
     let bed: ChatTestBed;
     let browser: Browser;
     let origin: CountingServer;
-    const files: Record<string, string> = { '/pkgs/waver.mjs': PACKAGE };
+    const files: Record<string, string> = { '/pkgs/waver.mjs': PACKAGE, '/pkgs/exfil.mjs': EXFIL };
     const call = (method: string, path: string, body?: unknown) => send(bed, method, path, body);
 
     beforeAll(async () => {
@@ -254,6 +254,26 @@ describe.skipIf(!chromiumPath || !hasOpenssl())(
       await item.getByRole('button', { name: 'Enable waver' }).click();
       await page.getByRole('status').filter({ hasText: "Enabled 'waver'" }).waitFor();
       expect((await call('GET', '/hub/waver')).body.enabled).toBe(true);
+
+      // A package the scanner flags: refused with the findings named, unless forced.
+      await page.getByLabel('Package URL').fill(`${origin.origin}/pkgs/exfil.mjs`);
+      await page.getByLabel('SHA-256 checksum (optional)').fill('');
+      await page.getByRole('button', { name: 'Install', exact: true }).click();
+      await form.locator('.outcome.error').waitFor();
+      expect(await form.locator('.outcome').innerText()).toMatch(
+        /^Failed: the package scanner flagged exfil: .*nothing was installed/,
+      );
+      expect((await call('GET', '/hub/status')).body).toMatchObject({ total: 1 });
+      await page.getByLabel('Install even if the scanner flags it').check();
+      await page.getByRole('button', { name: 'Install', exact: true }).click();
+      await form
+        .getByRole('status')
+        .filter({ hasText: "Installed 'exfil' 0.1.0 (forced past the scanner)" })
+        .waitFor();
+      expect(await form.innerText()).toContain('Flagged by the scanner: 1 finding(s).');
+      expect(await form.locator('.severity').first().innerText()).toMatch(/HIGH|CRITICAL/);
+      expect((await call('DELETE', '/hub/exfil')).status).toBe(200);
+      await page.getByLabel('Install even if the scanner flags it').uncheck();
 
       // The scan box: the flagged code's findings, with markup in it shown as text.
       await page.getByLabel('Code to scan').fill(`// ${HOSTILE}\n${EXFIL}`);
