@@ -40,10 +40,14 @@ const ENTRIES: ViewEntry[] = [
   { id: 'chat', label: 'Chat', group: 'Chat', key: 'c', component: ChatView },
   { id: 'canvas', label: 'Canvas', group: 'Chat', key: 'v', load: () => import('./canvas.tsx').then((m) => m.CanvasView) },
   { id: 'approvals', label: 'Approvals', group: 'Decide', key: 'a', load: () => import('./approvals.tsx').then((m) => m.ApprovalsView), badge: (p) => p.approvals.pending.length },
+  { id: 'skills', label: 'Skills', group: 'Decide', key: 'k', load: () => import('./skills.tsx').then((m) => m.SkillsView) },
+  { id: 'hub', label: 'Hub', group: 'Decide', key: 'h', load: () => import('./hub.tsx').then((m) => m.HubView) },
   { id: 'status', label: 'Status', group: 'Watch', key: 's', load: () => import('./status.tsx').then((m) => m.StatusView) },
   { id: 'settings', label: 'Settings', group: 'Configure', key: 't', load: () => import('./settings.tsx').then((m) => m.SettingsView) },
   { id: 'setup', label: 'Setup', group: 'Configure', key: 'u', load: () => import('./setup.tsx').then((m) => m.SetupView) },
   { id: 'memory', label: 'Memory', group: 'Configure', key: 'm', load: () => import('./memory.tsx').then((m) => m.MemoryView) },
+  { id: 'plugins', label: 'Plugins', group: 'Configure', key: 'p', load: () => import('./plugins.tsx').then((m) => m.PluginsView) },
+  { id: 'mcp', label: 'MCP servers', group: 'Configure', key: 'x', load: () => import('./mcp.tsx').then((m) => m.McpView) },
 ];
 
 /**

@@ -34,6 +34,8 @@ export interface ChatTestBedOptions {
   pushAgent?: HttpsAgent;
   /** The channels' DNS TXT lookups (an email channel's DKIM keys): a resolver of test records. */
   resolveTxt?: NonNullable<Parameters<typeof startTestGateway>[0]>['resolveTxt'];
+  /** Hub downloads: a pinned fetch trusting a test certificate. */
+  hubNetwork?: NonNullable<Parameters<typeof startTestGateway>[0]>['hubNetwork'];
 }
 
 export interface ChatTestBed {
@@ -72,6 +74,7 @@ export async function startChatTestBed(
     webAssetsDir: options.webAssetsDir,
     pushAgent: options.pushAgent,
     resolveTxt: options.resolveTxt,
+    hubNetwork: options.hubNetwork,
     config: {
       ...options.config,
       models: {
