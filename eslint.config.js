@@ -43,5 +43,6 @@ export default tseslint.config(
   // The web client runs in the browser (its service worker in a worker scope).
   { files: ['web/src/**'], languageOptions: { globals: globals.browser } },
   { files: ['web/public/sw.js'], languageOptions: { globals: globals.serviceworker } },
+  { files: ['web/public/voice-capture.js'], languageOptions: { globals: globals.audioWorklet } },
   prettier,
 );
