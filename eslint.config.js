@@ -23,7 +23,11 @@ export default tseslint.config(
       'no-console': 'error',
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'env', message: 'Read the environment only in a config/ folder.' },
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Read the environment only in a config/ folder.',
+        },
       ],
     },
   },

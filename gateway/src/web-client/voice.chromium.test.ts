@@ -136,9 +136,7 @@ describe.skipIf(!chromiumPath || missing !== undefined)(
       await talk.click();
       expect(await talk.getAttribute('aria-pressed')).toBe('false');
 
-      await page
-        .locator('.message.user', { hasText: TRANSCRIPT })
-        .waitFor({ timeout: 30_000 });
+      await page.locator('.message.user', { hasText: TRANSCRIPT }).waitFor({ timeout: 30_000 });
       await page
         .locator('.message.assistant', { hasText: 'Try a mushroom risotto.' })
         .waitFor({ timeout: 30_000 });
@@ -222,7 +220,10 @@ describe.skipIf(!chromiumPath || missing !== undefined)(
         await expect.poll(() => voiceState(page), { timeout: 30_000 }).toBe('ready');
         const talk = page.getByRole('button', { name: 'Push to talk' });
         await talk.click();
-        await page.getByRole('alert').filter({ hasText: /microphone permission denied/ }).waitFor();
+        await page
+          .getByRole('alert')
+          .filter({ hasText: /microphone permission denied/ })
+          .waitFor();
         // Nothing is recording, here or on the gateway; the state says so.
         expect(await talk.getAttribute('aria-pressed')).toBe('false');
         expect(await voiceState(page)).toMatch(/^(ready|unavailable)$/);

@@ -11,13 +11,7 @@ import { createPlayer, type Player } from './player.ts';
 
 /** What the controls show: the spec's push-to-talk states plus listening, processing, speaking. */
 export type VoiceShown =
-  | 'checking'
-  | 'unavailable'
-  | 'ready'
-  | 'recording'
-  | 'listening'
-  | 'processing'
-  | 'speaking';
+  'checking' | 'unavailable' | 'ready' | 'recording' | 'listening' | 'processing' | 'speaking';
 
 /** The gateway's phase of this socket's conversation (`state` frames). */
 type Phase = 'idle' | 'recording' | 'listening' | 'transcribing' | 'responding' | 'speaking';
@@ -121,9 +115,7 @@ export function createVoiceController(messages: VoiceMessages) {
       unavailable = stt.available ? undefined : `no speech-to-text engine: ${stt.detail}`;
       speechExpected = tts.available;
       update({
-        continuousReason: vad.available
-          ? undefined
-          : `no voice activity detection: ${vad.detail}`,
+        continuousReason: vad.available ? undefined : `no voice activity detection: ${vad.detail}`,
         speechNote: tts.available
           ? undefined
           : `Replies are not spoken: no text-to-speech engine (${tts.detail}).`,
@@ -236,7 +228,10 @@ export function createVoiceController(messages: VoiceMessages) {
       case 'response_chunk':
         return update({ live: snapshot.live + (typeof frame.text === 'string' ? frame.text : '') });
       case 'response_done':
-        messages.append({ role: 'assistant', text: typeof frame.text === 'string' ? frame.text : '' });
+        messages.append({
+          role: 'assistant',
+          text: typeof frame.text === 'string' ? frame.text : '',
+        });
         return update({ live: '' });
       case 'tts_audio': {
         const samples = typeof frame.data === 'string' ? base64ToPcm16(frame.data) : undefined;

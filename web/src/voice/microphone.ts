@@ -35,7 +35,7 @@ export function browserAudioMissing(): string | undefined {
 /** The microphone permission when the browser says (`denied` is what matters), else undefined. */
 export async function microphonePermission(): Promise<PermissionStatus | undefined> {
   try {
-    return await navigator.permissions.query({ name: 'microphone' as PermissionName });
+    return await navigator.permissions.query({ name: 'microphone' });
   } catch {
     return undefined;
   }
