@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import { chromiumPath, chromiumSuiteTitle, launchChromium } from '../testing/fak
 import { concatPcm16, encodeWav, rms } from '../voice/audio/pcm.ts';
 import { createScriptedStt, type ScriptedStt } from '../voice/testing/scripted-stt.ts';
 import { espeakSpeech16k, missingSpeechTools } from '../voice/testing/sox.ts';
-import { buildClient } from './testing/build-client.ts';
+import { buildClient, webWorkspace } from './testing/build-client.ts';
 import { CLIENT_CSP } from './static-pages.ts';
 
 /** axe-core's browser build, evaluated in the page (the CSP holds: no script tag is added). */
@@ -43,6 +43,10 @@ async function openPage(context: BrowserContext, url: string) {
   return { page, problems };
 }
 
+/** Screenshots of the voice controls (git-ignored; look at them). */
+const SHOTS = join(webWorkspace, '..', 'screenshots', 'web');
+const PHONE = { width: 390, height: 844 };
+
 const voiceState = (page: Page) => page.locator('.voice').getAttribute('data-state');
 const spoken = async (page: Page) =>
   Number(await page.locator('.voice').getAttribute('data-spoken-samples'));
@@ -60,6 +64,7 @@ describe.skipIf(!chromiumPath || missing !== undefined)(
     let dir: string;
     let bed: ChatTestBed;
     let bare: ChatTestBed;
+    let mute: ChatTestBed;
     let stt: ScriptedStt;
     let browser: Browser;
     let context: BrowserContext;
@@ -86,6 +91,13 @@ describe.skipIf(!chromiumPath || missing !== undefined)(
       bed = await startChatTestBed(undefined, { webAssetsDir: assets, voiceEngines: { stt } });
       // No STT override: Whisper has no weights in a fresh state directory.
       bare = await startChatTestBed(undefined, { webAssetsDir: assets });
+      // Speech-to-text but text-to-speech switched off.
+      mute = await startChatTestBed(undefined, {
+        webAssetsDir: assets,
+        voiceEngines: { stt: createScriptedStt([TRANSCRIPT]) },
+        config: { voice: { tts_engine: 'off' } },
+      });
+      await mkdir(SHOTS, { recursive: true });
       browser = await launchChromium([], { fakeMicrophone: wav });
       context = await browser.newContext();
     }, 180_000);
@@ -93,6 +105,7 @@ describe.skipIf(!chromiumPath || missing !== undefined)(
       await browser?.close();
       await bed?.close();
       await bare?.close();
+      await mute?.close();
       if (assets) await rm(assets, { recursive: true, force: true });
       if (dir) await rm(dir, { recursive: true, force: true });
     });
@@ -117,6 +130,7 @@ describe.skipIf(!chromiumPath || missing !== undefined)(
 
       const talk = page.getByRole('button', { name: 'Push to talk' });
       const heardBefore = stt.heard.length;
+      const pressedAt = performance.now();
       await talk.click();
       await expect.poll(() => talk.getAttribute('aria-pressed')).toBe('true');
       expect(await voiceState(page)).toBe('recording');
@@ -126,6 +140,7 @@ describe.skipIf(!chromiumPath || missing !== undefined)(
       // While recording: the level meter is there, and axe finds nothing.
       expect(await page.getByRole('meter', { name: 'Microphone level' }).count()).toBe(1);
       expect(await auditVoice(page)).toEqual([]);
+      await page.screenshot({ path: join(SHOTS, 'voice-recording-desktop.png') });
       // The gateway is recording this socket's push-to-talk.
       await expect
         .poll(async () => (await bed.get('/voice/status')).body.ptt_is_recording, {
@@ -133,18 +148,20 @@ describe.skipIf(!chromiumPath || missing !== undefined)(
         })
         .toBe(true);
       await page.waitForTimeout(3_000);
+      const releasedAt = performance.now();
       await talk.click();
       expect(await talk.getAttribute('aria-pressed')).toBe('false');
+      const heldSeconds = (releasedAt - pressedAt) / 1000;
 
       await page.locator('.message.user', { hasText: TRANSCRIPT }).waitFor({ timeout: 30_000 });
       await page
         .locator('.message.assistant', { hasText: 'Try a mushroom risotto.' })
         .waitFor({ timeout: 30_000 });
-      // What reached STT is about three seconds of 16 kHz audio with the speech in it.
+      // What reached STT is the 16 kHz audio of the time the button was down, speech in it.
       expect(stt.heard.length).toBe(heardBefore + 1);
       const heard = stt.heard.at(-1)!;
-      expect(heard.length).toBeGreaterThan(16_000 * 2.5);
-      expect(heard.length).toBeLessThan(16_000 * 6);
+      expect(heard.length / 16_000).toBeGreaterThan(heldSeconds - 1);
+      expect(heard.length / 16_000).toBeLessThan(heldSeconds + 0.5);
       expect(rms(heard)).toBeGreaterThan(0.01);
       // The chat turn saw the transcript as the user's message.
       expect(JSON.stringify(bed.fake.requests.at(-1)?.body)).toContain(TRANSCRIPT);
@@ -207,6 +224,30 @@ describe.skipIf(!chromiumPath || missing !== undefined)(
       expect(await page.getByRole('button', { name: 'Listen continuously' }).isDisabled()).toBe(
         true,
       );
+      expect(await auditVoice(page)).toEqual([]);
+      await page.setViewportSize(PHONE);
+      await page.screenshot({ path: join(SHOTS, 'voice-unavailable-phone.png') });
+      expect(problems).toEqual([]);
+      await page.close();
+    });
+
+    it('says replies are not spoken when the gateway has no text-to-speech, and still answers', async () => {
+      mute.fake.reply({ text: 'Soup.' });
+      const { page, problems } = await openPage(context, mute.gw.url);
+      await expect.poll(() => voiceState(page), { timeout: 30_000 }).toBe('ready');
+      const note = page.locator('.voice-speech-note');
+      expect(await note.innerText()).toMatch(
+        /^Replies are not spoken: no text-to-speech engine \(text-to-speech is switched off/,
+      );
+      const talk = page.getByRole('button', { name: 'Push to talk' });
+      await talk.click();
+      await expect.poll(() => voiceState(page)).toBe('recording');
+      await page.waitForTimeout(2_500);
+      await talk.click();
+      await page.locator('.message.assistant', { hasText: 'Soup.' }).waitFor({ timeout: 30_000 });
+      await expect.poll(() => voiceState(page), { timeout: 10_000 }).toBe('ready');
+      expect(await spoken(page)).toBe(0);
+      expect(await note.count()).toBe(1);
       expect(await auditVoice(page)).toEqual([]);
       expect(problems).toEqual([]);
       await page.close();

@@ -1,11 +1,20 @@
-import { useEffect, useState } from 'preact/hooks';
-import {
-  createVoiceController,
-  type VoiceMessages,
-  type VoiceShown,
-  type VoiceSnapshot,
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type {
+  VoiceController,
+  VoiceMessages,
+  VoiceShown,
+  VoiceSnapshot,
 } from '../voice/controller.ts';
 import '../voice/voice.css';
+
+const CHECKING: VoiceSnapshot = {
+  shown: 'checking',
+  mode: 'idle',
+  live: '',
+  level: 0,
+  spokenSamples: 0,
+  spokenReplies: 0,
+};
 
 const SAID: Record<VoiceShown, string> = {
   checking: 'Voice: checking…',
@@ -23,19 +32,36 @@ const SAID: Record<VoiceShown, string> = {
  * speaking), and the spoken reply. The transcript and the reply join the conversation.
  */
 export function VoiceControls(props: VoiceMessages) {
-  const { append } = props;
-  const [controller] = useState(() => createVoiceController({ append }));
-  const [voice, setVoice] = useState<VoiceSnapshot>(controller.snapshot);
+  const messages = useRef(props);
+  messages.current = props;
+  const [controller, setController] = useState<VoiceController>();
+  const [voice, setVoice] = useState<VoiceSnapshot>(CHECKING);
   useEffect(() => {
-    const unsubscribe = controller.subscribe(setVoice);
-    controller.init();
+    // The capture and playback code loads after the first paint, off the main chunk.
+    let gone = false;
+    let made: VoiceController | undefined;
+    void import('../voice/controller.ts').then(
+      ({ createVoiceController }) => {
+        if (gone) return;
+        made = createVoiceController({ append: (message) => messages.current.append(message) });
+        made.subscribe(setVoice);
+        made.init();
+        setController(made);
+      },
+      (error: unknown) =>
+        setVoice({
+          ...CHECKING,
+          shown: 'unavailable',
+          reason: `the voice code did not load: ${(error as Error).message}`,
+        }),
+    );
     return () => {
-      unsubscribe();
-      controller.close();
+      gone = true;
+      made?.close();
     };
-  }, [controller]);
+  }, []);
 
-  const off = voice.shown === 'unavailable' || voice.shown === 'checking';
+  const off = !controller || voice.shown === 'unavailable' || voice.shown === 'checking';
   const capturing = voice.mode !== 'idle';
   return (
     <div
@@ -53,7 +79,7 @@ export function VoiceControls(props: VoiceMessages) {
           aria-pressed={voice.mode === 'ptt'}
           aria-describedby="voice-status"
           disabled={off || voice.mode === 'continuous'}
-          onClick={() => controller.togglePtt()}
+          onClick={() => controller?.togglePtt()}
         >
           <span aria-hidden="true">●</span> Push to talk
         </button>
@@ -63,12 +89,12 @@ export function VoiceControls(props: VoiceMessages) {
           aria-pressed={voice.mode === 'continuous'}
           aria-describedby={voice.continuousReason ? 'voice-continuous-reason' : 'voice-status'}
           disabled={off || voice.mode === 'ptt' || voice.continuousReason !== undefined}
-          onClick={() => controller.toggleContinuous()}
+          onClick={() => controller?.toggleContinuous()}
         >
           Listen continuously
         </button>
         {voice.shown === 'speaking' ? (
-          <button type="button" class="voice-hush" onClick={() => controller.stopSpeaking()}>
+          <button type="button" class="voice-hush" onClick={() => controller?.stopSpeaking()}>
             Stop speaking
           </button>
         ) : null}
