@@ -10,6 +10,7 @@ import '../voice/voice.css';
 const CHECKING: VoiceSnapshot = {
   shown: 'checking',
   mode: 'idle',
+  busy: false,
   live: '',
   level: 0,
   spokenSamples: 0,
@@ -19,12 +20,54 @@ const CHECKING: VoiceSnapshot = {
 const SAID: Record<VoiceShown, string> = {
   checking: 'Voice: checking…',
   unavailable: 'Voice unavailable',
-  ready: 'Voice ready',
+  ready: 'Voice ready — press Push to talk, or hold Space',
   recording: 'Recording — press Push to talk again to send',
   listening: 'Listening — speak, then pause',
   processing: 'Working on what you said…',
   speaking: 'Speaking the reply…',
 };
+
+/** Where Space types or presses something itself: the shortcut leaves it alone there. */
+function spaceIsTaken(target: EventTarget | null): boolean {
+  return (
+    target instanceof HTMLElement &&
+    (target.isContentEditable ||
+      target.closest('input, textarea, select, button, a[href], summary, [role="button"]') !== null)
+  );
+}
+
+/**
+ * Holding Space (outside a text field or another control) records; letting go sends. The
+ * toggle button stays the way for touch, switch and screen-reader users.
+ */
+function useHoldSpace(controller: VoiceController | undefined, voice: VoiceSnapshot): void {
+  const state = useRef({ voice, held: false });
+  state.current.voice = voice;
+  useEffect(() => {
+    if (!controller) return undefined;
+    const down = (event: KeyboardEvent) => {
+      if (event.code !== 'Space' || spaceIsTaken(event.target)) return;
+      event.preventDefault();
+      const { voice: now } = state.current;
+      if (event.repeat || state.current.held || now.mode !== 'idle' || now.busy) return;
+      if (now.shown === 'unavailable' || now.shown === 'checking') return;
+      state.current.held = true;
+      controller.togglePtt();
+    };
+    const up = (event: KeyboardEvent) => {
+      if (event.code !== 'Space' || !state.current.held) return;
+      event.preventDefault();
+      state.current.held = false;
+      if (state.current.voice.mode === 'ptt') controller.togglePtt();
+    };
+    window.addEventListener('keydown', down);
+    window.addEventListener('keyup', up);
+    return () => {
+      window.removeEventListener('keydown', down);
+      window.removeEventListener('keyup', up);
+    };
+  }, [controller]);
+}
 
 /**
  * Push-to-talk and continuous listening from this browser's microphone over `/ws/voice`, the
@@ -61,6 +104,8 @@ export function VoiceControls(props: VoiceMessages) {
     };
   }, []);
 
+  useHoldSpace(controller, voice);
+
   const off = !controller || voice.shown === 'unavailable' || voice.shown === 'checking';
   const capturing = voice.mode !== 'idle';
   return (
@@ -77,8 +122,9 @@ export function VoiceControls(props: VoiceMessages) {
           type="button"
           class="voice-ptt"
           aria-pressed={voice.mode === 'ptt'}
+          aria-keyshortcuts="Space"
           aria-describedby="voice-status"
-          disabled={off || voice.mode === 'continuous'}
+          disabled={off || voice.mode === 'continuous' || (voice.busy && voice.mode === 'idle')}
           onClick={() => controller?.togglePtt()}
         >
           <span aria-hidden="true">●</span> Push to talk

@@ -25,6 +25,8 @@ export interface VoiceSnapshot {
   /** Why replies are not spoken (no text-to-speech engine, or none sent for the last reply). */
   speechNote?: string;
   mode: 'idle' | 'ptt' | 'continuous';
+  /** The gateway is still answering the last turn: push-to-talk waits for it. */
+  busy: boolean;
   /** The last problem (a refused frame, a closed socket, a microphone error). */
   error?: string;
   /** Said after a turn: "nothing heard". */
@@ -57,6 +59,7 @@ export function createVoiceController(messages: VoiceMessages) {
   let snapshot: VoiceSnapshot = {
     shown: 'checking',
     mode: 'idle',
+    busy: false,
     live: '',
     level: 0,
     spokenSamples: 0,
@@ -83,6 +86,7 @@ export function createVoiceController(messages: VoiceMessages) {
 
   function update(change: Partial<VoiceSnapshot>): void {
     const next = { ...snapshot, ...change };
+    next.busy = phase === 'transcribing' || phase === 'responding' || phase === 'speaking';
     next.shown = shownOf(next);
     snapshot = next;
     for (const listener of listeners) listener(snapshot);
@@ -284,6 +288,9 @@ export function createVoiceController(messages: VoiceMessages) {
 
   async function start(mode: 'ptt' | 'continuous'): Promise<void> {
     if (snapshot.shown === 'unavailable' || snapshot.mode !== 'idle') return;
+    if (mode === 'ptt' && snapshot.busy) return;
+    // Talking over the reply cuts it short.
+    player?.stop();
     // Made and resumed inside the click, so the browser lets it play the reply.
     const ctx = audioContext();
     void ctx.resume();
