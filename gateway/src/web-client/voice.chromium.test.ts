@@ -108,7 +108,7 @@ describe.skipIf(!chromiumPath || missing !== undefined)(
       await mute?.close();
       if (assets) await rm(assets, { recursive: true, force: true });
       if (dir) await rm(dir, { recursive: true, force: true });
-    });
+    }, 60_000);
 
     it('serves the capture worklet as a same-origin file under the unchanged CSP', async () => {
       const page = await fetch(`${bed.gw.url}/`);
@@ -130,6 +130,15 @@ describe.skipIf(!chromiumPath || missing !== undefined)(
       );
       expect(await auditVoice(page)).toEqual([]);
 
+      // Every state the controls show, in order (a mutation observer in the page).
+      await page.evaluate(`{
+        const voice = document.querySelector('.voice');
+        window.voiceStates = [voice.dataset.state];
+        new MutationObserver(() => {
+          if (window.voiceStates.at(-1) !== voice.dataset.state)
+            window.voiceStates.push(voice.dataset.state);
+        }).observe(voice, { attributes: true, attributeFilter: ['data-state'] });
+      }`);
       const talk = page.getByRole('button', { name: 'Push to talk' });
       const heardBefore = stt.heard.length;
       const pressedAt = performance.now();
@@ -175,6 +184,13 @@ describe.skipIf(!chromiumPath || missing !== undefined)(
       expect(await page.locator('.voice').getAttribute('data-spoken-replies')).toBe('1');
       await expect.poll(() => voiceState(page), { timeout: 30_000 }).toBe('ready');
       expect(await page.locator('.voice-speech-note').count()).toBe(0);
+      // Ready, recording, the gateway working on it, the reply played out, ready again (and
+      // never "ready" in between; processing and speaking may alternate between sentences).
+      const states = await page.evaluate<string[]>('window.voiceStates');
+      expect(states.slice(0, 3)).toEqual(['ready', 'recording', 'processing']);
+      expect(states.at(-1)).toBe('ready');
+      expect(states.slice(3, -1)).toContain('speaking');
+      for (const state of states.slice(3, -1)) expect(['processing', 'speaking']).toContain(state);
       expect(problems).toEqual([]);
       await page.close();
     });
@@ -183,7 +199,9 @@ describe.skipIf(!chromiumPath || missing !== undefined)(
       bed.fake.reset();
       stt.say(TRANSCRIPT);
       bed.fake.reply({ text: 'Pasta, then.' });
-      const { page, problems } = await openPage(context, bed.gw.url);
+      // The dark theme at phone size this time (axe checks its contrast).
+      const dark = await browser.newContext({ colorScheme: 'dark', viewport: PHONE });
+      const { page, problems } = await openPage(dark, bed.gw.url);
       await expect.poll(() => voiceState(page), { timeout: 30_000 }).toBe('ready');
       const listen = page.getByRole('button', { name: 'Listen continuously' });
       await listen.click();
@@ -195,6 +213,7 @@ describe.skipIf(!chromiumPath || missing !== undefined)(
         })
         .toBe(true);
       expect(await auditVoice(page)).toEqual([]);
+      await page.screenshot({ path: join(SHOTS, 'voice-listening-phone-dark.png') });
       // The looping question is cut by the VAD into a turn without any button.
       await page.locator('.message.user', { hasText: TRANSCRIPT }).waitFor({ timeout: 40_000 });
       await page
@@ -209,7 +228,7 @@ describe.skipIf(!chromiumPath || missing !== undefined)(
         })
         .toBe(false);
       expect(problems).toEqual([]);
-      await page.close();
+      await dark.close();
     });
 
     it('says voice is unavailable, and why, when the gateway has no speech-to-text', async () => {

@@ -82,6 +82,8 @@ export function createVoiceController(messages: VoiceMessages) {
   let speechExpected = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
+  /** `phase` is this page's expectation, not yet confirmed by a state frame. */
+  let guessed = false;
   let configLoaded = false;
 
   function update(change: Partial<VoiceSnapshot>): void {
@@ -216,6 +218,7 @@ export function createVoiceController(messages: VoiceMessages) {
     switch (frame.type) {
       case 'state': {
         phase = (frame.state as Phase | undefined) ?? 'idle';
+        guessed = false;
         if (frame.ptt === 'unavailable' && !unavailable)
           unavailable = 'no speech-to-text engine on the gateway';
         if (held && (phase === 'recording' || phase === 'listening')) confirm();
@@ -252,6 +255,11 @@ export function createVoiceController(messages: VoiceMessages) {
       }
       case 'error': {
         const detail = typeof frame.detail === 'string' ? frame.detail : 'voice error';
+        if (guessed) {
+          // The stop was refused: the gateway is not transcribing after all.
+          phase = 'idle';
+          guessed = false;
+        }
         if (held !== undefined) {
           // The gateway refused to start: nothing is recording.
           endCapture();
@@ -327,6 +335,11 @@ export function createVoiceController(messages: VoiceMessages) {
     } else {
       if (rest && mode === 'ptt') sendAudio(rest);
       send({ type: mode === 'ptt' ? 'ptt_stop' : 'continuous_stop' });
+    }
+    // The gateway transcribes next (its state frame follows): no flash of "ready" before it.
+    if (mode === 'ptt') {
+      phase = 'transcribing';
+      guessed = true;
     }
     update({ mode: 'idle', level: 0 });
   }
