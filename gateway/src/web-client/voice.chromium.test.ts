@@ -90,7 +90,11 @@ describe.skipIf(!chromiumPath || missing !== undefined)(
       stt = createScriptedStt([TRANSCRIPT]);
       bed = await startChatTestBed(undefined, { webAssetsDir: assets, voiceEngines: { stt } });
       // No STT override: Whisper has no weights in a fresh state directory.
-      bare = await startChatTestBed(undefined, { webAssetsDir: assets });
+      // It also answers to the host name voice.test (mapped to 127.0.0.1 in the browser).
+      bare = await startChatTestBed(undefined, {
+        webAssetsDir: assets,
+        config: { gateway: { allowed_hosts: ['voice.test'] } },
+      });
       // Speech-to-text but text-to-speech switched off.
       mute = await startChatTestBed(undefined, {
         webAssetsDir: assets,
@@ -98,7 +102,9 @@ describe.skipIf(!chromiumPath || missing !== undefined)(
         config: { voice: { tts_engine: 'off' } },
       });
       await mkdir(SHOTS, { recursive: true });
-      browser = await launchChromium([], { fakeMicrophone: wav });
+      browser = await launchChromium(['--host-resolver-rules=MAP voice.test 127.0.0.1'], {
+        fakeMicrophone: wav,
+      });
       context = await browser.newContext();
     }, 180_000);
     afterAll(async () => {
@@ -250,6 +256,23 @@ describe.skipIf(!chromiumPath || missing !== undefined)(
       expect(await auditVoice(page)).toEqual([]);
       await page.setViewportSize(PHONE);
       await page.screenshot({ path: join(SHOTS, 'voice-unavailable-phone.png') });
+      expect(problems).toEqual([]);
+      await page.close();
+    });
+
+    it('says the microphone needs a secure context on plain http from another host', async () => {
+      const { page, problems } = await openPage(context, `http://voice.test:${bare.gw.port}/`);
+      expect(await page.evaluate('window.isSecureContext')).toBe(false);
+      await expect.poll(() => voiceState(page), { timeout: 30_000 }).toBe('unavailable');
+      expect(await page.locator('.voice-status').innerText()).toBe(
+        'Voice unavailable: the microphone needs a secure context: open Hearth over https or on localhost',
+      );
+      expect(await page.getByRole('button', { name: 'Push to talk' }).isDisabled()).toBe(true);
+      // The rest of the page works there too: its client id is made without crypto.randomUUID
+      // (which only a secure context has).
+      expect(await page.evaluate("localStorage.getItem('hearth.client_id')")).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
       expect(problems).toEqual([]);
       await page.close();
     });
