@@ -23,7 +23,11 @@ export default tseslint.config(
       'no-console': 'error',
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'env', message: 'Read the environment only in a config/ folder.' },
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Read the environment only in a config/ folder.',
+        },
       ],
     },
   },
@@ -43,5 +47,6 @@ export default tseslint.config(
   // The web client runs in the browser (its service worker in a worker scope).
   { files: ['web/src/**'], languageOptions: { globals: globals.browser } },
   { files: ['web/public/sw.js'], languageOptions: { globals: globals.serviceworker } },
+  { files: ['web/public/voice-capture.js'], languageOptions: { globals: globals.audioWorklet } },
   prettier,
 );

@@ -65,10 +65,13 @@ function url(path: string, request: { params?: unknown; query?: unknown }): stri
   return query.length === 0 ? filled : `${filled}?${query.join('&')}`;
 }
 
-/** A WebSocket to the gateway; `/ws` gets this browser's client id. The key rides as a subprotocol. */
-export function openSocket(path: '/ws' | '/ws/canvas'): WebSocket {
+/**
+ * A WebSocket to the gateway; `/ws` and `/ws/voice` get this browser's client id (one session,
+ * one memory). The key rides as a subprotocol.
+ */
+export function openSocket(path: '/ws' | '/ws/canvas' | '/ws/voice'): WebSocket {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const query = path === '/ws' ? `?client_id=${encodeURIComponent(clientId())}` : '';
+  const query = path === '/ws/canvas' ? '' : `?client_id=${encodeURIComponent(clientId())}`;
   const key = storedKey();
   return new WebSocket(`${scheme}//${location.host}${path}${query}`, key ? [keyProtocol(key)] : []);
 }

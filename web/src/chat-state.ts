@@ -23,6 +23,8 @@ export interface ChatState {
   connected: boolean;
   busy: boolean;
   send: (text: string) => boolean;
+  /** Adds a message that arrived another way (a voice turn's transcript and reply). */
+  append: (message: Omit<ChatMessage, 'id'>) => void;
 }
 
 /**
@@ -119,5 +121,5 @@ export function useChat(live: boolean, onApproval: () => void): ChatState {
     },
     [push],
   );
-  return { messages, connected, busy, send };
+  return { messages, connected, busy, send, append: push };
 }

@@ -15,10 +15,23 @@ export function storeKey(key: string | undefined): void {
   else sessionStorage.setItem(KEY_ITEM, key);
 }
 
+/**
+ * A random UUID v4. `crypto.randomUUID` exists only in a secure context; a page served over
+ * plain http from another host (a LAN address) has `getRandomValues`, which makes the same.
+ */
+function randomUuid(): string {
+  if (window.isSecureContext) return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 export function clientId(): string {
   let id = localStorage.getItem(CLIENT_ITEM);
   if (!id || !/^[\w.-]{1,128}$/.test(id)) {
-    id = crypto.randomUUID();
+    id = randomUuid();
     localStorage.setItem(CLIENT_ITEM, id);
   }
   return id;

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import type { ChatState } from '../chat-state.ts';
 import { renderMarkdown } from '../markdown.ts';
+import { VoiceControls } from './voice-controls.tsx';
 
 const SLASH_COMMANDS = [
   ['/help', 'list the commands'],
@@ -140,6 +141,7 @@ export function ChatView(props: { chat: ChatState }) {
           </li>
         ))}
       </ol>
+      <VoiceControls append={chat.append} />
       <form
         class="composer"
         onSubmit={(event) => {

@@ -21,12 +21,30 @@ export function chromiumSuiteTitle(title: string): string {
     : `${title} — skipped: no Chromium at ${DEFAULT_CHROMIUM_PATHS.join(', ')} (apt-get install chromium)`;
 }
 
+export interface LaunchOptions {
+  /**
+   * A WAV file Chromium's fake capture device plays (in a loop) as the microphone, with the
+   * permission prompt answered yes: getUserMedia works without a sound card.
+   */
+  fakeMicrophone?: string;
+}
+
 /** Headless Chromium with CHROMIUM_ARGS, and `extraArgs` (say, a net log) after them. */
-export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
+export function launchChromium(
+  extraArgs: readonly string[] = [],
+  options: LaunchOptions = {},
+): Promise<Browser> {
+  const microphone = options.fakeMicrophone
+    ? [
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
+        `--use-file-for-fake-audio-capture=${options.fakeMicrophone}`,
+      ]
+    : [];
   return chromium.launch({
     executablePath: chromiumPath,
     headless: true,
-    args: [...CHROMIUM_ARGS, ...extraArgs],
+    args: [...CHROMIUM_ARGS, ...microphone, ...extraArgs],
   });
 }
 
