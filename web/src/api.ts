@@ -65,10 +65,13 @@ function url(path: string, request: { params?: unknown; query?: unknown }): stri
   return query.length === 0 ? filled : `${filled}?${query.join('&')}`;
 }
 
-/** A WebSocket to the gateway; `/ws` gets this browser's client id. The key rides as a subprotocol. */
+/**
+ * A WebSocket to the gateway; `/ws` gets this browser's client id and asks for the tool,
+ * approval-outcome and memory frames (`events=tools`). The key rides as a subprotocol.
+ */
 export function openSocket(path: '/ws' | '/ws/canvas'): WebSocket {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const query = path === '/ws' ? `?client_id=${encodeURIComponent(clientId())}` : '';
+  const query = path === '/ws' ? `?client_id=${encodeURIComponent(clientId())}&events=tools` : '';
   const key = storedKey();
   return new WebSocket(`${scheme}//${location.host}${path}${query}`, key ? [keyProtocol(key)] : []);
 }

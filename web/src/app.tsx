@@ -99,7 +99,7 @@ export function App() {
         {!live ? (
           <p role="status">Connecting…</p>
         ) : view === 'chat' ? (
-          <ChatView chat={chat} />
+          <ChatView chat={chat} approvals={approvals} />
         ) : view === 'approvals' ? (
           <ApprovalsView approvals={approvals} />
         ) : view === 'canvas' ? (
