@@ -19,7 +19,22 @@ import yaml from 'highlight.js/lib/languages/yaml';
  * highlight.js core with the languages replies mostly hold (their usual aliases too: js, ts, py,
  * sh, zsh, console, yml, toml, golang, rs, patch, html, svg). Loaded on demand: its own chunk.
  */
-const LANGUAGES = { bash, css, diff, go, ini, javascript, json, python, rust, shell, sql, typescript, xml, yaml };
+const LANGUAGES = {
+  bash,
+  css,
+  diff,
+  go,
+  ini,
+  javascript,
+  json,
+  python,
+  rust,
+  shell,
+  sql,
+  typescript,
+  xml,
+  yaml,
+};
 for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
 hljs.registerAliases(['toml'], { languageName: 'ini' });
 

@@ -51,7 +51,11 @@ export function withToolResult<M extends { tool?: ToolCard }>(
   const index = list.findLastIndex((m) => m.tool?.callId === frame.call_id);
   const card = list[index];
   if (!card?.tool) return list;
-  const result = { ok: frame.ok === true, output: frame.output, truncated: frame.truncated === true };
+  const result = {
+    ok: frame.ok === true,
+    output: frame.output,
+    truncated: frame.truncated === true,
+  };
   return list.with(index, { ...card, tool: { ...card.tool, result } });
 }
 

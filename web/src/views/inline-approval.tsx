@@ -53,11 +53,7 @@ export function InlineApprovalCard(props: {
     return (
       <div class="inline-approval">
         <ul class="cards">
-          <ApprovalCard
-            approval={pending}
-            left={secondsLeft(pending.expires_at, now)}
-            act={act}
-          />
+          <ApprovalCard approval={pending} left={secondsLeft(pending.expires_at, now)} act={act} />
         </ul>
         {error ? (
           <p class="error" role="alert">
