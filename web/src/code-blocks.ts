@@ -71,7 +71,7 @@ export async function copyFromClick(event: MouseEvent): Promise<void> {
   const code = button?.closest('.code-block')?.querySelector('pre code');
   if (!(button instanceof HTMLButtonElement) || !code) return;
   const text = code.textContent ?? '';
-  let copied = false;
+  let copied: boolean;
   try {
     await navigator.clipboard.writeText(text);
     copied = true;
@@ -94,7 +94,7 @@ function copyBySelection(code: Element): boolean {
   range.selectNodeContents(code);
   selection.removeAllRanges();
   selection.addRange(range);
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- the only copy without the async clipboard
+  // The only way to copy without the async clipboard (deprecated, still everywhere).
   const done = document.execCommand('copy');
   selection.removeAllRanges();
   return done;
