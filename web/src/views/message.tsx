@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { ApprovalsState } from '../approvals-state.ts';
 import type { ChatMessage } from '../chat-state.ts';
 import { copyFromClick, highlightBlocks } from '../code-blocks.ts';
@@ -12,7 +12,8 @@ import { ToolCallCard } from './tool-card.tsx';
 function Reply(props: { message: ChatMessage }) {
   const { message } = props;
   const body = useRef<HTMLDivElement>(null);
-  const html = renderMarkdown(message.text);
+  // Rendered again only when the text changes (the pending approvals' poll re-renders the list).
+  const html = useMemo(() => renderMarkdown(message.text), [message.text]);
   useEffect(() => {
     if (!message.streaming && body.current) void highlightBlocks(body.current);
   }, [html, message.streaming]);
