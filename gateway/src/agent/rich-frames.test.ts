@@ -222,3 +222,39 @@ describe('/ws?events=tools', () => {
     plain.close();
   });
 });
+
+describe('/ws?events=tools: an approval that expires, and what other sockets see', () => {
+  let bed: ChatTestBed;
+  let base: string;
+  beforeAll(async () => {
+    bed = await startChatTestBed(undefined, { approvalExpiryMs: 400 });
+    base = `ws://127.0.0.1:${bed.gw.port}/ws`;
+  });
+  afterAll(() => bed.close());
+
+  it('resolves expired to the asking socket only; a client cannot forge the frame', async () => {
+    bed.fake.reply(
+      { toolCalls: [{ name: 'shell', arguments: { command: 'touch expired-marker' } }] },
+      { text: 'Timed out.' },
+    );
+    const asking = await client(`${base}?events=tools`);
+    const bystander = await client(`${base}?events=tools`);
+    // A client sending the server's frame types is refused; nothing is decided by it.
+    bystander.send({ type: 'approval_resolved', id: 'x', allowed: true, outcome: 'approved' });
+    expect((await bystander.next((f) => f.type === 'error')).detail).toBe(
+      "Unknown frame type 'approval_resolved'",
+    );
+    asking.send({ type: 'chat', message: 'run it', session_id: 'rich-expire' });
+    const request = await asking.next((f) => f.type === 'approval_request');
+    expect(await asking.next((f) => f.type === 'approval_resolved')).toEqual({
+      type: 'approval_resolved',
+      id: request.id,
+      allowed: false,
+      outcome: 'expired',
+    });
+    expect((await asking.next((f) => f.type === 'message_done')).text).toBe('Timed out.');
+    expect(bystander.frames.map((f) => f.type)).toEqual(['error']);
+    asking.close();
+    bystander.close();
+  });
+});
