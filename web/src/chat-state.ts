@@ -1,21 +1,30 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { openSocket } from './api.ts';
 import {
-  commandSize,
-  displayCommand,
-  GLANCE_MAX,
-  displayInline,
-  readableAtAGlance,
-  sourceLines,
-  untrustedSourcesOf,
-} from '../../common/text/command-display.ts';
+  approvalOf,
+  memoriesOf,
+  resolveApproval,
+  toolCallOf,
+  withToolResult,
+  type InlineApproval,
+  type RecalledMemory,
+  type ToolCard,
+} from './rich-frames.ts';
+
+export type { InlineApproval, RecalledMemory, ToolCard };
 
 export interface ChatMessage {
   id: number;
-  role: 'user' | 'assistant' | 'notice' | 'error';
+  role: 'user' | 'assistant' | 'notice' | 'error' | 'tool' | 'approval';
   text: string;
   streaming?: boolean;
   sources?: { url: string; title?: string }[];
+  /** What memory retrieval put into the turn (`message_done.memories`). */
+  memories?: RecalledMemory[];
+  /** A tool call of the turn and, once it returned, its result (role `tool`). */
+  tool?: ToolCard;
+  /** An approval the turn waits on, and its outcome once decided (role `approval`). */
+  approval?: InlineApproval;
 }
 
 export interface ChatState {
@@ -28,9 +37,11 @@ export interface ChatState {
 }
 
 /**
- * The conversation over `/ws` (form A) with this browser's persistent client id: chunks are
- * appended to the reply as they arrive, `message_done` carries the whole reply (and web-search
- * sources), an `approval_request` becomes a notice. Reconnects after a drop.
+ * The conversation over `/ws` (form A, `?events=tools`) with this browser's persistent client
+ * id: chunks are appended to the reply as they arrive, `message_done` carries the whole reply
+ * (and web-search sources, recalled memories); tool calls and their results become tool cards,
+ * an `approval_request` an inline approval that `approval_resolved` closes. Reconnects after a
+ * drop.
  */
 export function useChat(live: boolean, onApproval: () => void): ChatState {
   const [messages, setMessages] = useState<ChatMessage[]>([]);
@@ -61,10 +72,9 @@ export function useChat(live: boolean, onApproval: () => void): ChatState {
           type: string;
           text?: string;
           detail?: string;
-          tool_name?: string;
-          command?: string;
           sources?: unknown;
-        };
+          memories?: unknown;
+        } & Record<string, unknown>;
         if (frame.type === 'message_chunk') {
           const text = frame.text ?? '';
           setMessages((list) => {
@@ -78,23 +88,30 @@ export function useChat(live: boolean, onApproval: () => void): ChatState {
           const sources = Array.isArray(frame.sources)
             ? (frame.sources as ChatMessage['sources'])
             : undefined;
+          const memories = memoriesOf(frame.memories);
           setMessages((list) => {
             const last = list.at(-1);
-            const done = { role: 'assistant' as const, text: frame.text ?? '', sources };
+            const done = { role: 'assistant' as const, text: frame.text ?? '', sources, memories };
             if (last?.role === 'assistant' && last.streaming)
               return [...list.slice(0, -1), { ...last, ...done, streaming: false }];
             return [...list, { id: nextId.current++, ...done }];
           });
+        } else if (frame.type === 'tool_call') {
+          const tool = toolCallOf(frame);
+          // Text streamed before the call stays as it is; what follows is a new reply bubble.
+          if (tool)
+            setMessages((list) => [
+              ...list.map((m) => (m.streaming ? { ...m, streaming: false } : m)),
+              { id: nextId.current++, role: 'tool', text: '', tool },
+            ]);
+        } else if (frame.type === 'tool_result') {
+          setMessages((list) => withToolResult(list, frame));
         } else if (frame.type === 'approval_request') {
-          const shown = displayCommand(frame.command ?? '');
-          const sources = sourceLines(untrustedSourcesOf(frame));
-          push({
-            role: 'notice',
-            text:
-              sources.map((line) => `${line}\n`).join('') +
-              `Approval needed for ${displayInline(frame.tool_name ?? 'a tool')}: ${shown.text}` +
-              `${!readableAtAGlance(shown, GLANCE_MAX) ? ` (${commandSize(shown)})` : ''} — see Approvals.`,
-          });
+          const approval = approvalOf(frame);
+          if (approval) push({ role: 'approval', text: '', approval });
+          onApproval();
+        } else if (frame.type === 'approval_resolved') {
+          setMessages((list) => resolveApproval(list, frame));
           onApproval();
         } else if (frame.type === 'error') {
           setBusy(false);

@@ -1,5 +1,6 @@
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
+import { frameCodeBlocks, wrapTables } from './code-blocks.ts';
 
 /**
  * Markdown to HTML that is safe to insert: marked renders, DOMPurify removes scripts, event
@@ -7,7 +8,8 @@ import { marked } from 'marked';
  * referrer. Nothing in it loads by itself (Hearth issue #27: a reply the agent wrote must not
  * make the browser fetch a URL): an image becomes a link that says it is one and shows its
  * address, opened only if the user clicks it. The `<template>` that does this is inert, so the
- * image is never requested on the way.
+ * image is never requested on the way. Code blocks get a header (language label, Copy button:
+ * code-blocks.ts) and tables a keyboard-scrollable wrapper, built here after sanitising.
  */
 export function renderMarkdown(text: string): string {
   const html = marked.parse(text, { async: false, gfm: true, breaks: true });
@@ -26,6 +28,8 @@ export function renderMarkdown(text: string): string {
     link.setAttribute('target', '_blank');
     link.setAttribute('rel', 'noopener noreferrer');
   }
+  frameCodeBlocks(template.content);
+  wrapTables(template.content);
   return template.innerHTML;
 }
 

@@ -12,7 +12,7 @@ import { buildAgent } from './build-agent.ts';
 import { createToolSelector } from './tool-selection/tool-selector.ts';
 import type { ToolSelectionSettings } from './tool-selection/turn-offer.ts';
 import { AGENT_TOOLS } from './tools/builtin.ts';
-import { chatSocketFormA, chatSocketFormB } from './chat-sockets.ts';
+import { chatSocketFormA, chatSocketFormB, type ChatSocketDeps } from './chat-sockets.ts';
 import type { ConversationStore } from '../sessions/ports.ts';
 import type { ChatPipeline, PipelineSettings } from './pipeline.ts';
 import { chatRoutes } from './routes.ts';
@@ -48,6 +48,8 @@ export interface AgentAreaDeps {
   socketFrameLimits?: Partial<FrameSenderLimits>;
   /** `/node <name> <message>`: one reply from an orchestrator node (absent: no orchestrator). */
   delegateToNode?: (node: string, message: string) => Promise<string>;
+  /** Approvals decided in this process, for `/ws?events=tools` (`approval_resolved`). */
+  approvalDecided?: ChatSocketDeps['approvalDecided'];
   metrics: Metrics;
   logger: Logger;
   now: () => number;
@@ -67,6 +69,7 @@ export function agentArea(deps: AgentAreaDeps): AgentArea {
     logger: deps.logger.child({ area: 'chat' }),
     metrics: deps.metrics,
     frameLimits: deps.socketFrameLimits,
+    approvalDecided: deps.approvalDecided,
   };
   return {
     name: 'agent',
@@ -170,6 +173,7 @@ export const agent = defineArea('agent', (kernel, needs: AgentNeeds) => {
     },
     socketFrameLimits: kernel.frameLimits,
     delegateToNode: (node, message) => needs.orchestrator.service.delegate(node, message),
+    approvalDecided: (listener) => needs.approvals.notices.subscribeDecided(listener),
     metrics: kernel.metrics,
     logger: kernel.logger,
     now: kernel.now,

@@ -13,7 +13,16 @@ import {
   type FrameSenderLimits,
 } from '../ws/send.ts';
 import type { ConversationStore } from '../sessions/ports.ts';
-import type { ChatPipeline, TurnResult } from './pipeline.ts';
+import type { ApprovalDecided } from '../approvals/ports.ts';
+import type { ChatPipeline, TurnInput, TurnResult } from './pipeline.ts';
+import {
+  approvalResolvedFrame,
+  memoriesField,
+  richEventsOf,
+  toolCallFrame,
+  toolResultFrame,
+  type RichEvents,
+} from './rich-frames.ts';
 import { givenSession } from './socket-sessions.ts';
 
 export interface ChatSocketDeps {
@@ -24,6 +33,8 @@ export interface ChatSocketDeps {
   metrics: Metrics;
   /** Back-pressure limits of each socket (DEFAULT_FRAME_LIMITS unless a test lowers them). */
   frameLimits?: Partial<FrameSenderLimits>;
+  /** Told of every approval decided in this process (`approval_resolved` frames); unsubscribe. */
+  approvalDecided?: (listener: (decided: ApprovalDecided) => void) => () => void;
 }
 
 /** The sessions each socket is bound to, so one close listener unbinds it from all. */
@@ -110,11 +121,29 @@ async function streamTurn(
     chunk: (delta: string) => unknown;
     done: (result: TurnResult) => Record<string, unknown>;
   },
+  rich: RichEvents = { tools: false },
 ): Promise<void> {
   const abort = new AbortController();
   const onClose = () => abort.abort();
   socket.once('close', onClose);
   join(socket, deps, socketSessions, turn.sessionId);
+  // Approvals this turn waits on: their decision reaches the socket that asked (opt-in).
+  const unsubscribe = rich.tools
+    ? deps.approvalDecided?.((decided) => {
+        if (decided.approval.session_id === turn.sessionId)
+          out.sendNow(approvalResolvedFrame(decided));
+      })
+    : undefined;
+  const toolEvents: Pick<TurnInput, 'onToolCall' | 'onToolResult'> = rich.tools
+    ? {
+        onToolCall: async (call) => {
+          await out.send(toolCallFrame(call));
+        },
+        onToolResult: async (call, result) => {
+          await out.send(toolResultFrame(call, result));
+        },
+      }
+    : {};
   try {
     const result = await deps.pipeline().runTurn({
       sessionId: turn.sessionId,
@@ -125,14 +154,17 @@ async function streamTurn(
       onText: async (delta) => {
         await out.send(frames.chunk(delta));
       },
+      ...toolEvents,
     });
     await out.send({
       ...frames.done(result),
       ...(result.sources ? { sources: result.sources } : {}),
+      ...(rich.tools && result.memories ? { memories: memoriesField(result.memories) } : {}),
     });
   } catch (error) {
     if (!abort.signal.aborted) await out.send({ type: 'error', detail: errorDetail(error) });
   } finally {
+    unsubscribe?.();
     socket.off('close', onClose);
   }
 }
@@ -142,11 +174,13 @@ async function streamTurn(
  * then `{type: "message_done", text}`. Without a session_id the connection's own session is
  * used: the client id's durable one, else a fresh one; with one, that session is continued
  * (socket-sessions.ts). Bad frames get `{type: "error", detail}` and the socket stays open.
+ * `?events=tools` adds the tool, approval-outcome and memory frames (rich-frames.ts).
  */
 export function chatSocketFormA(deps: ChatSocketDeps) {
   const socketSessions: SocketSessions = new WeakMap();
   return (socket: WebSocket, request: IncomingMessage): void => {
     const given = givenSession(request);
+    const rich = richEventsOf(request);
     const { out, startTurn } = socketOutput(socket, deps);
     socket.on('message', (data) => {
       const frame = parseFrame(data);
@@ -178,6 +212,7 @@ export function chatSocketFormA(deps: ChatSocketDeps) {
             chunk: (text) => ({ type: 'message_chunk', text }),
             done: (result) => ({ type: 'message_done', text: result.reply }),
           },
+          rich,
         ),
       );
     });

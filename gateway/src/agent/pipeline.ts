@@ -8,6 +8,7 @@ import {
   type HistoryMessage,
   type MemoryService,
   memoryPromptBlock,
+  type RetrievedMemory,
 } from '../memory/ports.ts';
 import { channelLabel } from '../observability/labels.ts';
 import type { Metrics } from '../observability/metrics.ts';
@@ -61,6 +62,10 @@ export interface TurnInput {
   signal?: AbortSignal;
   /** Streaming: called with each text delta as it arrives. */
   onText?: (delta: string) => void | Promise<void>;
+  /** Told when the model calls a tool, before it runs. */
+  onToolCall?: (call: ToolCall) => void | Promise<void>;
+  /** Told what a tool call returned (an error: `isError`), before the next model step. */
+  onToolResult?: (call: ToolCall, result: ToolRunResult) => void | Promise<void>;
   /**
    * Untrusted content the caller puts into the turn with the message (a channel message from
    * anyone but the paired owner): the turn starts tainted, and the message keeps that origin
@@ -75,6 +80,12 @@ export interface TurnInput {
   context?: { text: string; untrustedSources: readonly UntrustedSource[] };
 }
 
+/** What one tool call returned to the model. */
+export interface ToolRunResult {
+  content: string;
+  isError: boolean;
+}
+
 export interface TurnResult {
   reply: string;
   sessionId: string;
@@ -86,6 +97,8 @@ export interface TurnResult {
   toolSteps: number;
   /** Pages the provider's own web search cited over the turn, each URL once (none: absent). */
   sources?: { url: string; title?: string }[];
+  /** The memories retrieved into the turn's system prompt (none: absent). */
+  memories?: RetrievedMemory[];
   /** The slash command that answered, when one did (no model was called). */
   command?: string;
 }
@@ -152,10 +165,10 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
     input: TurnInput,
     ledger: ProvenanceLedger,
     offer: TurnOffer,
-  ): Promise<{ content: string; isError: boolean }> {
+  ): Promise<ToolRunResult> {
     const tool = deps.tools.get(call.name);
     if (!tool) return { content: `Error: no tool named ${call.name}`, isError: true };
-    let result: { content: string; isError: boolean };
+    let result: ToolRunResult;
     try {
       result = {
         content: await tool.execute(
@@ -229,7 +242,7 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
     input: TurnInput,
     state: SessionState,
     ledger: ProvenanceLedger,
-  ): Promise<string> {
+  ): Promise<{ system: string; memories: RetrievedMemory[] }> {
     const exclude = historyHashes(state.conversation.history);
     const memories = await deps.memory
       .retrieve({ sessionId: input.sessionId, query: input.message, topK: CHAT_TOP_K, exclude })
@@ -241,7 +254,7 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
         return [];
       });
     ledger.memories(memories);
-    return [
+    const system = [
       input.systemPrompt ?? (await deps.persona.systemPrompt()),
       state.conversation.summary
         ? `<conversation-summary>\n${state.conversation.summary}\n</conversation-summary>`
@@ -251,6 +264,7 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
     ]
       .filter(Boolean)
       .join('\n\n');
+    return { system, memories };
   }
 
   async function modelTurn(
@@ -270,7 +284,7 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
       recentMessages(state.conversation),
     );
     ledger.toolDescriptions(descriptionSources(offer.tools()));
-    const system = await systemPromptFor(input, state, ledger);
+    const { system, memories } = await systemPromptFor(input, state, ledger);
     const working: ChatMessage[] = [
       ...state.conversation.history,
       {
@@ -302,6 +316,7 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
         usage,
         toolSteps,
         ...(sources.size > 0 ? { sources: [...sources.values()] } : {}),
+        ...(memories.length > 0 ? { memories } : {}),
       };
       if (generation.toolCalls.length === 0) {
         return {
@@ -330,7 +345,9 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
         replay: generation.replay,
       });
       for (const call of generation.toolCalls) {
+        await input.onToolCall?.(call);
         const result = await runTool(call, input, ledger, offer);
+        await input.onToolResult?.(call, result);
         working.push({
           role: 'tool',
           toolCallId: call.id,

@@ -56,6 +56,8 @@ export interface ApprovalServiceDeps {
   alwaysRule: (analysis: CommandAnalysis, workdir: string | null) => AlwaysRule;
   /** Sends a plain-text notice to the originating session; false when nobody got it. */
   notify: (sessionId: string, text: string, approval: PendingApproval) => Promise<boolean>;
+  /** Told when a prompted approval waiting here is decided or expires. */
+  decided?: (approval: PendingApproval, decision: GateDecision) => void;
   metrics: Metrics;
   logger: Logger;
   /** Epoch milliseconds. */
@@ -297,6 +299,10 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
       const text = noticeText(approval, request, Math.round(expiryMs / 1000), scope);
       const sent = await deps.notify(request.sessionId, text, approval).catch(() => false);
       deps.metrics.approvalNotificationsTotal.inc({ outcome: sent ? 'sent' : 'failed' });
+      if (deps.decided) {
+        const tell = deps.decided;
+        void decision.then((settled) => tell(approval, settled));
+      }
       return decision;
     },
 

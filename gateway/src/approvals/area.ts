@@ -80,6 +80,8 @@ export const approvals = defineArea(
             scaleOut: needs.scaleOut.scaleOut(),
             notify: (_sessionId, text, approval) =>
               notices.deliver({ approval, text, expiresAt: approval.created_at * 1000 + expiryMs }),
+            decided: (approval, decision) =>
+              notices.decided({ approval, allowed: decision.allowed, outcome: decision.outcome }),
             expiryMs,
             metrics: kernel.metrics,
             logger: kernel.logger,

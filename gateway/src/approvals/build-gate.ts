@@ -10,7 +10,7 @@ import { createCommandAnalyser } from './command-analysis/command-analyser.ts';
 import { alwaysRule } from './command-analysis/always-rule.ts';
 import { matchesAllowlist } from './command-analysis/match-allowlist.ts';
 import { decide } from './policy.ts';
-import type { ApprovalPolicy, ApprovalService, PendingApproval } from './ports.ts';
+import type { ApprovalPolicy, ApprovalService, GateDecision, PendingApproval } from './ports.ts';
 
 export interface BuildGateDeps {
   policy: ApprovalPolicy;
@@ -21,6 +21,8 @@ export interface BuildGateDeps {
   scaleOut: Pick<ScaleOut, 'gatewayId' | 'shared' | 'refused'>;
   /** Tells the session's surfaces; false when nobody got it. */
   notify: (sessionId: string, text: string, approval: PendingApproval) => Promise<boolean>;
+  /** Told when a prompted approval waiting here is decided or expires. */
+  decided?: (approval: PendingApproval, decision: GateDecision) => void;
   expiryMs: number;
   metrics: Metrics;
   logger: Logger;
@@ -70,6 +72,7 @@ export async function buildGate(deps: BuildGateDeps): Promise<Gate> {
     ...(deps.secretValues ? { secretValues: deps.secretValues } : {}),
     alwaysRule: (analysis, workdir) => alwaysRule(analysis, workdir, deps.workspace),
     notify: deps.notify,
+    ...(deps.decided ? { decided: deps.decided } : {}),
     metrics: deps.metrics,
     logger,
     now: deps.now,

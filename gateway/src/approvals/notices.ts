@@ -1,5 +1,11 @@
 import type { Logger } from 'pino';
-import type { ApprovalNotice, ApprovalNotices, NoticeListener, NoticeSurface } from './ports.ts';
+import type {
+  ApprovalDecided,
+  ApprovalNotice,
+  ApprovalNotices,
+  NoticeListener,
+  NoticeSurface,
+} from './ports.ts';
 
 export interface NoticeFanOut extends ApprovalNotices {
   /**
@@ -7,6 +13,8 @@ export interface NoticeFanOut extends ApprovalNotices {
    * told too. True when a screen or a chat got it.
    */
   deliver(notice: ApprovalNotice): Promise<boolean>;
+  /** Tells the decided listeners; one that throws does not keep the others from hearing it. */
+  decided(decided: ApprovalDecided): void;
 }
 
 /** The surfaces approval notices go to; the gate delivers, the surfaces subscribe. */
@@ -16,12 +24,26 @@ export function createNoticeFanOut(logger: Logger): NoticeFanOut {
     chat: new Set(),
     fallback: new Set(),
   };
+  const decidedListeners = new Set<(decided: ApprovalDecided) => void>();
   const showOn = (surface: NoticeSurface, notice: ApprovalNotice) =>
     Promise.all([...listeners[surface]].map((listener) => listener(notice).catch(() => false)));
   return {
     subscribe(surface, listener) {
       listeners[surface].add(listener);
       return () => listeners[surface].delete(listener);
+    },
+    subscribeDecided(listener) {
+      decidedListeners.add(listener);
+      return () => decidedListeners.delete(listener);
+    },
+    decided(decided) {
+      for (const listener of decidedListeners) {
+        try {
+          listener(decided);
+        } catch (error) {
+          logger.warn({ err: error }, 'approval decision listener failed');
+        }
+      }
     },
     async deliver(notice) {
       const [screens, chats] = await Promise.all([

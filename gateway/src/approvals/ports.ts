@@ -136,9 +136,22 @@ export type NoticeSurface = 'screen' | 'chat' | 'fallback';
 /** Returns true when the notice reached someone. */
 export type NoticeListener = (notice: ApprovalNotice) => Promise<boolean>;
 
+/** A prompted approval's end: approved, denied, or expired (`outcome`, as the gate's decision). */
+export interface ApprovalDecided {
+  readonly approval: PendingApproval;
+  readonly allowed: boolean;
+  /** `approved`, `denied`, `expired`, … */
+  readonly outcome: string;
+}
+
 export interface ApprovalNotices {
   /** Shows every future notice on `surface`; returns the unsubscribe function. */
   subscribe(surface: NoticeSurface, listener: NoticeListener): () => void;
+  /**
+   * Told when a prompted approval waiting in this process is decided or expires (on whichever
+   * gateway or surface it was decided); returns the unsubscribe function.
+   */
+  subscribeDecided(listener: (decided: ApprovalDecided) => void): () => void;
 }
 
 /** The approvals area's options (tests shorten the expiry). */

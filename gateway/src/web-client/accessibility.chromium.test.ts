@@ -83,7 +83,7 @@ describe.skipIf(!chromiumPath)(
         await expect.poll(() => page.locator('.dot.on').count(), { timeout: 20_000 }).toBe(1);
         await page.getByLabel('Message').fill('run echo');
         await page.getByLabel('Message').press('Enter');
-        await page.locator('.message.notice').waitFor({ timeout: 20_000 });
+        await page.locator('.message.approval .approval').waitFor({ timeout: 20_000 });
         const found: Record<string, string[]> = {};
         found.chat = await audit(page);
         const waits: Record<string, () => Promise<unknown>> = {

@@ -138,7 +138,7 @@ describe.skipIf(!chromiumPath)(
       await page.context().close();
     });
 
-    it('shows a notice in chat, lists the approval with its countdown, and approving runs the command', async () => {
+    it('shows the approval in chat, lists it with its countdown, and approving runs the command', async () => {
       bed.fake.reset();
       bed.fake.reply(
         { toolCalls: [{ name: 'shell', arguments: { command: 'echo hearth-approved' } }] },
@@ -149,7 +149,7 @@ describe.skipIf(!chromiumPath)(
       await page.getByLabel('Message').fill('please run echo');
       await page.getByLabel('Message').press('Enter');
       await page
-        .locator('.message.notice', { hasText: 'Approval needed for shell: echo hearth-approved' })
+        .locator('.message.approval', { hasText: 'echo hearth-approved' })
         .waitFor({ timeout: 20_000 });
       await page.getByRole('link', { name: /Approvals/ }).click();
       const card = page.locator('.approval', { hasText: 'echo hearth-approved' });
@@ -164,6 +164,10 @@ describe.skipIf(!chromiumPath)(
       await card.getByRole('button', { name: 'Approve', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'Approved' }).waitFor();
       await page.getByRole('link', { name: 'Chat' }).click();
+      // Decided in the Approvals tab: the approval in the conversation shows the outcome.
+      await page
+        .locator('.message.approval .outcome', { hasText: 'Approved' })
+        .waitFor({ timeout: 20_000 });
       await page
         .locator('.message.assistant', { hasText: 'It printed hearth-approved.' })
         .waitFor({ timeout: 20_000 });

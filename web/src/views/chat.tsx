@@ -1,8 +1,9 @@
 import type { ApiBody, ApiResponse } from '@hearth/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
+import type { ApprovalsState } from '../approvals-state.ts';
 import type { ChatState } from '../chat-state.ts';
-import { renderMarkdown } from '../markdown.ts';
+import { Message } from './message.tsx';
 import { VoiceControls } from './voice-controls.tsx';
 
 const SLASH_COMMANDS = [
@@ -23,7 +24,7 @@ type Routing = Pick<
 >;
 
 /** The conversation, the composer with slash-command hints, and the model toggles. */
-export function ChatView(props: { chat: ChatState }) {
+export function ChatView(props: { chat: ChatState; approvals?: ApprovalsState }) {
   const { chat } = props;
   const [draft, setDraft] = useState('');
   const [providers, setProviders] = useState<string[]>([]);
@@ -113,32 +114,7 @@ export function ChatView(props: { chat: ChatState }) {
       </div>
       <ol class="messages" ref={log} aria-live="polite" aria-label="Conversation">
         {chat.messages.map((message) => (
-          <li key={message.id} class={`message ${message.role}`}>
-            <span class="visually-hidden">{message.role}: </span>
-            {message.role === 'assistant' ? (
-              <div
-                class="markdown"
-                // Sanitised by DOMPurify in renderMarkdown.
-                dangerouslySetInnerHTML={{ __html: renderMarkdown(message.text) }}
-              />
-            ) : (
-              <p>{message.text}</p>
-            )}
-            {message.sources?.length ? (
-              <details class="sources">
-                <summary>Sources ({message.sources.length})</summary>
-                <ul>
-                  {message.sources.map((source) => (
-                    <li key={source.url}>
-                      <a href={source.url} target="_blank" rel="noopener noreferrer">
-                        {source.title ?? source.url}
-                      </a>
-                    </li>
-                  ))}
-                </ul>
-              </details>
-            ) : null}
-          </li>
+          <Message key={message.id} message={message} approvals={props.approvals} />
         ))}
       </ol>
       <VoiceControls append={chat.append} />
