@@ -5,14 +5,32 @@ import { useChat } from './chat-state.ts';
 import { storeKey, storedKey } from './session.ts';
 import { ApprovalsView } from './views/approvals.tsx';
 import { CanvasView } from './views/canvas.tsx';
+import { ChannelsView } from './views/channels.tsx';
 import { ChatView } from './views/chat.tsx';
 import { KeyDialog } from './views/key-dialog.tsx';
+import { LogsView } from './views/logs.tsx';
 import { MemoryView } from './views/memory.tsx';
+import { OrchestratorView } from './views/orchestrator.tsx';
+import { PrivacyView } from './views/privacy.tsx';
 import { SettingsView } from './views/settings.tsx';
 import { SetupView } from './views/setup.tsx';
 import { StatusView } from './views/status.tsx';
+import { UsageView } from './views/usage.tsx';
 
-const VIEWS = ['chat', 'approvals', 'canvas', 'status', 'memory', 'settings', 'setup'] as const;
+const VIEWS = [
+  'chat',
+  'approvals',
+  'canvas',
+  'status',
+  'memory',
+  'settings',
+  'setup',
+  'channels',
+  'orchestrator',
+  'usage',
+  'privacy',
+  'logs',
+] as const;
 type View = (typeof VIEWS)[number];
 
 function viewOf(hash: string): View {
@@ -110,6 +128,16 @@ export function App() {
           <MemoryView />
         ) : view === 'setup' ? (
           <SetupView />
+        ) : view === 'channels' ? (
+          <ChannelsView />
+        ) : view === 'orchestrator' ? (
+          <OrchestratorView />
+        ) : view === 'usage' ? (
+          <UsageView />
+        ) : view === 'privacy' ? (
+          <PrivacyView />
+        ) : view === 'logs' ? (
+          <LogsView />
         ) : (
           <SettingsView />
         )}
