@@ -274,8 +274,9 @@ describe.skipIf(!chromiumPath)(
       await card.getByRole('button', { name: 'Delete research…' }).click();
       const dialog = page.getByRole('alertdialog', { name: 'Delete research?' });
       await dialog.waitFor();
-      // The dialog takes the focus: Escape is not needed, "Keep it" leaves the node.
-      await dialog.getByRole('button', { name: 'Keep it' }).click();
+      // The dialog takes the focus; Escape (or "Keep it") leaves the node.
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
       expect((await bed.get('/orchestrator/nodes/research')).status).toBe(200);
       await card.getByRole('button', { name: 'Delete research…' }).click();
       expect(await page.evaluate('document.activeElement?.textContent')).toBe('Delete research');

@@ -100,7 +100,7 @@ export function Stats(props: { items: [string, ComponentChildren][]; class?: str
   );
 }
 
-/** A confirmation asked in the page (not `confirm()`), focused when it appears. */
+/** A confirmation asked in the page (not `confirm()`), focused when it appears; Escape cancels. */
 export function Confirm(props: {
   title: string;
   children?: ComponentChildren;
@@ -113,7 +113,14 @@ export function Confirm(props: {
   const first = useRef<HTMLButtonElement>(null);
   useEffect(() => first.current?.focus(), []);
   return (
-    <div class="card warn-card" role="alertdialog" aria-labelledby={id}>
+    <div
+      class="card warn-card"
+      role="alertdialog"
+      aria-labelledby={id}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') props.onCancel();
+      }}
+    >
       <h3 id={id}>{props.title}</h3>
       {props.children}
       <div class="actions">
