@@ -203,9 +203,10 @@ describe.skipIf(!chromiumPath)(
         0,
       );
 
-      await check(page, 'channels', (p) =>
-        p.getByRole('button', { name: 'Details of hooks' }).waitFor(),
-      );
+      await check(page, 'channels', async (p) => {
+        await p.getByRole('button', { name: 'Details of hooks' }).click();
+        await p.getByText('Mark all read').waitFor();
+      });
       expect(problems).toEqual([]);
       await page.context().close();
     });

@@ -1,10 +1,13 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+
 /** One bar: a bucket's start (epoch seconds) and its value. */
 export interface Bar {
   start: number;
   value: number;
 }
 
-const WIDTH = 600;
+/** The drawing's width until the page says how wide it is (then one unit is one pixel). */
+const DEFAULT_WIDTH = 600;
 const HEIGHT = 220;
 const LEFT = 56;
 const BOTTOM = 28;
@@ -22,22 +25,36 @@ export function BarChart(props: {
   summary: string;
 }) {
   const { bars } = props;
+  const svg = useRef<SVGSVGElement>(null);
+  const [width, setWidth] = useState(DEFAULT_WIDTH);
+  // Drawn at the width it is shown at, so its labels keep their size on a phone.
+  useEffect(() => {
+    const element = svg.current;
+    if (!element) return undefined;
+    const observer = new ResizeObserver(([entry]) => {
+      const shown = Math.round(entry?.contentRect.width ?? 0);
+      if (shown > 0) setWidth(Math.max(240, Math.min(shown, 1200)));
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
   const max = Math.max(0, ...bars.map((bar) => bar.value));
-  const plotWidth = WIDTH - LEFT - 4;
+  const plotWidth = width - LEFT - 4;
   const plotHeight = HEIGHT - TOP - BOTTOM;
   const step = bars.length === 0 ? plotWidth : plotWidth / bars.length;
   const gap = step > 6 ? step * 0.2 : 0;
   const ticks = bars.length === 0 ? [] : [0, Math.floor((bars.length - 1) / 2), bars.length - 1];
   return (
     <svg
+      ref={svg}
       class="usage-chart"
-      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+      viewBox={`0 0 ${width} ${HEIGHT}`}
       role="img"
       aria-label={props.summary}
       focusable="false"
     >
-      <line class="axis" x1={LEFT} x2={WIDTH - 4} y1={TOP} y2={TOP} stroke-dasharray="4 4" />
-      <line class="axis" x1={LEFT} x2={WIDTH - 4} y1={TOP + plotHeight} y2={TOP + plotHeight} />
+      <line class="axis" x1={LEFT} x2={width - 4} y1={TOP} y2={TOP} stroke-dasharray="4 4" />
+      <line class="axis" x1={LEFT} x2={width - 4} y1={TOP + plotHeight} y2={TOP + plotHeight} />
       <text x={LEFT - 6} y={TOP + 4} text-anchor="end">
         {props.format(max)}
       </text>
@@ -69,7 +86,7 @@ export function BarChart(props: {
         return (
           <text
             key={index}
-            x={anchor === 'start' ? LEFT : anchor === 'end' ? WIDTH - 4 : x}
+            x={anchor === 'start' ? LEFT : anchor === 'end' ? width - 4 : x}
             y={HEIGHT - 8}
             text-anchor={anchor}
           >

@@ -166,7 +166,7 @@ export function UsageView() {
                   (not in the cost).
                 </p>
               ) : null}
-              <figure>
+              <figure class="usage-figure">
                 <BarChart bars={bars} label={label} format={format} summary={summary} />
                 <figcaption class="muted">{summary}</figcaption>
               </figure>
