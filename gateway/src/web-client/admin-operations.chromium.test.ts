@@ -16,6 +16,7 @@ import { startCallbackServer, type CallbackServer } from '../channels/testing/ca
 import { signedHeaders } from '../channels/webhook/signature.ts';
 import { chromiumPath, chromiumSuiteTitle, launchChromium } from '../testing/fakes/chromium.ts';
 import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
+import { startTestGateway } from '../testing/gateway/test-gateway.ts';
 import { axeAudit } from './testing/axe-audit.ts';
 import { buildClient, webWorkspace } from './testing/build-client.ts';
 
@@ -187,7 +188,24 @@ describe.skipIf(!chromiumPath)(
       await card.getByText('approved', { exact: true }).waitFor();
       expect(
         (await bed.get('/channels/hooks/pairings')).body.pairings as { status: string }[],
-      ).toEqual([expect.objectContaining({ status: 'approved' })]);
+      ).toEqual([expect.objectContaining({ sender_id: 'stranger-7', status: 'approved' })]);
+
+      // A request approved elsewhere while the page showed it: the gateway's refusal is shown.
+      expect(await deliver('stranger-8', 'me too')).toBe(200);
+      await callback.next();
+      const stale = card.getByRole('button', { name: 'Approve stranger-8' });
+      await stale.waitFor({ timeout: 15_000 });
+      const { pairings } = (await bed.get('/channels/hooks/pairings')).body as {
+        pairings: { sender_id: string; code?: string }[];
+      };
+      const code = pairings.find((p) => p.sender_id === 'stranger-8')?.code ?? '';
+      expect((await bed.post(`/channels/hooks/pairings/${code}/approve`, {})).status).toBe(200);
+      await stale.click();
+      await card
+        .getByRole('status')
+        .filter({ hasText: `No pending pairing code ${code} on channel 'hooks'` })
+        .and(card.locator('.error'))
+        .waitFor();
 
       // The hostile text is shown as text, in and out; nothing of it became an element.
       await card.getByText(`Hello ${HOSTILE}`).waitFor();
@@ -384,6 +402,30 @@ describe.skipIf(!chromiumPath)(
 
       expect(problems).toEqual([]);
       await page.context().close();
+    });
+
+    it('says plainly when there is nothing yet: no channel, no node, no usage, no request, no line', async () => {
+      const bare = await startTestGateway({ webAssetsDir: assets });
+      try {
+        await bare.gateway.whenReady();
+        const context = await browser.newContext({ viewport: SIZES.phone });
+        const page = await context.newPage();
+        const expected: [string, string | RegExp][] = [
+          ['channels', /^No channel is configured/],
+          ['orchestrator', 'No node yet: add one above.'],
+          ['usage', /^No generation in this period\. Usage is kept 90 days\./],
+          ['privacy', 'No outbound request recorded for all sessions.'],
+          ['logs', 'This gateway keeps no log for clients (its logger has no tail).'],
+        ];
+        for (const [view, text] of expected) {
+          await page.goto(`${bare.url}/#${view}`);
+          await page.getByText(text).first().waitFor();
+          expect((await axeAudit(page)).violations, view).toEqual([]);
+        }
+        await context.close();
+      } finally {
+        await bare.close();
+      }
     });
   },
 );

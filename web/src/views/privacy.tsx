@@ -47,7 +47,7 @@ export function PrivacyView() {
     all.state === 'ready'
       ? [...new Set(all.data.entries.map((e) => e.session_id).filter((id) => id !== null))].sort()
       : [];
-  const scope = session === '' ? 'every session' : `session ${session}`;
+  const scope = session === '' ? 'all sessions' : `session ${session}`;
   const clear = () =>
     void run(
       api(
