@@ -1422,6 +1422,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/usage/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Extension: tokens, cost and generations per provider and model over time, in hour or day buckets (UTC), persisted across restarts for 90 days */
+        get: operations["getApiV1UsageHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/voice/config": {
         parameters: {
             query?: never;
@@ -7585,6 +7602,81 @@ export interface operations {
                             };
                         };
                         total_cost_usd: number;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1UsageHistory: {
+        parameters: {
+            query?: {
+                bucket?: "hour" | "day";
+                /** @description Days back from now, 1 to 90 (hourly buckets: 14) */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        bucket: "hour" | "day";
+                        days: number;
+                        /** @description Start of the window, epoch seconds (inclusive) */
+                        from: number;
+                        points: {
+                            /** @description Priced cost in USD; unpriced generations add nothing */
+                            cost_usd: number;
+                            input_tokens: number;
+                            model: string;
+                            output_tokens: number;
+                            provider: string;
+                            /** @description Generations counted */
+                            requests: number;
+                            /** @description Start of the bucket, epoch seconds (UTC) */
+                            start: number;
+                            /** @description Generations whose model has no price */
+                            unpriced_requests: number;
+                        }[];
+                        retention_days: number;
+                        /** @description End of the window, epoch seconds (exclusive) */
+                        to: number;
+                        totals: {
+                            /** @description Priced cost in USD; unpriced generations add nothing */
+                            cost_usd: number;
+                            input_tokens: number;
+                            output_tokens: number;
+                            /** @description Generations counted */
+                            requests: number;
+                            /** @description Generations whose model has no price */
+                            unpriced_requests: number;
+                        };
                     };
                 };
             };

@@ -16,6 +16,7 @@ import { memory } from './memory/area.ts';
 import { orchestrator } from './orchestrator/area.ts';
 import { privacy } from './privacy/area.ts';
 import { providers } from './providers/area.ts';
+import { usage } from './usage/area.ts';
 import { push } from './push/area.ts';
 import { scaleOut } from './scale-out/area.ts';
 import { sessions } from './sessions/area.ts';
@@ -61,6 +62,7 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     .add(settings)
     .add(privacy)
     .add(database)
+    .add(usage)
     .add(sessions)
     .add(memory)
     .add(scaleOut)

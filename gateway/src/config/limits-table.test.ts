@@ -17,6 +17,12 @@ import { MAX_NODES } from '../orchestrator/orchestrator-service.ts';
 import { MAX_PUSH_SUBSCRIPTIONS } from '../push/push-service.ts';
 import { DEFAULT_MAX_SESSIONS, MAX_QUEUED_TURNS } from '../sessions/conversations.ts';
 import { MAX_PENDING_PROPOSALS } from '../skills/review/proposals.ts';
+import {
+  MAX_HISTORY_DAYS,
+  MAX_HOURLY_DAYS,
+  MAX_MODEL_ID_CHARS,
+  USAGE_HISTORY_RETENTION_DAYS,
+} from '../usage/usage-history.ts';
 import { MAX_REPORTED_MODELS } from '../usage/usage-tracker.ts';
 import { MAX_OPEN_SOCKETS } from '../ws/socket-router.ts';
 import { channelSchema, defaultConfig } from './schema.ts';
@@ -161,6 +167,12 @@ describe('README Limits table', () => {
       ['approvals waiting in one process', n(MAX_WAITING_APPROVALS)],
       ['push subscriptions', n(MAX_PUSH_SUBSCRIPTIONS)],
       ['models in the usage report', n(MAX_REPORTED_MODELS)],
+      ['usage history retention', `${USAGE_HISTORY_RETENTION_DAYS} days`],
+      [
+        'usage history window (`GET /usage/history`)',
+        `${MAX_HISTORY_DAYS} days; ${MAX_HOURLY_DAYS} with \`bucket=hour\``,
+      ],
+      ['model id kept in the usage history', `${MAX_MODEL_ID_CHARS} characters`],
       ['orchestrator nodes', n(MAX_NODES)],
       ['skill proposals waiting for review', n(MAX_PENDING_PROPOSALS)],
       ['turns running at once per channel', n(MAX_TURNS_PER_CHANNEL)],

@@ -35,6 +35,7 @@ async function emptyStore(db: Database): Promise<void> {
   for (const key of Object.keys(await db.settings.all())) await db.settings.delete(key);
   for (const entry of await db.allowlist.list()) await db.allowlist.remove(entry.id);
   for (const channel of ['conformance-a', 'conformance-b']) await db.channels.forget(channel);
+  await db.usageHistory.prune(Number.MAX_SAFE_INTEGER);
 }
 
 export function runDatabaseConformance(
@@ -602,6 +603,38 @@ export function runDatabaseConformance(
           ]),
         ).rejects.toThrow(/origin/);
         expect((await db.conversations.load(session, 10)).messages).toEqual([]);
+      });
+    });
+
+    describe('usage history', () => {
+      const row = (hour: number, model: string, tokens: number) => ({
+        hour,
+        provider: 'openai',
+        model,
+        input_tokens: tokens,
+        output_tokens: 1,
+        cost_usd: 0.25,
+        requests: 1,
+        unpriced: 0,
+      });
+
+      it('adds to an existing (hour, provider, model) row, reads a range oldest first, and prunes', async () => {
+        await db.usageHistory.add(row(7200, 'b', 10));
+        await db.usageHistory.add(row(3600, 'a', 5));
+        await db.usageHistory.add(row(7200, 'b', 20));
+        await db.usageHistory.add(row(10_800, 'a', 1));
+        await expect(db.usageHistory.range(3600, 10_800)).resolves.toStrictEqual([
+          row(3600, 'a', 5),
+          { ...row(7200, 'b', 30), output_tokens: 2, cost_usd: 0.5, requests: 2 },
+        ]);
+        await expect(db.usageHistory.prune(7200)).resolves.toBe(1);
+        const reopened = await openHandle();
+        const hours = (await reopened.usageHistory.range(0, 20_000)).map((r) => r.hour);
+        expect(hours).toStrictEqual([7200, 10_800]);
+      });
+
+      it('refuses an hour that is not on an hour boundary', async () => {
+        await expect(db.usageHistory.add(row(3601, 'a', 1))).rejects.toThrow();
       });
     });
   });

@@ -7,6 +7,7 @@
  */
 import type { ConversationHistoryStore, LongTermMemory } from '../memory/ports.ts';
 import type { OrchestratorNodeStore } from '../orchestrator/ports.ts';
+import type { UsageHistoryStore } from '../usage/ports.ts';
 
 export type DatabaseKind = 'sqlite' | 'postgresql';
 
@@ -140,6 +141,8 @@ export interface Database {
   readonly orchestratorNodes: OrchestratorNodeStore;
   /** Messaging channels: their messages and the pairings of senders. */
   readonly channels: ChannelRepository;
+  /** Usage over time, the `usage_hourly` table. */
+  readonly usageHistory: UsageHistoryStore;
   /** Sessions' conversation history, the `conversation_messages` table. */
   readonly conversations: ConversationHistoryStore;
   readonly keywordSearch: KeywordSearchInfo;

@@ -17,3 +17,4 @@ export {
   priceOf,
   webSearchPriceOf,
 } from './pricing.ts';
+export type { UsageHistoryStore, UsageHourRow } from './history-store.ts';

@@ -55,6 +55,8 @@ export interface UsageTracker {
   record(record: GenerationRecord): void;
   /** The counters per model, costs rounded, with their total. */
   report(): UsageReport;
+  /** Calls `listener` after every recorded generation with its cost (the persisted history). */
+  onRecord(listener: (record: GenerationRecord, cost: number | null) => void): void;
 }
 
 /**
@@ -64,6 +66,7 @@ export interface UsageTracker {
  */
 export function createUsageTracker(metrics: Metrics): UsageTracker {
   const models = new Map<string, ModelUsage>();
+  const listeners: ((record: GenerationRecord, cost: number | null) => void)[] = [];
 
   return {
     record(record: GenerationRecord): void {
@@ -88,6 +91,10 @@ export function createUsageTracker(metrics: Metrics): UsageTracker {
       metrics.tokensTotal.inc({ model, direction: 'output' }, record.outputTokens);
       if (searches > 0) metrics.webSearchesTotal.inc({ provider: record.provider }, searches);
       if (cost !== null) metrics.costUsdTotal.inc({ provider: record.provider, model }, cost);
+      for (const listener of listeners) listener(record, cost);
+    },
+    onRecord(listener) {
+      listeners.push(listener);
     },
     report(): UsageReport {
       let total = 0;

@@ -43,11 +43,16 @@ const ENTRIES: ViewEntry[] = [
   { id: 'skills', label: 'Skills', group: 'Decide', key: 'k', load: () => import('./skills.tsx').then((m) => m.SkillsView) },
   { id: 'hub', label: 'Hub', group: 'Decide', key: 'h', load: () => import('./hub.tsx').then((m) => m.HubView) },
   { id: 'status', label: 'Status', group: 'Watch', key: 's', load: () => import('./status.tsx').then((m) => m.StatusView) },
+  { id: 'usage', label: 'Usage', group: 'Watch', key: 'g', load: () => import('./usage.tsx').then((m) => m.UsageView) },
+  { id: 'privacy', label: 'Privacy', group: 'Watch', key: 'y', load: () => import('./privacy.tsx').then((m) => m.PrivacyView) },
+  { id: 'logs', label: 'Live log', group: 'Watch', key: 'l', load: () => import('./logs.tsx').then((m) => m.LogsView) },
   { id: 'settings', label: 'Settings', group: 'Configure', key: 't', load: () => import('./settings.tsx').then((m) => m.SettingsView) },
   { id: 'setup', label: 'Setup', group: 'Configure', key: 'u', load: () => import('./setup.tsx').then((m) => m.SetupView) },
   { id: 'memory', label: 'Memory', group: 'Configure', key: 'm', load: () => import('./memory.tsx').then((m) => m.MemoryView) },
   { id: 'plugins', label: 'Plugins', group: 'Configure', key: 'p', load: () => import('./plugins.tsx').then((m) => m.PluginsView) },
   { id: 'mcp', label: 'MCP servers', group: 'Configure', key: 'x', load: () => import('./mcp.tsx').then((m) => m.McpView) },
+  { id: 'channels', label: 'Channels', group: 'Configure', key: 'n', load: () => import('./channels.tsx').then((m) => m.ChannelsView) },
+  { id: 'orchestrator', label: 'Orchestrator', group: 'Configure', key: 'o', load: () => import('./orchestrator.tsx').then((m) => m.OrchestratorView) },
 ];
 
 /**

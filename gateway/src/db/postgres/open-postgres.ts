@@ -1,3 +1,4 @@
+import { postgresUsageHistoryStore } from './usage-history.ts';
 import { fileURLToPath } from 'node:url';
 import { loadNodePostgres, orm } from '../drizzle.ts';
 import pg from 'pg';
@@ -62,6 +63,7 @@ export async function openPostgresDatabase(
     memory: postgresMemoryRepository(db),
     orchestratorNodes: postgresOrchestratorNodeStore(db),
     channels: postgresChannelRepository(db),
+    usageHistory: postgresUsageHistoryStore(db),
     conversations: postgresConversationRepository(db),
     keywordSearch,
     async ping() {

@@ -212,3 +212,22 @@ export const conversationMessages = pgTable(
     index('conversation_messages_session_idx').on(table.sessionId, table.id),
   ],
 );
+
+/** Usage over time, per hour, provider and model (the same shape as ../sqlite/schema.ts). */
+export const usageHourly = pgTable(
+  'usage_hourly',
+  {
+    hour: bigint('hour', { mode: 'number' }).notNull(),
+    provider: text('provider').notNull(),
+    model: text('model').notNull(),
+    inputTokens: bigint('input_tokens', { mode: 'number' }).notNull().default(0),
+    outputTokens: bigint('output_tokens', { mode: 'number' }).notNull().default(0),
+    costUsd: doublePrecision('cost_usd').notNull().default(0),
+    requests: bigint('requests', { mode: 'number' }).notNull().default(0),
+    unpriced: bigint('unpriced', { mode: 'number' }).notNull().default(0),
+  },
+  (table) => [
+    primaryKey({ columns: [table.hour, table.provider, table.model] }),
+    check('usage_hourly_hour_aligned', sql`${table.hour} % 3600 = 0`),
+  ],
+);

@@ -1,3 +1,4 @@
+import { sqliteUsageHistoryStore } from './usage-history.ts';
 import { chmod, mkdir, open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,6 +61,7 @@ function openPrepared(location: string, inMemory: boolean, options: SqliteOption
       memory: sqliteMemoryRepository(db, options),
       orchestratorNodes: sqliteOrchestratorNodeStore(db),
       channels: sqliteChannelRepository(db),
+      usageHistory: sqliteUsageHistoryStore(db),
       conversations,
       keywordSearch: { indexed: true, method: 'fts5-trigram' },
       ping() {

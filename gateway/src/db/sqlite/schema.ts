@@ -185,3 +185,27 @@ export const conversationMessages = sqliteTable(
     index('conversation_messages_session_idx').on(table.sessionId, table.id),
   ],
 );
+
+/**
+ * Usage over time (`UsageHistoryStore`, ../../usage/ports.ts): one row per hour (its start in
+ * epoch seconds, UTC), provider and model, with the generations' tokens, priced cost and count.
+ * `unpriced` counts the generations whose model has no price (their cost is not in `cost_usd`).
+ * Rows older than the retention are pruned.
+ */
+export const usageHourly = sqliteTable(
+  'usage_hourly',
+  {
+    hour: integer('hour').notNull(),
+    provider: text('provider').notNull(),
+    model: text('model').notNull(),
+    inputTokens: integer('input_tokens').notNull().default(0),
+    outputTokens: integer('output_tokens').notNull().default(0),
+    costUsd: real('cost_usd').notNull().default(0),
+    requests: integer('requests').notNull().default(0),
+    unpriced: integer('unpriced').notNull().default(0),
+  },
+  (table) => [
+    primaryKey({ columns: [table.hour, table.provider, table.model] }),
+    check('usage_hourly_hour_aligned', sql`${table.hour} % 3600 = 0`),
+  ],
+);

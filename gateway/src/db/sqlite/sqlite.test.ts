@@ -95,11 +95,12 @@ describe('SQLite specifics', () => {
         'orchestrator_nodes',
         'settings',
         'sqlite_sequence',
+        'usage_hourly',
       ]);
       // 0000_foundation, 0001_memory, 0002_memory_search, 0003_allowlist_directory,
       // 0004_orchestrator_nodes, 0005_channels, 0006_memory_origin, 0007_channel_replay,
-      // 0008_history_origin
-      expect(raw.prepare('select count(*) from __drizzle_migrations').pluck().get()).toBe(9);
+      // 0008_history_origin, 0009_usage_history
+      expect(raw.prepare('select count(*) from __drizzle_migrations').pluck().get()).toBe(10);
     } finally {
       raw.close();
     }

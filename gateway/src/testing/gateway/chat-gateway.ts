@@ -32,6 +32,9 @@ export interface ChatTestBedOptions {
   webAssetsDir?: string;
   /** An https agent for web push services. */
   pushAgent?: HttpsAgent;
+  /** A logger and its tail for the log routes (silent and none by default). */
+  logger?: NonNullable<Parameters<typeof startTestGateway>[0]>['logger'];
+  logTail?: NonNullable<Parameters<typeof startTestGateway>[0]>['logTail'];
   /** The channels' DNS TXT lookups (an email channel's DKIM keys): a resolver of test records. */
   resolveTxt?: NonNullable<Parameters<typeof startTestGateway>[0]>['resolveTxt'];
   /** Hub downloads: a pinned fetch trusting a test certificate. */
@@ -75,6 +78,8 @@ export async function startChatTestBed(
     pushAgent: options.pushAgent,
     resolveTxt: options.resolveTxt,
     hubNetwork: options.hubNetwork,
+    logger: options.logger,
+    logTail: options.logTail,
     config: {
       ...options.config,
       models: {
