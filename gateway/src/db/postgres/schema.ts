@@ -212,3 +212,10 @@ export const conversationMessages = pgTable(
     index('conversation_messages_session_idx').on(table.sessionId, table.id),
   ],
 );
+
+/** Sessions' titles (PATCH /sessions/{id}), the same shape as the SQLite table. */
+export const sessionTitles = pgTable('session_titles', {
+  sessionId: text('session_id').primaryKey(),
+  title: text('title').notNull(),
+  updatedAt: bigint('updated_at', { mode: 'number' }).notNull().default(epochSecondsNow),
+});

@@ -185,3 +185,13 @@ export const conversationMessages = sqliteTable(
     index('conversation_messages_session_idx').on(table.sessionId, table.id),
   ],
 );
+
+/**
+ * Sessions' titles (PATCH /sessions/{id}): one row per renamed session. A session without one
+ * is shown with a title derived from its first message.
+ */
+export const sessionTitles = sqliteTable('session_titles', {
+  sessionId: text('session_id').primaryKey(),
+  title: text('title').notNull(),
+  updatedAt: integer('updated_at').notNull().default(epochSecondsNow),
+});
