@@ -2,10 +2,12 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, ApiError, whenUnauthorized } from './api.ts';
 import { useApprovals } from './approvals-state.ts';
 import { useChat } from './chat-state.ts';
+import { newSessionId, rememberSession, storedSession, useSessions } from './sessions-state.ts';
 import { storeKey, storedKey } from './session.ts';
 import { ApprovalsView } from './views/approvals.tsx';
 import { CanvasView } from './views/canvas.tsx';
 import { ChatView } from './views/chat.tsx';
+import { ConversationsLayout } from './views/sessions.tsx';
 import { KeyDialog } from './views/key-dialog.tsx';
 import { MemoryView } from './views/memory.tsx';
 import { SettingsView } from './views/settings.tsx';
@@ -55,7 +57,22 @@ export function App() {
 
   const live = ready && !needsKey;
   const approvals = useApprovals(live);
-  const chat = useChat(live, approvals.refresh);
+  const [sessionId, setSessionId] = useState(storedSession);
+  // The first reply of this browser's own session names it: remembered from then on.
+  const named = useCallback((id: string) => {
+    setSessionId((current) => {
+      if (current !== '') return current;
+      rememberSession(id);
+      return id;
+    });
+  }, []);
+  const chat = useChat(live, approvals.refresh, sessionId, named);
+  const sessions = useSessions(live, chat.turns);
+  const switchTo = (id: string) => {
+    if (chat.busy) chat.stop();
+    rememberSession(id);
+    setSessionId(id);
+  };
 
   if (needsKey) {
     return (
@@ -99,7 +116,14 @@ export function App() {
         {!live ? (
           <p role="status">Connecting…</p>
         ) : view === 'chat' ? (
-          <ChatView chat={chat} />
+          <ConversationsLayout
+            sessions={sessions}
+            current={sessionId}
+            onSwitch={switchTo}
+            onNew={() => switchTo(newSessionId())}
+          >
+            <ChatView chat={chat} />
+          </ConversationsLayout>
         ) : view === 'approvals' ? (
           <ApprovalsView approvals={approvals} />
         ) : view === 'canvas' ? (

@@ -189,8 +189,9 @@ async function streamTurn(
  * then `{type: "message_done", text}`. Without a session_id the connection's own session is
  * used: the client id's durable one, else a fresh one; with one, that session is continued
  * (socket-sessions.ts). Bad frames get `{type: "error", detail}` and the socket stays open.
- * Beyond the spec: `{type: "stop"}` stops the socket's turn, and `replace_last: true` on a chat
- * frame makes it replace the session's last exchange (edit and resend).
+ * Beyond the spec: `message_done` also names the `session_id` (so a client that sent none learns
+ * its own), `{type: "stop"}` stops the socket's turn, and `replace_last: true` on a chat frame
+ * makes it replace the session's last exchange (edit and resend).
  */
 export function chatSocketFormA(deps: ChatSocketDeps) {
   const socketSessions: SocketSessions = new WeakMap();
@@ -230,7 +231,11 @@ export function chatSocketFormA(deps: ChatSocketDeps) {
           stopped,
           {
             chunk: (text) => ({ type: 'message_chunk', text }),
-            done: (result) => ({ type: 'message_done', text: result.reply }),
+            done: (result) => ({
+              type: 'message_done',
+              text: result.reply,
+              session_id: result.sessionId,
+            }),
           },
         ),
       );

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import type { ChatState } from '../chat-state.ts';
 import { renderMarkdown } from '../markdown.ts';
+import { EditLastBar } from './edit-last.tsx';
 
 const SLASH_COMMANDS = [
   ['/help', 'list the commands'],
@@ -28,7 +29,14 @@ export function ChatView(props: { chat: ChatState }) {
   const [providers, setProviders] = useState<string[]>([]);
   const [routing, setRouting] = useState<Routing>();
   const [toggleError, setToggleError] = useState<string>();
+  const [editing, setEditing] = useState(false);
   const log = useRef<HTMLOListElement>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const submit = () => {
+    if (!(editing ? chat.resend(draft) : chat.send(draft))) return;
+    setDraft('');
+    setEditing(false);
+  };
 
   useEffect(() => {
     api('GET', '/models').then(
@@ -140,17 +148,32 @@ export function ChatView(props: { chat: ChatState }) {
           </li>
         ))}
       </ol>
+      <EditLastBar
+        messages={chat.messages}
+        busy={chat.busy}
+        editing={editing}
+        onEdit={(text) => {
+          setDraft(text);
+          setEditing(true);
+          input.current?.focus();
+        }}
+        onCancel={() => {
+          setDraft('');
+          setEditing(false);
+        }}
+      />
       <form
         class="composer"
         onSubmit={(event) => {
           event.preventDefault();
-          if (chat.send(draft)) setDraft('');
+          submit();
         }}
       >
         <label for="message" class="visually-hidden">
           Message
         </label>
         <textarea
+          ref={input}
           id="message"
           rows={2}
           placeholder="Message Hearth — / for commands"
@@ -159,14 +182,20 @@ export function ChatView(props: { chat: ChatState }) {
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey) {
               e.preventDefault();
-              if (chat.send(draft)) setDraft('');
+              submit();
             }
           }}
           aria-describedby={hints.length ? 'slash-hints' : undefined}
         />
-        <button type="submit" disabled={!chat.connected || draft.trim() === ''}>
-          {chat.busy ? 'Sending…' : 'Send'}
-        </button>
+        {chat.busy ? (
+          <button type="button" class="stop" onClick={chat.stop}>
+            Stop
+          </button>
+        ) : (
+          <button type="submit" disabled={!chat.connected || draft.trim() === ''}>
+            {editing ? 'Resend' : 'Send'}
+          </button>
+        )}
         {hints.length ? (
           <ul id="slash-hints" class="hints" aria-label="Slash commands">
             {hints.map(([command, help]) => (
