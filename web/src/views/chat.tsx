@@ -118,7 +118,8 @@ export function ChatView(props: { chat: ChatState }) {
           </span>
         ) : null}
       </div>
-      <ol class="messages" ref={log} aria-live="polite" aria-label="Conversation">
+      {/* It scrolls (the composer stays in view): the keyboard can reach it. */}
+      <ol class="messages" ref={log} aria-live="polite" aria-label="Conversation" tabIndex={0}>
         {chat.messages.map((message) => (
           <li key={message.id} class={`message ${message.role}`}>
             <span class="visually-hidden">{message.role}: </span>
