@@ -1121,7 +1121,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Live sessions, most recently active first, a page at a time (limit, offset); total counts them all */
+        /** Live sessions, most recently active first, a page at a time (limit, offset); total counts them all. Beyond the spec: each has a title (its stored one, PATCH /sessions/{session_id}, else the first line of its first message, else null), and q (at most 200 characters) keeps only those whose title or live messages contain it, case-insensitively (total counts those) */
         get: operations["getApiV1Sessions"];
         put?: never;
         post?: never;
@@ -1143,6 +1143,24 @@ export interface paths {
         post?: never;
         /** Remove a session: its stored conversation history (and with it what that history was made from) and, on every gateway, the live session and its sockets (its memories stay); cleared is false for an unknown id */
         delete: operations["deleteApiV1SessionsSessionId"];
+        options?: never;
+        head?: never;
+        /** Beyond the spec: rename a session (title, 1 to 200 characters, no control characters); kept across restarts until the session is deleted; 404 for a session neither live nor stored */
+        patch: operations["patchApiV1SessionsSessionId"];
+        trace?: never;
+    };
+    "/api/v1/sessions/{session_id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Beyond the spec: a session's stored conversation, oldest first: role ("user" or "assistant"), text, created_at (ISO 8601); summary is what compaction replaced the older messages with (or null). A page holds the newest limit (1 to 200, default 50) messages before the newest offset (0 to 10000) ones; has_more when older ones exist. 404 for a session neither live nor stored */
+        get: operations["getApiV1SessionsSessionIdMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -6458,6 +6476,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -6476,6 +6495,7 @@ export interface operations {
                             id: string;
                             last_active: string;
                             message_count: number;
+                            title: string | null;
                         }[];
                         total: number;
                     };
@@ -6520,6 +6540,126 @@ export interface operations {
                 content: {
                     "application/json": {
                         cleared: boolean;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchApiV1SessionsSessionId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        title: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1SessionsSessionIdMessages: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        has_more: boolean;
+                        messages: {
+                            created_at: string;
+                            /** @enum {string} */
+                            role: "user" | "assistant";
+                            text: string;
+                        }[];
+                        session_id: string;
+                        summary: string | null;
                     };
                 };
             };

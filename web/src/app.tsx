@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { api, ApiError, whenUnauthorized } from './api.ts';
 import { useApprovals } from './approvals-state.ts';
 import { useChat } from './chat-state.ts';
+import { newSessionId, rememberSession, storedSession, useSessions } from './sessions-state.ts';
 import { storeKey, storedKey } from './session.ts';
 import { LazyView } from './shell/lazy-view.tsx';
 import { primaryInput, useShortcuts, type ShortcutActions } from './shell/shortcuts.ts';
@@ -85,8 +86,32 @@ export function App() {
 
   const live = ready && !needsKey;
   const approvals = useApprovals(live);
-  const chat = useChat(live, approvals.refresh);
-  const context: ViewProps = { chat, approvals };
+  const [sessionId, setSessionId] = useState(storedSession);
+  // The first reply of this browser's own session names it: remembered from then on.
+  const named = useCallback((id: string) => {
+    setSessionId((current) => {
+      if (current !== '') return current;
+      rememberSession(id);
+      return id;
+    });
+  }, []);
+  const chat = useChat(live, approvals.refresh, sessionId, named);
+  const sessions = useSessions(live, chat.turns);
+  const switchTo = (id: string) => {
+    if (chat.busy) chat.stop();
+    rememberSession(id);
+    setSessionId(id);
+  };
+  const context: ViewProps = {
+    chat,
+    approvals,
+    conversations: {
+      sessions,
+      current: sessionId,
+      onSwitch: switchTo,
+      onNew: () => switchTo(newSessionId()),
+    },
+  };
 
   if (needsKey) {
     return (

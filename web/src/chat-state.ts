@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { openSocket } from './api.ts';
+import { loadHistory } from './sessions-state.ts';
 import {
   approvalOf,
   memoriesOf,
@@ -34,21 +35,58 @@ export interface ChatState {
   send: (text: string) => boolean;
   /** Adds a message that arrived another way (a voice turn's transcript and reply). */
   append: (message: Omit<ChatMessage, 'id'>) => void;
+  /** Stops the reply being streamed (the partial reply stays). */
+  stop: () => void;
+  /** Sends `text` in place of the last user message, replacing its exchange. */
+  resend: (text: string) => boolean;
+  /** Replies finished so far (the conversations list refreshes on each). */
+  turns: number;
 }
 
 /**
- * The conversation over `/ws` (form A, `?events=tools`) with this browser's persistent client
- * id: chunks are appended to the reply as they arrive, `message_done` carries the whole reply
- * (and web-search sources, recalled memories); tool calls and their results become tool cards,
- * an `approval_request` an inline approval that `approval_resolved` closes. Reconnects after a
- * drop.
+ * The conversation `sessionId` over `/ws` (form A, `?events=tools`) with this browser's
+ * persistent client id: its stored history is loaded first, chunks are appended to the reply as
+ * they arrive, `message_done` carries the whole reply (and web-search sources, recalled
+ * memories); tool calls and their results become tool cards, an `approval_request` an inline
+ * approval that `approval_resolved` closes. Reconnects after a drop.
  */
-export function useChat(live: boolean, onApproval: () => void): ChatState {
+export function useChat(
+  live: boolean,
+  onApproval: () => void,
+  sessionId: string,
+  onSession: (id: string) => void,
+): ChatState {
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const [connected, setConnected] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [turns, setTurns] = useState(0);
   const socket = useRef<WebSocket>(undefined);
   const nextId = useRef(1);
+
+  useEffect(() => {
+    if (!live) return undefined;
+    let current = true;
+    setMessages([]);
+    if (sessionId === '') return undefined;
+    loadHistory(sessionId).then(
+      (history) => {
+        if (!current) return;
+        setMessages((list) => [
+          ...history.map((m) => ({ id: nextId.current++, role: m.role, text: m.text })),
+          ...list,
+        ]);
+      },
+      (e: unknown) =>
+        current &&
+        setMessages((list) => [
+          ...list,
+          { id: nextId.current++, role: 'error', text: (e as Error).message },
+        ]),
+    );
+    return () => {
+      current = false;
+    };
+  }, [live, sessionId]);
 
   const push = useCallback((message: Omit<ChatMessage, 'id'>) => {
     setMessages((list) => [...list, { ...message, id: nextId.current++ }]);
@@ -71,6 +109,7 @@ export function useChat(live: boolean, onApproval: () => void): ChatState {
         const frame = JSON.parse(event.data) as {
           type: string;
           text?: string;
+          session_id?: string;
           detail?: string;
           sources?: unknown;
           memories?: unknown;
@@ -85,6 +124,8 @@ export function useChat(live: boolean, onApproval: () => void): ChatState {
           });
         } else if (frame.type === 'message_done') {
           setBusy(false);
+          setTurns((n) => n + 1);
+          if (frame.session_id) onSession(frame.session_id);
           const sources = Array.isArray(frame.sources)
             ? (frame.sources as ChatMessage['sources'])
             : undefined;
@@ -94,6 +135,8 @@ export function useChat(live: boolean, onApproval: () => void): ChatState {
             const done = { role: 'assistant' as const, text: frame.text ?? '', sources, memories };
             if (last?.role === 'assistant' && last.streaming)
               return [...list.slice(0, -1), { ...last, ...done, streaming: false }];
+            // Stopped before a word: no empty bubble.
+            if (done.text === '') return list;
             return [...list, { id: nextId.current++, ...done }];
           });
         } else if (frame.type === 'tool_call') {
@@ -125,18 +168,43 @@ export function useChat(live: boolean, onApproval: () => void): ChatState {
       clearTimeout(retry);
       socket.current?.close();
     };
-  }, [live, push, onApproval]);
+  }, [live, push, onApproval, onSession]);
 
   const send = useCallback(
-    (text: string) => {
+    (text: string, replaceLast = false) => {
       const ws = socket.current;
       if (!ws || ws.readyState !== WebSocket.OPEN || text.trim() === '') return false;
+      if (replaceLast)
+        setMessages((list) => {
+          const last = list.findLastIndex((m) => m.role === 'user');
+          return last < 0 ? list : list.slice(0, last);
+        });
       push({ role: 'user', text });
       setBusy(true);
-      ws.send(JSON.stringify({ type: 'chat', message: text }));
+      ws.send(
+        JSON.stringify({
+          type: 'chat',
+          message: text,
+          ...(sessionId ? { session_id: sessionId } : {}),
+          ...(replaceLast ? { replace_last: true } : {}),
+        }),
+      );
       return true;
     },
-    [push],
+    [push, sessionId],
   );
-  return { messages, connected, busy, send, append: push };
+  const stop = useCallback(() => {
+    socket.current?.send(JSON.stringify({ type: 'stop' }));
+  }, []);
+  const resend = useCallback((text: string) => send(text, true), [send]);
+  return {
+    messages,
+    connected,
+    busy,
+    send: (text: string) => send(text),
+    append: push,
+    stop,
+    resend,
+    turns,
+  };
 }

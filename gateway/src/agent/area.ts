@@ -16,6 +16,7 @@ import { chatSocketFormA, chatSocketFormB, type ChatSocketDeps } from './chat-so
 import type { ConversationStore } from '../sessions/ports.ts';
 import type { ChatPipeline, PipelineSettings } from './pipeline.ts';
 import { chatRoutes } from './routes.ts';
+import { sessionRoutes } from './session-routes.ts';
 import type { AgentArea } from './ports.ts';
 
 export type { AgentArea };
@@ -80,6 +81,10 @@ export function agentArea(deps: AgentAreaDeps): AgentArea {
         conversations: deps.conversations,
         clearSession: deps.clearSession,
         pipelineSettings,
+      }),
+      ...sessionRoutes({
+        conversations: deps.conversations,
+        history: () => deps.memory().history,
       }),
       compactRoute(pipeline.get),
     ],

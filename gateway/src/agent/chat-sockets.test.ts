@@ -61,7 +61,12 @@ describe('chat over WebSocket', () => {
       const chunks = c.frames.filter((f) => f.type === 'message_chunk');
       expect(chunks.length).toBeGreaterThan(1);
       expect(chunks.map((f) => f.text).join('')).toBe(done.text);
-      expect(done).toEqual({ type: 'message_done', text: 'The quick brown fox jumps.' });
+      // Beyond the spec's {type, text}: the session it was in.
+      expect(done).toEqual({
+        type: 'message_done',
+        text: 'The quick brown fox jumps.',
+        session_id: 'ws-a',
+      });
       c.socket.close();
     });
 

@@ -43,17 +43,32 @@ type SocketSessions = WeakMap<WebSocket, Set<{ connections: Set<unknown> }>>;
 /** Chat turns one socket may have running or queued; more are refused with an error frame. */
 export const MAX_WAITING_TURNS = 8;
 
-/** A socket's frame sender (closes a non-reading client, counted) and its turn allowance. */
+/**
+ * A socket's frame sender (closes a non-reading client, counted), its turn allowance, and the
+ * stop of its turns.
+ */
 function socketOutput(socket: WebSocket, deps: ChatSocketDeps) {
   const out = createFrameSender(socket, {
     limits: deps.frameLimits,
     onSlowClose: () => deps.metrics.wsClosedSlowTotal.inc(),
   });
   let waiting = 0;
+  /** The stops of this socket's turns running or waiting, not stopped yet. */
+  const stoppable = new Set<AbortController>();
   return {
     out,
+    /**
+     * `{type: "stop"}`: stops every turn of this socket running or waiting (each ends with its
+     * done frame and `stopped: true`); with none, an error frame.
+     */
+    stop: (): void => {
+      if (stoppable.size === 0)
+        return void out.sendNow({ type: 'error', detail: 'No reply is being generated to stop' });
+      for (const stop of stoppable) stop.abort();
+      stoppable.clear();
+    },
     /** Runs a turn unless MAX_WAITING_TURNS are already waiting; then answers an error frame. */
-    startTurn: (run: () => Promise<void>): void => {
+    startTurn: (run: (stop: AbortSignal) => Promise<void>): void => {
       if (waiting >= MAX_WAITING_TURNS) {
         deps.metrics.wsFramesRejectedTotal.inc();
         out.sendNow({
@@ -63,8 +78,11 @@ function socketOutput(socket: WebSocket, deps: ChatSocketDeps) {
         return;
       }
       waiting += 1;
-      void run().finally(() => {
+      const stop = new AbortController();
+      stoppable.add(stop);
+      void run(stop.signal).finally(() => {
         waiting -= 1;
+        stoppable.delete(stop);
       });
     },
   };
@@ -107,24 +125,46 @@ function join(
   sessions.add(state);
 }
 
+/** The done frame of a turn stopped before it could produce a result. */
+const stoppedResult = (sessionId: string): TurnResult => ({
+  reply: '',
+  sessionId,
+  provider: 'unknown',
+  model: 'unknown',
+  usage: { inputTokens: 0, outputTokens: 0 },
+  qualityScore: 0,
+  finishReason: 'stop',
+  toolSteps: 0,
+  stopped: true,
+});
+
+/** `replace_last` of a chat frame: absent, or a boolean. */
+function replaceLastOf(frame: Record<string, unknown>): boolean | string {
+  const value = frame.replace_last;
+  if (value === undefined) return false;
+  return typeof value === 'boolean' ? value : 'replace_last: must be a boolean';
+}
+
 /**
  * Streams one turn to a socket, joined to the session; closing the socket mid-stream aborts the
- * upstream generation.
+ * upstream generation, and so does `stop` (the turn then ends with its done frame and
+ * `stopped: true`, its partial reply kept).
  */
 async function streamTurn(
   socket: WebSocket,
   out: FrameSender,
   deps: ChatSocketDeps,
   socketSessions: SocketSessions,
-  turn: { sessionId: string; message: string; model?: string },
+  turn: { sessionId: string; message: string; model?: string; replaceLast: boolean },
+  stop: AbortSignal,
   frames: {
     chunk: (delta: string) => unknown;
     done: (result: TurnResult) => Record<string, unknown>;
   },
   rich: RichEvents = { tools: false },
 ): Promise<void> {
-  const abort = new AbortController();
-  const onClose = () => abort.abort();
+  const closed = new AbortController();
+  const onClose = () => closed.abort();
   socket.once('close', onClose);
   join(socket, deps, socketSessions, turn.sessionId);
   // Approvals this turn waits on: their decision reaches the socket that asked (opt-in).
@@ -144,25 +184,32 @@ async function streamTurn(
         },
       }
     : {};
+  const sendDone = (result: TurnResult) =>
+    out.send({
+      ...frames.done(result),
+      ...(result.stopped ? { stopped: true } : {}),
+      ...(result.sources ? { sources: result.sources } : {}),
+      ...(rich.tools && result.memories ? { memories: memoriesField(result.memories) } : {}),
+    });
   try {
     const result = await deps.pipeline().runTurn({
       sessionId: turn.sessionId,
       message: turn.message,
       model: turn.model,
       channel: 'ws',
-      signal: abort.signal,
+      signal: AbortSignal.any([closed.signal, stop]),
+      stopSignal: stop,
+      replaceLast: turn.replaceLast,
       onText: async (delta) => {
         await out.send(frames.chunk(delta));
       },
       ...toolEvents,
     });
-    await out.send({
-      ...frames.done(result),
-      ...(result.sources ? { sources: result.sources } : {}),
-      ...(rich.tools && result.memories ? { memories: memoriesField(result.memories) } : {}),
-    });
+    await sendDone(result);
   } catch (error) {
-    if (!abort.signal.aborted) await out.send({ type: 'error', detail: errorDetail(error) });
+    if (closed.signal.aborted) return;
+    if (stop.aborted) await sendDone(stoppedResult(turn.sessionId));
+    else await out.send({ type: 'error', detail: errorDetail(error) });
   } finally {
     unsubscribe?.();
     socket.off('close', onClose);
@@ -175,13 +222,16 @@ async function streamTurn(
  * used: the client id's durable one, else a fresh one; with one, that session is continued
  * (socket-sessions.ts). Bad frames get `{type: "error", detail}` and the socket stays open.
  * `?events=tools` adds the tool, approval-outcome and memory frames (rich-frames.ts).
+ * Beyond the spec: `message_done` also names the `session_id` (so a client that sent none learns
+ * its own), `{type: "stop"}` stops the socket's turn, and `replace_last: true` on a chat frame
+ * makes it replace the session's last exchange (edit and resend).
  */
 export function chatSocketFormA(deps: ChatSocketDeps) {
   const socketSessions: SocketSessions = new WeakMap();
   return (socket: WebSocket, request: IncomingMessage): void => {
     const given = givenSession(request);
     const rich = richEventsOf(request);
-    const { out, startTurn } = socketOutput(socket, deps);
+    const { out, startTurn, stop } = socketOutput(socket, deps);
     socket.on('message', (data) => {
       const frame = parseFrame(data);
       if (!frame)
@@ -190,6 +240,7 @@ export function chatSocketFormA(deps: ChatSocketDeps) {
           detail: 'Frames must be JSON objects with a type',
         });
       if (frame.type === 'ping') return void out.sendNow({ type: 'pong' });
+      if (frame.type === 'stop') return stop();
       if (frame.type !== 'chat')
         return void out.sendNow({
           type: 'error',
@@ -201,16 +252,24 @@ export function chatSocketFormA(deps: ChatSocketDeps) {
         typeof frame.session_id === 'string' && frame.session_id !== '' ? frame.session_id : given;
       const badId = invalid('session_id', sessionIdSchema, sessionId);
       if (badId) return void out.sendNow({ type: 'error', detail: badId });
-      startTurn(() =>
+      const replaceLast = replaceLastOf(frame);
+      if (typeof replaceLast === 'string')
+        return void out.sendNow({ type: 'error', detail: replaceLast });
+      startTurn((stopped) =>
         streamTurn(
           socket,
           out,
           deps,
           socketSessions,
-          { sessionId, message: frame.message as string },
+          { sessionId, message: frame.message as string, replaceLast },
+          stopped,
           {
             chunk: (text) => ({ type: 'message_chunk', text }),
-            done: (result) => ({ type: 'message_done', text: result.reply }),
+            done: (result) => ({
+              type: 'message_done',
+              text: result.reply,
+              session_id: result.sessionId,
+            }),
           },
           rich,
         ),
@@ -224,12 +283,13 @@ export function chatSocketFormA(deps: ChatSocketDeps) {
  * `{type: "ping"}` → `{type: "message_chunk", delta}`…, `{type: "message_done", session_id,
  * quality_score}`, `{type: "pong"}`. `hello` continues the session it names (or the
  * connection's own) and joins the socket to it, so its frames arrive before the first message;
- * an invalid id is answered with an error and the session stays.
+ * an invalid id is answered with an error and the session stays. Beyond the spec, as on `/ws`:
+ * `{type: "stop"}` and `replace_last: true` on a message frame.
  */
 export function chatSocketFormB(deps: ChatSocketDeps) {
   const socketSessions: SocketSessions = new WeakMap();
   return (socket: WebSocket, request: IncomingMessage): void => {
-    const { out, startTurn } = socketOutput(socket, deps);
+    const { out, startTurn, stop } = socketOutput(socket, deps);
     let sessionId = givenSession(request);
     socket.on('message', (data) => {
       const frame = parseFrame(data);
@@ -241,6 +301,8 @@ export function chatSocketFormB(deps: ChatSocketDeps) {
       switch (frame.type) {
         case 'ping':
           return void out.sendNow({ type: 'pong' });
+        case 'stop':
+          return stop();
         case 'hello':
           if (typeof frame.session_id === 'string' && frame.session_id !== '') {
             const badId = invalid('session_id', sessionIdSchema, frame.session_id);
@@ -249,7 +311,7 @@ export function chatSocketFormB(deps: ChatSocketDeps) {
           }
           join(socket, deps, socketSessions, sessionId);
           return void out.sendNow({ type: 'hello', session_id: sessionId });
-        case 'message':
+        case 'message': {
           if (typeof frame.content !== 'string')
             return void out.sendNow({ type: 'error', detail: 'content: must be a string' });
           if (frame.model !== undefined && typeof frame.model !== 'string')
@@ -258,7 +320,10 @@ export function chatSocketFormB(deps: ChatSocketDeps) {
             const badModel = invalid('model', modelIdSchema, frame.model);
             if (badModel) return void out.sendNow({ type: 'error', detail: badModel });
           }
-          return startTurn(() =>
+          const replaceLast = replaceLastOf(frame);
+          if (typeof replaceLast === 'string')
+            return void out.sendNow({ type: 'error', detail: replaceLast });
+          return startTurn((stopped) =>
             streamTurn(
               socket,
               out,
@@ -268,7 +333,9 @@ export function chatSocketFormB(deps: ChatSocketDeps) {
                 sessionId,
                 message: frame.content as string,
                 model: frame.model as string | undefined,
+                replaceLast,
               },
+              stopped,
               {
                 chunk: (delta) => ({ type: 'message_chunk', delta }),
                 done: (result) => ({
@@ -279,6 +346,7 @@ export function chatSocketFormB(deps: ChatSocketDeps) {
               },
             ),
           );
+        }
         default:
           return void out.sendNow({
             type: 'error',

@@ -112,6 +112,8 @@ describe('POST /api/v1/chat', () => {
       id: 'listed',
       message_count: 1,
       last_active: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+      // Beyond the spec: the title, by default the first message.
+      title: 'hello',
     });
     const res = await fetch(`${bed.gw.url}/api/v1/sessions/listed`, { method: 'DELETE' });
     expect(await res.json()).toEqual({ cleared: true });

@@ -60,6 +60,17 @@ export interface TurnInput {
   /** An explicit model id for this request. */
   model?: string;
   signal?: AbortSignal;
+  /**
+   * Stop (a socket's `stop` frame): when this aborts (`signal` aborts with it), the turn ends
+   * with the text streamed so far as its reply, kept in the history like any other, and
+   * `stopped`. Stopped before any text, nothing is kept.
+   */
+  stopSignal?: AbortSignal;
+  /**
+   * Edit and resend: this turn replaces the conversation's last user message and its reply
+   * (in memory and in the stored history). Refused (409) when there is none.
+   */
+  replaceLast?: boolean;
   /** Streaming: called with each text delta as it arrives. */
   onText?: (delta: string) => void | Promise<void>;
   /** Told when the model calls a tool, before it runs. */
@@ -101,6 +112,8 @@ export interface TurnResult {
   memories?: RetrievedMemory[];
   /** The slash command that answered, when one did (no model was called). */
   command?: string;
+  /** Stopped by the caller: `reply` is what was streamed until then. */
+  stopped?: boolean;
 }
 
 export interface PipelineSettings {
@@ -151,11 +164,15 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
   async function generateStep(
     request: Parameters<LlmRouter['generate']>[0],
     input: TurnInput,
+    streamed: { text: string },
   ): Promise<RoutedGeneration> {
+    streamed.text = '';
     if (!input.onText) return deps.router.generate(request);
     for await (const event of deps.router.stream(request)) {
-      if (event.type === 'text') await input.onText(event.text);
-      else if (event.type === 'done') return event.result;
+      if (event.type === 'text') {
+        streamed.text += event.text;
+        await input.onText(event.text);
+      } else if (event.type === 'done') return event.result;
     }
     throw new HearthError('upstream', 'The model stream ended without a result');
   }
@@ -295,17 +312,36 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
     let usage: Usage = { inputTokens: 0, outputTokens: 0 };
     let toolSteps = 0;
     const sources = new Map<string, { url: string; title?: string }>();
+    const streamed = { text: '' };
     for (;;) {
-      const generation = await generateStep(
-        {
-          messages: working,
-          system,
-          tools: offer.specs(),
-          model: input.model,
-          signal: input.signal,
-        },
-        input,
-      );
+      let generation: RoutedGeneration;
+      try {
+        generation = await generateStep(
+          {
+            messages: working,
+            system,
+            tools: offer.specs(),
+            model: input.model,
+            signal: input.signal,
+          },
+          input,
+          streamed,
+        );
+      } catch (error) {
+        if (!input.stopSignal?.aborted) throw error;
+        // The provider never finished: which one (and which model) answered is unknown.
+        return {
+          reply: streamed.text,
+          sessionId: input.sessionId,
+          provider: 'unknown',
+          model: input.model ?? 'unknown',
+          usage,
+          toolSteps,
+          finishReason: 'stop',
+          qualityScore: qualityScore(input.message, streamed.text, 'stop'),
+          stopped: true,
+        };
+      }
       usage = add(usage, generation.usage);
       for (const source of generation.sources ?? [])
         if (!sources.has(source.url)) sources.set(source.url, source);
@@ -369,6 +405,8 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
     ledger: ProvenanceLedger,
   ): void {
     const conversation = state.conversation;
+    // Stopped before a word of its reply: the turn leaves nothing behind.
+    if (result.stopped && result.reply === '') return;
     // What the turn read stays with what is made of it: its reply in the history (every later
     // turn that sends it upstream holds it too, and a compaction summary of it inherits it), a
     // forwarded message as the user's, and the memory rows it writes (recalled later, they mark
@@ -445,6 +483,11 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
           state.lastActive = deps.now();
           try {
             await deps.history.restore(input.sessionId, state.conversation);
+            if (
+              input.replaceLast &&
+              !(await deps.history.dropLastExchange(input.sessionId, state.conversation))
+            )
+              throw new HearthError('conflict', 'There is no earlier message to replace');
             const commandReply = await handleSlashCommand(
               text,
               { sessionId: input.sessionId, conversation: state.conversation },

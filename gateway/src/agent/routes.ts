@@ -152,42 +152,6 @@ export function chatRoutes(deps: ChatRouteDeps): AnyRoute[] {
       },
     }),
     defineRoute({
-      method: 'get',
-      path: '/sessions',
-      summary:
-        'Live sessions, most recently active first, a page at a time (limit, offset); total counts them all',
-      tags: ['chat'],
-      query: z.object({
-        limit: z.coerce
-          .number()
-          .int()
-          .min(1, 'must be 1 to 1000')
-          .max(1000, 'must be 1 to 1000')
-          .default(100),
-        offset: z.coerce.number().int().min(0, 'must be 0 or more').default(0),
-      }),
-      response: z.object({
-        sessions: z.array(
-          z.object({ id: z.string(), message_count: z.number().int(), last_active: z.string() }),
-        ),
-        total: z.number().int(),
-      }),
-      handler: ({ query }) => {
-        const live = deps.conversations.list();
-        return {
-          sessions: live
-            .sort((a, b) => b.lastActive - a.lastActive)
-            .slice(query.offset, query.offset + query.limit)
-            .map((s) => ({
-              id: s.id,
-              message_count: s.messageCount,
-              last_active: new Date(s.lastActive).toISOString(),
-            })),
-          total: live.length,
-        };
-      },
-    }),
-    defineRoute({
       method: 'delete',
       path: '/sessions/{session_id}',
       summary:

@@ -604,6 +604,45 @@ export function runDatabaseConformance(
         ).rejects.toThrow(/origin/);
         expect((await db.conversations.load(session, 10)).messages).toEqual([]);
       });
+
+      it('dropLastExchange() deletes the newest user message and what followed it, not the summary', async () => {
+        expect(await db.conversations.dropLastExchange(session)).toBe(0);
+        await db.conversations.append(session, [
+          { role: 'user', content: 'first', origin: null },
+          { role: 'assistant', content: 'one', origin: null },
+        ]);
+        await db.conversations.summarise(session, 0, { content: 'gist', origin: null });
+        await db.conversations.append(session, [
+          { role: 'user', content: 'second', origin: null },
+          { role: 'assistant', content: 'two', origin: null },
+        ]);
+        await db.conversations.append(`${session}-other`, [
+          { role: 'user', content: 'elsewhere', origin: null },
+        ]);
+        expect(await db.conversations.dropLastExchange(session)).toBe(2);
+        const loaded = await db.conversations.load(session, 10);
+        expect(loaded.summary?.content).toBe('gist');
+        expect(loaded.messages.map((m) => m.content)).toEqual(['first', 'one']);
+        expect((await db.conversations.load(`${session}-other`, 10)).messages).toHaveLength(1);
+        await db.conversations.clear(`${session}-other`);
+      });
+
+      it('keeps a title per session, replaced by the next; clear() removes it', async () => {
+        expect(await db.conversations.titles([session])).toEqual(new Map());
+        await db.conversations.setTitle(session, 'Boat names');
+        await db.conversations.setTitle(session, 'Boat names, final');
+        await db.conversations.setTitle(`${session}-b`, "Robert'); drop table session_titles;--");
+        expect(await db.conversations.titles([session, `${session}-b`, 'nobody'])).toEqual(
+          new Map([
+            [session, 'Boat names, final'],
+            [`${session}-b`, "Robert'); drop table session_titles;--"],
+          ]),
+        );
+        expect(await db.conversations.titles([])).toEqual(new Map());
+        await db.conversations.clear(session);
+        await db.conversations.clear(`${session}-b`);
+        expect(await db.conversations.titles([session, `${session}-b`])).toEqual(new Map());
+      });
     });
 
     describe('usage history', () => {

@@ -119,6 +119,9 @@ describe('conversation history', () => {
       append: () => Promise.reject(new Error('disk full')),
       summarise: () => Promise.reject(new Error('disk full')),
       clear: () => Promise.reject(new Error('disk gone')),
+      dropLastExchange: () => Promise.reject(new Error('disk gone')),
+      titles: () => Promise.reject(new Error('disk gone')),
+      setTitle: () => Promise.reject(new Error('disk full')),
     };
     const history = createConversationHistory({ store: () => broken, logger });
     const conversation = fresh();

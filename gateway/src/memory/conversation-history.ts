@@ -128,5 +128,25 @@ export function createConversationHistory(deps: ConversationHistoryDeps): Conver
       await settled(sessionId);
       return deps.store().clear(sessionId);
     },
+
+    async read(sessionId, wanted) {
+      await settled(sessionId);
+      const { summary, messages, truncated } = await deps.store().load(sessionId, wanted);
+      return { summary, messages, truncated };
+    },
+
+    async dropLastExchange(sessionId, conversation) {
+      const history = conversation.history;
+      let last = history.length - 1;
+      while (last >= 0 && history[last]?.role !== 'user') last -= 1;
+      if (last < 0) return false;
+      history.splice(last);
+      await settled(sessionId);
+      await deps.store().dropLastExchange(sessionId);
+      return true;
+    },
+
+    titles: (sessionIds) => deps.store().titles(sessionIds),
+    setTitle: (sessionId, title) => deps.store().setTitle(sessionId, title),
   };
 }

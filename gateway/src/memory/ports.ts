@@ -239,8 +239,17 @@ export interface ConversationHistoryStore {
     upTo: number,
     summary: { content: string; origin: MemoryOrigin | null },
   ): Promise<void>;
-  /** Deletes the session's stored history, summary included; how many rows. */
+  /** Deletes the session's stored history, summary included, and its title; how many rows. */
   clear(sessionId: string): Promise<number>;
+  /**
+   * Edit and resend: deletes the session's newest user message and every message after it (its
+   * reply); the summary stays. How many rows (0: it has no stored user message).
+   */
+  dropLastExchange(sessionId: string): Promise<number>;
+  /** The stored titles of those of `sessionIds` that have one. */
+  titles(sessionIds: readonly string[]): Promise<Map<string, string>>;
+  /** Stores a session's title (PATCH /sessions/{id}). */
+  setTitle(sessionId: string, title: string): Promise<void>;
 }
 
 /** The chat area's side of the stored history (conversation-history.ts). */
@@ -261,6 +270,27 @@ export interface ConversationHistory {
   ): Promise<void>;
   /** Deletes the session's stored history (DELETE /sessions/{id}); throws when it cannot. */
   clear(sessionId: string): Promise<number>;
+  /**
+   * The session's stored messages for GET /sessions/{id}/messages, after the appends still
+   * being written: its summary (null when none) and its newest `limit` messages, oldest first.
+   */
+  read(
+    sessionId: string,
+    limit: number,
+  ): Promise<{
+    summary: StoredHistoryMessage | null;
+    messages: StoredHistoryMessage[];
+    truncated: boolean;
+  }>;
+  /**
+   * Edit and resend: removes the conversation's last user message and what followed it, in
+   * memory and in the store. False when it has no user message to replace.
+   */
+  dropLastExchange(sessionId: string, conversation: Conversation): Promise<boolean>;
+  /** The stored titles of those of `sessionIds` that have one. */
+  titles(sessionIds: readonly string[]): Promise<Map<string, string>>;
+  /** Stores a session's title. */
+  setTitle(sessionId: string, title: string): Promise<void>;
 }
 
 /** Compaction of a conversation into a long-term summary. */

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import type { ApprovalsState } from '../approvals-state.ts';
 import type { ChatState } from '../chat-state.ts';
+import { EditLastBar } from './edit-last.tsx';
 import { Message } from './message.tsx';
 import { VoiceControls } from './voice-controls.tsx';
 
@@ -30,7 +31,14 @@ export function ChatView(props: { chat: ChatState; approvals?: ApprovalsState })
   const [providers, setProviders] = useState<string[]>([]);
   const [routing, setRouting] = useState<Routing>();
   const [toggleError, setToggleError] = useState<string>();
+  const [editing, setEditing] = useState(false);
   const log = useRef<HTMLOListElement>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const submit = () => {
+    if (!(editing ? chat.resend(draft) : chat.send(draft))) return;
+    setDraft('');
+    setEditing(false);
+  };
 
   useEffect(() => {
     api('GET', '/models').then(
@@ -112,23 +120,39 @@ export function ChatView(props: { chat: ChatState; approvals?: ApprovalsState })
           </span>
         ) : null}
       </div>
-      <ol class="messages" ref={log} aria-live="polite" aria-label="Conversation">
+      {/* It scrolls (the composer stays in view): the keyboard can reach it. */}
+      <ol class="messages" ref={log} aria-live="polite" aria-label="Conversation" tabIndex={0}>
         {chat.messages.map((message) => (
           <Message key={message.id} message={message} approvals={props.approvals} />
         ))}
       </ol>
+      <EditLastBar
+        messages={chat.messages}
+        busy={chat.busy}
+        editing={editing}
+        onEdit={(text) => {
+          setDraft(text);
+          setEditing(true);
+          input.current?.focus();
+        }}
+        onCancel={() => {
+          setDraft('');
+          setEditing(false);
+        }}
+      />
       <VoiceControls append={chat.append} />
       <form
         class="composer"
         onSubmit={(event) => {
           event.preventDefault();
-          if (chat.send(draft)) setDraft('');
+          submit();
         }}
       >
         <label for="message" class="visually-hidden">
           Message
         </label>
         <textarea
+          ref={input}
           id="message"
           rows={2}
           placeholder="Message Hearth — / for commands"
@@ -137,14 +161,20 @@ export function ChatView(props: { chat: ChatState; approvals?: ApprovalsState })
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey) {
               e.preventDefault();
-              if (chat.send(draft)) setDraft('');
+              submit();
             }
           }}
           aria-describedby={hints.length ? 'slash-hints' : undefined}
         />
-        <button type="submit" disabled={!chat.connected || draft.trim() === ''}>
-          {chat.busy ? 'Sending…' : 'Send'}
-        </button>
+        {chat.busy ? (
+          <button type="button" class="stop" onClick={chat.stop}>
+            Stop
+          </button>
+        ) : (
+          <button type="submit" disabled={!chat.connected || draft.trim() === ''}>
+            {editing ? 'Resend' : 'Send'}
+          </button>
+        )}
         {hints.length ? (
           <ul id="slash-hints" class="hints" aria-label="Slash commands">
             {hints.map(([command, help]) => (

@@ -1,12 +1,22 @@
 import type { ComponentType } from 'preact';
 import type { ApprovalsState } from '../approvals-state.ts';
 import type { ChatState } from '../chat-state.ts';
-import { ChatView } from './chat.tsx';
+import type { SessionsState } from '../sessions-state.ts';
+import { ChatPage } from './chat-page.tsx';
 
 /** What the shell hands every view (a view takes the parts it needs, or none). */
 export interface ViewProps {
   chat: ChatState;
   approvals: ApprovalsState;
+  conversations: ConversationsProps;
+}
+
+/** The conversations beside the chat: the list, the one shown, switching and starting one. */
+export interface ConversationsProps {
+  sessions: SessionsState;
+  current: string;
+  onSwitch: (id: string) => void;
+  onNew: () => void;
 }
 
 /** The navigation's groups, in the order they are shown. */
@@ -37,7 +47,7 @@ export interface ViewEntry {
  */
 // prettier-ignore
 const ENTRIES: ViewEntry[] = [
-  { id: 'chat', label: 'Chat', group: 'Chat', key: 'c', component: ChatView },
+  { id: 'chat', label: 'Chat', group: 'Chat', key: 'c', component: ChatPage },
   { id: 'canvas', label: 'Canvas', group: 'Chat', key: 'v', load: () => import('./canvas.tsx').then((m) => m.CanvasView) },
   { id: 'approvals', label: 'Approvals', group: 'Decide', key: 'a', load: () => import('./approvals.tsx').then((m) => m.ApprovalsView), badge: (p) => p.approvals.pending.length },
   { id: 'skills', label: 'Skills', group: 'Decide', key: 'k', load: () => import('./skills.tsx').then((m) => m.SkillsView) },

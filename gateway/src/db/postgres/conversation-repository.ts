@@ -13,9 +13,9 @@ import {
   storedHistoryOrigin,
 } from '../memory-rows.ts';
 import type { PostgresDrizzle } from './repositories.ts';
-import { conversationMessages } from './schema.ts';
+import { conversationMessages, sessionTitles } from './schema.ts';
 
-const { and, desc, eq, isNotNull, lt, lte, ne, or } = orm;
+const { and, desc, eq, gte, inArray, isNotNull, lt, lte, ne, or } = orm;
 
 const columns = {
   id: conversationMessages.id,
@@ -120,11 +120,47 @@ export function postgresConversationRepository(db: PostgresDrizzle): Conversatio
       });
     },
     async clear(sessionId) {
+      return db.transaction(async (tx) => {
+        await tx.delete(sessionTitles).where(eq(sessionTitles.sessionId, sessionId));
+        const rows = await tx
+          .delete(conversationMessages)
+          .where(ofSession(sessionId))
+          .returning({ id: conversationMessages.id });
+        return rows.length;
+      });
+    },
+    async dropLastExchange(sessionId) {
+      return db.transaction(async (tx) => {
+        const [last] = await tx
+          .select({ id: conversationMessages.id })
+          .from(conversationMessages)
+          .where(and(ofSession(sessionId), eq(conversationMessages.role, 'user')))
+          .orderBy(desc(conversationMessages.id))
+          .limit(1);
+        if (last === undefined) return 0;
+        const rows = await tx
+          .delete(conversationMessages)
+          .where(and(messagesOf(sessionId), gte(conversationMessages.id, last.id)))
+          .returning({ id: conversationMessages.id });
+        return rows.length;
+      });
+    },
+    async titles(sessionIds) {
+      const titles = new Map<string, string>();
+      if (sessionIds.length === 0) return titles;
       const rows = await db
-        .delete(conversationMessages)
-        .where(ofSession(sessionId))
-        .returning({ id: conversationMessages.id });
-      return rows.length;
+        .select({ id: sessionTitles.sessionId, title: sessionTitles.title })
+        .from(sessionTitles)
+        .where(inArray(sessionTitles.sessionId, [...sessionIds]));
+      for (const row of rows) titles.set(row.id, row.title);
+      return titles;
+    },
+    async setTitle(sessionId, title) {
+      const updatedAt = nowEpochSeconds();
+      await db
+        .insert(sessionTitles)
+        .values({ sessionId, title, updatedAt })
+        .onConflictDoUpdate({ target: sessionTitles.sessionId, set: { title, updatedAt } });
     },
   };
 }

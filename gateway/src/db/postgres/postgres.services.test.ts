@@ -95,8 +95,8 @@ describe('PostgreSQL specifics', () => {
       );
       // 0000_foundation, 0001_memory, 0002_memory_search, 0003_allowlist_directory,
       // 0004_orchestrator_nodes, 0005_channels, 0006_memory_origin, 0007_channel_replay,
-      // 0008_history_origin, 0009_usage_history
-      expect(result.rows[0]?.count).toBe('10');
+      // 0008_history_origin, 0009_usage_history, 0010_session_titles
+      expect(result.rows[0]?.count).toBe('11');
     } finally {
       await client.end();
     }

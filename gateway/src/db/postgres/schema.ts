@@ -231,3 +231,9 @@ export const usageHourly = pgTable(
     check('usage_hourly_hour_aligned', sql`${table.hour} % 3600 = 0`),
   ],
 );
+/** Sessions' titles (PATCH /sessions/{id}), the same shape as the SQLite table. */
+export const sessionTitles = pgTable('session_titles', {
+  sessionId: text('session_id').primaryKey(),
+  title: text('title').notNull(),
+  updatedAt: bigint('updated_at', { mode: 'number' }).notNull().default(epochSecondsNow),
+});

@@ -13,9 +13,9 @@ import {
   storedHistoryOrigin,
 } from '../memory-rows.ts';
 import type { SqliteDrizzle } from './repositories.ts';
-import { conversationMessages } from './schema.ts';
+import { conversationMessages, sessionTitles } from './schema.ts';
 
-const { and, desc, eq, isNotNull, lt, lte, ne, or, sql } = orm;
+const { and, desc, eq, gte, inArray, isNotNull, lt, lte, ne, or, sql } = orm;
 
 /** better-sqlite3 is synchronous; this keeps the port's promise contract. */
 const settle = <T>(work: () => T): Promise<T> => new Promise((resolve) => resolve(work()));
@@ -219,6 +219,48 @@ export function sqliteConversationRepository(
         });
       }),
     clear: (sessionId) =>
-      afterPending(() => db.delete(conversationMessages).where(ofSession(sessionId)).run().changes),
+      afterPending(() =>
+        db.transaction((tx) => {
+          tx.delete(sessionTitles).where(eq(sessionTitles.sessionId, sessionId)).run();
+          return tx.delete(conversationMessages).where(ofSession(sessionId)).run().changes;
+        }),
+      ),
+    dropLastExchange: (sessionId) =>
+      afterPending(() => {
+        const last = db
+          .select({ id: conversationMessages.id })
+          .from(conversationMessages)
+          .where(and(ofSession(sessionId), eq(conversationMessages.role, 'user')))
+          .orderBy(desc(conversationMessages.id))
+          .limit(1)
+          .get();
+        if (last === undefined) return 0;
+        return db
+          .delete(conversationMessages)
+          .where(and(messagesOf(sessionId), gte(conversationMessages.id, last.id)))
+          .run().changes;
+      }),
+    titles: (sessionIds) =>
+      settle(() => {
+        const titles = new Map<string, string>();
+        if (sessionIds.length === 0) return titles;
+        const rows = db
+          .select({ id: sessionTitles.sessionId, title: sessionTitles.title })
+          .from(sessionTitles)
+          .where(inArray(sessionTitles.sessionId, [...sessionIds]))
+          .all();
+        for (const row of rows) titles.set(row.id, row.title);
+        return titles;
+      }),
+    setTitle: (sessionId, title) =>
+      settle(() => {
+        db.insert(sessionTitles)
+          .values({ sessionId, title, updatedAt: nowEpochSeconds() })
+          .onConflictDoUpdate({
+            target: sessionTitles.sessionId,
+            set: { title, updatedAt: nowEpochSeconds() },
+          })
+          .run();
+      }),
   };
 }

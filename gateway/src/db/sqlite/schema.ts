@@ -209,3 +209,13 @@ export const usageHourly = sqliteTable(
     check('usage_hourly_hour_aligned', sql`${table.hour} % 3600 = 0`),
   ],
 );
+
+/**
+ * Sessions' titles (PATCH /sessions/{id}): one row per renamed session. A session without one
+ * is shown with a title derived from its first message.
+ */
+export const sessionTitles = sqliteTable('session_titles', {
+  sessionId: text('session_id').primaryKey(),
+  title: text('title').notNull(),
+  updatedAt: integer('updated_at').notNull().default(epochSecondsNow),
+});

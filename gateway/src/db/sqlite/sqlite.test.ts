@@ -93,14 +93,15 @@ describe('SQLite specifics', () => {
         'memory_entries_fts_idx',
         'memory_entries_fts_vocab',
         'orchestrator_nodes',
+        'session_titles',
         'settings',
         'sqlite_sequence',
         'usage_hourly',
       ]);
       // 0000_foundation, 0001_memory, 0002_memory_search, 0003_allowlist_directory,
       // 0004_orchestrator_nodes, 0005_channels, 0006_memory_origin, 0007_channel_replay,
-      // 0008_history_origin, 0009_usage_history
-      expect(raw.prepare('select count(*) from __drizzle_migrations').pluck().get()).toBe(10);
+      // 0008_history_origin, 0009_usage_history, 0010_session_titles
+      expect(raw.prepare('select count(*) from __drizzle_migrations').pluck().get()).toBe(11);
     } finally {
       raw.close();
     }
