@@ -179,6 +179,54 @@ describe('dashboard core', () => {
     expect(core.getState().needsSetup).toBe(false);
   });
 
+  it('offers setup when /status says no model can answer, whatever the providers say', async () => {
+    const notReady = {
+      ...routes['/api/v1/status'],
+      model_ready: { ok: false, detail: 'no model can answer: Ollama is not reachable', fix: 'x' },
+    };
+    const working = [{ provider: 'anthropic', configured: true, reachable: null }];
+    const { core } = build(
+      fakeClient({
+        '/api/v1/status': notReady,
+        '/api/v1/models?live=true': { providers: working },
+      }),
+    );
+    await core.start();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(core.getState().needsSetup).toBe(true);
+    expect(core.getState().status?.model_ready).toEqual({
+      ok: false,
+      detail: 'no model can answer: Ollama is not reachable',
+    });
+  });
+
+  it('does not offer setup when /status says a model is ready, though a live check failed', async () => {
+    const ready = {
+      ...routes['/api/v1/status'],
+      model_ready: { ok: true, detail: 'ready: gpt-4o', fix: '' },
+    };
+    const failing = [
+      { provider: 'ollama', configured: true, live_checked: true, reachable: false },
+    ];
+    const { core } = build(
+      fakeClient({ '/api/v1/status': ready, '/api/v1/models?live=true': { providers: failing } }),
+    );
+    await core.start();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(core.getState().needsSetup).toBe(false);
+  });
+
+  it('reads a hostile model_ready as absent', async () => {
+    for (const model_ready of [null, 'yes', { ok: 'true' }, [true]]) {
+      const { core } = build(
+        fakeClient({ '/api/v1/status': { ...routes['/api/v1/status'], model_ready } }),
+      );
+      await core.start();
+      expect(core.getState().status?.model_ready, JSON.stringify(model_ready)).toBeNull();
+      core.stop();
+    }
+  });
+
   it('says the gateway is unreachable, keeps the last figures, and recovers', async () => {
     const down = fakeClient({
       '/api/v1/status': new GatewayUnreachableError(

@@ -107,6 +107,19 @@ describe('dashboard view at 80×24', () => {
     expect(down).toContain('unreachable: no gateway answering');
     const setup = view({ state: sampleState({ needsSetup: true }) }).lastFrame() ?? '';
     expect(setup).toContain('No provider works yet: press s to run hearth setup');
+    expect(setup.split('\n')[0]).toContain('needs setup (press s: hearth setup)');
+  });
+
+  it('says first, in the header, that no model can answer and why', () => {
+    const base = sampleState();
+    const state = sampleState({
+      needsSetup: true,
+      status: { ...base.status!, model_ready: { ok: false, detail: 'no model can answer' } },
+    });
+    const first = (view({ state, columns: 100 }).lastFrame() ?? '').split('\n')[0] ?? '';
+    expect(first).toContain(
+      'Hearth http://127.0.0.1:7432 · needs setup (press s: hearth setup) · no model can answer',
+    );
   });
 
   it('shows the keyboard help on ?', () => {

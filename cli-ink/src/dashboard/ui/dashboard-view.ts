@@ -51,7 +51,12 @@ export function DashboardView(props: ViewProps) {
   const header = h(Row, {
     text: `Hearth ${safe(state.url)} · ${headline(state)}`,
     width,
-    color: state.connection === 'ok' && !state.problem ? theme.ok : theme.bad,
+    color:
+      state.connection === 'ok' && !state.problem
+        ? state.needsSetup
+          ? theme.warn
+          : theme.ok
+        : theme.bad,
   });
   const footer = h(Row, {
     text: state.notice
@@ -152,5 +157,10 @@ function headline(state: DashboardState): string {
   if (state.connection === 'unreachable') return `unreachable: ${safe(state.problem ?? '')}`;
   if (state.problem) return safe(state.problem);
   const s = state.status;
+  // The first thing a newcomer reads: no model can answer yet, and the key that fixes it.
+  if (state.needsSetup) {
+    const why = s?.model_ready?.ok === false ? s.model_ready.detail : 'no provider works';
+    return `needs setup (press s: hearth setup) · ${safe(why)}`;
+  }
   return s ? `${safe(s.status)} · v${safe(s.version)} · up ${duration(s.uptime_seconds)}` : '…';
 }
