@@ -114,7 +114,8 @@ describe.skipIf(tmuxMissing)(
       // The figure for the note: process start to the first frame with the gateway's status.
       process.stderr.write(`dashboard first frame with status: ${firstFrameMs} ms\n`);
       const pane = capture('plain');
-      expect(pane).toContain(`Hearth ${url} · ok`);
+      // No provider works on this gateway: the header says so first (dashboard-first-run has more).
+      expect(pane).toContain(`Hearth ${url} · needs setup: no model can answer, press s`);
       expect(pane).toContain('Approvals (0 pending)');
       expect(pane).toContain('no channels');
       await waitFor('plain', 'INFO  gateway ready'); // the gateway's own log line, over /ws/logs
