@@ -8,7 +8,9 @@
 # What it does, each step printed as `PASS|FAIL|SKIP  <item>  (<seconds>)  <detail>`:
 #   1. `npm install` on the system's Node (an older one takes the README's bootstrap path:
 #      scripts/ensure-node.sh's Node 24, linked as node_modules/.bin/node). npm uses its local
-#      cache first (npm_config_prefer_offline), so a machine that installed once stays offline.
+#      cache first (npm_config_prefer_offline), so a machine that installed once needs no network;
+#      NEWCOMER_OFFLINE=1 forbids the network (npm_config_offline: a package missing from the
+#      cache fails the install).
 #      The install must leave package-lock.json and every tracked file unchanged.
 #   2. A TOML syntax error stops `npm start`, `./hearth start` and `./hearth config show` with
 #      the reason, the line and a caret.
@@ -23,6 +25,7 @@
 #      pre-filled; an empty answer takes the default; config.toml gets `ollama/<model>`; `q`
 #      exits 0. The model is the project's fake LLM (gateway/src/testing/fakes/fake-llm), an
 #      Ollama-compatible server on a free loopback port. Without tmux: `hearth setup --provider`.
+#      (The dashboard with no gateway and with a broken config: e2e/dashboard-first-run.)
 #   6. `./hearth stop` stops the foreground gateway on the other port; started again, /status
 #      says a model is ready and `./hearth chat -m` answers (the time to the first answer).
 #   7. `hearth update --check` against an upstream with a newer release tag never advises
@@ -146,6 +149,9 @@ json_get() {
 }
 
 echo "newcomer: $(git -C "$source_repo" log --oneline -1) in $work"
+if [ -n "$(git -C "$source_repo" status --porcelain --untracked-files=no)" ]; then
+  echo "      note: $source_repo has uncommitted changes; the clone has its last commit only"
+fi
 
 # --- 1. clone and install ----------------------------------------------------------------------
 begin
@@ -159,7 +165,9 @@ system_node=$(env PATH="$newcomer_path" node --version 2>/dev/null || echo none)
 node_major=$(echo "$system_node" | sed -n 's/^v\([0-9]*\)\..*/\1/p')
 echo "      system Node $system_node, npm $(env PATH="$newcomer_path" npm --version 2>/dev/null || echo none)"
 begin
-if npm_config_prefer_offline=true as_newcomer npm install >"$log/install.log" 2>&1; then
+npm_offline=()
+[ "${NEWCOMER_OFFLINE:-0}" = 1 ] && npm_offline=(npm_config_offline=true)
+if as_newcomer env npm_config_prefer_offline=true "${npm_offline[@]}" npm install >"$log/install.log" 2>&1; then
   pass 'npm install (the local npm cache first)' "$(tail -n 3 "$log/install.log" | tr '\n' ' ' | cut -c1-120)"
 else
   fail 'npm install (the local npm cache first)' "see $log/install.log: $(tail -n 5 "$log/install.log" | tr '\n' ' ')"
@@ -354,10 +362,11 @@ else
   # on the newcomer's Node; its exit status is kept for the check after `q`.
   tmux_ new-session -d -x 100 -y 30 -s newcomer \
     "cd '$clone' && env PATH='$newcomer_path' HEARTH_HOME='$home' NO_COLOR=1 TERM=xterm-256color node cli-ink/bin/hearth.js; echo \$? >'$exit_file'; sleep 30"
-  if wait_pane 'press s to run hearth setup' 60; then
-    pass 'the dashboard (hearth alone) offers s: hearth setup' "$(pane | grep -m1 'Hearth http' | cut -c1-70)"
+  if wait_pane 'press s to run hearth setup' 60 &&
+    pane | head -n 1 | grep -qF "Hearth $url · needs setup: no model can answer, press s"; then
+    pass 'the dashboard (hearth alone): first line "needs setup", s offered' "$(pane | grep -m1 '^model:' | cut -c1-40)"
   else
-    fail 'the dashboard (hearth alone) offers s: hearth setup' "$(pane_tail)"
+    fail 'the dashboard (hearth alone): first line "needs setup", s offered' "$(pane | head -n 1) $(pane_tail)"
   fi
   begin
   tmux_ send-keys -t newcomer s
