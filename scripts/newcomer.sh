@@ -84,7 +84,10 @@ cleanup() {
   if [ "$keep" = 1 ]; then
     echo "kept: $work"
   else
+    local removing
+    removing=$(now)
     rm -rf "$work"
+    echo "removed $work in $(since "$removing")"
   fi
 }
 trap cleanup EXIT
@@ -226,6 +229,8 @@ else
 fi
 
 begin
+# The runtime file is written once the gateway listens: a moment after /health may answer.
+for _ in $(seq 50); do [ -f "$home/gateway.runtime.json" ] && break; sleep 0.1; done
 mode=$(stat -c %a "$home" 2>/dev/null)
 if [ "$mode" = 700 ] && grep -q '^#' "$home/config.toml" 2>/dev/null && [ -f "$home/gateway.runtime.json" ]; then
   pass 'the first start made ~/.hearth (0700), a commented config.toml, the runtime file'
