@@ -338,12 +338,17 @@ fake_pid=$!
 wait_http "$fake_url/api/tags" 30 || echo "      the fake LLM did not answer: $(cat "$log/fake-llm.log")"
 
 tmux_() { tmux -L "$tmux_socket" "$@"; }
-pane() { tmux_ capture-pane -p -t newcomer 2>/dev/null; }
+# The pane's text, read whole first (a reader that stops early must not fail the pipe).
+pane() {
+  local text
+  text=$(tmux_ capture-pane -p -t newcomer 2>/dev/null)
+  printf '%s\n' "$text"
+}
 # wait_pane TEXT SECONDS: until the pane shows TEXT.
 wait_pane() {
   local deadline=$((SECONDS + $2))
   while [ $SECONDS -lt $deadline ]; do
-    pane | grep -qF -- "$1" && return 0
+    [[ $(pane) == *"$1"* ]] && return 0
     tmux_ has-session -t newcomer 2>/dev/null || return 1
     sleep 0.1
   done
@@ -368,10 +373,10 @@ else
   tmux_ new-session -d -x 100 -y 30 -s newcomer \
     "cd '$clone' && env PATH='$newcomer_path' HEARTH_HOME='$home' NO_COLOR=1 TERM=xterm-256color node cli-ink/bin/hearth.js; echo \$? >'$exit_file'; sleep 30"
   if wait_pane 'press s to run hearth setup' 60 &&
-    pane | head -n 1 | grep -qF "Hearth $url · needs setup: no model can answer, press s"; then
-    pass 'the dashboard (hearth alone): first line "needs setup", s offered' "$(pane | grep -m1 '^model:' | cut -c1-40)"
+    [[ $(pane | sed -n 1p) == "Hearth $url · needs setup: no model can answer, press s"* ]]; then
+    pass 'the dashboard (hearth alone): first line "needs setup", s offered' "$(pane | awk '/^model:/ && !n { sub(/  .*/, ""); print; n = 1 }')"
   else
-    fail 'the dashboard (hearth alone): first line "needs setup", s offered' "$(pane | head -n 1) $(pane_tail)"
+    fail 'the dashboard (hearth alone): first line "needs setup", s offered' "$(pane | sed -n 1p) $(pane_tail)"
   fi
   begin
   tmux_ send-keys -t newcomer s
