@@ -15,14 +15,14 @@ export const shellLine = (words: readonly string[]): string =>
   words.map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
 
 export interface Terminal {
-  tmux(...args: string[]): SpawnSyncReturns<string>;
+  tmux: (...args: string[]) => SpawnSyncReturns<string>;
   /** The visible pane; with `escapes`, its colours and styles as SGR sequences. */
-  capture(session: string, escapes?: boolean): string;
+  capture: (session: string, escapes?: boolean) => string;
   /** Waits until the pane shows `text`; returns the milliseconds it took. */
-  waitFor(session: string, text: string | RegExp, timeoutMs?: number): Promise<number>;
-  alive(session: string): boolean;
+  waitFor: (session: string, text: string | RegExp, timeoutMs?: number) => Promise<number>;
+  alive: (session: string) => boolean;
   /** Stops the server and every session on it. */
-  close(): void;
+  close: () => void;
 }
 
 export function terminal(): Terminal {
@@ -34,7 +34,7 @@ export function terminal(): Terminal {
   return {
     tmux,
     capture,
-    async waitFor(session, text, timeoutMs = 20_000) {
+    waitFor: async (session, text, timeoutMs = 20_000) => {
       const started = Date.now();
       const shows = (pane: string) =>
         typeof text === 'string' ? pane.includes(text) : text.test(pane);
