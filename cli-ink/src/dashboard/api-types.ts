@@ -32,6 +32,8 @@ export interface GatewayStatus {
   >;
   semantic_available: Status['memory']['semantic_available'] | null;
   backends: Status['backends'];
+  /** Can a model answer the next message (null: a gateway from before `model_ready`). */
+  model_ready: Pick<Status['model_ready'], 'ok' | 'detail'> | null;
 }
 
 export type SessionRow = Pick<Session, 'id' | 'message_count' | 'last_active'>;
@@ -111,7 +113,14 @@ export function readStatus(body: unknown): GatewayStatus {
     },
     semantic_available: bool(fields<Status['memory']>(b.memory).semantic_available),
     backends,
+    model_ready: readModelReady(b.model_ready),
   };
+}
+
+function readModelReady(value: unknown): GatewayStatus['model_ready'] {
+  const ready = fields<Status['model_ready']>(value);
+  const ok = bool(ready.ok);
+  return ok === null ? null : { ok, detail: text(ready.detail) };
 }
 
 export function readSessions(body: unknown): SessionRow[] {

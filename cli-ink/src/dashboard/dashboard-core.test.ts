@@ -27,14 +27,15 @@ function fakeSocket() {
 }
 
 const NOW = 1_800_000_000_000;
+const STATUS = {
+  status: 'ok',
+  version: '0.1.0',
+  uptime_seconds: 5,
+  init_phase: 'ready',
+  backends: {},
+};
 const routes: Record<string, unknown> = {
-  '/api/v1/status': {
-    status: 'ok',
-    version: '0.1.0',
-    uptime_seconds: 5,
-    init_phase: 'ready',
-    backends: {},
-  },
+  '/api/v1/status': STATUS,
   '/api/v1/sessions': {
     sessions: [{ id: 's1', message_count: 2, last_active: '2026-11-26T05:00:00Z' }],
   },
@@ -177,6 +178,52 @@ describe('dashboard core', () => {
     await core.start();
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(core.getState().needsSetup).toBe(false);
+  });
+
+  it('offers setup when /status says no model can answer, whatever the providers say', async () => {
+    const notReady = {
+      ...STATUS,
+      model_ready: { ok: false, detail: 'no model can answer: Ollama is not reachable', fix: 'x' },
+    };
+    const working = [{ provider: 'anthropic', configured: true, reachable: null }];
+    const { core } = build(
+      fakeClient({
+        '/api/v1/status': notReady,
+        '/api/v1/models?live=true': { providers: working },
+      }),
+    );
+    await core.start();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(core.getState().needsSetup).toBe(true);
+    expect(core.getState().status?.model_ready).toEqual({
+      ok: false,
+      detail: 'no model can answer: Ollama is not reachable',
+    });
+  });
+
+  it('does not offer setup when /status says a model is ready, though a live check failed', async () => {
+    const ready = {
+      ...STATUS,
+      model_ready: { ok: true, detail: 'ready: gpt-4o', fix: '' },
+    };
+    const failing = [
+      { provider: 'ollama', configured: true, live_checked: true, reachable: false },
+    ];
+    const { core } = build(
+      fakeClient({ '/api/v1/status': ready, '/api/v1/models?live=true': { providers: failing } }),
+    );
+    await core.start();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(core.getState().needsSetup).toBe(false);
+  });
+
+  it('reads a hostile model_ready as absent', async () => {
+    for (const model_ready of [null, 'yes', { ok: 'true' }, [true]]) {
+      const { core } = build(fakeClient({ '/api/v1/status': { ...STATUS, model_ready } }));
+      await core.start();
+      expect(core.getState().status?.model_ready, JSON.stringify(model_ready)).toBeNull();
+      core.stop();
+    }
   });
 
   it('says the gateway is unreachable, keeps the last figures, and recovers', async () => {

@@ -15,6 +15,7 @@ import {
   readSessions,
   readStatus,
   readUsage,
+  type GatewayStatus,
 } from './api-types.ts';
 import {
   initialState,
@@ -106,6 +107,12 @@ export function createDashboardCore(deps: DashboardDeps): DashboardCore {
   let chatSocket: SocketLike | undefined;
   let stopped = false;
   let refreshing: Promise<void> | undefined;
+  /** What the providers' live checks said (null until they answered). */
+  let providersWork: boolean | null = null;
+
+  /** `/status` `model_ready` decides; a gateway without it: the providers' live checks. */
+  const needsSetup = (status: GatewayStatus | null): boolean =>
+    status?.model_ready ? !status.model_ready.ok : providersWork === false;
 
   function update(
     patch: Partial<DashboardState> | ((s: DashboardState) => Partial<DashboardState>),
@@ -143,10 +150,12 @@ export function createDashboardCore(deps: DashboardDeps): DashboardCore {
         optional('/api/v1/channels'),
       ]);
       const pendingRows = readPending(pending);
+      const gatewayStatus = readStatus(status);
       update((s) => ({
         connection: 'ok',
         problem: null,
-        status: readStatus(status),
+        status: gatewayStatus,
+        needsSetup: needsSetup(gatewayStatus),
         sessions: readSessions(sessions),
         pending: pendingRows,
         selected: Math.min(s.selected, Math.max(0, pendingRows.length - 1)),
@@ -173,7 +182,8 @@ export function createDashboardCore(deps: DashboardDeps): DashboardCore {
       const providers = readProviders(await client.getJson('/api/v1/models?live=true'));
       // Bedrock's `configured` is always null (the AWS SDK chain): it does not count.
       const works = providers.some((p) => p.configured === true && p.reachable !== false);
-      update({ providers, needsSetup: providers.length > 0 && !works });
+      providersWork = providers.length === 0 || works;
+      update((s) => ({ providers, needsSetup: needsSetup(s.status) }));
     } catch {
       // the status line already says what is wrong with the gateway
     }

@@ -31,7 +31,10 @@ export interface DashboardState {
   /** null: GET /channels is not served by this gateway ("no channels"). */
   channels: ChannelRow[] | null;
   providers: ProviderRow[];
-  /** True when no configured provider exists: the dashboard offers `hearth setup`. */
+  /**
+   * True when no model can answer (`/status` `model_ready.ok` false; from a gateway without
+   * it: no configured provider passed its live check): the dashboard offers `hearth setup`.
+   */
   needsSetup: boolean;
   logs: LogLine[];
   logsAvailable: boolean | null;

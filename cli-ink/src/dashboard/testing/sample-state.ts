@@ -29,6 +29,7 @@ export function sampleState(patch: Partial<DashboardState> = {}): DashboardState
         vectors: 'in-memory',
         logs: 'live tail (last 500 lines)',
       },
+      model_ready: { ok: true, detail: 'ready: ollama/llama3.2 on the local runtime' },
     },
     sessions: [
       { id: 'web:alice', message_count: 12, last_active: '2026-11-26T05:59:00.000Z' },

@@ -105,8 +105,31 @@ describe('dashboard view at 80×24', () => {
         }),
       }).lastFrame() ?? '';
     expect(down).toContain('unreachable: no gateway answering');
+    expect(down).toContain('No gateway answers: run hearth start (or npm start) · q quit');
+    const never =
+      view({ state: sampleState({ connection: 'unreachable', status: null }) }).lastFrame() ?? '';
+    expect(never).toContain('no gateway yet: run hearth start');
     const setup = view({ state: sampleState({ needsSetup: true }) }).lastFrame() ?? '';
     expect(setup).toContain('No provider works yet: press s to run hearth setup');
+    expect(setup.split('\n')[0]).toContain('Hearth http://127.0.0.1:7432 · needs setup: no model');
+  });
+
+  it('says first that no model can answer and that s fixes it; why in the status pane', () => {
+    const base = sampleState();
+    const state = sampleState({
+      needsSetup: true,
+      status: {
+        ...base.status!,
+        model_ready: { ok: false, detail: 'no model can answer: Ollama is not reachable' },
+      },
+    });
+    const lines = (view({ state }).lastFrame() ?? '').split('\n');
+    expect(lines[0]?.trimEnd()).toBe(
+      'Hearth http://127.0.0.1:7432 · needs setup: no model can answer, press s',
+    );
+    expect(lines[1]).toMatch(/^Status /);
+    expect(lines[2]).toMatch(/^model: Ollama is not reachable {2}/);
+    expect(lines.at(-1)).toContain('No provider works yet: press s to run hearth setup');
   });
 
   it('shows the keyboard help on ?', () => {

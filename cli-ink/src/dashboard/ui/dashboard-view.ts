@@ -25,6 +25,12 @@ export interface ViewProps {
   rows: number;
 }
 
+/** The footer while no gateway answers: what starts one (it retries by itself meanwhile). */
+export const NO_GATEWAY = 'No gateway answers: run hearth start (or npm start)';
+
+/** The header while no model can answer. */
+export const NEEDS_SETUP = 'needs setup: no model can answer, press s';
+
 /** Below this width the panes stack in one column and the side panes are left out. */
 export const WIDE = 80;
 
@@ -51,16 +57,23 @@ export function DashboardView(props: ViewProps) {
   const header = h(Row, {
     text: `Hearth ${safe(state.url)} · ${headline(state)}`,
     width,
-    color: state.connection === 'ok' && !state.problem ? theme.ok : theme.bad,
+    color:
+      state.connection === 'ok' && !state.problem
+        ? state.needsSetup
+          ? theme.warn
+          : theme.ok
+        : theme.bad,
   });
   const footer = h(Row, {
     text: state.notice
       ? safe(state.notice)
-      : state.needsSetup
-        ? 'No provider works yet: press s to run hearth setup · ? help · q quit'
-        : '? help · c chat · a/A/d approvals · q quit',
+      : state.connection === 'unreachable'
+        ? `${NO_GATEWAY} · q quit`
+        : state.needsSetup
+          ? 'No provider works yet: press s to run hearth setup · ? help · q quit'
+          : '? help · c chat · a/A/d approvals · q quit',
     width,
-    color: state.needsSetup ? theme.warn : undefined,
+    color: state.needsSetup || state.connection === 'unreachable' ? theme.warn : undefined,
   });
   if (props.review) {
     return h(
@@ -152,5 +165,8 @@ function headline(state: DashboardState): string {
   if (state.connection === 'unreachable') return `unreachable: ${safe(state.problem ?? '')}`;
   if (state.problem) return safe(state.problem);
   const s = state.status;
+  // The first thing a newcomer reads (it fits 80 columns): no model can answer yet, and the
+  // key that fixes it. Why not is the status pane's first row.
+  if (state.needsSetup) return NEEDS_SETUP;
   return s ? `${safe(s.status)} · v${safe(s.version)} · up ${duration(s.uptime_seconds)}` : '…';
 }

@@ -17,13 +17,28 @@ export function StatusPane(props: {
     return h(
       Pane,
       { title: 'Status', width: w, height: props.height, theme: props.theme },
-      h(Row, { text: 'waiting for the gateway…', width: w }),
+      h(Row, {
+        text:
+          props.state.connection === 'unreachable'
+            ? 'no gateway yet: run hearth start'
+            : 'waiting for the gateway…',
+        width: w,
+      }),
     );
   const used = fallbacks(status.backends);
   const host = status.host;
+  const notReady = status.model_ready?.ok === false ? status.model_ready.detail : null;
   return h(
     Pane,
     { title: 'Status', width: w, height: props.height, theme: props.theme },
+    // Why no model can answer comes first, in place of the last row (the fallbacks).
+    notReady === null
+      ? null
+      : h(Row, {
+          text: `model: ${safe(notReady.replace(/^no model can answer: /, ''))}`,
+          width: w,
+          color: props.theme.warn,
+        }),
     h(Row, {
       text: `${safe(status.status)} · phase ${safe(status.init_phase)} · up ${duration(status.uptime_seconds)} · ${status.active_sessions ?? '?'} live`,
       width: w,
@@ -49,11 +64,13 @@ export function StatusPane(props: {
       width: w,
       dim: props.theme.styled,
     }),
-    h(Row, {
-      text: fallbackLine(used, w),
-      width: w,
-      color: used.length === 0 ? props.theme.ok : props.theme.warn,
-    }),
+    notReady === null
+      ? h(Row, {
+          text: fallbackLine(used, w),
+          width: w,
+          color: used.length === 0 ? props.theme.ok : props.theme.warn,
+        })
+      : null,
   );
 }
 
