@@ -68,12 +68,13 @@ function url(path: string, request: { params?: unknown; query?: unknown }): stri
 /**
  * A WebSocket to the gateway; `/ws` and `/ws/voice` get this browser's client id (one session,
  * one memory), and `/ws` asks for the tool, approval-outcome and memory frames
- * (`events=tools`). The key rides as a subprotocol.
+ * (`events=tools,session`). The key rides as a subprotocol.
  */
 export function openSocket(path: '/ws' | '/ws/canvas' | '/ws/voice'): WebSocket {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
   const id = `client_id=${encodeURIComponent(clientId())}`;
-  const query = path === '/ws' ? `?${id}&events=tools` : path === '/ws/voice' ? `?${id}` : '';
+  const query =
+    path === '/ws' ? `?${id}&events=tools,session` : path === '/ws/voice' ? `?${id}` : '';
   const key = storedKey();
   return new WebSocket(`${scheme}//${location.host}${path}${query}`, key ? [keyProtocol(key)] : []);
 }

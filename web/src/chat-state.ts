@@ -62,9 +62,18 @@ export function useChat(
   const [turns, setTurns] = useState(0);
   const socket = useRef<WebSocket>(undefined);
   const nextId = useRef(1);
+  // The id a reply just named for the conversation on screen (this browser's own session, which
+  // the page had sent none for): the same conversation, so nothing is reloaded.
+  const named = useRef<string>(undefined);
+  const shown = useRef(sessionId);
+  shown.current = sessionId;
 
   useEffect(() => {
     if (!live) return undefined;
+    if (sessionId !== '' && sessionId === named.current) {
+      named.current = undefined;
+      return undefined;
+    }
     let current = true;
     setMessages([]);
     if (sessionId === '') return undefined;
@@ -125,7 +134,10 @@ export function useChat(
         } else if (frame.type === 'message_done') {
           setBusy(false);
           setTurns((n) => n + 1);
-          if (frame.session_id) onSession(frame.session_id);
+          if (frame.session_id) {
+            if (shown.current === '') named.current = frame.session_id;
+            onSession(frame.session_id);
+          }
           const sources = Array.isArray(frame.sources)
             ? (frame.sources as ChatMessage['sources'])
             : undefined;

@@ -61,12 +61,7 @@ describe('chat over WebSocket', () => {
       const chunks = c.frames.filter((f) => f.type === 'message_chunk');
       expect(chunks.length).toBeGreaterThan(1);
       expect(chunks.map((f) => f.text).join('')).toBe(done.text);
-      // Beyond the spec's {type, text}: the session it was in.
-      expect(done).toEqual({
-        type: 'message_done',
-        text: 'The quick brown fox jumps.',
-        session_id: 'ws-a',
-      });
+      expect(done).toEqual({ type: 'message_done', text: 'The quick brown fox jumps.' });
       c.socket.close();
     });
 

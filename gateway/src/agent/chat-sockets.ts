@@ -161,7 +161,7 @@ async function streamTurn(
     chunk: (delta: string) => unknown;
     done: (result: TurnResult) => Record<string, unknown>;
   },
-  rich: RichEvents = { tools: false },
+  rich: RichEvents = { tools: false, session: false },
 ): Promise<void> {
   const closed = new AbortController();
   const onClose = () => closed.abort();
@@ -268,7 +268,7 @@ export function chatSocketFormA(deps: ChatSocketDeps) {
             done: (result) => ({
               type: 'message_done',
               text: result.reply,
-              session_id: result.sessionId,
+              ...(rich.session ? { session_id: result.sessionId } : {}),
             }),
           },
           rich,

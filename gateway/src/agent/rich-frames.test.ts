@@ -82,6 +82,18 @@ describe('/ws?events=tools', () => {
     c.close();
   });
 
+  it('events=session: message_done names the session it ran in', async () => {
+    bed.fake.reply({ text: 'Named.' });
+    const c = await client(`${base}?events=session`);
+    c.send({ type: 'chat', message: 'which session?', session_id: 'rich-named' });
+    expect(await c.next((f) => f.type === 'message_done')).toEqual({
+      type: 'message_done',
+      text: 'Named.',
+      session_id: 'rich-named',
+    });
+    c.close();
+  });
+
   it('without the opt-in (or with an unknown event name) the frames are exactly the spec’s', async () => {
     for (const query of ['', '?events=everything', '?events=tool', '?events=<script>']) {
       bed.fake.reply(

@@ -20,6 +20,8 @@ import type { ToolRunResult } from './pipeline.ts';
  */
 export interface RichEvents {
   tools: boolean;
+  /** `message_done` names its `session_id` (a page that sent none learns its own). */
+  session: boolean;
 }
 
 /** Bytes of a tool's arguments (as JSON) or output a frame carries at most. */
@@ -27,10 +29,11 @@ export const TOOL_TEXT_CAP = 8_192;
 /** Bytes of one memory's text `message_done` carries at most. */
 export const MEMORY_TEXT_CAP = 2_048;
 
-/** Which of the opt-in frames the socket asked for (`?events=tools`). */
+/** Which of the opt-in frames the socket asked for (`?events=tools,session`). */
 export function richEventsOf(request: IncomingMessage): RichEvents {
   const asked = new URL(request.url ?? '/', 'http://gateway').searchParams.get('events') ?? '';
-  return { tools: asked.split(',').some((name) => name.trim() === 'tools') };
+  const names = new Set(asked.split(',').map((name) => name.trim()));
+  return { tools: names.has('tools'), session: names.has('session') };
 }
 
 /** `text` cut to at most `cap` bytes of UTF-8, never inside a character. */

@@ -73,7 +73,6 @@ describe('a named session survives reconnecting, and is shared by REST and socke
     expect(await again.next((f) => f.type === 'message_done' || f.type === 'error')).toEqual({
       type: 'message_done',
       text: 'you are Ada',
-      session_id: 'topic-a',
     });
     expect(userTexts(bed.fake.requests[1])).toEqual(['My name is Ada', 'What is my name?']);
     again.close();
@@ -150,7 +149,6 @@ describe('a named session survives reconnecting, and is shared by REST and socke
     expect(await a.next((f) => f.type === 'message_done')).toEqual({
       type: 'message_done',
       text: 'done',
-      session_id: 'shared',
     });
     a.close();
     b.close();

@@ -406,7 +406,6 @@ describe('a gated shell command in a full chat turn', () => {
     expect(await intruder.next((f) => f.type === 'message_done')).toEqual({
       type: 'message_done',
       text: `No pending approval ${short} in this conversation.`,
-      session_id: 'ws-intruder',
     });
     expect((await pendingApprovals(bed)).map((p) => p.id)).toEqual([id]);
     expect(bed.fake.requests).toHaveLength(1);
@@ -416,7 +415,6 @@ describe('a gated shell command in a full chat turn', () => {
     expect(await owner.next((f) => f.type === 'message_done')).toEqual({
       type: 'message_done',
       text: `Send the full 8-character id shown in the approval request, e.g. "approve ${short}".`,
-      session_id: 'ws-owner',
     });
     expect((await pendingApprovals(bed)).map((p) => p.id)).toEqual([id]);
 

@@ -134,14 +134,14 @@ export function ConversationsLayout(props: {
     <div class={open ? 'conversations open' : 'conversations'}>
       <button
         type="button"
-        class="sidebar-toggle secondary"
+        class="conversations-toggle secondary"
         aria-expanded={open}
-        aria-controls="sidebar"
+        aria-controls="conversations-list"
         onClick={() => setOpen(!open)}
       >
         Conversations
       </button>
-      <aside id="sidebar" class="sidebar" aria-label="Conversations">
+      <aside id="conversations-list" class="conversations-list" aria-label="Conversations">
         <button
           type="button"
           class="new-chat"
