@@ -70,7 +70,7 @@ export interface TurnInput {
   stopSignal?: AbortSignal;
   /**
    * Edit and resend: this turn replaces the conversation's last user message and its reply
-   * (in memory and in the stored history). Refused (409) when there is none.
+   * (in the live and the stored history, and in short- and long-term memory). Refused (409) when there is none.
    */
   replaceLast?: boolean;
   /** Streaming: called with each text delta as it arrives. */
