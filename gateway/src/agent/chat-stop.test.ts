@@ -203,7 +203,7 @@ describe('replace_last: edit and resend', () => {
       replace_last: true,
     });
     await c.next((f) => f.type === 'message_done' && f.text === 'Tokyo is the capital of Japan.');
-    // The conversation sent (long-term memories the replaced turn wrote are another matter).
+    // The conversation sent (memory of the replaced turn: chat-replace-memory.test.ts).
     const { messages } = bed.fake.requests.at(-1)?.body as { messages: { role: string }[] };
     const sent = JSON.stringify(messages.filter((m) => m.role !== 'system'));
     expect(sent).toContain('Where is Paris?');

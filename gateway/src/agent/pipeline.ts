@@ -8,6 +8,7 @@ import {
   type HistoryMessage,
   type MemoryService,
   memoryPromptBlock,
+  type RememberedTurn,
   type RetrievedMemory,
 } from '../memory/ports.ts';
 import { channelLabel } from '../observability/labels.ts';
@@ -26,6 +27,7 @@ import {
 import type { SettingsService } from '../settings/ports.ts';
 import type { ConversationStore, SessionState } from '../sessions/ports.ts';
 import type { Persona } from './persona.ts';
+import { createRememberedTurns } from './remembered-turns.ts';
 import {
   createProvenanceLedger,
   createToolDescriptionSources,
@@ -68,7 +70,7 @@ export interface TurnInput {
   stopSignal?: AbortSignal;
   /**
    * Edit and resend: this turn replaces the conversation's last user message and its reply
-   * (in memory and in the stored history). Refused (409) when there is none.
+   * (in the live and the stored history, and in short- and long-term memory). Refused (409) when there is none.
    */
   replaceLast?: boolean;
   /** Streaming: called with each text delta as it arrives. */
@@ -398,6 +400,29 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
     }
   }
 
+  /** What each live exchange wrote to memory, so edit and resend forgets exactly that. */
+  const rememberedTurns = createRememberedTurns(() => deps.memory);
+
+  /**
+   * Edit and resend: drops the last user message and its reply from the history (in memory and
+   * stored) and forgets what that turn wrote to memory; 409 when there is none.
+   */
+  async function replaceLastExchange(sessionId: string, state: SessionState): Promise<void> {
+    const history = state.conversation.history;
+    const last = history.findLastIndex((message) => message.role === 'user');
+    const dropped = last < 0 ? [] : history.slice(last);
+    if (!(await deps.history.dropLastExchange(sessionId, state.conversation)))
+      throw new HearthError('conflict', 'There is no earlier message to replace');
+    try {
+      await rememberedTurns.forget(sessionId, dropped);
+    } catch (error) {
+      deps.logger.warn(
+        { sessionId, err: error instanceof Error ? error.message : String(error) },
+        'the replaced turn could not be forgotten in memory',
+      );
+    }
+  }
+
   function afterReply(
     input: TurnInput,
     state: SessionState,
@@ -426,6 +451,8 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
     conversation.history.push(user, reply);
     const target = resolveModel(result.model);
     const window = target ? contextWindowOf(target.provider, target.nativeId) : 8_192;
+    let written: (remembered: Promise<RememberedTurn | null>) => void = () => undefined;
+    rememberedTurns.track(user, new Promise((resolve) => (written = resolve)));
     setImmediate(() => {
       const stored = deps.history.append(input.sessionId, [user, reply]);
       const remembered = deps.memory
@@ -435,12 +462,14 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
           assistant: result.reply,
           ...(origin ? { origin } : {}),
         })
-        .catch((error: unknown) =>
+        .catch((error: unknown) => {
           deps.logger.warn(
             { err: error instanceof Error ? error.message : String(error) },
             'memory write failed',
-          ),
-        );
+          );
+          return null;
+        });
+      written(remembered);
       void Promise.all([stored, remembered]).finally(() =>
         deps.compactor.compactInBackground(input.sessionId, conversation, window),
       );
@@ -483,11 +512,7 @@ export function createChatPipeline(deps: ChatPipelineDeps) {
           state.lastActive = deps.now();
           try {
             await deps.history.restore(input.sessionId, state.conversation);
-            if (
-              input.replaceLast &&
-              !(await deps.history.dropLastExchange(input.sessionId, state.conversation))
-            )
-              throw new HearthError('conflict', 'There is no earlier message to replace');
+            if (input.replaceLast) await replaceLastExchange(input.sessionId, state);
             const commandReply = await handleSlashCommand(
               text,
               { sessionId: input.sessionId, conversation: state.conversation },

@@ -115,7 +115,11 @@ describe('memory service: write path', () => {
   it('persists an important turn long-term with its embedding, and finds it semantically', async () => {
     const { service, db, shortTerm, vectors } = await tiers();
     const written = await service.rememberTurn(ADA);
-    expect(written).toEqual({ importance: 0.65, longTermId: 1 });
+    expect(written).toEqual({
+      importance: 0.65,
+      longTermId: 1,
+      shortTermIds: ['item-1', 'item-2'],
+    });
 
     expect(await db.memory.get(1)).toMatchObject({
       session_id: 'ada',
@@ -153,13 +157,51 @@ describe('memory service: write path', () => {
       user: 'hi',
       assistant: 'Hello! How can I help?',
     });
-    expect(written).toEqual({ importance: 0.05, longTermId: null });
+    expect(written).toEqual({
+      importance: 0.05,
+      longTermId: null,
+      shortTermIds: ['item-1', 'item-2'],
+    });
     expect(await db.memory.count()).toBe(0);
     expect(await vectors.count()).toBe(0);
     expect((await shortTerm.recent('smalltalk', 10)).map((item) => item.content)).toEqual([
       'Hello! How can I help?',
       'hi',
     ]);
+  });
+});
+
+describe('memory service: forgetting a replaced turn', () => {
+  it('removes exactly what rememberTurn wrote for it, not an earlier copy of the same words', async () => {
+    const { service, db, shortTerm, vectors } = await tiers();
+    const earlier = await service.rememberTurn(ADA);
+    const replaced = await service.rememberTurn(ADA);
+    expect(await service.forgetTurn(ADA, replaced)).toBe(3);
+    expect((await shortTerm.recent('ada', 10)).map((item) => item.id)).toEqual(
+      [...earlier.shortTermIds].reverse(),
+    );
+    expect((await db.memory.list({ limit: 10 })).map((entry) => entry.id)).toEqual([
+      earlier.longTermId,
+    ]);
+    expect(await vectors.count()).toBe(1);
+  });
+
+  it('without what was written (an earlier run), removes the newest pair written for that text', async () => {
+    const { service, db, shortTerm } = await tiers();
+    const earlier = await service.rememberTurn(ADA);
+    const other = await service.rememberTurn({ ...ADA, assistant: 'Hello again, Ada.' });
+    const replaced = await service.rememberTurn(ADA);
+    expect(await service.forgetTurn(ADA)).toBe(2);
+    expect((await shortTerm.recent('ada', 10)).map((item) => item.id)).toEqual(
+      [...earlier.shortTermIds, ...other.shortTermIds].reverse(),
+    );
+    // Its long-term row cannot be told apart from the earlier one's: it stays.
+    expect(await db.memory.count()).toBe(3);
+    expect(replaced.longTermId).not.toBeNull();
+    // A lone copy of either message is no pair: nothing is removed.
+    await shortTerm.removeIds('ada', [earlier.shortTermIds[1] ?? '']);
+    expect(await service.forgetTurn(ADA)).toBe(0);
+    expect(await service.forgetTurn({ ...ADA, sessionId: 'nobody' })).toBe(0);
   });
 });
 
@@ -260,7 +302,7 @@ describe('memory service: embedder states', () => {
     const { service, db, vectors } = await tiers({ embedder });
     expect(service.semanticAvailable()).toBe(false);
 
-    expect(await service.rememberTurn(ADA)).toEqual({ importance: 0.65, longTermId: 1 });
+    expect(await service.rememberTurn(ADA)).toMatchObject({ importance: 0.65, longTermId: 1 });
     expect(await db.memory.embeddings(0, 10)).toEqual([]);
     expect(await vectors.count()).toBe(0);
 

@@ -19,6 +19,7 @@ import type {
   MemoryEntry,
   MemoryService,
   NewMemoryEntry,
+  RememberedTurn,
   SemanticMatch,
   ShortTermItem,
   ShortTermStore,
@@ -220,9 +221,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
       return state === 'unknown' ? null : state === 'available';
     },
 
-    async rememberTurn(
-      turn: TurnToRemember,
-    ): Promise<{ importance: number; longTermId: number | null }> {
+    async rememberTurn(turn: TurnToRemember): Promise<RememberedTurn> {
       const at = deps.now();
       // Every row written from the turn takes its least trusted origin (today's defaults without one).
       const turnOrigin = turn.origin === undefined ? undefined : normaliseOrigin(turn.origin);
@@ -256,7 +255,8 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
         items.forEach((item, i) => vectors[i] && cacheEmbedding(item.contentHash, vectors[i]));
 
       const importance = importanceOf(turn.user, turn.assistant);
-      if (importance < LONG_TERM_THRESHOLD) return { importance, longTermId: null };
+      const shortTermIds = items.map((item) => item.id);
+      if (importance < LONG_TERM_THRESHOLD) return { importance, longTermId: null, shortTermIds };
       const stored = await storeLongTerm({
         session_id: turn.sessionId,
         content: combined,
@@ -265,7 +265,32 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
         embedding: vectors?.[2] ?? null,
         origin: leastTrusted([userOrigin, replyOrigin]),
       });
-      return { importance, longTermId: stored.id };
+      return { importance, longTermId: stored.id, shortTermIds };
+    },
+
+    async forgetTurn(turn: TurnToRemember, remembered?: RememberedTurn | null): Promise<number> {
+      let ids = remembered?.shortTermIds;
+      if (ids === undefined) {
+        // A turn of an earlier run: the newest pair rememberTurn wrote for exactly this text
+        // (the user item, then the reply one millisecond later), never a lone copy of either.
+        const userHash = contentHash(turn.user);
+        const replyHash = contentHash(turn.assistant);
+        const recent = await deps.shortTerm.recent(turn.sessionId, 10_000);
+        const at = recent.findIndex(
+          (item, i) =>
+            item.role === 'assistant' &&
+            item.contentHash === replyHash &&
+            recent[i + 1]?.role === 'user' &&
+            recent[i + 1]?.contentHash === userHash &&
+            recent[i + 1]?.createdAt === item.createdAt - 1,
+        );
+        const reply = recent[at];
+        const user = recent[at + 1];
+        ids = reply && user ? [user.id, reply.id] : [];
+      }
+      const removed = ids.length > 0 ? await deps.shortTerm.removeIds(turn.sessionId, ids) : 0;
+      const longTermId = remembered?.longTermId ?? null;
+      return removed + (longTermId === null ? 0 : await removeEntries([longTermId]));
     },
 
     async retrieve(request: {

@@ -39,6 +39,11 @@ export interface ShortTermStore {
   recent(sessionId: string, limit: number): Promise<ShortTermItem[]>;
   /** Removes the session's items whose content contains `keyword` (case-insensitive); count removed. */
   removeMatching(sessionId: string | null, keyword: string): Promise<number>;
+  /**
+   * Removes exactly the session's items with these ids (edit and resend forgets the items the
+   * replaced turn wrote, never another turn's copy of the same text); count removed.
+   */
+  removeIds(sessionId: string, ids: readonly string[]): Promise<number>;
   /** Removes every item of a session (or of all sessions with null); count removed. */
   clear(sessionId: string | null): Promise<number>;
   /** Sessions with unexpired items and their item counts. */
@@ -316,11 +321,27 @@ export interface TurnToRemember {
   origin?: MemoryOrigin;
 }
 
+/** What `rememberTurn` wrote for a turn, so a replaced turn can be forgotten exactly. */
+export interface RememberedTurn {
+  importance: number;
+  /** The long-term row written for the turn, null when it was not important enough. */
+  longTermId: number | null;
+  /** The ids of the turn's short-term items (user, then assistant). */
+  shortTermIds: string[];
+}
+
 /** The three tiers behind one interface (memory-service.ts has the retrieval rules). */
 export interface MemoryService {
   /** Null until the embedder's load state is known; reading never triggers a load. */
   semanticAvailable(): boolean | null;
-  rememberTurn(turn: TurnToRemember): Promise<{ importance: number; longTermId: number | null }>;
+  rememberTurn(turn: TurnToRemember): Promise<RememberedTurn>;
+  /**
+   * Edit and resend: forgets a replaced turn. With what `rememberTurn` returned for it, exactly
+   * the short-term items and the long-term row it wrote; without (a turn of an earlier run),
+   * the newest user/assistant item pair written together for that text, if short-term memory
+   * still holds one (its long-term row, if any, stays). Count of what was removed.
+   */
+  forgetTurn(turn: TurnToRemember, remembered?: RememberedTurn | null): Promise<number>;
   retrieve(request: {
     sessionId: string;
     query: string;

@@ -361,6 +361,54 @@ export function runShortTermConformance(
       });
     });
 
+    describe('removeIds', () => {
+      test('removes exactly the given items, not other items with the same text', async () => {
+        const earlierQuestion = makeItem('s1', {
+          content: 'same words',
+          contentHash: 'a'.repeat(64),
+        });
+        const earlierReply = makeItem('s1', { role: 'assistant', content: 'same reply' });
+        const question = makeItem('s1', { content: 'same words', contentHash: 'a'.repeat(64) });
+        const reply = makeItem('s1', {
+          role: 'assistant',
+          content: 'same reply',
+          contentHash: earlierReply.contentHash,
+        });
+        await addAll([earlierQuestion, earlierReply, question, reply]);
+        await expect(store.removeIds('s1', [question.id, reply.id])).resolves.toBe(2);
+        await expect(store.recent('s1', 10)).resolves.toStrictEqual([
+          earlierReply,
+          earlierQuestion,
+        ]);
+      });
+
+      test('touches only the given session, even when another session holds the same ids', async () => {
+        const mine = makeItem('s1', { id: 'shared-id' });
+        const theirs = makeItem('s2', { id: 'shared-id' });
+        await addAll([mine, theirs]);
+        await expect(store.removeIds('s1', ['shared-id'])).resolves.toBe(1);
+        await expect(store.recent('s1', 10)).resolves.toStrictEqual([]);
+        await expect(store.recent('s2', 10)).resolves.toStrictEqual([theirs]);
+        await expect(store.sessions()).resolves.toStrictEqual(new Map([['s2', 1]]));
+      });
+
+      test('counts only items it held: unknown, repeated, expired or no ids remove nothing more', async () => {
+        const kept = makeItem('s1');
+        const gone = makeItem('s1');
+        await addAll([gone]);
+        clock.advance(30_000);
+        await addAll([kept]);
+        clock.advance(31_000);
+        const fresh = makeItem('s1');
+        await addAll([fresh]);
+        await expect(store.removeIds('s1', [])).resolves.toBe(0);
+        await expect(store.removeIds('s1', ['no-such-id', gone.id])).resolves.toBe(0);
+        await expect(store.removeIds('nobody', [kept.id])).resolves.toBe(0);
+        await expect(store.removeIds('s1', [fresh.id, fresh.id])).resolves.toBe(1);
+        await expect(store.recent('s1', 10)).resolves.toStrictEqual([kept]);
+      });
+    });
+
     describe('byte caps', () => {
       test('refuses an item whose content is over the per-item byte cap, stores nothing and counts it', async () => {
         const kept = makeItem('s1', { id: 'same', content: 'the earlier version' });

@@ -234,6 +234,20 @@ export function createInProcessShortTermStore(options: InProcessShortTermOptions
       return removed;
     },
 
+    removeIds(sessionId: string, ids: readonly string[]): number {
+      assertOpen();
+      const entries = live(sessionId);
+      if (entries === undefined) return 0;
+      let removed = 0;
+      for (const id of new Set(ids)) {
+        if (!entries.has(id)) continue;
+        drop(entries, id);
+        removed += 1;
+      }
+      if (entries.size === 0) sessions.delete(sessionId);
+      return removed;
+    },
+
     clear(sessionId: string | null): number {
       assertOpen();
       if (sessionId !== null) return clearSession(sessionId);
@@ -256,6 +270,7 @@ export function createInProcessShortTermStore(options: InProcessShortTermOptions
     add: (item, ttlSeconds) => settle(() => store.add(item, ttlSeconds)),
     recent: (sessionId, limit) => settle(() => store.recent(sessionId, limit)),
     removeMatching: (sessionId, keyword) => settle(() => store.removeMatching(sessionId, keyword)),
+    removeIds: (sessionId, ids) => settle(() => store.removeIds(sessionId, ids)),
     clear: (sessionId) => settle(() => store.clear(sessionId)),
     sessions: () => settle(() => store.sessions()),
     ping: () => Promise.resolve(!closed),

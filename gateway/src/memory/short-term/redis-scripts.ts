@@ -102,6 +102,27 @@ end
 return removed
 `;
 
+/**
+ * KEYS: order, expiry, items, sessions. ARGV: sessionId, now, id, id, ... How many of those
+ * unexpired items were removed (ids the session does not hold count nothing).
+ */
+export const REMOVE_IDS = `${PURGE}
+purge(KEYS[1], KEYS[2], KEYS[3], ARGV[2])
+local removed = 0
+for i = 3, #ARGV do
+  if redis.call('HDEL', KEYS[3], ARGV[i]) == 1 then
+    removed = removed + 1
+    redis.call('ZREM', KEYS[1], ARGV[i])
+    redis.call('ZREM', KEYS[2], ARGV[i])
+  end
+end
+if redis.call('ZCARD', KEYS[1]) == 0 then
+  redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+  redis.call('ZREM', KEYS[4], ARGV[1])
+end
+return removed
+`;
+
 /** KEYS: order, expiry, items, sessions. ARGV: sessionId, now. How many unexpired were removed. */
 export const CLEAR = `${PURGE}
 purge(KEYS[1], KEYS[2], KEYS[3], ARGV[2])

@@ -24,7 +24,7 @@ import {
   normaliseLimit,
   type OnShortTermDropped,
 } from './rules.ts';
-import { ADD, ALL, CLEAR, COUNT, RECENT, REMOVE, SESSIONS } from './redis-scripts.ts';
+import { ADD, ALL, CLEAR, COUNT, RECENT, REMOVE, REMOVE_IDS, SESSIONS } from './redis-scripts.ts';
 
 export interface RedisShortTermOptions {
   /** The connection to Redis; the store closes it (its handle, from the pool) on `close()`. */
@@ -193,6 +193,18 @@ export function createRedisShortTermStore(options: RedisShortTermOptions): Short
       let removed = 0;
       for (const target of targets) removed += await removeMatchingIn(target, matches, at);
       return removed;
+    },
+
+    async removeIds(sessionId, ids) {
+      const unique = [...new Set(ids)];
+      if (unique.length === 0) return 0;
+      const k = keys(sessionId);
+      const removed = await run(
+        REMOVE_IDS,
+        [k.order, k.expiry, k.items, sessionsKey],
+        [sessionId, String(now()), ...unique],
+      );
+      return Number(removed);
     },
 
     async clear(sessionId) {

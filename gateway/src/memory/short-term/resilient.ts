@@ -8,9 +8,9 @@
  * Nothing is lost across the switches:
  * - items written to the fallback during an outage stay readable after the switch back (reads
  *   merge both stores, newest first by `createdAt`) until they expire;
- * - `removeMatching` and `clear` made during an outage are queued and replayed on the primary
- *   before switching back (a `/forget` must not be undone by Redis coming back);
- * - `removeMatching` and `clear` made while on the primary apply to the fallback too.
+ * - `removeMatching`, `removeIds` and `clear` made during an outage are queued and replayed on
+ *   the primary before switching back (a `/forget` must not be undone by Redis coming back);
+ * - `removeMatching`, `removeIds` and `clear` made while on the primary apply to the fallback too.
  */
 import type { Logger } from '../../observability/logger.ts';
 import type { ShortTermItem, ShortTermStore } from '../ports.ts';
@@ -35,6 +35,7 @@ export interface ResilientShortTermOptions {
 
 type Forget =
   | { op: 'remove'; sessionId: string | null; keyword: string }
+  | { op: 'ids'; sessionId: string; ids: readonly string[] }
   | { op: 'clear'; sessionId: string | null };
 
 /** Both stores' items, newest first by createdAt, each id once (the primary's copy wins). */
@@ -71,6 +72,7 @@ export async function createResilientShortTermStore(
       const next = pending[0];
       if (next === undefined) break;
       if (next.op === 'remove') await primary.removeMatching(next.sessionId, next.keyword);
+      else if (next.op === 'ids') await primary.removeIds(next.sessionId, next.ids);
       else await primary.clear(next.sessionId);
       pending.shift();
     }
@@ -184,6 +186,19 @@ export async function createResilientShortTermStore(
         () => {
           queueForget({ op: 'remove', sessionId, keyword });
           return fallback.removeMatching(sessionId, keyword);
+        },
+      );
+    },
+
+    removeIds(sessionId, ids) {
+      return route(
+        async () => {
+          const removed = await primary.removeIds(sessionId, ids);
+          return removed + (fallbackHasItems ? await fallback.removeIds(sessionId, ids) : 0);
+        },
+        () => {
+          queueForget({ op: 'ids', sessionId, ids: [...ids] });
+          return fallback.removeIds(sessionId, ids);
         },
       );
     },

@@ -20,6 +20,7 @@ export function breakableStore(
     recent: (sessionId, limit) => guard('recent', () => inner.recent(sessionId, limit)),
     removeMatching: (sessionId, keyword) =>
       guard('removeMatching', () => inner.removeMatching(sessionId, keyword)),
+    removeIds: (sessionId, ids) => guard('removeIds', () => inner.removeIds(sessionId, ids)),
     clear: (sessionId) => guard('clear', () => inner.clear(sessionId)),
     sessions: () => guard('sessions', () => inner.sessions()),
     ping: () => {
