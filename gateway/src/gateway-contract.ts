@@ -89,8 +89,12 @@ export interface Gateway {
   memory: MemoryArea['memory'];
   /** Voice: host push-to-talk and continuous listening (`hearth start --voice-mode`). */
   readonly voice: VoiceArea['service'];
-  /** Binds the configured host/port, then runs the start-up phases in the background. */
-  listen(): Promise<ListeningAddress>;
+  /**
+   * Binds the configured host/port, then runs the start-up phases in the background. `onBound`
+   * runs synchronously once the port is bound, before any request is answered (what must exist
+   * before `/health` answers: the runtime file).
+   */
+  listen(onBound?: (address: ListeningAddress) => void): Promise<ListeningAddress>;
   /** Settles when start-up has finished (or failed). */
   whenReady(): Promise<void>;
   /** Stops accepting, drains in-flight requests (up to the shutdown timeout), closes stores. */

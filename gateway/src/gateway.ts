@@ -113,8 +113,8 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     pipeline: built.agent.pipeline,
     memory: built.memory.memory,
     voice: built.voice.service,
-    listen: async () => {
-      const address = await served.listen();
+    listen: async (onBound) => {
+      const address = await served.listen(onBound);
       runStartup().catch((error: unknown) => logger.error({ err: error }, 'start-up failed'));
       return address;
     },

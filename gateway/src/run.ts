@@ -9,7 +9,7 @@ import { openDatabase } from './db/open-database.ts';
 import { createGateway, type Gateway, type ListeningAddress } from './gateway.ts';
 import { createLogTail } from './observability/log-tail.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
-import { removeRuntimeFile, writeRuntimeFile } from './lifecycle/runtime-file.ts';
+import { removeRuntimeFile, writeRuntimeFileSync } from './lifecycle/runtime-file.ts';
 import type { RuntimeReport } from './config/runtime-tuning.ts';
 import type { McpServerCommand } from './mcp/ports.ts';
 
@@ -71,22 +71,26 @@ export async function runGateway(options: RunOptions): Promise<RunningGateway> {
       logs: { tail: logTail },
     },
   });
-  const address = await gateway.listen();
+  // Where this gateway listens, for `hearth status|chat|stop` (removed on a clean exit): written
+  // before the first request is answered, so whoever sees /health answer finds it.
+  const address = await gateway.listen((bound) => {
+    try {
+      writeRuntimeFileSync(env.home, {
+        pid: process.pid,
+        port: bound.port,
+        host: bound.host,
+        url: localUrl(bound.host, bound.port),
+        started_at: new Date().toISOString(),
+        config_path: configPath,
+      });
+    } catch (error) {
+      logger.warn(
+        { err: error },
+        'could not write the runtime file: the CLI may not find this gateway',
+      );
+    }
+  });
   logger.info({ url: address.url, config: configPath }, `Hearth listening on ${address.url}`);
-  // Where this gateway listens, for `hearth status|chat|stop` (removed on a clean exit).
-  await writeRuntimeFile(env.home, {
-    pid: process.pid,
-    port: address.port,
-    host: address.host,
-    url: localUrl(address.host, address.port),
-    started_at: new Date().toISOString(),
-    config_path: configPath,
-  }).catch((error: unknown) =>
-    logger.warn(
-      { err: error },
-      'could not write the runtime file: the CLI may not find this gateway',
-    ),
-  );
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= gateway

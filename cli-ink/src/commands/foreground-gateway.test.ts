@@ -35,13 +35,17 @@ function startForeground(home: string, args: string[]): ChildProcess {
   });
 }
 
-async function waitFor<T>(read: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+async function waitFor<T>(
+  read: () => Promise<T | undefined>,
+  timeoutMs = 30_000,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read().catch(() => undefined);
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
 
@@ -111,6 +115,27 @@ describe('a foreground gateway on another port', () => {
     expect(await exited(child)).toBe(0);
     await expect(access(runtimePath)).rejects.toThrow(/ENOENT/);
     expect((await h.run(['stop'])).stdout).toBe('Hearth is not running\n');
+  });
+
+  it('has written the runtime file by the time /health first answers', async () => {
+    // A script that runs `hearth status` the moment /health answers must find this gateway.
+    const port = await freePort();
+    child = startForeground(h.home, ['--port', String(port)]);
+    const runtimePath = join(h.home, 'gateway.runtime.json');
+    await waitFor(
+      async () => {
+        const health = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
+        if (!health?.ok) return undefined;
+        return true;
+      },
+      30_000,
+      2,
+    );
+    const record = JSON.parse(await readFile(runtimePath, 'utf8')) as RuntimeRecord;
+    expect(record.port).toBe(port);
+    expect((await h.run(['status'])).stdout).toMatch(
+      new RegExp(`^Hearth at http://127\\.0\\.0\\.1:${port}\\n`),
+    );
   });
 
   it('treats a runtime file whose process is gone as stale', async () => {

@@ -6,7 +6,7 @@ import {
   readRuntimeFile,
   removeRuntimeFile,
   runtimeFilePath,
-  writeRuntimeFile,
+  writeRuntimeFileSync,
 } from './runtime-file.ts';
 
 const GOOD = {
@@ -24,7 +24,7 @@ describe('the runtime file', () => {
   afterEach(() => rm(home, { recursive: true, force: true }));
 
   it('round-trips, and is removed only by the gateway it names', async () => {
-    await writeRuntimeFile(home, GOOD);
+    writeRuntimeFileSync(home, GOOD);
     expect(await readRuntimeFile(home)).toEqual(GOOD);
     await removeRuntimeFile(home, { pid: GOOD.pid, port: 9999 });
     expect(await readRuntimeFile(home)).toEqual(GOOD);

@@ -5,9 +5,10 @@
  * the port is bound, removed on a clean exit; a file whose process is gone is stale. Only
  * node: modules here — the light CLI commands read it.
  */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../config/atomic-write.ts';
 
 export interface RuntimeRecord {
   pid: number;
@@ -27,8 +28,22 @@ export function runtimeFilePath(home: string): string {
   return join(home, 'gateway.runtime.json');
 }
 
-export async function writeRuntimeFile(home: string, record: RuntimeRecord): Promise<void> {
-  await writeFileAtomic(runtimeFilePath(home), `${JSON.stringify(record, null, 2)}\n`, 0o600);
+/**
+ * Writes it (0600, atomically) synchronously: run.ts writes it in the moment between binding
+ * the port and answering the first request, so a client that sees `/health` answer finds it.
+ */
+export function writeRuntimeFileSync(home: string, record: RuntimeRecord): void {
+  const path = runtimeFilePath(home);
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    writeFileSync(temp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600, flush: true });
+    renameSync(temp, path);
+    chmodSync(path, 0o600);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
 }
 
 /** Removes the file if it still names this gateway (a newer gateway's file is left alone). */

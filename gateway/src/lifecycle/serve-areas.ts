@@ -80,7 +80,8 @@ export function serveAreas(areas: readonly Area[], options: ServeAreasOptions) {
       sockets.register(socket.path, socket.handler, socket.options);
   }
 
-  async function listen(): Promise<ListeningAddress> {
+  /** Binds; `onBound` runs before the event loop can hand the server its first connection. */
+  async function listen(onBound?: (address: ListeningAddress) => void): Promise<ListeningAddress> {
     for (const area of areas) await area.prepare?.();
     return new Promise<ListeningAddress>((resolve, reject) => {
       server.once('error', reject);
@@ -88,11 +89,13 @@ export function serveAreas(areas: readonly Area[], options: ServeAreasOptions) {
         server.off('error', reject);
         const address = server.address() as AddressInfo;
         const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-        resolve({
+        const bound = {
           host: address.address,
           port: address.port,
           url: `http://${host}:${address.port}`,
-        });
+        };
+        onBound?.(bound);
+        resolve(bound);
       });
     });
   }
