@@ -1121,7 +1121,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Live sessions, most recently active first, a page at a time (limit, offset); total counts them all. Beyond the spec: each has a title (its stored one, PATCH /sessions/{session_id}, else the first line of its first message, else null), and q (at most 200 characters) keeps only those whose title or live messages contain it, case-insensitively (total counts those) */
+        /** Live sessions, most recently active first, a page at a time (limit, offset); total counts them all. Beyond the spec: each has a title (its stored one, PATCH /sessions/{session_id}, else the first line of its first message, else null), and q (at most 200 characters) keeps only those whose title or live messages contain it, case-insensitively (total counts those). stored=true also lists the conversations only stored (idle past the live timeout, or from before a restart): one per stored session, with its title, last activity and stored message count, in the same order, page and total; q then also matches their stored messages (a plain substring; on SQLite, case-insensitive for ASCII letters only) */
         get: operations["getApiV1Sessions"];
         put?: never;
         post?: never;
@@ -6477,6 +6477,7 @@ export interface operations {
                 limit?: number;
                 offset?: number;
                 q?: string;
+                stored?: "0" | "1" | "true" | "false";
             };
             header?: never;
             path?: never;

@@ -55,7 +55,10 @@ export interface SessionsState {
   remove: (id: string) => Promise<boolean>;
 }
 
-/** The list of sessions (filtered by `query`), refreshed when `version` changes. */
+/**
+ * The list of sessions, live and stored (so a conversation idle past the live timeout or from
+ * before a gateway restart stays listed), filtered by `query`, refreshed when `version` changes.
+ */
 export function useSessions(live: boolean, version: number): SessionsState {
   const [sessions, setSessions] = useState<SessionItem[]>([]);
   const [query, setQuery] = useState('');
@@ -67,7 +70,9 @@ export function useSessions(live: boolean, version: number): SessionsState {
     if (!live) return undefined;
     let current = true;
     const q = query.trim().slice(0, 200);
-    api('GET', '/sessions', { query: { limit: 200, ...(q ? { q } : {}) } }).then(
+    api('GET', '/sessions', {
+      query: { limit: 200, stored: 'true', ...(q ? { q } : {}) },
+    }).then(
       (data) => {
         if (!current) return;
         setSessions(data.sessions);

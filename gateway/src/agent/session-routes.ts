@@ -5,6 +5,7 @@ import { noControlChars } from '../http/validation.ts';
 import { sessionIdSchema, type ConversationHistory } from '../memory/ports.ts';
 import type { ConversationStore } from '../sessions/ports.ts';
 import { MAX_TITLE_CHARS, matches, titlesOf } from './session-titles.ts';
+import { liveAndStoredSessions } from './stored-session-list.ts';
 
 export interface SessionRouteDeps {
   conversations: ConversationStore;
@@ -18,6 +19,11 @@ export const MAX_SESSION_QUERY_CHARS = 200;
 export const MAX_MESSAGES_PAGE = 200;
 /** Deepest `offset` of GET /sessions/{id}/messages (counted from the newest message). */
 export const MAX_MESSAGES_OFFSET = 10_000;
+
+const booleanQuery = z
+  .enum(['true', 'false', '1', '0'])
+  .optional()
+  .transform((value) => value === 'true' || value === '1');
 
 const iso = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString();
 
@@ -41,7 +47,10 @@ export function sessionRoutes(deps: SessionRouteDeps): AnyRoute[] {
         'Live sessions, most recently active first, a page at a time (limit, offset); total counts them all. ' +
         'Beyond the spec: each has a title (its stored one, PATCH /sessions/{session_id}, else the first line of ' +
         'its first message, else null), and q (at most 200 characters) keeps only those whose title or live ' +
-        'messages contain it, case-insensitively (total counts those)',
+        'messages contain it, case-insensitively (total counts those). stored=true also lists the conversations ' +
+        'only stored (idle past the live timeout, or from before a restart): one per stored session, with its ' +
+        'title, last activity and stored message count, in the same order, page and total; q then also ' +
+        'matches their stored messages (a plain substring; on SQLite, case-insensitive for ASCII letters only)',
       tags: ['chat'],
       query: z.object({
         limit: z.coerce
@@ -56,6 +65,7 @@ export function sessionRoutes(deps: SessionRouteDeps): AnyRoute[] {
           .max(MAX_SESSION_QUERY_CHARS, `must be at most ${MAX_SESSION_QUERY_CHARS} characters`)
           .check(noControlChars)
           .optional(),
+        stored: booleanQuery,
       }),
       response: z.object({
         sessions: z.array(
@@ -71,6 +81,12 @@ export function sessionRoutes(deps: SessionRouteDeps): AnyRoute[] {
       handler: async ({ query }) => {
         let live = deps.conversations.list().sort((a, b) => b.lastActive - a.lastActive);
         const q = query.q?.trim();
+        if (query.stored)
+          return liveAndStoredSessions(deps.history(), live, {
+            q: q || null,
+            limit: query.limit,
+            offset: query.offset,
+          });
         let titles: Map<string, string | null>;
         if (q) {
           titles = await titlesOf(deps.history(), live);

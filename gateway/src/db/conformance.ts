@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AllowlistEntry, Database, DatabaseKind } from './database.ts';
+import { storedSessionsConformance } from './stored-sessions-conformance.ts';
 
 export interface ConformanceExpectations {
   kind: DatabaseKind;
@@ -644,6 +645,8 @@ export function runDatabaseConformance(
         expect(await db.conversations.titles([session, `${session}-b`])).toEqual(new Map());
       });
     });
+
+    storedSessionsConformance(() => db);
 
     describe('usage history', () => {
       const row = (hour: number, model: string, tokens: number) => ({

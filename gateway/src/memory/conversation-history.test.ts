@@ -122,6 +122,7 @@ describe('conversation history', () => {
       dropLastExchange: () => Promise.reject(new Error('disk gone')),
       titles: () => Promise.reject(new Error('disk gone')),
       setTitle: () => Promise.reject(new Error('disk full')),
+      sessions: () => Promise.reject(new Error('disk gone')),
     };
     const history = createConversationHistory({ store: () => broken, logger });
     const conversation = fresh();

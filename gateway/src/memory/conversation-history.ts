@@ -148,5 +148,9 @@ export function createConversationHistory(deps: ConversationHistoryDeps): Conver
 
     titles: (sessionIds) => deps.store().titles(sessionIds),
     setTitle: (sessionId, title) => deps.store().setTitle(sessionId, title),
+    async sessions(query) {
+      await Promise.all(writing.values());
+      return deps.store().sessions(query);
+    },
   };
 }

@@ -210,6 +210,29 @@ export interface StoredHistoryMessage {
   created_at: number;
 }
 
+/** A session found in the stored history (`ConversationHistoryStore.sessions`). */
+export interface StoredSessionSummary {
+  id: string;
+  /** Its stored title (PATCH /sessions/{id}), else null. */
+  title: string | null;
+  /** The start of its first stored user message (null when it has none). */
+  firstUserText: string | null;
+  /** Epoch seconds of its newest stored row. */
+  lastActive: number;
+  /** Its stored user messages (the live list counts the messages a session received). */
+  messageCount: number;
+}
+
+/** What `ConversationHistoryStore.sessions` lists. */
+export interface StoredSessionsQuery {
+  /** Only sessions whose stored title or a stored message contains it (case-insensitive). */
+  q: string | null;
+  /** Live sessions' ids: left out of `sessions` and `total`, checked against `q`. */
+  live: readonly string[];
+  /** Sessions returned at most (the most recently active). */
+  limit: number;
+}
+
 /** The stored history of every session: the `conversation_messages` table (both adapters). */
 export interface ConversationHistoryStore {
   /**
@@ -255,6 +278,16 @@ export interface ConversationHistoryStore {
   titles(sessionIds: readonly string[]): Promise<Map<string, string>>;
   /** Stores a session's title (PATCH /sessions/{id}). */
   setTitle(sessionId: string, title: string): Promise<void>;
+  /**
+   * GET /sessions?stored=true: one item per session with stored rows (but the live ones), most
+   * recently active first, the newest `limit`; `total` counts them all; `liveMatching`: the live
+   * ids whose stored title or messages contain `q` (empty without `q`).
+   */
+  sessions(query: StoredSessionsQuery): Promise<{
+    sessions: StoredSessionSummary[];
+    total: number;
+    liveMatching: string[];
+  }>;
 }
 
 /** The chat area's side of the stored history (conversation-history.ts). */
@@ -296,6 +329,8 @@ export interface ConversationHistory {
   titles(sessionIds: readonly string[]): Promise<Map<string, string>>;
   /** Stores a session's title. */
   setTitle(sessionId: string, title: string): Promise<void>;
+  /** The sessions with a stored history (GET /sessions?stored=true), after the pending appends. */
+  sessions: ConversationHistoryStore['sessions'];
 }
 
 /** Compaction of a conversation into a long-term summary. */

@@ -13,6 +13,7 @@ import {
   storedHistoryOrigin,
 } from '../memory-rows.ts';
 import type { PostgresDrizzle } from './repositories.ts';
+import { storedSessions } from './stored-sessions.ts';
 import { conversationMessages, sessionTitles } from './schema.ts';
 
 const { and, desc, eq, gte, inArray, isNotNull, lt, lte, ne, or } = orm;
@@ -162,5 +163,6 @@ export function postgresConversationRepository(db: PostgresDrizzle): Conversatio
         .values({ sessionId, title, updatedAt })
         .onConflictDoUpdate({ target: sessionTitles.sessionId, set: { title, updatedAt } });
     },
+    sessions: (query) => storedSessions(db, query),
   };
 }

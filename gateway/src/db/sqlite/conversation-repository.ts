@@ -13,6 +13,7 @@ import {
   storedHistoryOrigin,
 } from '../memory-rows.ts';
 import type { SqliteDrizzle } from './repositories.ts';
+import { storedSessions } from './stored-sessions.ts';
 import { conversationMessages, sessionTitles } from './schema.ts';
 
 const { and, desc, eq, gte, inArray, isNotNull, lt, lte, ne, or, sql } = orm;
@@ -262,5 +263,6 @@ export function sqliteConversationRepository(
           })
           .run();
       }),
+    sessions: (query) => afterPending(() => storedSessions(db, query)),
   };
 }
