@@ -4,7 +4,7 @@
  * Needs nothing but Node, so it always runs.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,6 +72,10 @@ beforeAll(async () => {
   };
   // A developer's own settings must not leak into the run.
   delete env.HEARTH_CONFIG;
+  delete env.NODE_COMPILE_CACHE;
+  delete env.HEARTH_COMPILE_CACHE;
+  // A cache folder left readable by others: the gateway tightens it to 0700.
+  await mkdir(join(home, 'state', 'cache'), { recursive: true, mode: 0o755 });
   child = spawn(process.execPath, ['gateway/src/main.ts', '--port', String(port)], {
     cwd: repoRoot,
     env,
@@ -155,6 +159,18 @@ describe('gateway process', () => {
         expect(cmdline).toContain('--max-semi-space-size=2');
     },
   );
+
+  it('keeps its compiled code in the state directory, 0700, written once it is ready', async () => {
+    const cache = join(home, 'state', 'cache', 'compile');
+    const status = (await (await fetch(`${baseUrl}/api/v1/status`)).json()) as StatusBody;
+    expect(status.backends.compile_cache).toBe(cache);
+    expect((await stat(join(home, 'state', 'cache'))).mode & 0o777).toBe(0o700);
+    expect((await stat(cache)).mode & 0o777).toBe(0o700);
+    // One folder per Node version, holding an entry per compiled module.
+    const [version, ...others] = await readdir(cache);
+    expect(others).toEqual([]);
+    expect((await readdir(join(cache, version!))).length).toBeGreaterThan(100);
+  });
 
   it('serves Prometheus text on /api/v1/metrics', async () => {
     const response = await fetch(`${baseUrl}/api/v1/metrics`);

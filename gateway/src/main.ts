@@ -4,7 +4,8 @@
  *
  * First, the process re-executes itself once with the memory set-up of
  * config/runtime-tuning.ts (allocator, young-generation size); only then is the gateway
- * loaded, so the first image loads nothing heavy.
+ * loaded, so the first image loads nothing heavy. The re-executed process turns on Node's
+ * compile cache in the state directory (config/compile-cache.ts) before it loads the gateway.
  */
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,13 +24,18 @@ const { values } = parseArgs({
 const runtime = tuneThisProcess();
 
 try {
-  const [{ readEnvironment }, { runGateway }, { installSignalHandlers }] = await Promise.all([
+  const [{ readEnvironment }, compileCache] = await Promise.all([
     import('./config/environment.ts'),
+    import('./config/compile-cache.ts'),
+  ]);
+  const env = readEnvironment();
+  runtime.compileCache = compileCache.enableGatewayCompileCache(env.home, env.variables);
+  const [{ runGateway }, { installSignalHandlers }] = await Promise.all([
     import('./run.ts'),
     import('./lifecycle/signals.ts'),
   ]);
   const running = await runGateway({
-    env: readEnvironment(),
+    env,
     configPath: values.config,
     host: values.bind,
     port: values.port === undefined ? undefined : Number(values.port),
@@ -47,7 +53,7 @@ try {
     },
   });
   installSignalHandlers(running);
-  running.gateway.whenReady().catch(() => {
+  running.gateway.whenReady().then(compileCache.flushGatewayCompileCache, () => {
     running.logger.fatal(`Start-up failed: ${running.gateway.startup.failure ?? 'unknown error'}`);
     void running.stop().finally(() => process.exit(1));
   });

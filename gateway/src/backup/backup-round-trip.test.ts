@@ -30,6 +30,8 @@ beforeEach(async () => {
   await mkdir(join(home, 'skills', 'greet'), { recursive: true });
   await mkdir(join(home, 'persona'), { recursive: true });
   await mkdir(join(home, 'models', 'some-model'), { recursive: true });
+  await mkdir(join(home, 'cache', 'compile'), { recursive: true });
+  await writeFile(join(home, 'cache', 'compile', 'entry'), 'compiled code');
   await writeFile(join(home, 'config.toml'), '[gateway]\nport = 7432\n');
   await writeFile(join(home, 'skills', 'greet', 'skill.mjs'), 'export function hi() {}\n');
   await writeFile(join(home, 'persona', 'SOUL.md'), 'Be kind.\n');
@@ -81,6 +83,7 @@ describe('backup create, verify and restore', () => {
         ['state/terminal_history.log', 'file'],
       ]);
       expect(created.manifest.skipped.map((s) => s.path).sort()).toEqual([
+        'cache',
         'gateway.log',
         'gateway.pid',
         'memory.db-shm',

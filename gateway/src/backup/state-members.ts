@@ -31,6 +31,7 @@ const SKIPPED_TOP_LEVEL: ReadonlyMap<string, string> = new Map([
   ['gateway.pid', 'the running gateway’s process id'],
   ['gateway.runtime.json', 'where the running gateway listens'],
   ['terminal.token', 'a local secret the gateway creates again when it is missing'],
+  ['cache', 'Node’s compile cache of the gateway’s code (made again at the next start)'],
   ['models', `the embedding model cache (large; fetch it again with \`${PULL_COMMAND}\`)`],
 ]);
 

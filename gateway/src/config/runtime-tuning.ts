@@ -51,6 +51,8 @@ export const JEMALLOC_PATHS: readonly string[] = [
 export interface RuntimeReport {
   allocator: string;
   heap: string;
+  /** Where Node's compile cache is kept, or why it is off (config/compile-cache.ts). */
+  compileCache?: string;
 }
 
 export interface TuningInput {

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from './prom-client.ts';
 import type { HostStats } from './host-stats.ts';
 import {
   createProcessSampler,

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Area } from '../lifecycle/area.ts';
 import { late } from '../lifecycle/late.ts';
+import { onFirstUse, type FirstUse } from '../lifecycle/first-use.ts';
 import type { ToolRegistry } from '../tools/ports.ts';
 import { pluginRoutes } from './plugin-routes.ts';
 import type { ScanPackageOrLoad, SkillCatalog, SkillIsolation, ValidateSkill } from './types.ts';
@@ -11,7 +12,6 @@ import { WRITE_SKILL, writeSkillTool } from './review/write-skill-tool.ts';
 import { skillRoutes } from './routes.ts';
 import { createSkillStore, OVER_LIMIT, type SkillStore } from './store/skill-store.ts';
 import { defineArea } from '../lifecycle/install.ts';
-import { chooseSkillIsolation } from './host/choose-isolation.ts';
 import { createSkillFetch } from './host/skill-fetch.ts';
 import { createPinnedFetch, type PinnedFetch } from '../http/outbound/pinned-fetch.ts';
 import { systemResolver, type HostResolver } from '../http/outbound/resolver.ts';
@@ -26,10 +26,10 @@ export interface SkillsAreaDeps {
   /** Layer 1. */
   validate: ValidateSkill;
   /**
-   * Layer 3, built on first use (it probes for bubblewrap and prlimit, two child processes): when
-   * a skill host starts, or `/status` first asks.
+   * Layer 3, built on first use (its modules are loaded then, and it probes for bubblewrap and
+   * prlimit, two child processes): when a skill host starts, or `/status` first asks (`settle`).
    */
-  isolation: () => SkillIsolation;
+  isolation: () => Promise<SkillIsolation>;
   /** Layer 2, for `POST /plugins`. */
   scan?: ScanPackageOrLoad;
   logger: Logger;
@@ -55,8 +55,7 @@ export function skillsArea(deps: SkillsAreaDeps): SkillsArea {
   const judge = createPackageJudge({ validate: deps.validate, scan: deps.scan ?? scanPackage });
   const review = late<ReviewService>({ name: 'Skills', plural: true });
   let started = false;
-  let built: SkillIsolation | undefined;
-  const walls = (): SkillIsolation => (built ??= deps.isolation());
+  const walls = onFirstUse(deps.isolation);
   const isolation = isolationOnFirstUse(walls);
   return {
     name: 'skills',
@@ -91,15 +90,19 @@ export function skillsArea(deps: SkillsAreaDeps): SkillsArea {
       );
       deps.tools.register(writeSkillTool(review.get));
     },
+    settle: async () => {
+      if (started) await walls.get();
+    },
     status: (): Record<string, string> => {
-      if (!started) return {};
-      const running = isolation.running?.();
+      const built = walls.peek();
+      if (!started || built === undefined) return {};
+      const running = built.running?.();
       return {
         skills:
           running === undefined
-            ? isolation.description
-            : `${isolation.description}; ${running} skill host${running === 1 ? '' : 's'} running`,
-        ...skillLimitsStatus(isolation, store.peek()),
+            ? built.description
+            : `${built.description}; ${running} skill host${running === 1 ? '' : 's'} running`,
+        ...skillLimitsStatus(built, store.peek()),
       };
     },
     catalog: store.get,
@@ -109,22 +112,19 @@ export function skillsArea(deps: SkillsAreaDeps): SkillsArea {
 }
 
 /**
- * The walls as the store sees them, probed the first time anything about them is read: a
- * gateway with no skill installed starts no probe process.
+ * The walls as the store sees them, built the first time a skill host starts: a gateway with no
+ * skill installed neither loads their modules nor starts a probe process.
  */
-function isolationOnFirstUse(walls: () => SkillIsolation): SkillIsolation {
+function isolationOnFirstUse(walls: FirstUse<SkillIsolation>): SkillIsolation {
   return {
     get description() {
-      return walls().description;
+      return walls.peek()?.description ?? 'not probed yet';
     },
     get resources() {
-      return walls().resources;
+      return walls.peek()?.resources;
     },
-    get running() {
-      const walled = walls();
-      return walled.running && (() => walled.running?.() ?? 0);
-    },
-    start: (host) => walls().start(host),
+    running: () => walls.peek()?.running?.() ?? 0,
+    start: async (host) => (await walls.get()).start(host),
   };
 }
 
@@ -179,8 +179,9 @@ export const skills = defineArea(
       home: kernel.paths.home,
       tools: needs.tools.registry,
       validate: createSkillValidator(),
-      isolation: () =>
-        chooseSkillIsolation({
+      isolation: async () => {
+        const { chooseSkillIsolation } = await import('./host/choose-isolation.ts');
+        return chooseSkillIsolation({
           config: kernel.config,
           processEnv: kernel.processEnv,
           secretValues: kernel.secretValues,
@@ -188,7 +189,8 @@ export const skills = defineArea(
           logger: kernel.logger,
           onRefused: (limit) =>
             kernel.metrics.extensionInputRefusedTotal.inc({ source: 'skill_host', limit }),
-        }),
+        });
+      },
       scan: scanPackage,
       logger: kernel.logger,
       now: kernel.now,

@@ -11,14 +11,14 @@ import type { SkillIsolation } from './types.ts';
 /** Walls that count how often they were built (the real ones probe bwrap and prlimit). */
 function countedWalls() {
   const built = { count: 0 };
-  const isolation = (): SkillIsolation => {
+  const isolation = async (): Promise<SkillIsolation> => {
     built.count += 1;
-    return {
+    return await Promise.resolve({
       description: 'counted walls',
       resources: 'no limits (test double)',
       running: () => 0,
       start: () => Promise.reject(new Error('no host in this test')),
-    };
+    });
   };
   return { isolation, built };
 }
@@ -30,7 +30,7 @@ describe('skill walls are probed on first use, not at start-up', () => {
     home = undefined;
   });
 
-  it('starts with no skill installed without building the walls; its status builds them once', async () => {
+  it('starts with no skill installed without building the walls; settling for /status builds them once', async () => {
     home = await mkdtemp(join(tmpdir(), 'hearth-skill-walls-'));
     const { isolation, built } = countedWalls();
     const area = skillsArea({
@@ -44,11 +44,13 @@ describe('skill walls are probed on first use, not at start-up', () => {
     expect(area.status?.()).toEqual({});
     await area.start?.();
     expect(built.count).toBe(0);
+    expect(area.status?.()).toEqual({});
+    await Promise.all([area.settle?.(), area.settle?.()]);
     expect(area.status?.()).toEqual({
       skills: 'counted walls; 0 skill hosts running',
       skill_limits: 'no limits (test double)',
     });
-    area.status?.();
+    await area.settle?.();
     expect(built.count).toBe(1);
     await area.close?.();
   });

@@ -55,6 +55,7 @@ export const status = defineArea(
         backends: () => ({
           ...mergedBackends(Object.values(needs as Record<string, Area>)),
           ...(runtime ? { allocator: runtime.allocator, heap: runtime.heap } : {}),
+          ...(runtime?.compileCache ? { compile_cache: runtime.compileCache } : {}),
         }),
         channelConnected: needs.channels.connected,
       },

@@ -8,7 +8,6 @@ import { createBrowserController, type BrowserController } from './browser/brows
 import type { ToolRegistry } from './contract.ts';
 import { createLocalExecutor } from './executors/local/local-executor.ts';
 import type { Executor } from './executors/ports.ts';
-import { createSidecarExecutor } from './executors/sidecar/sidecar-executor.ts';
 import { gatedTool, shellTool } from './shell-tool.ts';
 
 export { BUILTIN_TOOLS } from './builtin-names.ts';
@@ -49,6 +48,8 @@ export async function buildTools(deps: BuildToolsDeps): Promise<ToolRuntime> {
   const security = deps.config.security;
   if (security.executor === 'sandbox') {
     try {
+      // Loaded only when configured: most gateways run the local executor.
+      const { createSidecarExecutor } = await import('./executors/sidecar/sidecar-executor.ts');
       executor = await createSidecarExecutor({
         url: security.sandbox_url,
         token: () => security.sandbox_token,

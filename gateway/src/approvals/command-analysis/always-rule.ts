@@ -9,7 +9,7 @@
  * opaque line, a path) stores nothing, and the note says why.
  */
 import { posix } from 'node:path';
-import { RE2JS } from 're2js';
+import { re2 } from '../../text/re2.ts';
 import { showControls } from '../../text/show-controls.ts';
 import type { CommandAnalysis } from '../ports.ts';
 import {
@@ -202,7 +202,7 @@ export function alwaysRule(
     const text = analysis.commands[0]!.text;
     const where = workdir === null ? '' : ' in this directory';
     return {
-      entry: { pattern: name, arg_pattern: `^${RE2JS.quote(text)}$`, directory: workdir },
+      entry: { pattern: name, arg_pattern: `^${re2().quote(text)}$`, directory: workdir },
       note: `${name} can run other code (${how}): only this exact command is allowed`,
       scope: workdir === null ? 'always allows exactly this command' : EXACT_SCOPE,
       allowed: `exactly this command${where} now runs without asking (${name} can run other code)`,
@@ -224,7 +224,7 @@ export function isExactCommandPattern(argPattern: string): boolean {
     return false;
   const inner = argPattern.slice(1, -1);
   const text = inner.replace(/\\([\s\S])/g, '$1');
-  return RE2JS.quote(text) === inner;
+  return re2().quote(text) === inner;
 }
 
 /**

@@ -8,7 +8,7 @@
  * or regex never matches.
  */
 import { posix } from 'node:path';
-import { RE2JS } from 're2js';
+import { re2, type RE2JS } from '../../text/re2.ts';
 import type { AllowlistEntry, CommandAnalysis, SimpleCommand } from '../ports.ts';
 
 /** The parts of an allowlist entry that matching reads. */
@@ -38,7 +38,7 @@ export function programMatchesGlob(programName: string, pattern: string): boolea
 /** Why re2js cannot compile `argPattern`, or null when it can. */
 export function argPatternProblem(argPattern: string): string | null {
   try {
-    RE2JS.compile(argPattern);
+    re2().compile(argPattern);
     return null;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
@@ -50,7 +50,7 @@ function argumentsMatch(text: string, rule: AllowlistRule, context: MatchContext
   if (argPattern === null || argPattern === undefined || argPattern === '') return true;
   let regex: RE2JS;
   try {
-    regex = RE2JS.compile(argPattern);
+    regex = re2().compile(argPattern);
   } catch (error) {
     context.onInvalidPattern?.(rule, error instanceof Error ? error.message : String(error));
     return false;

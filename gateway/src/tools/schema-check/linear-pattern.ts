@@ -5,7 +5,7 @@
  * what needs a backtracking engine (lookaround, back-references) or exceeds RE2's limits is an
  * `UnsafePatternError` naming the pattern, and the schema holding it is refused.
  */
-import { RE2JS } from 're2js';
+import { re2, type RE2JS } from '../../text/re2.ts';
 
 /** Longest part of a pattern quoted in an error. */
 const SHOWN_CHARS = 80;
@@ -75,7 +75,7 @@ export function toRe2Syntax(pattern: string): string {
 /** Compiles a JSON Schema pattern for RE2; an `UnsafePatternError` when RE2 cannot run it. */
 export function compileLinear(pattern: string): RE2JS {
   try {
-    return RE2JS.compile(toRe2Syntax(pattern));
+    return re2().compile(toRe2Syntax(pattern));
   } catch (error) {
     const shown = pattern.length > SHOWN_CHARS ? `${pattern.slice(0, SHOWN_CHARS)}…` : pattern;
     const why = error instanceof Error ? error.message : String(error);
