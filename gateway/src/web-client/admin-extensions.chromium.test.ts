@@ -188,13 +188,15 @@ describe.skipIf(!chromiumPath || !hasOpenssl())(
       await page.keyboard.press('Enter');
       const dialog = page.getByRole('alertdialog', { name: 'Approve greeter?' });
       await dialog.waitFor();
-      expect(await page.evaluate('document.activeElement.textContent')).toBe('Cancel');
+      await expect.poll(() => page.evaluate('document.activeElement.textContent')).toBe('Cancel');
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
-      expect(await page.evaluate('document.activeElement.textContent')).toBe('Approve…');
+      await expect.poll(() => page.evaluate('document.activeElement.textContent')).toBe('Approve…');
       expect((await call('GET', '/skills')).body.skills).toEqual([]);
       await page.keyboard.press('Enter');
       await dialog.waitFor();
+      // The confirmation moves the focus to Cancel once rendered: only then step back to Approve.
+      await expect.poll(() => page.evaluate('document.activeElement.textContent')).toBe('Cancel');
       await page.keyboard.press('Shift+Tab');
       await page.keyboard.press('Enter');
       await page.getByRole('status').filter({ hasText: "Approved 'greeter'" }).waitFor();

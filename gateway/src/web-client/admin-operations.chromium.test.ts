@@ -298,7 +298,10 @@ describe.skipIf(!chromiumPath)(
       await dialog.waitFor({ state: 'detached' });
       expect((await bed.get('/orchestrator/nodes/research')).status).toBe(200);
       await card.getByRole('button', { name: 'Delete research…' }).click();
-      expect(await page.evaluate('document.activeElement?.textContent')).toBe('Delete research');
+      // The confirmation takes the focus once it has rendered.
+      await expect
+        .poll(() => page.evaluate('document.activeElement?.textContent'))
+        .toBe('Delete research');
       await page.keyboard.press('Enter');
       await page
         .getByRole('status')
