@@ -52,7 +52,7 @@ try {
     await page.getByLabel('Message').fill(first ? 'list my notes' : 'plan my week');
     await page.getByLabel('Message').press('Enter');
     await page
-      .locator(first ? '.message.notice' : '.message.assistant')
+      .locator(first ? '.message.approval' : '.message.assistant')
       .last()
       .waitFor({
         timeout: 20_000,
