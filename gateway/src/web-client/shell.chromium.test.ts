@@ -132,11 +132,13 @@ describe.skipIf(!chromiumPath)(
       await page.getByLabel('Search memories').waitFor();
       // `/` focuses the view's field (Memory's search)…
       await page.keyboard.press('/');
-      expect(await page.evaluate<string>('document.activeElement.id')).toBe('memory-query');
+      await expect
+        .poll(() => page.evaluate<string>('document.activeElement.id'))
+        .toBe('memory-query');
       // …and typing there is typing: `g s` stays in the field.
       await page.keyboard.type('gs/?');
       expect(await page.getByLabel('Search memories').inputValue()).toBe('gs/?');
-      expect(await page.evaluate<string>('location.hash')).toBe('#memory');
+      await expect.poll(() => page.evaluate<string>('location.hash')).toBe('#memory');
       expect(await page.getByRole('dialog').count()).toBe(0);
       // A letter no view has, or one too late, does nothing.
       await page.locator('h1').click();
@@ -145,7 +147,7 @@ describe.skipIf(!chromiumPath)(
       await page.keyboard.press('g');
       await page.waitForTimeout(1_700);
       await page.keyboard.press('s');
-      expect(await page.evaluate<string>('location.hash')).toBe('#memory');
+      await expect.poll(() => page.evaluate<string>('location.hash')).toBe('#memory');
       // Ctrl+K from a view without a field: the chat's composer.
       await page.keyboard.press('g');
       await page.keyboard.press('s');
@@ -170,7 +172,7 @@ describe.skipIf(!chromiumPath)(
       ).toBe(true);
       await page.keyboard.press('g');
       await page.keyboard.press('m');
-      expect(await page.evaluate<string>('location.hash')).toBe('#status');
+      await expect.poll(() => page.evaluate<string>('location.hash')).toBe('#status');
       expect((await axeAudit(page)).violations).toEqual([]);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
@@ -179,9 +181,9 @@ describe.skipIf(!chromiumPath)(
       await dialog.waitFor();
       await dialog.getByRole('button', { name: 'Close' }).click();
       await dialog.waitFor({ state: 'hidden' });
-      expect(await page.evaluate<string>('document.activeElement.textContent')).toMatch(
-        /Shortcuts/,
-      );
+      await expect
+        .poll(() => page.evaluate<string>('document.activeElement.textContent'))
+        .toMatch(/Shortcuts/);
       await page.context().close();
     });
 
@@ -192,10 +194,12 @@ describe.skipIf(!chromiumPath)(
       expect(await menu.getAttribute('aria-expanded')).toBe('false');
       expect(await memory.isVisible()).toBe(false);
       await menu.click();
-      expect(await menu.getAttribute('aria-expanded')).toBe('true');
+      await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('true');
       await memory.waitFor();
       // The current view's link has the focus; the drawer fits the phone.
-      expect(await page.evaluate<string>("document.activeElement.dataset.view ?? ''")).toBe('chat');
+      await expect
+        .poll(() => page.evaluate<string>("document.activeElement.dataset.view ?? ''"))
+        .toBe('chat');
       const box = await page.locator('#sidebar').boundingBox();
       expect(box!.width).toBeLessThanOrEqual(SHOT_SIZES.phone.width);
       expect((await axeAudit(page)).violations).toEqual([]);
@@ -209,7 +213,9 @@ describe.skipIf(!chromiumPath)(
       await memory.waitFor();
       await page.keyboard.press('Escape');
       await memory.waitFor({ state: 'hidden' });
-      expect(await page.evaluate<string>('document.activeElement.id')).toBe('menu-button');
+      await expect
+        .poll(() => page.evaluate<string>('document.activeElement.id'))
+        .toBe('menu-button');
       // So does a tap beside it.
       await menu.click();
       await memory.waitFor();
