@@ -5,40 +5,18 @@
  * sees exactly the spec's frames.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { startChatTestBed, type ChatTestBed } from '../testing/gateway/chat-gateway.ts';
+import { frameClient, type Frame } from '../testing/gateway/frame-client.ts';
 import { TOOL_TEXT_CAP } from './rich-frames.ts';
 
-type Frame = Record<string, unknown> & { type: string };
-
+/** The shared frame client, each wait as long as the test's own timeout allows. */
 async function client(url: string) {
-  const socket = new WebSocket(url);
-  const frames: Frame[] = [];
-  const waiters: { match: (f: Frame) => boolean; resolve: (f: Frame) => void }[] = [];
-  socket.on('message', (data: Buffer) => {
-    const frame = JSON.parse(data.toString()) as Frame;
-    frames.push(frame);
-    for (const waiter of [...waiters]) {
-      if (waiter.match(frame)) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(frame);
-      }
-    }
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
+  const c = await frameClient(url);
   return {
-    frames,
-    send: (frame: unknown) => socket.send(JSON.stringify(frame)),
-    next: (match: (f: Frame) => boolean) =>
-      new Promise<Frame>((resolve) => {
-        const found = frames.find(match);
-        if (found) resolve(found);
-        else waiters.push({ match, resolve });
-      }),
-    close: () => socket.close(),
+    frames: c.frames,
+    send: (frame: unknown) => c.send(frame),
+    next: (match: (f: Frame) => boolean) => c.next(match, 60_000),
+    close: () => c.socket.close(),
   };
 }
 
