@@ -5,6 +5,7 @@
  */
 import { HearthError } from '../errors.ts';
 import {
+  copyOrigin,
   decodeOrigin,
   defaultEntryOrigin,
   normaliseOrigin,
@@ -108,8 +109,28 @@ export function storedOrigin(origin: MemoryOrigin | undefined, type: string): Me
 export const LEGACY_NOTE_ORIGIN = JSON.stringify(defaultEntryOrigin('note'));
 export const LEGACY_OTHER_ORIGIN = JSON.stringify(defaultEntryOrigin('turn'));
 
-/** A stored origin as read back; anything unreadable reads as untrusted (fail closed). */
-export const readOrigin = (value: unknown): MemoryOrigin => decodeOrigin(value, UNREADABLE_ORIGIN);
+/** Distinct stored origin texts kept decoded; a store holds few (most rows are trusted). */
+const DECODED_ORIGINS = 256;
+/** Longer origin texts (many untrusted sources) are decoded each time rather than kept. */
+const DECODED_ORIGIN_CHARS = 1_024;
+const decodedOrigins = new Map<string, MemoryOrigin>();
+
+/**
+ * A stored origin as read back; anything unreadable reads as untrusted (fail closed). Every
+ * row a search returns carries one and they repeat, so the checked decoding of a JSON text is
+ * kept (the schema check was most of the cost of mapping a row); each call gets its own copy.
+ */
+export function readOrigin(value: unknown): MemoryOrigin {
+  if (typeof value !== 'string' || value.length > DECODED_ORIGIN_CHARS)
+    return decodeOrigin(value, UNREADABLE_ORIGIN);
+  let origin = decodedOrigins.get(value);
+  if (origin === undefined) {
+    origin = decodeOrigin(value, UNREADABLE_ORIGIN);
+    if (decodedOrigins.size >= DECODED_ORIGINS) decodedOrigins.clear();
+    decodedOrigins.set(value, origin);
+  }
+  return copyOrigin(origin);
+}
 
 /**
  * The origin a history message is stored with: null (the role's default) or the given one

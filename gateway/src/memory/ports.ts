@@ -483,7 +483,13 @@ export {
   type OriginTrust,
 } from './origin.ts';
 // For the store adapters (db area): how origins are checked, stored and read back.
-export { decodeOrigin, defaultEntryOrigin, normaliseOrigin, UNREADABLE_ORIGIN } from './origin.ts';
+export {
+  copyOrigin,
+  decodeOrigin,
+  defaultEntryOrigin,
+  normaliseOrigin,
+  UNREADABLE_ORIGIN,
+} from './origin.ts';
 export {
   DEFAULT_EMBEDDING_MODEL_ID,
   PULL_COMMAND,
