@@ -12,6 +12,7 @@ import {
   rowLimit,
   storedHistoryOrigin,
 } from '../memory-rows.ts';
+import type { DeferredWrites } from './deferred-writes.ts';
 import type { SqliteDrizzle } from './repositories.ts';
 import { storedSessions } from './stored-sessions.ts';
 import { conversationMessages, sessionTitles } from './schema.ts';
@@ -47,29 +48,18 @@ const originText = (origin: MemoryOrigin | null): string | null => {
   return stored === null ? null : JSON.stringify(stored);
 };
 
-/** Rows waiting for the next write: one session's messages from one `append`. */
-interface PendingAppend {
-  rows: {
-    sessionId: string;
-    role: 'user' | 'assistant';
-    content: string;
-    origin: string | null;
-    createdAt: number;
-  }[];
-  resolve: (ids: number[]) => void;
-  reject: (error: unknown) => void;
-}
-
 /**
  * The stored history on SQLite. Its statements are compiled once (the chat appends after every
- * turn and loads on a session's first). Appends are written after the current tick, all those
- * of one tick in one transaction: the reply does not wait for them, and concurrent turns share
- * one commit. Every other call (and `flush`, which closing the database runs) writes what is
- * waiting first, so a load in this process always sees the appends before it.
+ * turn and loads on a session's first). Appends are deferred writes (deferred-writes.ts):
+ * written after the current tick, all those queued by then in one transaction, so the reply
+ * does not wait for them and concurrent turns share one commit. Every other call (and closing
+ * the database) writes what is waiting first, so a load in this process always sees the
+ * appends before it.
  */
 export function sqliteConversationRepository(
   db: SqliteDrizzle,
-): ConversationHistoryStore & { flush(): void } {
+  writes: DeferredWrites,
+): ConversationHistoryStore {
   const ofSession = (sessionId: string) => eq(conversationMessages.sessionId, sessionId);
   const messagesOf = (sessionId: string) =>
     and(ofSession(sessionId), ne(conversationMessages.role, 'summary'));
@@ -104,44 +94,18 @@ export function sqliteConversationRepository(
     .returning({ id: conversationMessages.id })
     .prepare();
 
-  const pending: PendingAppend[] = [];
-  let scheduled = false;
-
   /** The rows' ids, in order (one transaction assigns them ascending). */
-  const insertRows = (job: PendingAppend): number[] =>
-    job.rows.map((row) => insertMessage.get(row)?.id ?? 0);
-
-  /** Writes every waiting append: one transaction, or each on its own when that one fails. */
-  function flush(): void {
-    scheduled = false;
-    if (pending.length === 0) return;
-    const batch = pending.splice(0);
-    let written: number[][];
-    try {
-      written = db.transaction(() => batch.map(insertRows));
-    } catch {
-      // One bad append must not take the others with it: each is tried alone.
-      for (const job of batch) {
-        try {
-          job.resolve(db.transaction(() => insertRows(job)));
-        } catch (error) {
-          job.reject(error);
-        }
-      }
-      return;
-    }
-    batch.forEach((job, i) => job.resolve(written[i] ?? []));
-  }
+  const insertRows = (rows: readonly Record<string, unknown>[]): number[] =>
+    rows.map((row) => insertMessage.get(row)?.id ?? 0);
 
   /** Runs `work` after what is waiting has been written. */
   const afterPending = <T>(work: () => T): Promise<T> =>
     settle(() => {
-      flush();
+      writes.flush();
       return work();
     });
 
   return {
-    flush,
     load: (sessionId, limit) =>
       afterPending(() => {
         const wanted = rowLimit(limit);
@@ -172,27 +136,24 @@ export function sqliteConversationRepository(
           earlier: earlier.filter((origin): origin is MemoryOrigin => isUntrusted(origin)),
         };
       }),
-    append: (sessionId, messages) =>
-      new Promise<number[]>((resolve, reject) => {
-        if (messages.length === 0) {
-          resolve([]);
-          return;
-        }
-        // A malformed origin throws here, before anything is queued.
+    append: (sessionId, messages) => {
+      if (messages.length === 0) return Promise.resolve([]);
+      // A malformed origin throws here, before anything is queued.
+      let rows: Record<string, unknown>[];
+      try {
         const createdAt = nowEpochSeconds();
-        const rows = messages.map((message) => ({
+        rows = messages.map((message) => ({
           sessionId,
           role: message.role,
           content: message.content,
           origin: originText(message.origin),
           createdAt,
         }));
-        pending.push({ rows, resolve, reject });
-        if (!scheduled) {
-          scheduled = true;
-          setImmediate(flush);
-        }
-      }),
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+      return writes.defer(() => insertRows(rows));
+    },
     summarise: (sessionId, upTo, summary) =>
       afterPending(() => {
         const origin = originText(summary.origin);

@@ -8,6 +8,7 @@ import type { Database } from '../database.ts';
 import type { SqliteMemoryOptions } from './memory-search.ts';
 import { sqliteChannelRepository } from './channel-repository.ts';
 import { sqliteConversationRepository } from './conversation-repository.ts';
+import { deferredWrites } from './deferred-writes.ts';
 import { sqliteMemoryRepository } from './memory-repository.ts';
 import { sqliteOrchestratorNodeStore } from './orchestrator-nodes.ts';
 import { sqliteAllowlistRepository, sqliteSettingsRepository } from './repositories.ts';
@@ -51,7 +52,7 @@ function openPrepared(location: string, inMemory: boolean, options: SqliteOption
     const db = driver.drizzle({ client });
     migrator.migrate(db, { migrationsFolder });
 
-    const conversations = sqliteConversationRepository(db);
+    const writes = deferredWrites(client);
     let closed = false;
     return {
       kind: 'sqlite',
@@ -61,8 +62,8 @@ function openPrepared(location: string, inMemory: boolean, options: SqliteOption
       memory: sqliteMemoryRepository(db, options),
       orchestratorNodes: sqliteOrchestratorNodeStore(db),
       channels: sqliteChannelRepository(db),
-      usageHistory: sqliteUsageHistoryStore(db),
-      conversations,
+      usageHistory: sqliteUsageHistoryStore(db, writes),
+      conversations: sqliteConversationRepository(db, writes),
       keywordSearch: { indexed: true, method: 'fts5-trigram' },
       ping() {
         if (closed) return Promise.resolve(false);
@@ -75,8 +76,8 @@ function openPrepared(location: string, inMemory: boolean, options: SqliteOption
       close() {
         if (!closed) {
           closed = true;
-          // Appends still waiting for their tick are written before the file is closed.
-          conversations.flush();
+          // Writes still waiting for their tick are written before the file is closed.
+          writes.flush();
           client.close();
         }
         return Promise.resolve();

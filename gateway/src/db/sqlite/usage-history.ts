@@ -1,5 +1,6 @@
 import { orm } from '../drizzle.ts';
 import type { UsageHistoryStore } from '../../usage/ports.ts';
+import type { DeferredWrites } from './deferred-writes.ts';
 import type { SqliteDrizzle } from './repositories.ts';
 import { usageHourly } from './schema.ts';
 
@@ -19,8 +20,14 @@ const columns = {
 /** better-sqlite3 is synchronous; this keeps the port's promise contract (throws become rejections). */
 const settle = <T>(work: () => T): Promise<T> => new Promise((resolve) => resolve(work()));
 
-/** The `usage_hourly` table of the SQLite store. */
-export function sqliteUsageHistoryStore(db: SqliteDrizzle): UsageHistoryStore {
+/**
+ * The `usage_hourly` table of the SQLite store. A generation's row is a deferred write
+ * (deferred-writes.ts), committed with the turn's history; reads write what is waiting first.
+ */
+export function sqliteUsageHistoryStore(
+  db: SqliteDrizzle,
+  writes: DeferredWrites,
+): UsageHistoryStore {
   /**
    * Compiled once: every generation adds its row, and building and preparing the upsert per
    * call cost ~0.8 ms of CPU per chat turn (more than the rest of the turn's writes together).
@@ -49,20 +56,26 @@ export function sqliteUsageHistoryStore(db: SqliteDrizzle): UsageHistoryStore {
     })
     .prepare();
   return {
-    add: (row) =>
-      settle(() => {
-        upsert.run({ ...row });
-      }),
+    add: (row) => {
+      const values = { ...row };
+      return writes.defer(() => {
+        upsert.run(values);
+      });
+    },
     range: (from, to) =>
-      settle(() =>
-        db
+      settle(() => {
+        writes.flush();
+        return db
           .select(columns)
           .from(usageHourly)
           .where(and(gte(usageHourly.hour, from), lt(usageHourly.hour, to)))
           .orderBy(asc(usageHourly.hour), asc(usageHourly.provider), asc(usageHourly.model))
-          .all(),
-      ),
+          .all();
+      }),
     prune: (before) =>
-      settle(() => db.delete(usageHourly).where(lt(usageHourly.hour, before)).run().changes),
+      settle(() => {
+        writes.flush();
+        return db.delete(usageHourly).where(lt(usageHourly.hour, before)).run().changes;
+      }),
   };
 }
