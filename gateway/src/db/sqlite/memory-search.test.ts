@@ -271,4 +271,38 @@ describe('SQLite searchMany (the chat searches all its keywords at once)', () =>
       }
     }
   });
+
+  it('answers a few queries that share one scan of the scope exactly as search does', async () => {
+    const db = await openSqliteDatabase(join(folder, 'joint.db'));
+    try {
+      for (let index = 0; index < 90; index += 1)
+        await db.memory.insert({
+          session_id: index % 3 === 0 ? 'small' : 'large',
+          content: `${corpus[index % corpus.length] ?? ''} garden_note 100% ${index}`,
+          importance_score: 0.5,
+          created_at: 1_000 + Math.floor(index / 4),
+        });
+      const groups = [
+        ['garden', 'note'],
+        ['garden', 'absent', 'café'],
+        ['ΟΔΟΣ', 'ga', 'x', 'NOTE 1'],
+        ['absent', 'missing'],
+        ['_note', '100%', 'n_te', '\\'],
+        ['nul\0', 'istanbul', 'İ'],
+        ['', 'garden'],
+        ['garden', 'garden'],
+      ];
+      for (const queries of groups)
+        for (const session_id of [undefined, 'small', 'large', 'empty'])
+          for (const limit of [0, 1, 3, 100]) {
+            const options = { limit, ...(session_id === undefined ? {} : { session_id }) };
+            const one = await Promise.all(queries.map((q) => db.memory.search(q, options)));
+            const many = await db.memory.searchMany?.(queries, options);
+            expect(many, `${queries.join('|')} ${session_id} ${limit}`).toStrictEqual(one);
+          }
+      await expect(db.memory.searchMany?.(['a', 'b'], { limit: -1 })).rejects.toThrow(/limit/);
+    } finally {
+      await db.close();
+    }
+  });
 });

@@ -233,14 +233,107 @@ export function sqliteMemorySearch(
     return run('indexed', { match: lookup.match });
   }
 
-  /** Every query's matches, in one read transaction (one snapshot, one lock for them all). */
+  const jointScan = sqliteJointScan(db, client);
+
+  /**
+   * Every query's matches, in one read transaction (one snapshot, one lock for them all). When
+   * each query would scan the whole scope (smaller than the probe: the common case of a
+   * session), a few queries share one scan instead.
+   */
   const searchAll = client.transaction(
     (queries: readonly string[], options: SearchOptions): MemoryEntry[][] => {
       const scope = scopeOf(options.session_id);
+      if (
+        queries.length >= 2 &&
+        queries.length <= MAX_JOINT_QUERIES &&
+        searchProbeRows > 0 &&
+        rowLimit(options.limit) > 0 &&
+        !scope.atMost(0) &&
+        scope.boundary(searchProbeRows - 1) === undefined
+      )
+        return jointScan(
+          queries.map((query) => (likeable(query) ? 'ascii' : 'unicode')),
+          queries,
+          options,
+        );
       return queries.map((query) => searchIn(scope, query, options));
     },
   );
   return searchAll;
+}
+
+/** Queries one joint scan answers at most (one compiled statement per mix of folds). */
+const MAX_JOINT_QUERIES = 4;
+
+/**
+ * Several queries' scans of a whole scope as one walk over it, newest first: each row is read
+ * once and tested against every query (a turn searches up to three keywords, and a row read
+ * cost more than its test), each query keeping its first `limit` matches, and the walk stops
+ * once every query has them. Same rows, same order as one scan per query. Only the ids are
+ * walked; the entries are read by id afterwards, mapped as every other read maps them.
+ */
+function sqliteJointScan(
+  db: SqliteDrizzle & { $client: BetterSqlite3.Database },
+  client: BetterSqlite3.Database,
+) {
+  const test = (how: Fold, index: number): string =>
+    how === 'ascii'
+      ? `content like @q${index} escape '\\'`
+      : `instr(${FOLD_FUNCTION}(content), ${FOLD_FUNCTION}(@q${index})) > 0`;
+  const walks = new Map<string, BetterSqlite3.Statement>();
+  function walk(folds: readonly Fold[], bySession: boolean): BetterSqlite3.Statement {
+    const key = `${folds.join(',')}:${bySession ? 'session' : 'all'}`;
+    let found = walks.get(key);
+    if (!found) {
+      const tests = folds.map(test);
+      found = client
+        .prepare(
+          `select id, ${tests.join(', ')} from memory_entries ` +
+            `where ${bySession ? 'session_id = @session and ' : ''}(${tests.join(' or ')}) ` +
+            'order by created_at desc, id desc',
+        )
+        .raw(true);
+      walks.set(key, found);
+    }
+    return found;
+  }
+  const byIds = db
+    .select(entryColumns)
+    .from(memoryEntries)
+    .where(sql`${memoryEntries.id} in (select value from json_each(${sql.placeholder('ids')}))`)
+    .prepare();
+
+  return (
+    folds: readonly Fold[],
+    queries: readonly string[],
+    options: SearchOptions,
+  ): MemoryEntry[][] => {
+    const limit = rowLimit(options.limit);
+    const params: Record<string, string> = {};
+    queries.forEach((query, index) => {
+      params[`q${index}`] = folds[index] === 'ascii' ? `%${escapeLike(query)}%` : query;
+    });
+    if (options.session_id !== undefined) params.session = options.session_id;
+    const ids: number[][] = queries.map(() => []);
+    let open = queries.length;
+    for (const row of walk(folds, options.session_id !== undefined).iterate(params) as Iterable<
+      unknown[]
+    >) {
+      for (let index = 0; index < queries.length; index += 1) {
+        const list = ids[index] as number[];
+        if (row[index + 1] === 1 && list.length < limit) {
+          list.push(row[0] as number);
+          if (list.length === limit) open -= 1;
+        }
+      }
+      if (open === 0) break;
+    }
+    const wanted = [...new Set(ids.flat())];
+    if (wanted.length === 0) return ids.map(() => []);
+    const entries = new Map<number, MemoryEntry>();
+    for (const entry of byIds.all({ ids: JSON.stringify(wanted) })) entries.set(entry.id, entry);
+    return ids.map((list) => list.flatMap((id) => entries.get(id) ?? []));
+  };
 }
 
 const escapeLike = (text: string): string => text.replace(/[\\%_]/g, '\\$&');
