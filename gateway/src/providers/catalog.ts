@@ -551,11 +551,27 @@ export interface ResolvedModel {
   nativeId: string;
 }
 
+/** Resolutions kept for reuse (the router resolves every role on every turn); bounded. */
+const resolved = new Map<string, ResolvedModel | undefined>();
+const MAX_RESOLVED = 256;
+
 /** Infers the provider from the model-id prefix; undefined when no prefix matches. */
 export function resolveModel(modelId: string): ResolvedModel | undefined {
+  if (resolved.has(modelId)) {
+    const known = resolved.get(modelId);
+    return known && { ...known };
+  }
+  const found = inferModel(modelId);
+  if (resolved.size >= MAX_RESOLVED) resolved.clear();
+  resolved.set(modelId, found);
+  return found && { ...found };
+}
+
+function inferModel(modelId: string): ResolvedModel | undefined {
   const id = modelId.trim();
+  const lower = id.toLowerCase();
   for (const provider of PROVIDERS) {
-    const prefix = provider.prefixes.find((p) => id.toLowerCase().startsWith(p));
+    const prefix = provider.prefixes.find((p) => lower.startsWith(p));
     if (prefix) {
       return {
         provider: provider.name,
