@@ -6,6 +6,7 @@ import { hostCheck, type HostPolicy } from './middleware/hosts.ts';
 import { errorHandler, notFoundHandler } from './middleware/errors.ts';
 import { cors, type OriginPolicy } from './middleware/origins.ts';
 import { mountRoutes } from './mount-routes.ts';
+import { routeByMethod } from './method-routers.ts';
 import type { PublicPages } from './pages.ts';
 import { toExpressPath } from './route.ts';
 import { buildOpenApiDocument, type RouteGroup } from './openapi.ts';
@@ -41,8 +42,9 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.set('query parser', 'simple');
 
   app.use(function securityHeaders(_req, res, next) {
-    res.set('X-Content-Type-Options', 'nosniff');
-    res.set('Referrer-Policy', 'no-referrer');
+    // Plain setHeader: these are no Content-Type, so Express's res.set would only add checks.
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
     next();
   });
   app.use(hostCheck({ policy: options.hosts, apiKey: options.apiKey }));
@@ -76,11 +78,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(express.json({ limit: options.bodyLimitBytes, strict: true }));
 
   for (const group of options.groups) {
-    const router = express.Router({ caseSensitive: true, mergeParams: true });
-    mountRoutes(
-      router,
-      group.routes.filter((route) => route.webhook === undefined),
-    );
+    const router = routeByMethod(group.routes.filter((route) => route.webhook === undefined));
     if (group.prefix === '') app.use(router);
     else app.use(group.prefix, router);
   }

@@ -17,14 +17,21 @@ export function trackInFlight(server: Server): Drain {
   const endConnection = (res: ServerResponse) => {
     if (!res.headersSent) res.setHeader('connection', 'close');
   };
+  const closeIdle = () => server.closeIdleConnections();
+  // Shared listeners, added with `on` (a response emits each event once): no closures and no
+  // once-wrappers per request.
+  function onClose(this: ServerResponse): void {
+    inFlight.delete(this);
+  }
+  function onFinish(): void {
+    // The connection turns idle once the response is flushed and the parser reset.
+    if (draining) setImmediate(closeIdle);
+  }
   server.on('request', (_req, res: ServerResponse) => {
     inFlight.add(res);
     if (draining) endConnection(res);
-    res.once('close', () => inFlight.delete(res));
-    res.once('finish', () => {
-      // The connection turns idle once the response is flushed and the parser reset.
-      if (draining) setImmediate(() => server.closeIdleConnections());
-    });
+    res.on('close', onClose);
+    res.on('finish', onFinish);
   });
   return {
     begin() {

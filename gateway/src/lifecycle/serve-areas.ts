@@ -1,9 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { HearthConfig } from '../config/schema.ts';
 import { createHttpApp } from '../http/app.ts';
+import { createHttpServer } from '../http/server.ts';
 import { assertSafeBinding } from '../http/binding.ts';
 import { buildOpenApiDocument, type RouteGroup } from '../http/openapi.ts';
 import { trackInFlight } from '../http/drain.ts';
@@ -64,7 +65,7 @@ export function serveAreas(areas: readonly Area[], options: ServeAreasOptions) {
     groups,
     openApi,
   });
-  const server: Server = createServer(app);
+  const server: Server = createHttpServer(app);
   server.keepAliveTimeout = 65_000;
   const drain = trackInFlight(server);
   const sockets: SocketRouter = createSocketRouter({

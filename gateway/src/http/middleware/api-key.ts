@@ -35,16 +35,26 @@ export function keyMatches(given: string | undefined, expected: string): boolean
 }
 
 /**
+ * `keyMatches` against a fixed key whose digest is taken once, not on every request (the
+ * middlewares check each request against the one configured key).
+ */
+export function keyMatcher(expected: string): (given: string | undefined) => boolean {
+  const expectedDigest = digest(expected);
+  return (given) => given !== undefined && timingSafeEqual(digest(given), expectedDigest);
+}
+
+/**
  * When an API key is configured, every request except the exempt root paths (health,
  * readiness, docs) must carry `X-API-Key` with that value, compared in constant time over
  * SHA-256 digests so the key's length does not leak either.
  */
 export function apiKeyAuth(options: ApiKeyOptions): RequestHandler {
   const exempt = new Set(options.exempt ?? DEFAULT_EXEMPT);
+  const matches = keyMatcher(options.apiKey);
   return function apiKeyAuthMiddleware(req, _res, next) {
     if (options.apiKey === '') return next();
     if (isExemptPath(req.path, exempt) || options.isPublic?.(req.path)) return next();
-    if (keyMatches(req.get('x-api-key'), options.apiKey)) return next();
+    if (matches(req.get('x-api-key'))) return next();
     next(new HearthError('unauthorized', 'Missing or invalid X-API-Key header'));
   };
 }

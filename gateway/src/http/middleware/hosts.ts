@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { isIP } from 'node:net';
 import { HearthError } from '../../errors.ts';
-import { keyMatches } from './api-key.ts';
+import { keyMatcher } from './api-key.ts';
 
 export interface HostPolicy {
   /** Whether a request's raw `Host` header names the gateway. */
@@ -10,6 +10,9 @@ export interface HostPolicy {
 
 /** `name[:port]` or `[v6][:port]`; nothing that a URL parser could read differently (`@`, `/`…). */
 const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[a-z0-9_.-]+)(:\d{1,5})?$/i;
+
+/** How many distinct `Host` values a policy remembers its verdict on. */
+const MAX_KEPT_VERDICTS = 256;
 
 /** The bare, lower-case name of a `Host` value or URL host, without brackets or a final dot. */
 function bareName(host: string): string {
@@ -37,15 +40,26 @@ export function createHostPolicy(options: {
       ...options.allowedHosts,
     ].map(bareName),
   );
+  const decide = (host: string): boolean => {
+    const match = HOST_HEADER.exec(host.trim());
+    if (!match) return false;
+    const name = bareName(match[1] ?? '');
+    return (
+      name === 'localhost' || name.endsWith('.localhost') || isIP(name) !== 0 || names.has(name)
+    );
+  };
+  // The policy never changes and clients send the same few Host values, so each verdict is
+  // kept; a bounded number, as the header is the client's to choose.
+  const verdicts = new Map<string, boolean>();
   return {
     isAllowed(host) {
       if (host === undefined) return false;
-      const match = HOST_HEADER.exec(host.trim());
-      if (!match) return false;
-      const name = bareName(match[1] ?? '');
-      return (
-        name === 'localhost' || name.endsWith('.localhost') || isIP(name) !== 0 || names.has(name)
-      );
+      let verdict = verdicts.get(host);
+      if (verdict === undefined) {
+        verdict = decide(host);
+        if (verdicts.size < MAX_KEPT_VERDICTS) verdicts.set(host, verdict);
+      }
+      return verdict;
     },
   };
 }
@@ -64,11 +78,12 @@ export function hostNotAllowedDetail(host: string | undefined): string {
  * A request carrying the valid API key passes with any `Host`.
  */
 export function hostCheck(options: { policy: HostPolicy; apiKey: string }): RequestHandler {
+  const matches = keyMatcher(options.apiKey);
   return function hostCheckMiddleware(req, _res, next) {
     if (req.path === '/health') return next();
     const host = req.headers.host;
     if (options.policy.isAllowed(host)) return next();
-    if (options.apiKey !== '' && keyMatches(req.get('x-api-key'), options.apiKey)) return next();
+    if (options.apiKey !== '' && matches(req.get('x-api-key'))) return next();
     next(new HearthError('forbidden', hostNotAllowedDetail(host)));
   };
 }
