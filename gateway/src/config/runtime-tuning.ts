@@ -24,7 +24,9 @@
  * under `backends.allocator` and `backends.heap`.
  */
 
-import { statSync } from 'node:fs';
+// Not an ESM import: node:fs's ESM namespace runs its lazy getters (ReadStream…), ~30 internal
+// modules and ~10 ms of CPU in the first image, which only re-executes itself (main.ts).
+const { statSync } = process.getBuiltinModule('node:fs');
 
 /** Set on the re-executed process: what was applied and the values to restore. */
 export const TUNED_MARKER = 'HEARTH_RUNTIME_TUNED';
