@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   HEAP_GROWING_PERCENT,
+  JEMALLOC_CONF,
   JEMALLOC_PATHS,
   planRuntimeTuning,
   restoreEnvironment,
@@ -55,18 +56,40 @@ describe('planRuntimeTuning', () => {
       '--port',
       '7432',
     ]);
-    expect(plan.env).toMatchObject({ PATH: '/usr/bin', LD_PRELOAD: JEMALLOC });
+    expect(plan.env).toMatchObject({
+      PATH: '/usr/bin',
+      LD_PRELOAD: JEMALLOC,
+      MALLOC_CONF: JEMALLOC_CONF,
+    });
     expect(plan.env.MALLOC_ARENA_MAX).toBeUndefined();
     expect(plan.marker).toEqual({
       report: { allocator: `jemalloc (${JEMALLOC})`, heap: HEAP_REPORT },
-      restore: { LD_PRELOAD: null },
+      restore: { LD_PRELOAD: null, MALLOC_CONF: null },
     });
+  });
+
+  it("keeps the user's MALLOC_CONF", () => {
+    const plan = relaunch(planRuntimeTuning(input({ env: { MALLOC_CONF: 'narenas:2' } })));
+    expect(plan.env.MALLOC_CONF).toBe('narenas:2');
+    expect(plan.marker.restore).toEqual({ LD_PRELOAD: null });
+  });
+
+  it('asks for the glibc version only when no jemalloc is found (the probe is a diagnostic report)', () => {
+    let asked = 0;
+    const glibcVersion = () => {
+      asked += 1;
+      return '2.36';
+    };
+    planRuntimeTuning(input({ glibcVersion }));
+    expect(asked).toBe(0);
+    planRuntimeTuning(input({ files: [], glibcVersion }));
+    expect(asked).toBe(1);
   });
 
   it('puts jemalloc in front of an existing LD_PRELOAD and remembers the old value', () => {
     const plan = relaunch(planRuntimeTuning(input({ env: { LD_PRELOAD: '/lib/other.so' } })));
     expect(plan.env.LD_PRELOAD).toBe(`${JEMALLOC} /lib/other.so`);
-    expect(plan.marker.restore).toEqual({ LD_PRELOAD: '/lib/other.so' });
+    expect(plan.marker.restore).toEqual({ LD_PRELOAD: '/lib/other.so', MALLOC_CONF: null });
   });
 
   it('falls back to one glibc arena and a fixed mmap threshold when no jemalloc is installed', () => {
@@ -223,6 +246,8 @@ describe.runIf(process.platform === 'linux' && typeof process.execve === 'functi
           semiSpaceFlag: true,
           growingFlag: true,
           ldPreload: null,
+          mallocConf: null,
+          jemallocThread: true,
           marker: null,
           report: { allocator: `jemalloc (${jemalloc})` },
         });

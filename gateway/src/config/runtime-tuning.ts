@@ -24,7 +24,9 @@
  * under `backends.allocator` and `backends.heap`.
  */
 
-import { statSync } from 'node:fs';
+// Not an ESM import: node:fs's ESM namespace runs its lazy getters (ReadStream…), ~30 internal
+// modules and ~10 ms of CPU in the first image, which only re-executes itself (main.ts).
+const { statSync } = process.getBuiltinModule('node:fs');
 
 /** Set on the re-executed process: what was applied and the values to restore. */
 export const TUNED_MARKER = 'HEARTH_RUNTIME_TUNED';
@@ -89,6 +91,14 @@ const NODE_DEFAULTS = 'Node defaults';
  */
 const GLIBC_SETTINGS = { MALLOC_ARENA_MAX: '1', MALLOC_MMAP_THRESHOLD_: '32768' } as const;
 
+/**
+ * jemalloc returns freed pages only while the process allocates (its default decay, 10 s, is
+ * applied on allocation), so the pages start-up freed stayed resident in an idle gateway. A
+ * background thread purges them on time, after 1 s: idle RSS 10 s after /ready 112–113 MB →
+ * 107–108 MB (`npm run bench:start`, default config). A MALLOC_CONF of the user's wins.
+ */
+export const JEMALLOC_CONF = 'background_thread:true,dirty_decay_ms:1000';
+
 function userMallocSettings(env: Readonly<Record<string, string | undefined>>): boolean {
   return (
     Object.keys(GLIBC_SETTINGS).some((name) => env[name] !== undefined) ||
@@ -113,12 +123,14 @@ export function planRuntimeTuning(input: TuningInput): TuningPlan {
   const changes: Record<string, string> = {};
   let allocator: string;
   const jemalloc = findJemalloc(input);
-  const glibc = input.glibcVersion();
+  // Asked only without jemalloc: the probe (a diagnostic report) costs ~6 ms of CPU.
+  const glibc = jemalloc === undefined ? input.glibcVersion() : undefined;
   if (/libjemalloc/.test(env.LD_PRELOAD ?? '')) {
     allocator = 'jemalloc (LD_PRELOAD from the environment)';
   } else if (jemalloc !== undefined) {
     changes.LD_PRELOAD = env.LD_PRELOAD ? `${jemalloc} ${env.LD_PRELOAD}` : jemalloc;
     allocator = `jemalloc (${jemalloc})`;
+    if (env.MALLOC_CONF === undefined) changes.MALLOC_CONF = JEMALLOC_CONF;
   } else if (glibc === undefined) {
     return untuned('jemalloc not found; not glibc');
   } else if (userMallocSettings(env)) {

@@ -1,5 +1,8 @@
-import { ClientRequest } from 'node:http';
 import { defaultPort, normaliseHostname, type EgressTarget } from './local-hosts.ts';
+
+// Not an ESM import: filling node:http's ESM namespace runs its lazy getters, which load undici
+// at start-up (lifecycle/serve-areas.ts says why that is avoided).
+const { ClientRequest } = process.getBuiltinModule('node:http');
 
 /** An outbound request as read from a diagnostics-channel message: never headers or bodies. */
 export interface OutboundRequest {

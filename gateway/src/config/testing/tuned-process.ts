@@ -3,7 +3,7 @@
  * then runs with, as one JSON line; runtime-tuning.test.ts spawns it.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { tuneThisProcess } from '../runtime-tuning.ts';
 
 const report = tuneThisProcess();
@@ -14,6 +14,11 @@ process.stdout.write(
     report,
     ldPreload: process.env.LD_PRELOAD ?? null,
     mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? null,
+    mallocConf: process.env.MALLOC_CONF ?? null,
+    /** jemalloc's background thread (MALLOC_CONF background_thread), by its thread name. */
+    jemallocThread: readdirSync('/proc/self/task').some((task) =>
+      readFileSync(`/proc/self/task/${task}/comm`, 'utf8').startsWith('jemalloc_bg_thd'),
+    ),
     marker: process.env.HEARTH_RUNTIME_TUNED ?? null,
     jemallocMapped: readFileSync('/proc/self/maps', 'utf8').includes('libjemalloc'),
     childLdPreload: execFileSync(process.execPath, ['-p', "process.env.LD_PRELOAD ?? 'none'"], {
