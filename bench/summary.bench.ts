@@ -10,6 +10,7 @@
  *   upstream bytes of "hello" with 0, 50, 500 tools          bench/tools.bench.ts (`all` = before)
  *   ./hearth status, --help, npx hearth status, npm start     bench/commands.bench.ts (both)
  *   node_modules size                                        du of both checkouts' installs
+ *   npm install on a clean clone, empty npm cache            bench/install.bench.ts (both)
  *   gateway image size                                       docker image inspect (when present)
  *
  * Env: BENCH_BASELINE_ROOT (required): a checkout of the pinned baseline (BASELINE_COMMIT below)
@@ -17,6 +18,8 @@
  *   git worktree add ../hearth-baseline 2ebbd77 && (cd ../hearth-baseline && npm ci)
  * BENCH_IMAGE (hearth:local) and BENCH_BASELINE_IMAGE (unset: no image ratio); the sub-benches'
  * own variables pass through (BENCH_TURNS…). BENCH_QUICK=1 shortens every sub-bench.
+ * BENCH_INSTALL=0 leaves out the clean installs (~2 min for both checkouts; they download every
+ * package).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -227,6 +230,30 @@ rows.push({
   target: '≤ 600 MB',
   met: duMb(join(ROOT, 'node_modules')) <= 600,
 });
+if (process.env.BENCH_INSTALL !== '0') {
+  run('bench/install.bench.ts', { BENCH_BASELINE_ROOT: BASELINE_ROOT });
+  const install = results('install.json') as {
+    results: Record<'current' | 'baseline', { wall_s: number; cpu_s: number }>;
+  };
+  const { current, baseline } = install.results;
+  rows.push(
+    {
+      figure: 'npm install (clean clone, empty cache)',
+      head: current.wall_s,
+      base: baseline.wall_s,
+      unit: 's',
+      target: '≤ 35 s',
+      met: current.wall_s <= 35,
+    },
+    {
+      figure: 'CPU of that install',
+      head: current.cpu_s,
+      base: baseline.cpu_s,
+      unit: 's',
+      target: '—',
+    },
+  );
+}
 const imageMb = (ref: string | undefined): number => {
   if (ref === undefined) return Number.NaN;
   try {

@@ -6,12 +6,13 @@
  * because Node's TypeScript stripper is never loaded. Tests and `npm run start:dev` run the
  * sources.
  *
- * First the clients' REST types are regenerated (scripts/generate-client.ts), so the web
- * client built here and the next typecheck see the routes as they are.
+ * The clients' REST types are regenerated from the compiled gateway (scripts/generate-client.ts),
+ * so the next typecheck sees the routes as they are.
  *
- * Types are not checked here (`npm run typecheck` does that), and no declaration files are
- * read, so the build takes a few seconds. Test-only modules (fake servers, conformance suites,
- * testing/ helpers, __fixtures__/) are left out, and the build fails if one reaches dist/.
+ * Each module is compiled on its own by esbuild (scripts/build/transpile.ts): types are not
+ * checked here (`npm run typecheck` does that). Test-only modules (fake servers, conformance
+ * suites, testing/ helpers, __fixtures__/) are left out, and the build fails if one reaches
+ * dist/.
  *
  * dist/gateway and dist/cli-ink each get a node_modules link to their workspace's own
  * node_modules, so a compiled file finds the same packages as its source (npm nests a
@@ -24,7 +25,7 @@
  * the build of the sources, configs and dependencies as they are now; it says which. One build
  * runs at a time in a checkout (scripts/build/build-lock.ts); another waits for it.
  */
-import { execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -51,26 +52,9 @@ if (state !== undefined && !state.fresh)
 // Taken before anything is built, so that a source changed during the build means another.
 const inputs = inputFingerprint(root);
 await rm('dist', { recursive: true, force: true });
-// The clients' REST types (@hearth/client), from the gateway's route schemas as they are now.
-execFileSync(process.execPath, ['scripts/generate-client.ts'], { stdio: 'inherit' });
-execFileSync(
-  process.execPath,
-  [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-  { stdio: 'inherit' },
-);
-// The web client: Vite builds web/ into web/dist/, which the gateway serves at `/`.
-execFileSync(
-  process.execPath,
-  [
-    join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js'),
-    'build',
-    '--config',
-    'web/vite.config.ts',
-    '--logLevel',
-    'warn',
-  ],
-  { stdio: 'inherit' },
-);
+// Loaded here, not at the top, as the checks below: an up-to-date dist/ should not cost them.
+const { transpile } = await import('./build/transpile.ts');
+await transpile(root, 'dist');
 for (const path of [
   'gateway/drizzle',
   'cli-ink/package.json',
@@ -89,8 +73,27 @@ if (testOnly.length > 0) {
   process.exit(1);
 }
 
-// Loaded here, not at the top: they take seconds to load (TypeScript), which an up-to-date
-// dist/ should not cost.
+// Two independent processes, side by side: the clients' REST types (@hearth/client), from the
+// compiled gateway's route schemas as they are now, and the web client, which Vite builds from
+// web/ into web/dist/ (the gateway serves it at `/`; types play no part in it).
+const children = await Promise.allSettled([
+  runNode(['scripts/generate-client.ts', '--compiled', 'dist']),
+  runNode([
+    join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js'),
+    'build',
+    '--config',
+    'web/vite.config.ts',
+    '--logLevel',
+    'warn',
+  ]),
+]);
+for (const child of children) {
+  if (child.status === 'rejected') {
+    process.stderr.write(`build: ${(child.reason as Error).message}\n`);
+    process.exit(1);
+  }
+}
+
 const { checkResolution, describeProblem } = await import('./build/check-resolution.ts');
 const { checkAddressPolicy } = await import('./build/check-address-policy.ts');
 const resolutionProblems = await checkResolution({
@@ -120,6 +123,18 @@ if (policyMismatches.length > 0) {
 }
 
 writeStamp(root, inputs);
+
+/** Runs a Node script as a child process; rejects when it fails. */
+function runNode(args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new Error(`${args[0]} failed (${signal ?? `exit ${code}`})`));
+    });
+  });
+}
 
 function upToDate(): never {
   process.stdout.write('build: dist/ is up to date\n');

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 interface LockEntry {
+  dev?: boolean;
   hasInstallScript?: boolean;
   link?: boolean;
 }
@@ -39,5 +40,15 @@ describe('package-lock.json', () => {
         wrong.push(`${path}: hasInstallScript should be ${hasInstallStep(path)}`);
     }
     expect(wrong).toEqual([]);
+  });
+
+  it("holds one copy of express's mime-types (each copy parses mime-db at start, ~10 ms)", () => {
+    // npm placed mime-types@2 (autocannon's) at the root and nested a copy of 3 under each of
+    // express, accepts, send and type-is; the lock holds 3 at the root and nests 2 instead.
+    const copies = Object.entries(lock.packages)
+      .filter(([path]) => /(^|\/)node_modules\/mime-(types|db)$/.test(path))
+      .filter(([, entry]) => entry.dev !== true)
+      .map(([path]) => path);
+    expect(copies.sort()).toEqual(['node_modules/mime-db', 'node_modules/mime-types']);
   });
 });

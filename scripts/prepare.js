@@ -18,7 +18,7 @@ const [, major, minor] = /^v(\d+)\.(\d+)/.exec(process.version) ?? [];
 
 if (!existsSync('gateway/src')) {
   // The manifests alone (the Dockerfile's dependency layers): nothing to build yet.
-} else if (!hasTypeScript()) {
+} else if (!hasCompiler()) {
   process.stdout.write(
     'hearth: dev dependencies are not installed (--omit=dev), so dist/ is not built; ' +
       "build it with a full 'npm ci' (or 'npm run build' before 'npm prune --omit=dev').\n",
@@ -54,9 +54,10 @@ function tooOld(major, minor) {
   return Number(major) < MIN_MAJOR || (Number(major) === MIN_MAJOR && Number(minor) < MIN_MINOR);
 }
 
-function hasTypeScript() {
+/** Whether the build's compiler (esbuild, a dev dependency) is installed. */
+function hasCompiler() {
   try {
-    createRequire(import.meta.url).resolve('typescript/package.json');
+    createRequire(import.meta.url).resolve('esbuild/package.json');
     return true;
   } catch {
     return false;

@@ -1,14 +1,16 @@
 /**
  * dist/ holds no fake server, conformance suite, test helper or fixture: the build's file
- * selection (tsconfig.build.json) leaves every test-only module out, and the predicate the
- * build checks dist/ with recognises each kind.
+ * selection (tsconfig.build.json, read as tsc reads it) leaves every test-only module out, and
+ * the predicate the build checks dist/ with recognises each kind.
  */
 import { globSync } from 'node:fs';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { buildSelection } from './build/transpile.ts';
 import { isTestOnlyModule } from './test-only-modules.ts';
 
-function buildSelection(): string[] {
+/** What tsc selects from tsconfig.build.json, to hold the build's own reading of it against. */
+function tscSelection(): string[] {
   const parsed = ts.getParsedCommandLineOfConfigFile('tsconfig.build.json', undefined, {
     ...ts.sys,
     onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
@@ -47,8 +49,10 @@ describe('test-only modules', () => {
   });
 
   it('are left out of the build, which keeps every other source module', () => {
-    const selected = buildSelection().map((file) => file.replace(`${process.cwd()}/`, ''));
+    const selected = buildSelection(process.cwd());
     expect(selected.filter(isTestOnlyModule)).toEqual([]);
+    const byTsc = tscSelection().map((file) => file.replace(`${process.cwd()}/`, ''));
+    expect(selected).toEqual(byTsc.sort());
 
     const sources = globSync(['common/**/*.ts', 'gateway/src/**/*.ts', 'cli-ink/src/**/*.ts']);
     const production = sources.filter((file) => !isTestOnlyModule(file));

@@ -2,6 +2,9 @@
  * The gateway's REST interface as types, generated from its OpenAPI document (GET /openapi.json)
  * by scripts/generate-client.ts. Do not edit: run `npm run generate:client` after changing a
  * route; import the helpers of client/src/index.ts instead of this file.
+ *
+ * Generated from: 34265a4fc166f33ce8ba818e068059428fb2bc17ba524591c4734fc7dec387da
+ * Types: 63a0b12f6b99c0203f01b6a36edd4e628d71ba05c60fdb8b72948a65f41662fd
  */
 
 export interface paths {
