@@ -65,12 +65,24 @@ deb $MIRROR bookworm main
 deb $MIRROR bookworm-updates main
 deb ${MIRROR%/debian}/debian-security bookworm-security main
 SOURCES
-    # Like the official slim image: no documentation, no apt caches kept in layers.
-    printf 'path-exclude /usr/share/doc/*\npath-exclude /usr/share/man/*\npath-exclude /usr/share/info/*\n' \
-      >"$rootfs/etc/dpkg/dpkg.cfg.d/docker-minimal"
+    # Like the official slim image: no documentation, no translations of programs' messages
+    # (the images run with no locale set), no apt caches kept in layers, now and for the
+    # packages later images install. debootstrap leaves the packages it installed in apt's
+    # archive folder (~35 MB) and the translations (~33 MB) take as much again: without both
+    # the base is ~80 MB instead of ~149 MB.
+    cat >"$rootfs/etc/dpkg/dpkg.cfg.d/docker-minimal" <<'EXCLUDES'
+path-exclude /usr/share/doc/*
+path-exclude /usr/share/man/*
+path-exclude /usr/share/info/*
+path-exclude /usr/share/lintian/*
+path-exclude /usr/share/locale/*
+path-include /usr/share/locale/locale.alias
+EXCLUDES
     printf 'APT::Install-Recommends "false";\nAPT::Install-Suggests "false";\n' \
       >"$rootfs/etc/apt/apt.conf.d/docker-minimal"
-    rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/*.bin "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/*
+    rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/*.bin "$rootfs"/var/cache/apt/archives/*.deb \
+      "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/* "$rootfs"/usr/share/lintian/*
+    find "$rootfs/usr/share/locale" -mindepth 1 -maxdepth 1 ! -name locale.alias -exec rm -rf {} +
     tar -C "$rootfs" --numeric-owner -c . |
       docker import --change 'CMD ["bash"]' - "$DEBIAN_IMAGE" >/dev/null
     rm -rf "$rootfs"
