@@ -15,8 +15,9 @@
 # inspecting proxy; the official bases are used as they are.
 #
 # Images that exist are kept (Docker's layer cache makes a rebuild after a change quick); the
-# bases are made only when missing (HEARTH_REBUILD_BASE=1 makes them again). Prints each image's
-# size at the end. Needs: docker (an engine), debootstrap (offline mode), npm.
+# bases are made only when missing or made by an older version of this script (their
+# org.hearth.base-recipe label; HEARTH_REBUILD_BASE=1 makes them again in any case). Prints
+# each image's size at the end. Needs: docker (an engine), debootstrap (offline mode), npm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,7 +41,13 @@ NPM_VERSION=${HEARTH_IMAGE_NPM_VERSION:-$(npm --version)}
 export DOCKER_BUILDKIT=0 # the legacy builder: no buildx plugin is needed
 
 step() { printf '\n== %s (%ss)\n' "$1" "$SECONDS"; }
-exists() { docker image inspect "$1" >/dev/null 2>&1; }
+# Raised whenever the bases are made differently, so that existing ones are made again.
+# 2: no translations or package archive in the Debian base; Node stripped, a -runtime variant.
+BASE_RECIPE=2
+current() { # the base exists and this recipe made it
+  [ "${HEARTH_REBUILD_BASE:-0}" != 1 ] &&
+    [ "$(docker image inspect -f '{{index .Config.Labels "org.hearth.base-recipe"}}' "$1" 2>/dev/null)" = "$BASE_RECIPE" ]
+}
 
 if [ "$mode" = pull ]; then
   DEBIAN_IMAGE=debian:bookworm-slim
@@ -52,7 +59,7 @@ else
   # The same without npm (its Dockerfile's runtime target), for the gateway's runtime stage.
   NODE_RUNTIME_IMAGE=hearth/node:$NODE_VERSION-bookworm-runtime
 
-  if [ "${HEARTH_REBUILD_BASE:-0}" = 1 ] || ! exists "$DEBIAN_IMAGE"; then
+  if ! current "$DEBIAN_IMAGE"; then
     step "$DEBIAN_IMAGE from Debian's packages (debootstrap --variant=minbase bookworm)"
     rootfs=$(mktemp -d)
     trap 'rm -rf "$rootfs"' EXIT
@@ -88,12 +95,13 @@ EXCLUDES
       "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/* "$rootfs"/usr/share/lintian/*
     find "$rootfs/usr/share/locale" -mindepth 1 -maxdepth 1 ! -name locale.alias -exec rm -rf {} +
     tar -C "$rootfs" --numeric-owner -c . |
-      docker import --change 'CMD ["bash"]' - "$DEBIAN_IMAGE" >/dev/null
+      docker import --change 'CMD ["bash"]' --change "LABEL org.hearth.base-recipe=$BASE_RECIPE" - "$DEBIAN_IMAGE" >/dev/null
     rm -rf "$rootfs"
     trap - EXIT
   fi
 
-  if [ "${HEARTH_REBUILD_BASE:-0}" = 1 ] || ! exists "$NODE_IMAGE" || ! exists "$NODE_RUNTIME_IMAGE"; then
+  # Their label is the Debian base's (inherited): a Debian base made again makes them again.
+  if ! current "$NODE_IMAGE" || ! current "$NODE_RUNTIME_IMAGE"; then
     step "$NODE_IMAGE: Node $NODE_VERSION and npm $NPM_VERSION from the npm registry"
     context=$(mktemp -d)
     trap 'rm -rf "$context"' EXIT
