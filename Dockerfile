@@ -29,6 +29,9 @@
 # (for machines whose own Node is too old) and is never installed in the runtime image.
 
 ARG NODE_IMAGE=node:24-bookworm-slim
+# The runtime stage's base: Node, and npm only when the image has it (nothing in the runtime
+# image runs npm). scripts/build-images.sh passes its npm-less hearth/node:<version>-bookworm-runtime.
+ARG NODE_RUNTIME_IMAGE=node:24-bookworm-slim
 ARG FEATURES=""
 
 # ---------------------------------------------------------------------------------------------
@@ -59,12 +62,17 @@ COPY infra/npm/ infra/npm/
 COPY scripts/features.js scripts/slim-node-modules.sh scripts/
 # --ignore-scripts: no production dependency needs an install script (better-sqlite3 ships its
 # prebuilt binaries inside the package; the only scripts are telemetry/banners), and skipping
-# them keeps the build offline-safe apart from the registry itself. Then the features asked
-# for, then everything nothing loads at run time goes (source maps, types, other platforms).
-RUN npm ci --omit=dev --ignore-scripts \
+# them keeps the build offline-safe apart from the registry itself. Only the dependencies of
+# the two workspaces the image runs (-w): the web client's are bundled into web/dist by the
+# build stage, the sidecar has its own image, and e2e/client are for tests (~11 MB less). The
+# gateway finds web/dist through the @hearth/web link (web-client/assets-dir.ts), which npm
+# makes only for the workspaces it installs, hence the ln. Then the features asked for, then
+# everything nothing loads at run time goes (source maps, types, other platforms, TypeScript).
+RUN npm ci --omit=dev --ignore-scripts -w gateway -w cli-ink \
     && if [ -n "$FEATURES" ]; then \
-      node scripts/features.js add "$FEATURES" -- --omit=dev --ignore-scripts; \
+      node scripts/features.js add "$FEATURES" -- --omit=dev --ignore-scripts -w gateway -w cli-ink; \
     fi \
+    && { [ -e node_modules/@hearth/web ] || ln -s ../../web node_modules/@hearth/web; } \
     && scripts/slim-node-modules.sh node_modules \
     && rm -rf /root/.npm
 
@@ -112,8 +120,9 @@ RUN mkdir -p /models-home/models \
 
 # ---------------------------------------------------------------------------------------------
 # Runtime. Last stage, so a plain `docker build .` produces it.
-FROM base AS runtime
+FROM ${NODE_RUNTIME_IMAGE} AS runtime
 ARG FEATURES
+WORKDIR /app
 ENV NODE_ENV=production \
     HEARTH_HOME=/data
 
