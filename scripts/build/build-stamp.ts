@@ -101,7 +101,7 @@ function inputFiles(root: string): string[] {
 function walk(root: string, folder: string, files: string[]): void {
   let entries;
   try {
-    entries = readdirSync(join(root, folder), { withFileTypes: true });
+    entries = readdirSync(`${root}/${folder}`, { withFileTypes: true });
   } catch {
     return;
   }
@@ -129,40 +129,40 @@ function contentHash(root: string, files: readonly string[]): string {
 }
 
 function statHash(root: string, files: readonly string[]): string {
-  const hash = createHash('sha256');
+  // One string hashed once: a hash update per file cost more than the stat calls.
+  let text = '';
   for (const file of files) {
     const stat = statOf(root, file);
-    hash.update(`${file}\0${stat?.size}\0${stat?.mtimeMs}\n`);
+    text += `${file}\0${stat?.size}\0${stat?.mtimeMs}\n`;
   }
-  return hash.digest('hex');
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /** Every entry under the output folders (links not followed, the stamp itself left out). */
 function outputHash(root: string): string {
-  const hash = createHash('sha256');
+  let text = '';
   const visit = (path: string): void => {
     const stat = statOf(root, path);
     if (stat === undefined) {
-      hash.update(`${path}\0missing\n`);
+      text += `${path}\0missing\n`;
     } else if (stat.isDirectory()) {
-      hash.update(`${path}/\n`);
-      for (const name of readdirSync(join(root, path)).sort()) {
+      text += `${path}/\n`;
+      for (const name of readdirSync(`${root}/${path}`).sort()) {
         if (`${path}/${name}` !== STAMP_FILE) visit(`${path}/${name}`);
       }
     } else if (stat.isSymbolicLink()) {
-      hash.update(`${path}\0->${readlinkSync(join(root, path))}\n`);
+      text += `${path}\0->${readlinkSync(`${root}/${path}`)}\n`;
     } else {
-      hash.update(`${path}\0${stat.size}\0${stat.mtimeMs}\n`);
+      text += `${path}\0${stat.size}\0${stat.mtimeMs}\n`;
     }
   };
   for (const folder of OUTPUT_FOLDERS) visit(folder);
-  return hash.digest('hex');
+  return createHash('sha256').update(text).digest('hex');
 }
 
+/** A path's own status (links not followed), undefined when it does not exist. */
 function statOf(root: string, path: string) {
-  try {
-    return lstatSync(join(root, path));
-  } catch {
-    return undefined;
-  }
+  // A template rather than path.join, and no exception for a missing path: this runs once per
+  // input and output (~2,500 times) before every `./hearth` command.
+  return lstatSync(`${root}/${path}`, { throwIfNoEntry: false });
 }
