@@ -66,11 +66,13 @@ COPY scripts/features.js scripts/slim-node-modules.sh scripts/
 # the two workspaces the image runs (-w): the web client's are bundled into web/dist by the
 # build stage, the sidecar has its own image, and e2e/client are for tests (~11 MB less). The
 # gateway finds web/dist through the @hearth/web link (web-client/assets-dir.ts), which npm
-# makes only for the workspaces it installs, hence the ln. Then the features asked for, then
-# everything nothing loads at run time goes (source maps, types, other platforms, TypeScript).
+# makes only for the workspaces it installs, hence the ln. Then the features asked for: that
+# install is not limited to the two workspaces, because npm then ignores the root's overrides
+# and installs onnxruntime-web (~116 MB) in place of its stand-in. Then everything nothing
+# loads at run time goes (source maps, types, other platforms, TypeScript).
 RUN npm ci --omit=dev --ignore-scripts -w gateway -w cli-ink \
     && if [ -n "$FEATURES" ]; then \
-      node scripts/features.js add "$FEATURES" -- --omit=dev --ignore-scripts -w gateway -w cli-ink; \
+      node scripts/features.js add "$FEATURES" -- --omit=dev --ignore-scripts; \
     fi \
     && { [ -e node_modules/@hearth/web ] || ln -s ../../web node_modules/@hearth/web; } \
     && scripts/slim-node-modules.sh node_modules \
