@@ -18,8 +18,7 @@ import { engineUnavailableReason, IMAGE_TAG, missingImagesReason } from './conta
 const REDIS = `hearth-redis:${IMAGE_TAG}`;
 const POSTGRES = `hearth-postgres:${IMAGE_TAG}`;
 const unavailable = engineUnavailableReason() ?? missingImagesReason([REDIS, POSTGRES]);
-const title =
-  unavailable === null ? 'service images' : `service images (skipped: ${unavailable})`;
+const title = unavailable === null ? 'service images' : `service images (skipped: ${unavailable})`;
 if (unavailable !== null) process.stderr.write(`${title}\n`);
 
 describe.skipIf(unavailable !== null)(title, () => {
@@ -34,7 +33,11 @@ describe.skipIf(unavailable !== null)(title, () => {
         .withWaitStrategy(Wait.forLogMessage(/Ready to accept connections/))
         .start(),
       new GenericContainer(POSTGRES)
-        .withEnvironment({ POSTGRES_USER: 'hearth', POSTGRES_DB: 'hearth', POSTGRES_PASSWORD: password })
+        .withEnvironment({
+          POSTGRES_USER: 'hearth',
+          POSTGRES_DB: 'hearth',
+          POSTGRES_PASSWORD: password,
+        })
         .withExposedPorts(5432)
         .withWaitStrategy(Wait.forLogMessage(/database system is ready to accept connections/))
         .withStartupTimeout(120_000)
@@ -47,7 +50,9 @@ describe.skipIf(unavailable !== null)(title, () => {
   }, 60_000);
 
   it('Redis answers as an unprivileged user and keeps nothing on disk', async () => {
-    const client = createClient({ url: `redis://${redis?.getHost()}:${redis?.getMappedPort(6379)}` });
+    const client = createClient({
+      url: `redis://${redis?.getHost()}:${redis?.getMappedPort(6379)}`,
+    });
     await client.connect();
     try {
       await client.set('hearth:e2e', 'yes');

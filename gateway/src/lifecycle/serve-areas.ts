@@ -13,14 +13,6 @@ import { createOriginPolicy } from '../http/middleware/origins.ts';
 import { createSocketRouter, type SocketRouter } from '../ws/socket-router.ts';
 import { closeAreas, type Area } from './area.ts';
 
-/**
- * `node:http` taken as a CommonJS object, not through an ESM import: Node fills an ESM
- * namespace of a built-in from every export, and node:http's lazy `WebSocket`, `CloseEvent` and
- * `MessageEvent` getters then load undici (fetch's engine), ~25 ms of CPU and ~3 MB of heap at
- * start-up on a gateway that may never call fetch.
- */
-const { createServer } = process.getBuiltinModule('node:http');
-
 export interface ListeningAddress {
   host: string;
   port: number;
