@@ -134,10 +134,13 @@ describe.skipIf(!chromiumPath)(
         await page.getByRole('link', { name: 'Settings' }).click();
         await page.getByRole('group', { name: 'openai_compatible' }).waitFor();
         expect(await page.locator('fieldset.provider').count()).toBe(19);
-        expect(await page.getByLabel('ollama: Ollama URL').inputValue()).toBe(
-          `http://127.0.0.1:${ollamaPort}`,
-        );
-        expect(await page.getByRole('row', { name: /primary ollama\/llama3\.2/ }).count()).toBe(1);
+        // The form is drawn before the configured values arrive: read them once they have.
+        await expect
+          .poll(() => page.getByLabel('ollama: Ollama URL').inputValue())
+          .toBe(`http://127.0.0.1:${ollamaPort}`);
+        await expect
+          .poll(() => page.getByRole('row', { name: /primary ollama\/llama3\.2/ }).count())
+          .toBe(1);
         await page.getByLabel('Use this model (empty: automatic)').fill('claude-sonnet-4-5');
         await page.getByRole('button', { name: 'Save model' }).click();
         await page.getByText('Model: claude-sonnet-4-5').waitFor();
