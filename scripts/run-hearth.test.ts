@@ -8,6 +8,7 @@
  */
 import { execFile } from 'node:child_process';
 import {
+  chmod,
   copyFile,
   mkdir,
   mkdtemp,
@@ -16,6 +17,7 @@ import {
   rm,
   symlink,
   unlink,
+  utimes,
   writeFile,
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -148,6 +150,40 @@ describe('./hearth', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('hearth: the build failed (exit 3)');
+  });
+
+  it('asks ensure-node.sh for a Node once, and again only when that Node is gone or replaced', async () => {
+    // No node_modules/node: the Node comes from scripts/ensure-node.sh, here a stub that logs
+    // each call and answers with a folder holding a link to this Node.
+    await rm(join(project, 'node_modules/node'), { recursive: true });
+    const bin = join(project, 'node-bin');
+    await mkdir(bin);
+    await symlink(process.execPath, join(bin, 'node'));
+    await write(
+      'scripts/ensure-node.sh',
+      `#!/bin/sh\necho asked >> "${join(project, 'ensure.log')}"\necho "${bin}"\n`,
+    );
+    await chmod(join(project, 'scripts/ensure-node.sh'), 0o755);
+    const asked = async () =>
+      (await readFile(join(project, 'ensure.log'), 'utf8').catch(() => ''))
+        .split('\n')
+        .filter(Boolean).length;
+
+    expect((await hearth(['status'])).code).toBe(0);
+    expect(JSON.parse((await hearth(['--help'])).stdout)).toMatchObject({ args: ['--help'] });
+    expect(await asked()).toBe(1);
+
+    // The Node it named was replaced (newer than the record): asked again.
+    await utimes(join(project, 'node_modules/.hearth-node'), new Date(0), new Date(0));
+    expect((await hearth(['status'])).code).toBe(0);
+    expect(await asked()).toBe(2);
+
+    // The Node it named is gone: asked again.
+    await writeFile(join(project, 'node_modules/.hearth-node'), join(project, 'gone/node') + '\n');
+    const again = await hearth(['status']);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ args: ['status'] });
+    expect(await asked()).toBe(3);
   });
 
   it('works through a link to it from another folder', async () => {

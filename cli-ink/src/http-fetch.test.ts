@@ -106,3 +106,23 @@ describe('httpFetch under the gateway client', () => {
     await expect(client().getJson('/api/v1/huge')).rejects.toThrow(GatewayUnreachableError);
   });
 });
+
+describe('what it costs to load', () => {
+  it("does not load Node's fetch stack (undici) when a request is made", async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const { fileURLToPath } = await import('node:url');
+    const here = fileURLToPath(new URL('./http-fetch.ts', import.meta.url));
+    const script =
+      `const { httpFetch } = await import(${JSON.stringify(here)});` +
+      `await httpFetch(${JSON.stringify(`${baseUrl}/api/v1/status`)}, { method: 'GET', headers: {} });` +
+      `process.stdout.write(JSON.stringify(process.moduleLoadList.filter((m) => m.includes('undici'))));`;
+    // Not execFileSync: the server answering the child runs in this process.
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      '--input-type=module',
+      '-e',
+      script,
+    ]);
+    expect(JSON.parse(stdout)).toEqual([]);
+  });
+});

@@ -1,6 +1,10 @@
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import type { GatewayFetch, GatewayResponse } from './gateway-client.ts';
+
+// Not ESM imports: filling node:http's ESM namespace runs its lazy getters (WebSocket,
+// CloseEvent, MessageEvent), which load Node's whole fetch stack (undici), the very cost this
+// module is here to avoid: ~30 % of `hearth status`'s CPU.
+const { request: httpRequest } = process.getBuiltinModule('node:http');
+const { request: httpsRequest } = process.getBuiltinModule('node:https');
 
 /** The most of a response body kept (a gateway's answers are far smaller). */
 const MAX_BODY = 16 * 1_048_576;
