@@ -20,6 +20,9 @@
  * when a compiled file's import finds a version outside its workspace's declared range, or
  * when the compiled hub address policy disagrees with its test cases.
  *
+ * The gateway's entry point, dist/gateway/src/main.js, is then bundled with what it loads
+ * (scripts/build/bundle-gateway.ts): the other compiled modules stay as they are.
+ *
  * Every build ends by writing dist/.build-stamp.json (scripts/build/build-stamp.ts). With
  * `--if-changed` (`npm start`, `./hearth`), the build is skipped when the stamp says dist/ is
  * the build of the sources, configs and dependencies as they are now; it says which. One build
@@ -121,6 +124,18 @@ if (policyMismatches.length > 0) {
   );
   process.exit(1);
 }
+
+// Last, once every check has read the compiled tree as it is: the entry point becomes a bundle.
+const { bundleGateway } = await import('./build/bundle-gateway.ts');
+const bundle = await bundleGateway({
+  root,
+  entry: join(root, 'dist/gateway/src/main.js'),
+  ownRoot: join(root, 'dist'),
+});
+process.stdout.write(
+  `build: dist/gateway/src/main.js bundled (${bundle.modules} modules; ` +
+    `${bundle.external.size} packages left to Node)\n`,
+);
 
 writeStamp(root, inputs);
 

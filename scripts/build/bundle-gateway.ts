@@ -1,0 +1,319 @@
+/**
+ * The gateway's entry point as a bundle: dist/gateway/src/main.js, compiled module by module,
+ * is replaced by one module holding it and everything it loads at start, with each dynamic
+ * import a chunk of its own beside it (`bundled-<name>-<hash>.js`, loaded on first use as
+ * before). Loading ~800 modules one by one costs Node's loader a resolution, a package.json
+ * lookup and a compile each; the bundle cut the CPU to /ready by about a fifth. Every other
+ * compiled module stays where it is: worker threads, the skill host's runtime and the CLI
+ * load those.
+ *
+ * What is bundled behaves as it did:
+ * - `import.meta.url` in a gateway module is that module's own compiled file's URL, as
+ *   before, so paths computed from it (migrations, workers, runtime folders, createRequire)
+ *   are unchanged. A module using `import.meta` any other way fails the build.
+ * - A package is bundled only when that cannot change what it does. It stays a package loaded
+ *   by Node (external) when any file of it that the bundle would hold finds files by its own
+ *   location (`__dirname`, `__filename`, `import.meta`, `require.resolve`, `require.cache`) or
+ *   requires a name computed at run time; when an external package depends on it (it would be
+ *   loaded twice, two copies with two states); or when Node, asked from the bundle's folder,
+ *   would find another copy of a package than the importing package finds.
+ * - CommonJS code in the bundle gets a `require` made for the bundle's folder, whose packages
+ *   are those of the gateway (dist/gateway/node_modules links to the workspace's).
+ */
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, sep } from 'node:path';
+import { parse } from 'acorn';
+import { simple } from 'acorn-walk';
+import { build, type BuildResult, type Metafile, type Plugin } from 'esbuild';
+
+export interface BundleOptions {
+  /** The project's folder (node_modules under it; paths in reasons are relative to it). */
+  root: string;
+  /** The compiled entry module; the bundle replaces it. */
+  entry: string;
+  /** Which modules are the project's own (their `import.meta` is rewritten). */
+  ownRoot: string;
+}
+
+export interface BundleReport {
+  /** Modules the bundle holds. */
+  modules: number;
+  /** Packages left to Node, with the reason. */
+  external: Map<string, string>;
+}
+
+/** A file of a package that finds files by its own location. */
+const LOCATION_BOUND =
+  /\b__dirname\b|\b__filename\b|\bimport\.meta\b|\brequire\.resolve\b|\brequire\.cache\b|\bmodule\.require\b/;
+/** `require(<not a string literal>)`. */
+const COMPUTED_REQUIRE = /\brequire\(\s*[^'"`\s)]/;
+/**
+ * `const require = createRequire(import.meta.url);` as the per-module compile leaves it (it
+ * renames the binding `require2`): in the bundle, the calls become plain `require` calls, which
+ * esbuild bundles.
+ */
+const OWN_REQUIRE = /^const (require\d*) = createRequire\(import\.meta\.url\);$/m;
+
+/**
+ * Files whose computed require was read and found to be one the gateway never reaches, so that
+ * their package can be bundled. Each with the reason.
+ */
+const REVIEWED_COMPUTED_REQUIRES: Record<string, string> = {
+  'node_modules/express/lib/view.js':
+    'loads a template engine by name for res.render(), which the gateway never calls',
+};
+
+const BANNER =
+  "import { createRequire as __bundleCreateRequire } from 'node:module';\n" +
+  'const require = __bundleCreateRequire(import.meta.url);';
+
+/** The folder of the package holding `file` (…/node_modules/name or …/node_modules/@s/name). */
+export function packageRootOf(file: string): string | undefined {
+  const match = /^(.*[/\\]node_modules[/\\](?:@[^/\\]+[/\\])?[^/\\]+)[/\\]/.exec(file);
+  return match?.[1];
+}
+
+export async function bundleGateway(options: BundleOptions): Promise<BundleReport> {
+  const outdir = dirname(options.entry);
+  const external = new Map<string, string>();
+  for (;;) {
+    const unresolved = new Map<string, string>();
+    const result = await runEsbuild(options, outdir, external, unresolved, false);
+    const before = external.size;
+    for (const [root, reason] of unresolved) if (!external.has(root)) external.set(root, reason);
+    judgePackages(options.root, result.metafile, external);
+    if (external.size === before) {
+      await runEsbuild(options, outdir, external, new Map(), true);
+      return { modules: Object.keys(result.metafile.inputs).length, external };
+    }
+  }
+}
+
+/** Adds to `external` the packages of the bundle that must be left to Node (see the top). */
+function judgePackages(root: string, metafile: Metafile, external: Map<string, string>): void {
+  const bundled = new Set<string>();
+  for (const input of Object.keys(metafile.inputs)) {
+    const owner = packageRootOf(join(root, input));
+    if (owner === undefined) continue;
+    bundled.add(owner);
+    if (external.has(owner)) continue;
+    const text = readFileSync(join(root, input), 'utf8');
+    if (LOCATION_BOUND.test(text)) external.set(owner, `${input} finds files by its own location`);
+    else if (COMPUTED_REQUIRE.test(text) && REVIEWED_COMPUTED_REQUIRES[input] === undefined)
+      external.set(owner, `${input} requires a name computed at run time`);
+  }
+  // What Node would load for the external packages at run time: none of it may be bundled too.
+  const visited = new Set<string>();
+  const visit = (dependent: string, from: string) => {
+    if (visited.has(dependent)) return;
+    visited.add(dependent);
+    for (const dependency of declaredDependencies(dependent)) {
+      const found = installedPackage(dependent, dependency);
+      if (found === undefined) continue;
+      if (bundled.has(found) && !external.has(found))
+        external.set(found, `the external package ${from} depends on it`);
+      visit(found, from);
+    }
+  };
+  for (const owner of [...external.keys()]) visit(owner, relative(root, owner));
+}
+
+function declaredDependencies(root: string): string[] {
+  try {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string> | undefined
+    >;
+    return Object.keys({
+      ...manifest.dependencies,
+      ...manifest.optionalDependencies,
+      ...manifest.peerDependencies,
+    });
+  } catch {
+    return [];
+  }
+}
+
+/** Where Node finds package `name` from a package at `root` (node_modules folders upwards). */
+function installedPackage(root: string, name: string): string | undefined {
+  for (let folder = root; ; folder = dirname(folder)) {
+    const candidate = join(folder, 'node_modules', name);
+    try {
+      readFileSync(join(candidate, 'package.json'));
+      return candidate;
+    } catch {
+      // not here: one folder up
+    }
+    if (dirname(folder) === folder) return undefined;
+  }
+}
+
+async function runEsbuild(
+  options: BundleOptions,
+  outdir: string,
+  external: ReadonlyMap<string, string>,
+  unresolved: Map<string, string>,
+  write: boolean,
+): Promise<BuildResult & { metafile: Metafile }> {
+  return build({
+    absWorkingDir: options.root,
+    entryPoints: [options.entry],
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    outdir,
+    entryNames: '[name]',
+    chunkNames: 'bundled-[name]-[hash]',
+    allowOverwrite: true,
+    write,
+    metafile: true,
+    logLevel: 'silent',
+    legalComments: 'none',
+    banner: { js: BANNER },
+    plugins: [
+      leaveToNode(options.root, outdir, external, unresolved),
+      ownModules(options.root, options.ownRoot, outdir),
+    ],
+  });
+}
+
+/** Bare imports of external packages are left to Node, after checking it finds the same copy. */
+function leaveToNode(
+  root: string,
+  outdir: string,
+  external: ReadonlyMap<string, string>,
+  unresolved: Map<string, string>,
+): Plugin {
+  const fromBundle = createRequire(join(outdir, 'bundle.js'));
+  return {
+    name: 'leave-to-node',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.pluginData === 'resolving' || args.path.startsWith('node:')) return undefined;
+        const resolved = await build.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: 'resolving',
+        });
+        if (resolved.errors.length > 0) {
+          // Not installed (an optional dependency): the importing package is left to Node,
+          // which fails or carries on exactly as it always did. (Until the next pass makes it
+          // external, the import is marked external so that the pass completes.)
+          const importer = packageRootOf(args.importer);
+          if (importer === undefined) return resolved;
+          unresolved.set(importer, `${args.path}, which it imports, is not installed`);
+          return { path: args.path, external: true };
+        }
+        const owner = packageRootOf(resolved.path);
+        if (owner === undefined || !external.has(owner)) return resolved;
+        let seenFromBundle: string | undefined;
+        try {
+          seenFromBundle = packageRootOf(fromBundle.resolve(args.path));
+        } catch {
+          seenFromBundle = undefined;
+        }
+        if (seenFromBundle !== owner) {
+          // Its own nested copy: the importing package is left to Node too, which finds it.
+          const importer = packageRootOf(args.importer);
+          if (importer !== undefined) {
+            unresolved.set(importer, `it imports its own copy of ${args.path}`);
+            return { path: args.path, external: true };
+          }
+          return {
+            errors: [
+              {
+                text:
+                  `${args.path} (imported by ${relative(root, args.importer)}) is ` +
+                  `${relative(root, owner)}, but Node would find ` +
+                  `${seenFromBundle === undefined ? 'nothing' : relative(root, seenFromBundle)} from the bundle`,
+              },
+            ],
+          };
+        }
+        return { path: args.path, external: true };
+      });
+    },
+  };
+}
+
+/** The project's modules: `import.meta.url` keeps naming the module's own compiled file. */
+function ownModules(root: string, ownRoot: string, outdir: string): Plugin {
+  const own = ownRoot.endsWith(sep) ? ownRoot : `${ownRoot}${sep}`;
+  return {
+    name: 'own-modules',
+    setup(build) {
+      build.onLoad({ filter: /\.js$/ }, async (args) => {
+        if (!args.path.startsWith(own) || args.path.includes(`${sep}node_modules${sep}`))
+          return undefined;
+        let text = await readFile(args.path, 'utf8');
+        text = bundledRequires(text);
+        const self = `new URL(${JSON.stringify(relative(outdir, args.path).split(sep).join('/'))}, import.meta.url).href`;
+        const rewritten = rewriteImportMetaUrl(text, self);
+        if (rewritten === undefined)
+          return {
+            errors: [
+              {
+                text: `${relative(root, args.path)}: only import.meta.url can be bundled`,
+              },
+            ],
+          };
+        text = rewritten;
+        return { contents: text, loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * `source` with each `import.meta.url` replaced by `replacement`; undefined when it uses
+ * `import.meta` otherwise (`import.meta.resolve`, `import.meta.dirname`, `import.meta` alone).
+ * Read from the syntax tree, so the words in a string or a comment are left alone.
+ */
+export function rewriteImportMetaUrl(source: string, replacement: string): string | undefined {
+  if (!source.includes('import.meta')) return source;
+  const tree = parse(source, { ecmaVersion: 'latest', sourceType: 'module' });
+  const metas: number[] = [];
+  const urls: { start: number; end: number; meta: number }[] = [];
+  simple(tree, {
+    MetaProperty(node) {
+      if (node.meta.name === 'import') metas.push(node.start);
+    },
+    MemberExpression(node) {
+      if (
+        node.object.type === 'MetaProperty' &&
+        node.object.meta.name === 'import' &&
+        !node.computed &&
+        node.property.type === 'Identifier' &&
+        node.property.name === 'url'
+      )
+        urls.push({ start: node.start, end: node.end, meta: node.object.start });
+    },
+  });
+  if (metas.length !== urls.length) return undefined;
+  let out = source;
+  for (const { start, end } of urls.sort((a, b) => b.start - a.start))
+    out = `${out.slice(0, start)}(${replacement})${out.slice(end)}`;
+  return out;
+}
+
+/**
+ * A module's own `createRequire(import.meta.url)` calls with a string, made plain `require`
+ * calls that the bundle holds; left as they are when it uses the function otherwise
+ * (`.resolve`, passed around).
+ */
+export function bundledRequires(source: string): string {
+  const declaration = OWN_REQUIRE.exec(source);
+  if (declaration === null) return source;
+  const name = declaration[1]!;
+  const rest = source.replace(OWN_REQUIRE, '');
+  const calls = new RegExp(String.raw`\b${name}\((?=\s*['"])`, 'g');
+  const anyUse = new RegExp(String.raw`\b${name}\b`, 'g');
+  const callCount = rest.match(calls)?.length ?? 0;
+  if (callCount === 0 || callCount !== (rest.match(anyUse)?.length ?? 0)) return source;
+  return rest.replace(calls, 'require(');
+}
