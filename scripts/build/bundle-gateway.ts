@@ -201,12 +201,14 @@ function leaveToNode(
           pluginData: 'resolving',
         });
         if (resolved.errors.length > 0) {
-          // Not installed (an optional dependency): the importing package is left to Node,
-          // which fails or carries on exactly as it always did. (Until the next pass makes it
-          // external, the import is marked external so that the pass completes.)
+          // Not installed (an optional dependency). Asked for at run time (require, import()),
+          // Node is asked then, from the bundle, and fails or finds it as it would have. A
+          // static import would fail the whole chunk: the importing package is left to Node.
+          // (Until the next pass makes it external, the import is left so the pass completes.)
           const importer = packageRootOf(args.importer);
           if (importer === undefined) return resolved;
-          unresolved.set(importer, `${args.path}, which it imports, is not installed`);
+          if (args.kind !== 'dynamic-import' && args.kind !== 'require-call')
+            unresolved.set(importer, `${args.path}, which it imports, is not installed`);
           return { path: args.path, external: true };
         }
         const owner = packageRootOf(resolved.path);
