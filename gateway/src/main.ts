@@ -59,6 +59,10 @@ try {
     process.once('SIGTERM', onEarlySignal);
     process.once('SIGINT', onEarlySignal);
   }
+  if (early !== undefined) {
+    const { loadInSlices } = await import('./lifecycle/load-in-slices.ts');
+    await loadInSlices(gatewaySlices());
+  }
   const [{ runGateway }, { installSignalHandlers }] = await Promise.all([
     import('./run.ts'),
     import('./lifecycle/signals.ts'),
@@ -94,6 +98,47 @@ try {
   await abandon?.();
   process.stderr.write(`hearth: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
+}
+
+/**
+ * The gateway's modules in the order run.ts and gateway.ts import them, in slices, for
+ * lifecycle/load-in-slices.ts: the heaviest dependencies, then each area. A module missing here
+ * only loads in the last slice (run.ts); nothing depends on this list but how promptly the
+ * early listener answers while the gateway loads.
+ */
+function gatewaySlices(): (() => Promise<unknown>)[] {
+  return [
+    () => import('zod'),
+    () => import('express'),
+    () => import('pino'),
+    () => import('./config/load.ts'),
+    () => import('./lifecycle/kernel.ts'),
+    () => import('./lifecycle/serve-areas.ts'),
+    () => import('./providers/area.ts'),
+    () => import('./settings/area.ts'),
+    () => import('./privacy/area.ts'),
+    () => import('./db/area.ts'),
+    () => import('./usage/area.ts'),
+    () => import('./sessions/area.ts'),
+    () => import('./memory/area.ts'),
+    () => import('./scale-out/area.ts'),
+    () => import('./approvals/area.ts'),
+    () => import('./tools/area.ts'),
+    () => import('./skills/area.ts'),
+    () => import('./hub/area.ts'),
+    () => import('./mcp/area.ts'),
+    () => import('./orchestrator/area.ts'),
+    () => import('./agent/area.ts'),
+    () => import('./voice/area.ts'),
+    () => import('./canvas/area.ts'),
+    () => import('./push/area.ts'),
+    () => import('./web-client/area.ts'),
+    () => import('./channels/area.ts'),
+    () => import('./logs/area.ts'),
+    () => import('./local-model/area.ts'),
+    () => import('./status/area.ts'),
+    () => import('./db/open-database.ts'),
+  ];
 }
 
 function onEarlySignal(): void {
