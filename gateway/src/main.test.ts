@@ -194,6 +194,22 @@ describe('the gateway process binds its port before the gateway loads', () => {
   );
 
   it(
+    'stopped while it loads (SIGTERM once /health answers): exits 0 and leaves no runtime file',
+    async () => {
+      const port = await freePort();
+      const gateway = await startGateway(`[gateway]\nport = ${port}\n`);
+      const health = await firstAnswer(gateway, port, '/health');
+      expect(fromEarlyListener(health)).toBe(true);
+      await access(runtimeFilePath(gateway.home));
+      gateway.child.kill('SIGTERM');
+      expect(await gateway.exited).toBe(0);
+      await expect(access(runtimeFilePath(gateway.home))).rejects.toThrow(/ENOENT/);
+      await expect(get(port, '/health')).rejects.toThrow(/ECONNREFUSED/);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
     '--port and --bind win over [gateway] port',
     async () => {
       const [configPort, flagPort] = [await freePort(), await freePort()];
