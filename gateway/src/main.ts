@@ -58,8 +58,7 @@ try {
     // is left behind. The gateway's own handlers replace these once it runs.
     process.once('SIGTERM', onEarlySignal);
     process.once('SIGINT', onEarlySignal);
-  }
-  if (early !== undefined) {
+    // The gateway's modules in slices, so the early listener answers while they load.
     const { loadInSlices } = await import('./lifecycle/load-in-slices.ts');
     await loadInSlices(gatewaySlices());
   }
