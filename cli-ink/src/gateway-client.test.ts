@@ -79,3 +79,46 @@ describe('gateway client', () => {
     expect(await createGatewayClient({ baseUrl: 'http://h:1', fetch }).isReady()).toBe(false);
   });
 });
+
+describe('gateway client while the gateway starts', () => {
+  const starting = () =>
+    Response.json(
+      { detail: 'Hearth is starting; try again in a moment' },
+      { status: 503, headers: { 'Retry-After': '1' } },
+    );
+
+  it('asks a GET again after Retry-After while a 503 says the gateway is starting', async () => {
+    let calls = 0;
+    const { fetch } = fakeFetch(() => (++calls < 3 ? starting() : Response.json({ status: 'ok' })));
+    const client = createGatewayClient({ baseUrl: 'http://h:1', fetch, timeoutMs: 5_000 });
+    const began = Date.now();
+    expect(await client.getJson('/api/v1/status')).toEqual({ status: 'ok' });
+    expect(calls).toBe(3);
+    expect(Date.now() - began).toBeGreaterThanOrEqual(1_900);
+  });
+
+  it('gives the 503 when the wait would outlast the request’s time', async () => {
+    let calls = 0;
+    const { fetch } = fakeFetch(() => (calls++, starting()));
+    const client = createGatewayClient({ baseUrl: 'http://h:1', fetch, timeoutMs: 800 });
+    await expect(client.getJson('/api/v1/status')).rejects.toMatchObject({
+      status: 503,
+      detail: 'Hearth is starting; try again in a moment',
+    });
+    expect(calls).toBe(1);
+  });
+
+  it('does not ask again for a 503 without Retry-After, nor for a POST', async () => {
+    let calls = 0;
+    const { fetch } = fakeFetch(() => {
+      calls += 1;
+      return calls === 1 ? Response.json({ detail: 'down' }, { status: 503 }) : starting();
+    });
+    const client = createGatewayClient({ baseUrl: 'http://h:1', fetch, timeoutMs: 5_000 });
+    await expect(client.getJson('/api/v1/status')).rejects.toBeInstanceOf(GatewayHttpError);
+    await expect(client.sendJson('POST', '/api/v1/chat', {})).rejects.toMatchObject({
+      status: 503,
+    });
+    expect(calls).toBe(2);
+  });
+});

@@ -8,6 +8,8 @@ export interface GatewayResponse {
   statusText: string;
   text(): Promise<string>;
   body?: { cancel(): Promise<void> } | null;
+  /** Response headers (only `Retry-After` is read). */
+  headers?: { get(name: string): string | null };
 }
 
 /** The HTTP call the client makes: fetch, or http-fetch.ts (quicker to load). */
@@ -131,10 +133,29 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     }
   }
 
+  /**
+   * A GET, asked again while the gateway answers 503 with `Retry-After` (it is starting: the
+   * whole process while it loads, or the part the path needs) and the wait still fits the
+   * request's time.
+   */
+  async function getWaitingForStart(path: string): Promise<GatewayResponse> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const response = await request(path, {
+        timeoutMs: Math.max(1, deadline - Date.now()),
+        withKey: true,
+      });
+      const waitMs = retryAfterMs(response);
+      if (waitMs === undefined || Date.now() + waitMs >= deadline) return response;
+      await response.body?.cancel();
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+  }
+
   return {
     baseUrl,
     async getJson(path) {
-      const response = await request(path, { timeoutMs, withKey: true });
+      const response = await getWaitingForStart(path);
       const text = await response.text();
       if (!response.ok)
         throw new GatewayHttpError('GET', path, response.status, detailOf(text, response));
@@ -168,6 +189,14 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       return key ? [keyProtocol(key)] : [];
     },
   };
+}
+
+/** How long a 503's `Retry-After` (seconds) asks to wait; undefined for anything else. */
+function retryAfterMs(response: GatewayResponse): number | undefined {
+  if (response.status !== 503) return undefined;
+  const value = response.headers?.get('retry-after');
+  if (value === null || value === undefined || !/^\d{1,4}$/.test(value.trim())) return undefined;
+  return Number(value.trim()) * 1_000;
 }
 
 /** The server's `{detail}` when the body has one, else the status text. */

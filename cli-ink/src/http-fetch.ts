@@ -46,6 +46,12 @@ export const httpFetch: GatewayFetch = (url, init) =>
           statusText: res.statusMessage ?? '',
           text: () => Promise.resolve(text),
           body: null,
+          headers: {
+            get: (name) => {
+              const value = res.headers[name.toLowerCase()];
+              return Array.isArray(value) ? value.join(', ') : (value ?? null);
+            },
+          },
         });
       });
     });

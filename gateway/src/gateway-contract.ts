@@ -8,7 +8,8 @@ import type { SecretResolverDeps } from './config/secrets.ts';
 import type { StatePaths } from './config/state-dir.ts';
 import type { OpenDatabase } from './db/ports.ts';
 import type { HubOptions } from './hub/area.ts';
-import type { ListeningAddress } from './lifecycle/serve-areas.ts';
+import type { EarlyListener } from './lifecycle/early-listener.ts';
+import type { ListeningAddress } from './lifecycle/listening-address.ts';
 import type { Startup } from './lifecycle/startup.ts';
 import type { LogsOptions } from './logs/area.ts';
 import type { McpOptions } from './mcp/area.ts';
@@ -92,9 +93,13 @@ export interface Gateway {
   /**
    * Binds the configured host/port, then runs the start-up phases in the background. `onBound`
    * runs synchronously once the port is bound, before any request is answered (what must exist
-   * before `/health` answers: the runtime file).
+   * before `/health` answers: the runtime file). With `listenOn` it binds nothing: it takes
+   * over that early listener's socket (main.ts bound it before the gateway loaded).
    */
-  listen(onBound?: (address: ListeningAddress) => void): Promise<ListeningAddress>;
+  listen(
+    onBound?: (address: ListeningAddress) => void,
+    listenOn?: EarlyListener,
+  ): Promise<ListeningAddress>;
   /** Settles when start-up has finished (or failed). */
   whenReady(): Promise<void>;
   /** Stops accepting, drains in-flight requests (up to the shutdown timeout), closes stores. */

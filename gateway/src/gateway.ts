@@ -28,7 +28,7 @@ import { VERSION } from './version.ts';
 import { voice } from './voice/area.ts';
 import { webClient } from './web-client/area.ts';
 
-export type { ListeningAddress } from './lifecycle/serve-areas.ts';
+export type { ListeningAddress } from './lifecycle/listening-address.ts';
 export type { AreaOptions, Gateway, GatewayDeps } from './gateway-contract.ts';
 export { AGENT_NAME } from './status/area.ts';
 
@@ -114,8 +114,8 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
     pipeline: built.agent.pipeline,
     memory: built.memory.memory,
     voice: built.voice.service,
-    listen: async (onBound) => {
-      const address = await served.listen(onBound);
+    listen: async (onBound, listenOn) => {
+      const address = await served.listen(onBound, listenOn);
       runStartup().catch((error: unknown) => logger.error({ err: error }, 'start-up failed'));
       return address;
     },

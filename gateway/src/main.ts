@@ -6,6 +6,9 @@
  * config/runtime-tuning.ts (allocator, young-generation size); only then is the gateway
  * loaded, so the first image loads nothing heavy. The re-executed process turns on Node's
  * compile cache in the state directory (config/compile-cache.ts) before it loads the gateway.
+ * Then it binds the port at once (lifecycle/early-start.ts), so `/health` answers while the
+ * gateway loads; the gateway's server takes that socket over. A config file that cannot be
+ * read cheaply, or a failed bind, leaves the binding to the gateway, which reports it as ever.
  */
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +29,9 @@ const { values } = parseArgs({
 });
 
 const runtime = tuneThisProcess();
+const port = values.port === undefined ? undefined : Number(values.port);
 
+let abandon: (() => Promise<void>) | undefined;
 try {
   const [{ readEnvironment }, compileCache] = await Promise.all([
     import('./config/environment.ts'),
@@ -34,6 +39,29 @@ try {
   ]);
   const env = readEnvironment();
   runtime.compileCache = compileCache.enableGatewayCompileCache(env.home, env.variables);
+  const [{ startEarly, abandonEarlyStart }, { AGENT_NAME }] = await Promise.all([
+    import('./lifecycle/early-start.ts'),
+    import('./status/agent-name.ts'),
+  ]);
+  const configPath = values.config ?? env.configPath;
+  const early = await startEarly({
+    home: env.home,
+    configPath,
+    host: values.bind,
+    port,
+    env: env.variables,
+    agent: AGENT_NAME,
+  });
+  if (early !== undefined) {
+    abandon = () => abandonEarlyStart(early, env.home);
+    // Stopped while the gateway loads (`hearth stop` finds the runtime file): no runtime file
+    // is left behind. The gateway's own handlers replace these once it runs.
+    process.once('SIGTERM', onEarlySignal);
+    process.once('SIGINT', onEarlySignal);
+    // The gateway's modules in slices, so the early listener answers while they load.
+    const { loadInSlices } = await import('./lifecycle/load-in-slices.ts');
+    await loadInSlices(gatewaySlices());
+  }
   const [{ runGateway }, { installSignalHandlers }] = await Promise.all([
     import('./run.ts'),
     import('./lifecycle/signals.ts'),
@@ -42,9 +70,10 @@ try {
     env,
     configPath: values.config,
     host: values.bind,
-    port: values.port === undefined ? undefined : Number(values.port),
+    port,
     pretty: process.stdout.isTTY,
     runtime,
+    listenOn: early,
     // The CLI beside this gateway (dist/cli-ink/src/main.js, or the sources run directly).
     mcpServerCommand: {
       command: process.execPath,
@@ -56,12 +85,61 @@ try {
       ],
     },
   });
+  abandon = undefined;
+  process.off('SIGTERM', onEarlySignal);
+  process.off('SIGINT', onEarlySignal);
   installSignalHandlers(running);
   running.gateway.whenReady().then(compileCache.flushGatewayCompileCache, () => {
     running.logger.fatal(`Start-up failed: ${running.gateway.startup.failure ?? 'unknown error'}`);
     void running.stop().finally(() => process.exit(1));
   });
 } catch (error) {
+  await abandon?.();
   process.stderr.write(`hearth: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
+}
+
+/**
+ * The gateway's modules in the order run.ts and gateway.ts import them, in slices, for
+ * lifecycle/load-in-slices.ts: the heaviest dependencies, then each area. A module missing here
+ * only loads in the last slice (run.ts); nothing depends on this list but how promptly the
+ * early listener answers while the gateway loads.
+ */
+function gatewaySlices(): (() => Promise<unknown>)[] {
+  return [
+    () => import('zod'),
+    () => import('express'),
+    () => import('pino'),
+    () => import('./config/load.ts'),
+    () => import('./lifecycle/kernel.ts'),
+    () => import('./lifecycle/serve-areas.ts'),
+    () => import('./providers/area.ts'),
+    () => import('./settings/area.ts'),
+    () => import('./privacy/area.ts'),
+    () => import('./db/area.ts'),
+    () => import('./usage/area.ts'),
+    () => import('./sessions/area.ts'),
+    () => import('./memory/area.ts'),
+    () => import('./scale-out/area.ts'),
+    () => import('./approvals/area.ts'),
+    () => import('./tools/area.ts'),
+    () => import('./skills/area.ts'),
+    () => import('./hub/area.ts'),
+    () => import('./mcp/area.ts'),
+    () => import('./orchestrator/area.ts'),
+    () => import('./agent/area.ts'),
+    () => import('./voice/area.ts'),
+    () => import('./canvas/area.ts'),
+    () => import('./push/area.ts'),
+    () => import('./web-client/area.ts'),
+    () => import('./channels/area.ts'),
+    () => import('./logs/area.ts'),
+    () => import('./local-model/area.ts'),
+    () => import('./status/area.ts'),
+    () => import('./db/open-database.ts'),
+  ];
+}
+
+function onEarlySignal(): void {
+  void (abandon?.() ?? Promise.resolve()).finally(() => process.exit(0));
 }

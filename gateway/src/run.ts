@@ -9,7 +9,8 @@ import { openDatabase } from './db/open-database.ts';
 import { createGateway, type Gateway, type ListeningAddress } from './gateway.ts';
 import { createLogTail } from './observability/log-tail.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
-import { removeRuntimeFile, writeRuntimeFileSync } from './lifecycle/runtime-file.ts';
+import type { EarlyStart } from './lifecycle/early-start.ts';
+import { recordListeningGateway, removeRuntimeFile } from './lifecycle/runtime-file.ts';
 import type { RuntimeReport } from './config/runtime-tuning.ts';
 import type { McpServerCommand } from './mcp/ports.ts';
 
@@ -26,6 +27,11 @@ export interface RunOptions {
   runtime?: RuntimeReport;
   /** How `POST /mcp/spawn` starts `hearth mcp`: the CLI that started this gateway. */
   mcpServerCommand?: McpServerCommand;
+  /**
+   * The port main.ts bound before loading the gateway: the server takes its listening socket
+   * over instead of binding again (`--bind`/`--port` and the config file agreed on it).
+   */
+  listenOn?: EarlyStart;
 }
 
 export interface RunningGateway {
@@ -72,24 +78,23 @@ export async function runGateway(options: RunOptions): Promise<RunningGateway> {
     },
   });
   // Where this gateway listens, for `hearth status|chat|stop` (removed on a clean exit): written
-  // before the first request is answered, so whoever sees /health answer finds it.
+  // before the first request is answered, so whoever sees /health answer finds it (main.ts
+  // wrote it already when it bound the port early).
+  const warnNoRuntimeFile = (error: unknown) =>
+    logger.warn(
+      { err: error },
+      'could not write the runtime file: the CLI may not find this gateway',
+    );
+  const early = options.listenOn;
+  if (early?.runtimeFileError !== undefined) warnNoRuntimeFile(early.runtimeFileError);
   const address = await gateway.listen((bound) => {
+    if (early !== undefined) return;
     try {
-      writeRuntimeFileSync(env.home, {
-        pid: process.pid,
-        port: bound.port,
-        host: bound.host,
-        url: localUrl(bound.host, bound.port),
-        started_at: new Date().toISOString(),
-        config_path: configPath,
-      });
+      recordListeningGateway(env.home, bound, configPath);
     } catch (error) {
-      logger.warn(
-        { err: error },
-        'could not write the runtime file: the CLI may not find this gateway',
-      );
+      warnNoRuntimeFile(error);
     }
-  });
+  }, early?.listener);
   logger.info({ url: address.url, config: configPath }, `Hearth listening on ${address.url}`);
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -101,13 +106,6 @@ export async function runGateway(options: RunOptions): Promise<RunningGateway> {
         ),
       ));
   return { gateway, address, logger, stop };
-}
-
-/** The URL a client on this machine uses: a wildcard bind is reached at the loopback address. */
-function localUrl(host: string, port: number): string {
-  if (host === '0.0.0.0') return `http://127.0.0.1:${port}`;
-  if (host === '::' || host === '::0') return `http://[::1]:${port}`;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 async function exists(path: string): Promise<boolean> {

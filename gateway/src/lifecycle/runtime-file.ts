@@ -46,6 +46,32 @@ export function writeRuntimeFileSync(home: string, record: RuntimeRecord): void 
   }
 }
 
+/**
+ * Writes the record of this process listening at `bound` (see writeRuntimeFileSync): run.ts
+ * when it binds, main.ts when its early listener binds.
+ */
+export function recordListeningGateway(
+  home: string,
+  bound: { host: string; port: number },
+  configPath: string,
+): void {
+  writeRuntimeFileSync(home, {
+    pid: process.pid,
+    port: bound.port,
+    host: bound.host,
+    url: localUrl(bound.host, bound.port),
+    started_at: new Date().toISOString(),
+    config_path: configPath,
+  });
+}
+
+/** The URL a client on this machine uses: a wildcard bind is reached at the loopback address. */
+export function localUrl(host: string, port: number): string {
+  if (host === '0.0.0.0') return `http://127.0.0.1:${port}`;
+  if (host === '::' || host === '::0') return `http://[::1]:${port}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
 /** Removes the file if it still names this gateway (a newer gateway's file is left alone). */
 export async function removeRuntimeFile(
   home: string,

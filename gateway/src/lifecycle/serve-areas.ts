@@ -12,12 +12,10 @@ import { createHostPolicy } from '../http/middleware/hosts.ts';
 import { createOriginPolicy } from '../http/middleware/origins.ts';
 import { createSocketRouter, type SocketRouter } from '../ws/socket-router.ts';
 import { closeAreas, type Area } from './area.ts';
+import type { EarlyListener } from './early-listener.ts';
+import { listeningAddress, type ListeningAddress } from './listening-address.ts';
 
-export interface ListeningAddress {
-  host: string;
-  port: number;
-  url: string;
-}
+export type { ListeningAddress };
 
 export interface ServeAreasOptions {
   gateway: HearthConfig['gateway'];
@@ -81,20 +79,27 @@ export function serveAreas(areas: readonly Area[], options: ServeAreasOptions) {
       sockets.register(socket.path, socket.handler, socket.options);
   }
 
-  /** Binds; `onBound` runs before the event loop can hand the server its first connection. */
-  async function listen(onBound?: (address: ListeningAddress) => void): Promise<ListeningAddress> {
+  /**
+   * Binds, or takes over the listening socket of `listenOn` (the early listener, which then
+   * accepts nothing more); `onBound` runs before the event loop can hand the server its first
+   * connection.
+   */
+  async function listen(
+    onBound?: (address: ListeningAddress) => void,
+    listenOn?: EarlyListener,
+  ): Promise<ListeningAddress> {
     for (const area of areas) await area.prepare?.();
+    if (listenOn !== undefined) {
+      await listenOn.handOver(server);
+      const bound = listeningAddress(server);
+      onBound?.(bound);
+      return bound;
+    }
     return new Promise<ListeningAddress>((resolve, reject) => {
       server.once('error', reject);
       server.listen(settings.port, settings.host, () => {
         server.off('error', reject);
-        const address = server.address() as AddressInfo;
-        const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-        const bound = {
-          host: address.address,
-          port: address.port,
-          url: `http://${host}:${address.port}`,
-        };
+        const bound = listeningAddress(server);
         onBound?.(bound);
         resolve(bound);
       });

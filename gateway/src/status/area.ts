@@ -4,6 +4,7 @@ import { mergedBackends, settleAreas, type Area } from '../lifecycle/area.ts';
 import { defineArea } from '../lifecycle/install.ts';
 import { createHostStats } from '../observability/host-stats.ts';
 import { VERSION } from '../version.ts';
+import { AGENT_NAME } from './agent-name.ts';
 import type { StatusSources } from './status-sources.ts';
 
 /** `/health`, `/ready`, `/api/v1/status` and the metrics, over what every area reports. */
@@ -15,7 +16,7 @@ export function statusArea(deps: StatusRouteDeps): Area {
   };
 }
 
-export const AGENT_NAME = 'hearth';
+export { AGENT_NAME };
 
 /** The status area's options. */
 export interface StatusOptions {

@@ -74,16 +74,31 @@ export function hostNotAllowedDetail(host: string | undefined): string {
 }
 
 /**
+ * The `Host` rule of every request, decided on its path, `Host` and `X-API-Key` (read only when
+ * needed): `/health`
+ * passes by any name (probes), anything else needs an allowed `Host` or the valid API key.
+ * The gateway's middleware and the early listener (lifecycle/early-listener.ts) both apply it.
+ */
+export function hostGate(options: {
+  policy: HostPolicy;
+  apiKey: string;
+}): (path: string, host: string | undefined, key: () => string | undefined) => boolean {
+  const matches = keyMatcher(options.apiKey);
+  return (path, host, key) =>
+    path === '/health' ||
+    options.policy.isAllowed(host) ||
+    (options.apiKey !== '' && matches(key()));
+}
+
+/**
  * Checks `Host` before any routing, on every request except `GET /health` (probes by any name).
  * A request carrying the valid API key passes with any `Host`.
  */
 export function hostCheck(options: { policy: HostPolicy; apiKey: string }): RequestHandler {
-  const matches = keyMatcher(options.apiKey);
+  const passes = hostGate(options);
   return function hostCheckMiddleware(req, _res, next) {
-    if (req.path === '/health') return next();
     const host = req.headers.host;
-    if (options.policy.isAllowed(host)) return next();
-    if (options.apiKey !== '' && matches(req.get('x-api-key'))) return next();
+    if (passes(req.path, host, () => req.get('x-api-key'))) return next();
     next(new HearthError('forbidden', hostNotAllowedDetail(host)));
   };
 }
