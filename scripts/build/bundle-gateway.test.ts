@@ -53,6 +53,14 @@ beforeEach(async () => {
     'index.js': "const name = './part' + '.js'; exports.part = require(name).part;",
     'part.js': "exports.part = 'part of computed';",
   });
+  await write(
+    'node_modules/static-user/package.json',
+    JSON.stringify({ name: 'static-user', version: '1.0.0', type: 'module', main: 'index.js' }),
+  );
+  await write(
+    'node_modules/static-user/index.js',
+    "import missing from 'not-installed-either'; export default missing;",
+  );
   await pkg('optional-user', {
     'index.js':
       "let extra; try { extra = require('not-installed'); } catch { extra = 'none'; } exports.extra = extra;",
@@ -80,8 +88,9 @@ beforeEach(async () => {
       "import optional from 'optional-user';",
       "import * as shared from 'shared';",
       "const { lazy } = await import('./lazy.js');",
+      "const staticUser = await import('static-user').then(() => 'loaded', (error) => error.code);",
       'console.log(JSON.stringify({ notes, pure: pure.name, words, located: located.data,',
-      '  computed: computed.part, optional: optional.extra, lazy,',
+      '  computed: computed.part, optional: optional.extra, lazy, staticUser,',
       '  sharedLoads: globalThis.sharedLoads, oneShared: located.shared === pure.shared && pure.shared.id === shared.id }));',
     ].join('\n'),
   );
@@ -102,6 +111,7 @@ describe('bundleGateway', () => {
       computed: 'part of computed',
       optional: 'none',
       lazy: 'loaded on use',
+      staticUser: 'ERR_MODULE_NOT_FOUND',
       sharedLoads: 1,
       oneShared: true,
     });
@@ -111,7 +121,9 @@ describe('bundleGateway', () => {
     expect(external).toEqual({
       'node_modules/located': expect.stringContaining('finds files by its own location'),
       'node_modules/computed': expect.stringContaining('requires a name computed at run time'),
-      'node_modules/optional-user': expect.stringContaining('not-installed'),
+      // A static import of a package that is not installed: left to Node. (optional-user's
+      // require of one, at run time, is bundled: Node is asked then, and answers the same.)
+      'node_modules/static-user': expect.stringContaining('not-installed-either'),
       // Bundled, it would be a second copy beside the one located loads.
       'node_modules/shared': expect.stringContaining('node_modules/located depends on it'),
     });
