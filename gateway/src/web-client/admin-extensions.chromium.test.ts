@@ -216,7 +216,8 @@ describe.skipIf(!chromiumPath || !hasOpenssl())(
       await installed.getByRole('button', { name: 'Quarantine…' }).click();
       await page.getByRole('button', { name: 'Quarantine greeter' }).click();
       await page.getByRole('status').filter({ hasText: "Quarantined 'greeter'" }).waitFor();
-      expect(await installed.innerText()).toContain('quarantined');
+      // The outcome is announced first; the list is drawn again once it has been read back.
+      await expect.poll(() => installed.innerText()).toContain('quarantined');
       expect((await call('GET', '/skills')).body.skills).toMatchObject([
         { name: 'greeter', state: 'quarantined' },
       ]);
