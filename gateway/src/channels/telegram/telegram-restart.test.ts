@@ -140,6 +140,11 @@ describe('Telegram webhook mode across a gateway restart', () => {
     expect((await telegram.nextSent())[0]?.text).toBe('Answered once.');
 
     bed = await gateways.restart();
+    // The new gateway answers deliveries once its channel is connected (503 before: Telegram
+    // keeps the update and delivers it again).
+    await expect
+      .poll(() => gatewayApi(() => bed.gw.url).channelStatus('tg'), { timeout: 15_000 })
+      .toBe('connected');
     // Telegram did not see the 200 (say) and delivers the update again, to the new gateway.
     expect(await deliver(update)).toEqual({ status: 200, body: { ok: true, duplicate: true } });
     await settle(500);
