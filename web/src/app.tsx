@@ -57,15 +57,22 @@ export function App() {
 
   // The drawer (phone width): its current link takes the focus on opening, the menu button
   // on closing with Esc or a click beside it.
+  // The menu button is focused once the drawer is drawn closed: focused before, the focus
+  // could go with the drawer's link as it is hidden.
   const drawerOpen = useRef(drawer);
   drawerOpen.current = drawer;
+  const focusMenuOnClose = useRef(false);
   useEffect(() => {
     if (drawer) document.querySelector<HTMLElement>('#sidebar [aria-current="page"]')?.focus();
+    else if (focusMenuOnClose.current) {
+      focusMenuOnClose.current = false;
+      document.getElementById('menu-button')?.focus();
+    }
   }, [drawer]);
   const closeDrawer = useCallback(() => {
     if (!drawerOpen.current) return;
+    focusMenuOnClose.current = true;
     setDrawer(false);
-    document.getElementById('menu-button')?.focus();
   }, []);
   const actions = useMemo<ShortcutActions>(
     () => ({
