@@ -117,7 +117,21 @@ async function timeNpmStart(root: string): Promise<Sample> {
   } finally {
     if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
     await exited;
-    await rm(home, { recursive: true, force: true });
+    // npm may exit before the gateway it started has finished with its state directory.
+    if (child.pid !== undefined) await groupGone(child.pid);
+    await rm(home, { recursive: true, force: true, maxRetries: 5 });
+  }
+}
+
+/** Resolves once no process of the group is left (at most 10 s). */
+async function groupGone(groupId: number): Promise<void> {
+  for (const deadline = performance.now() + 10_000; performance.now() < deadline;) {
+    try {
+      process.kill(-groupId, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 20));
   }
 }
 
