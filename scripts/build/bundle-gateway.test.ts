@@ -5,12 +5,17 @@
  * is then run by Node, as `npm start` runs it.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bundleGateway, bundledRequires, rewriteImportMetaUrl } from './bundle-gateway.ts';
+import {
+  asciiWithoutComments,
+  bundleGateway,
+  bundledRequires,
+  rewriteImportMetaUrl,
+} from './bundle-gateway.ts';
 
 let project: string;
 
@@ -78,7 +83,10 @@ beforeEach(async () => {
       "export const words = 'import.meta.dirname';",
     ].join('\n'),
   );
-  await write('dist/src/lazy.js', "export const lazy = 'loaded on use';\n");
+  await write(
+    'dist/src/lazy.js',
+    "// A comment — with an em dash.\nexport const lazy = /^ü$/.test('ü') ? 'loaded on use' : 'not';\n",
+  );
   await write(
     'dist/src/main.js',
     [
@@ -130,6 +138,12 @@ describe('bundleGateway', () => {
     // The dynamic import is a chunk of its own, beside the entry.
     const files = await readdir(join(project, 'dist/src'));
     expect(files.filter((file) => file.startsWith('bundled-lazy-'))).toHaveLength(1);
+    // No comment is left, and every file written is ASCII (one byte a character in memory).
+    for (const file of files.filter((name) => name === 'main.js' || name.startsWith('bundled-'))) {
+      const text = await readFile(join(project, 'dist/src', file), 'utf8');
+      expect(text, file).toMatch(/^\p{ASCII}*$/u);
+      expect(text, file).not.toContain('// dist/');
+    }
   });
 
   it('refuses a module of ours that uses import.meta otherwise than .url', async () => {
@@ -184,5 +198,75 @@ describe('bundledRequires', () => {
           `const require2 = createRequire(import.meta.url);\nexport const a = ${use};`,
         ),
       ).toContain('createRequire(import.meta.url)');
+  });
+});
+
+describe('asciiWithoutComments', () => {
+  /** What a module's default export evaluates to (the text run as an ES module by Node). */
+  async function evaluate(source: string): Promise<unknown> {
+    const url = `data:text/javascript;base64,${Buffer.from(source).toString('base64')}`;
+    return ((await import(url)) as { default: unknown }).default;
+  }
+
+  it('removes comments and leaves strings, templates and regular expressions that look like them', () => {
+    const source = [
+      '/* a block — with an em dash */ const a = "// not a comment — kept as esbuild wrote it";',
+      'const b = `/* nor this */ ${a} // nor this`; // but this — yes',
+      'const c = /\\/\\/ not a comment/; /** JSDoc\n * over lines */',
+      'export default [a, b, c.source];',
+    ].join('\n');
+    const out = asciiWithoutComments(source);
+    expect(out).not.toMatch(/em dash|but this|JSDoc/);
+    expect(out).toContain('"// not a comment — kept as esbuild wrote it"');
+    expect(out).toContain('`/* nor this */ ${a} // nor this`');
+    expect(out).toContain('/\\/\\/ not a comment/');
+  });
+
+  it('keeps the line break a block comment made (automatic semicolon insertion)', async () => {
+    const source = 'function f() { return /* a\n*/ 1; }\nexport default f();';
+    expect(await evaluate(source)).toBeUndefined();
+    expect(await evaluate(asciiWithoutComments(source))).toBeUndefined();
+    const inline = 'function f() { return /* a */ 1; }\nexport default f();';
+    expect(await evaluate(asciiWithoutComments(inline))).toBe(1);
+  });
+
+  it('writes the characters of regular expression literals as escapes that match the same', async () => {
+    const literals = [
+      '/[.!?)\\]`"\'”:*]$/',
+      '/^[-+]?[$€£]?\\s*\\d/',
+      "/[^a-zäöüéèàíóúñ']+/i",
+      '/Ü+ber/iu',
+      '/[😀-😂]/u',
+      '/[😀-😂]/v',
+      '/😀{2}/u',
+      '/😀{2}/',
+      '/[😀]/',
+      '/\\p{Script=Greek}|ß/u',
+    ];
+    const samples = [
+      'end”',
+      '€ 5',
+      'Grüße',
+      'ÜÜBER',
+      'üBER',
+      '😁',
+      '😀😀',
+      '\uD83D\uDE00\uDE00',
+      'ß',
+      'λ',
+      '\uD83D',
+    ];
+    const table = (list: string) =>
+      `export default [${list}].map((re) => ${JSON.stringify(samples)}.map((s) => s.match(re)?.[0] ?? null));`;
+    const source = table(literals.join(', '));
+    const out = asciiWithoutComments(source);
+    // The literals are ASCII now (the samples' strings are left: esbuild escapes strings itself).
+    expect(out.slice(0, out.indexOf('].map'))).toMatch(/^\p{ASCII}*$/u);
+    expect(await evaluate(out)).toEqual(await evaluate(source));
+  });
+
+  it('leaves a text without comments or such literals as it is', () => {
+    const source = 'export const a = "ü"; export const b = /x/u;\n';
+    expect(asciiWithoutComments(source)).toBe(source);
   });
 });

@@ -21,7 +21,7 @@
  *   are those of the gateway (dist/gateway/node_modules links to the workspace's).
  */
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { parse } from 'acorn';
@@ -85,7 +85,13 @@ export async function bundleGateway(options: BundleOptions): Promise<BundleRepor
     for (const [root, reason] of unresolved) if (!external.has(root)) external.set(root, reason);
     judgePackages(options.root, result.metafile, external);
     if (external.size === before) {
-      await runEsbuild(options, outdir, external, new Map(), true);
+      const final = await runEsbuild(options, outdir, external, new Map(), false);
+      await Promise.all(
+        (final.outputFiles ?? []).map(async (file) => {
+          await mkdir(dirname(file.path), { recursive: true });
+          await writeFile(file.path, asciiWithoutComments(file.text));
+        }),
+      );
       return { modules: Object.keys(result.metafile.inputs).length, external };
     }
   }
@@ -302,6 +308,53 @@ export function rewriteImportMetaUrl(source: string, replacement: string): strin
     out = `${out.slice(0, start)}(${replacement})${out.slice(end)}`;
   return out;
 }
+
+/**
+ * `source` without its comments (esbuild keeps the packages' and ours), and with the characters
+ * above U+007F of its regular expression literals written as `\uXXXX` escapes (esbuild escapes
+ * those of strings and names only). Node keeps a module's source text in memory for as long as
+ * the module lives, and one character above U+00FF anywhere in it (an em dash in a comment)
+ * makes V8 hold the whole text at two bytes a character: this way the bundle's chunks are
+ * ASCII, and about a tenth smaller. A block comment becomes a space, or a line break when it
+ * held one (it ends a statement there, for automatic semicolon insertion). An escape means in
+ * a regular expression what the character it stands for does, with or without the `u` or `v`
+ * flag (a surrogate pair's two escapes are one code point under those flags).
+ */
+export function asciiWithoutComments(source: string): string {
+  const edits: { start: number; end: number; text: string }[] = [];
+  const tree = parse(source, {
+    ecmaVersion: 'latest',
+    sourceType: 'module',
+    onComment: (block, text, start, end) =>
+      edits.push({ start, end, text: block ? (/[\n\r\u2028\u2029]/.test(text) ? '\n' : ' ') : '' }),
+  });
+  simple(tree, {
+    Literal(node) {
+      if (!('regex' in node) || node.raw === undefined || !NON_ASCII.test(node.raw)) return;
+      edits.push({
+        start: node.start,
+        end: node.end,
+        text: node.raw.replace(
+          NON_ASCII_ALL,
+          (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`,
+        ),
+      });
+    },
+  });
+  if (edits.length === 0) return source;
+  edits.sort((a, b) => a.start - b.start);
+  const parts: string[] = [];
+  let at = 0;
+  for (const edit of edits) {
+    parts.push(source.slice(at, edit.start), edit.text);
+    at = edit.end;
+  }
+  parts.push(source.slice(at));
+  return parts.join('');
+}
+const NON_ASCII = /[\u0080-\uffff]/;
+/** Each UTF-16 code unit above U+007F (no `u` flag: a surrogate pair is two matches). */
+const NON_ASCII_ALL = /[\u0080-\uffff]/g;
 
 /**
  * A module's own `createRequire(import.meta.url)` calls with a string, made plain `require`
