@@ -152,7 +152,8 @@ describe.skipIf(!chromiumPath)(
         .locator('.message.approval', { hasText: 'echo hearth-approved' })
         .waitFor({ timeout: 20_000 });
       await page.getByRole('link', { name: /Approvals/ }).click();
-      const card = page.locator('.approval', { hasText: 'echo hearth-approved' });
+      // The Approvals view's card (the chat's own approval may still be drawn while it loads).
+      const card = page.locator('.card.approval', { hasText: 'echo hearth-approved' });
       await card.waitFor();
       // Counting down from 120 s (a loaded machine may take a while to get here).
       expect(await card.innerText()).toMatch(/\b\d{1,3} s left/);
