@@ -6,8 +6,10 @@ import {
   type Server as TcpServer,
   type Socket,
 } from 'node:net';
+import { createServer as createHttpsServer } from 'node:https';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { hasOpenssl, selfSignedCertificate } from '../../hub/testing/https-fixture.ts';
 import { createNodeHttpFetch, type NodeHttpFetch } from './node-http-fetch.ts';
 
 interface Seen {
@@ -328,4 +330,29 @@ describe('outbound fetch over node:http', () => {
       farEnd.server.off('connection', track);
     }
   });
+
+  describe.skipIf(!hasOpenssl())(
+    'over TLS (skipped without openssl, which makes the test certificate)',
+    () => {
+      it('checks the certificate: trusted, the answer; not trusted, fetch failed with the TLS error', async () => {
+        const certificate = selfSignedCertificate();
+        const tls = createHttpsServer(certificate, (_req, res) => res.end('over tls'));
+        await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+        const url = `https://127.0.0.1:${(tls.address() as AddressInfo).port}/`;
+        const trusting = createNodeHttpFetch({ fallback, env: {}, ca: certificate.cert });
+        try {
+          expect(await (await trusting.fetch(url)).text()).toBe('over tls');
+          const error = await client.fetch(url).catch((caught: unknown) => caught);
+          expect(error).toBeInstanceOf(TypeError);
+          expect((error as TypeError).message).toBe('fetch failed');
+          expect(((error as TypeError).cause as NodeJS.ErrnoException).code).toMatch(/SELF_SIGNED/);
+          expect(fallback).not.toHaveBeenCalled();
+        } finally {
+          trusting.close();
+          tls.closeAllConnections();
+          await new Promise((resolve) => tls.close(resolve));
+        }
+      });
+    },
+  );
 });

@@ -2,7 +2,6 @@ import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions
 import type * as Http from 'node:http';
 import type * as Https from 'node:https';
 import type { Readable } from 'node:stream';
-import type * as Zlib from 'node:zlib';
 
 /**
  * The gateway's outbound `fetch` (providers, live checks): the Fetch API over node:http's
@@ -25,6 +24,8 @@ export interface NodeHttpFetchOptions {
   /** The process environment, read for proxy variables. */
   env: Readonly<Record<string, string | undefined>>;
   idleTimeoutMs?: number;
+  /** Trusted roots in place of the system's (tests' throwaway server). */
+  ca?: string;
 }
 
 export interface NodeHttpFetch {
@@ -34,11 +35,17 @@ export interface NodeHttpFetch {
 }
 
 type Fetch = typeof globalThis.fetch;
-type Builtins = {
-  http: typeof Http;
-  https: typeof Https;
-  zlib: typeof Zlib;
-};
+type Scheme = 'http:' | 'https:';
+const isScheme = (protocol: string): protocol is Scheme =>
+  protocol === 'http:' || protocol === 'https:';
+interface Transport {
+  request: typeof Http.request;
+  agent: HttpAgent;
+}
+const transportOf = (module: typeof Http | typeof Https, ca?: string): Transport => ({
+  request: module.request,
+  agent: new module.Agent({ keepAlive: true, ...(ca === undefined ? {} : { ca }) }),
+});
 
 const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'];
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -50,23 +57,17 @@ export function createNodeHttpFetch(options: NodeHttpFetchOptions): NodeHttpFetc
   const { fallback } = options;
   const proxied = PROXY_VARIABLES.some((name) => Boolean(options.env[name]));
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  let builtins: (Builtins & { agents: { http: HttpAgent; https: HttpAgent } }) | undefined;
-  // Taken on the first request: node:https loads TLS, which a gateway on a local model never needs.
-  const loaded = () => {
-    if (builtins) return builtins;
-    const http = process.getBuiltinModule('node:http');
-    const https = process.getBuiltinModule('node:https');
-    const zlib = process.getBuiltinModule('node:zlib');
-    builtins = {
-      http,
-      https,
-      zlib,
-      agents: {
-        http: new http.Agent({ keepAlive: true }),
-        https: new https.Agent({ keepAlive: true }),
-      },
-    };
-    return builtins;
+  // Each taken on first use: node:https loads TLS, which a gateway on a local model never needs.
+  const transports: Partial<Record<Scheme, Transport>> = {};
+  const transport = (scheme: Scheme): Transport => {
+    const found = transports[scheme];
+    if (found) return found;
+    const made =
+      scheme === 'https:'
+        ? transportOf(process.getBuiltinModule('node:https'), options.ca)
+        : transportOf(process.getBuiltinModule('node:http'));
+    transports[scheme] = made;
+    return made;
   };
 
   const fetch: Fetch = (input, init) => {
@@ -85,12 +86,12 @@ export function createNodeHttpFetch(options: NodeHttpFetchOptions): NodeHttpFetc
     if (
       proxied ||
       url === undefined ||
-      (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+      !isScheme(url.protocol) ||
       bodyBytes === null ||
       init?.redirect === 'error'
     )
       return fallback(input, init);
-    return send(loaded(), url, init ?? {}, bodyBytes, idleTimeoutMs).then((sent) => {
+    return send(transport(url.protocol), url, init ?? {}, bodyBytes, idleTimeoutMs).then((sent) => {
       if (sent.kind === 'response') return sent.response;
       // A redirect to follow: the fallback asks again from the start and follows it.
       return fallback(input, init);
@@ -100,8 +101,7 @@ export function createNodeHttpFetch(options: NodeHttpFetchOptions): NodeHttpFetc
   return {
     fetch,
     close: () => {
-      builtins?.agents.http.destroy();
-      builtins?.agents.https.destroy();
+      for (const made of Object.values(transports)) made.agent.destroy();
     },
   };
 }
@@ -117,7 +117,7 @@ function toUrl(input: string | URL): URL | undefined {
 type Sent = { kind: 'response'; response: Response } | { kind: 'redirect' };
 
 function send(
-  builtins: Builtins & { agents: { http: HttpAgent; https: HttpAgent } },
+  transport: Transport,
   url: URL,
   init: RequestInit,
   body: string | Uint8Array | undefined,
@@ -125,13 +125,12 @@ function send(
 ): Promise<Sent> {
   const signal = init.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(abortReason(signal));
-  const secure = url.protocol === 'https:';
   const method = (init.method ?? 'GET').toUpperCase();
   const headers = requestHeaders(init.headers, body);
   const requestOptions: RequestOptions = {
     method,
     headers,
-    agent: secure ? builtins.agents.https : builtins.agents.http,
+    agent: transport.agent,
     timeout: idleTimeoutMs,
   };
 
@@ -149,28 +148,24 @@ function send(
       request.destroy(reason);
       response?.destroy(reason);
     };
-    const request: ClientRequest = (secure ? builtins.https : builtins.http).request(
-      url,
-      requestOptions,
-      (incoming) => {
-        response = incoming;
-        const status = incoming.statusCode ?? 0;
-        if (REDIRECTS.has(status) && init.redirect !== 'manual' && incoming.headers.location) {
-          incoming.resume();
-          signal?.removeEventListener('abort', onAbort);
-          settled = true;
-          resolve({ kind: 'redirect' });
-          return;
-        }
+    const request: ClientRequest = transport.request(url, requestOptions, (incoming) => {
+      response = incoming;
+      const status = incoming.statusCode ?? 0;
+      if (REDIRECTS.has(status) && init.redirect !== 'manual' && incoming.headers.location) {
+        incoming.resume();
+        signal?.removeEventListener('abort', onAbort);
         settled = true;
-        // From here a failure errors the body, not the promise.
-        fail = () => undefined;
-        resolve({
-          kind: 'response',
-          response: toResponse(builtins, incoming, url, method, signal, onAbort),
-        });
-      },
-    );
+        resolve({ kind: 'redirect' });
+        return;
+      }
+      settled = true;
+      // From here a failure errors the body, not the promise.
+      fail = () => undefined;
+      resolve({
+        kind: 'response',
+        response: toResponse(incoming, url, method, signal, onAbort),
+      });
+    });
     request.on('timeout', () =>
       request.destroy(new Error(`No data from ${url.host} in ${idleTimeoutMs} ms`)),
     );
@@ -210,7 +205,6 @@ function requestHeaders(
 }
 
 function toResponse(
-  builtins: Builtins,
   incoming: IncomingMessage,
   url: URL,
   method: string,
@@ -228,7 +222,7 @@ function toResponse(
     incoming.resume();
     incoming.once('end', detach);
   } else
-    body = readableOf(decoded(builtins, incoming, headers), detach, (error) =>
+    body = readableOf(decoded(incoming, headers), detach, (error) =>
       // An abort errors the body with the signal's reason, as Node's fetch does.
       signal?.aborted ? abortReason(signal) : new TypeError('terminated', { cause: error }),
     );
@@ -242,9 +236,10 @@ function toResponse(
 }
 
 /** The body as sent, or decoded when the server compressed it (what Node's fetch does). */
-function decoded(builtins: Builtins, incoming: IncomingMessage, headers: Headers): Readable {
+function decoded(incoming: IncomingMessage, headers: Headers): Readable {
   const coding = headers.get('content-encoding')?.trim().toLowerCase();
-  const { zlib } = builtins;
+  if (coding === undefined || coding === 'identity') return incoming;
+  const zlib = process.getBuiltinModule('node:zlib');
   const decoder =
     coding === 'gzip' || coding === 'x-gzip'
       ? zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH })
