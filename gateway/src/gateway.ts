@@ -5,7 +5,7 @@ import { channels } from './channels/area.ts';
 import type { HearthConfig } from './config/schema.ts';
 import { database } from './db/area.ts';
 import type { Gateway, GatewayDeps } from './gateway-contract.ts';
-import { createNodeHttpFetch, type NodeHttpFetch } from './http/outbound/node-http-fetch.ts';
+import { createNodeHttpFetch } from './http/outbound/node-http-fetch.ts';
 import { hub } from './hub/area.ts';
 import { installAreas } from './lifecycle/install.ts';
 import { createKernel } from './lifecycle/kernel.ts';
@@ -41,21 +41,19 @@ export { AGENT_NAME } from './status/area.ts';
  */
 export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway {
   const { logger } = deps;
-  // Outbound requests over node:http; Node's fetch takes what it does not (looked up per call:
-  // reading `globalThis.fetch` loads undici, ~25 ms at start-up).
-  const outbound = deps.fetch
-    ? undefined
-    : createNodeHttpFetch({
-        fallback: (input, init) => globalThis.fetch(input, init),
-        env: deps.processEnv ?? {},
-      });
+  // Outbound requests over node:http (it loads nothing until its first request); Node's fetch
+  // takes what it does not, looked up per call: reading `globalThis.fetch` loads undici.
+  const outbound = createNodeHttpFetch({
+    fallback: (input, init) => globalThis.fetch(input, init),
+    env: deps.processEnv ?? {},
+  });
   const kernel = createKernel({
     config,
     paths: deps.paths,
     logger,
     now: deps.now ?? Date.now,
     monotonicNow: deps.monotonicNow ?? (() => performance.now()),
-    fetch: deps.fetch ?? (outbound as NodeHttpFetch).fetch,
+    fetch: deps.fetch ?? outbound.fetch,
     processEnv: deps.processEnv ?? {},
     frameLimits: deps.socketFrameLimits,
     address: () => {
@@ -128,6 +126,6 @@ export function createGateway(config: HearthConfig, deps: GatewayDeps): Gateway 
       return address;
     },
     whenReady: runStartup,
-    close: () => (closing ??= served.close(ready).finally(() => outbound?.close())),
+    close: () => (closing ??= served.close(ready).finally(() => outbound.close())),
   };
 }

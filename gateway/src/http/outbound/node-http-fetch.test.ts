@@ -65,6 +65,9 @@ function startFarEnd() {
         .end(brotliCompressSync('brotli'));
     if (path === '/empty') return void res.writeHead(204).end();
     if (path === '/redirect') return void res.writeHead(302, { location: '/json' }).end('moved');
+    if (path === '/redirect-307') return void res.writeHead(307, { location: '/json' }).end();
+    if (path === '/away') return void res.writeHead(302, { location: awayTo }).end();
+    if (path === '/to-data') return void res.writeHead(302, { location: 'data:,hi' }).end();
     if (path === '/silent') return; // never answers
     if (path === '/cut') {
       res.writeHead(200, { 'content-length': '100' });
@@ -87,7 +90,16 @@ function startFarEnd() {
     res.writeHead(404).end();
   }
   const written = { endless: 0 };
-  return { server, seen, closed, written, release: () => releaseSecond() };
+  let awayTo = '';
+  return {
+    server,
+    seen,
+    closed,
+    written,
+    release: () => releaseSecond(),
+    /** Where `/away` redirects to (another origin). */
+    redirectAwayTo: (url: string) => (awayTo = url),
+  };
 }
 
 /** A far end that answers any request with bytes that are not HTTP. */
@@ -286,14 +298,51 @@ describe('outbound fetch over node:http', () => {
     }
   });
 
-  it('follows a redirect through Node’s fetch, or returns it when asked for manual', async () => {
+  it('follows a redirect as fetch does, sending the answered request only once', async () => {
+    const before = farEnd.seen.length;
     const followed = await client.fetch(`${base}/redirect`, { method: 'POST', body: 'again' });
     expect(followed.status).toBe(201);
-    expect(fallback).toHaveBeenCalledTimes(1);
+    expect(followed.redirected).toBe(true);
+    expect(followed.url).toBe(`${base}/json`);
+    // A 302 after a POST is a GET without the body; the POST itself went once.
+    expect(farEnd.seen.slice(before).map((r) => [r.method, r.url, r.body])).toEqual([
+      ['POST', '/redirect', 'again'],
+      ['GET', '/json', ''],
+    ]);
+    expect(farEnd.seen.at(-1)?.headers['content-type']).toBeUndefined();
+    // A 307 keeps the method and the body.
+    await client.fetch(`${base}/redirect-307`, { method: 'PUT', body: 'kept' });
+    expect(farEnd.seen.slice(-2).map((r) => [r.method, r.url, r.body])).toEqual([
+      ['PUT', '/redirect-307', 'kept'],
+      ['PUT', '/json', 'kept'],
+    ]);
+    expect(fallback).toHaveBeenCalledTimes(2);
     const manual = await client.fetch(`${base}/redirect`, { redirect: 'manual' });
     expect(manual.status).toBe(302);
     expect(manual.headers.get('location')).toBe('/json');
     expect(await manual.text()).toBe('moved');
+  });
+
+  it('keeps the credentials on its own origin only, and follows no redirect out of http(s)', async () => {
+    const away = startFarEnd();
+    await new Promise<void>((resolve) => away.server.listen(0, '127.0.0.1', resolve));
+    try {
+      farEnd.redirectAwayTo(`http://127.0.0.1:${(away.server.address() as AddressInfo).port}/json`);
+      const credentials = { authorization: 'Bearer sk-secret', cookie: 'id=1', 'x-other': 'kept' };
+      await client.fetch(`${base}/redirect`, { headers: credentials });
+      expect(farEnd.seen.at(-1)?.headers.authorization).toBe('Bearer sk-secret');
+      await client.fetch(`${base}/away`, { headers: credentials });
+      const there = away.seen.at(-1);
+      expect(there?.headers.authorization).toBeUndefined();
+      expect(there?.headers.cookie).toBeUndefined();
+      expect(there?.headers['x-other']).toBe('kept');
+    } finally {
+      away.server.closeAllConnections();
+      await new Promise((resolve) => away.server.close(resolve));
+    }
+    const error = await client.fetch(`${base}/to-data`).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(((error as TypeError).cause as Error).message).toMatch(/data:,hi, which is no http/);
   });
 
   it('leaves to Node’s fetch what it does not take', async () => {

@@ -12,8 +12,8 @@ import type { Readable } from 'node:stream';
  * What it takes: a string or URL, `http:` or `https:`, a body that is absent, a string or bytes.
  * Everything else goes to the `fallback` (Node's fetch) unchanged: Request objects, FormData,
  * Blob and stream bodies, other schemes, `redirect: 'error'`, and any request while a proxy is
- * set in the environment. Redirects are followed by the fallback, which gets the request again
- * (its body is a string or bytes, so it can be sent twice); `redirect: 'manual'` returns the 3xx.
+ * set in the environment. A redirect's request (made as the Fetch standard makes it) goes to the
+ * fallback, which follows any further ones; `redirect: 'manual'` returns the 3xx.
  * As with Node's fetch: a failure to connect or a broken response rejects with
  * `TypeError('fetch failed')` whose `cause` is the socket's error; an abort rejects with the
  * signal's reason; gzip, deflate and br bodies are decoded; a request whose connection is idle
@@ -93,8 +93,15 @@ export function createNodeHttpFetch(options: NodeHttpFetchOptions): NodeHttpFetc
       return fallback(input, init);
     return send(transport(url.protocol), url, init ?? {}, bodyBytes, idleTimeoutMs).then((sent) => {
       if (sent.kind === 'response') return sent.response;
-      // A redirect to follow: the fallback asks again from the start and follows it.
-      return fallback(input, init);
+      // A redirect to follow: its request goes to the fallback, which follows any further ones.
+      const to = toUrl(sent.location, url);
+      if (to === undefined || !isScheme(to.protocol))
+        throw new TypeError('fetch failed', {
+          cause: new Error(`a redirect to ${sent.location}, which is no http(s) URL`),
+        });
+      return fallback(to, redirectedInit(url, to, sent.status, init ?? {})).then((response) =>
+        Object.defineProperty(response, 'redirected', { value: true }),
+      );
     });
   };
 
@@ -106,15 +113,43 @@ export function createNodeHttpFetch(options: NodeHttpFetchOptions): NodeHttpFetc
   };
 }
 
-function toUrl(input: string | URL): URL | undefined {
+function toUrl(input: string | URL, base?: URL): URL | undefined {
   try {
-    return new URL(input);
+    return new URL(input, base);
   } catch {
     return undefined;
   }
 }
 
-type Sent = { kind: 'response'; response: Response } | { kind: 'redirect' };
+type Sent =
+  { kind: 'response'; response: Response } | { kind: 'redirect'; status: number; location: string };
+
+/** Request headers the Fetch standard drops when a redirect leaves the origin. */
+const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
+/** Headers of a body, dropped when a redirect turns the request into a GET. */
+const BODY_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'content-language',
+  'content-location',
+];
+
+/**
+ * The request a redirect asks for, as the Fetch standard makes it: a 303 (but after HEAD), or a
+ * 301/302 after a POST, becomes a GET without the body; the credentials stay behind when it
+ * leaves the origin. The request answered with the redirect is never sent again.
+ */
+function redirectedInit(from: URL, to: URL, status: number, init: RequestInit): RequestInit {
+  const method = (init.method ?? 'GET').toUpperCase();
+  const headers = givenHeaders(init.headers);
+  const toGet =
+    (status === 303 && method !== 'GET' && method !== 'HEAD') ||
+    ((status === 301 || status === 302) && method === 'POST');
+  if (toGet) for (const name of BODY_HEADERS) delete headers[name];
+  if (to.origin !== from.origin) for (const name of CREDENTIAL_HEADERS) delete headers[name];
+  return toGet ? { ...init, method: 'GET', body: null, headers } : { ...init, headers };
+}
 
 function send(
   transport: Transport,
@@ -151,11 +186,12 @@ function send(
     const request: ClientRequest = transport.request(url, requestOptions, (incoming) => {
       response = incoming;
       const status = incoming.statusCode ?? 0;
-      if (REDIRECTS.has(status) && init.redirect !== 'manual' && incoming.headers.location) {
+      const location = incoming.headers.location;
+      if (REDIRECTS.has(status) && init.redirect !== 'manual' && location) {
         incoming.resume();
         signal?.removeEventListener('abort', onAbort);
         settled = true;
-        resolve({ kind: 'redirect' });
+        resolve({ kind: 'redirect', status, location });
         return;
       }
       settled = true;
@@ -175,10 +211,8 @@ function send(
   });
 }
 
-function requestHeaders(
-  given: RequestInit['headers'],
-  body: string | Uint8Array | undefined,
-): Record<string, string> {
+/** The caller's headers, names in lower case, repeated names joined, unset values left out. */
+function givenHeaders(given: RequestInit['headers']): Record<string, string> {
   const headers: Record<string, string> = {};
   if (given !== undefined) {
     const entries: Iterable<[string, string | undefined]> =
@@ -193,6 +227,14 @@ function requestHeaders(
       headers[key] = key in headers ? `${headers[key]}, ${value}` : String(value);
     }
   }
+  return headers;
+}
+
+function requestHeaders(
+  given: RequestInit['headers'],
+  body: string | Uint8Array | undefined,
+): Record<string, string> {
+  const headers = givenHeaders(given);
   headers.accept ??= '*/*';
   headers['accept-encoding'] ??= 'gzip, deflate, br';
   if (body !== undefined) {
