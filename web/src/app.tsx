@@ -56,9 +56,8 @@ export function App() {
   }, [view]);
 
   // The drawer (phone width): its current link takes the focus on opening, the menu button
-  // on closing with Esc or a click beside it.
-  // The menu button is focused once the drawer is drawn closed: focused before, the focus
-  // could go with the drawer's link as it is hidden.
+  // on closing with Esc or a click beside it, once the drawer is drawn closed (focused before,
+  // the focus could go with the drawer's link as it is hidden).
   const drawerOpen = useRef(drawer);
   drawerOpen.current = drawer;
   const focusMenuOnClose = useRef(false);
