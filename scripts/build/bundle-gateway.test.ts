@@ -146,6 +146,54 @@ describe('bundleGateway', () => {
     }
   });
 
+  it('leaves to Node a package that imports its own copy of a package left to Node', async () => {
+    // nested-user finds its own copy of located (node_modules/nested-user/node_modules/located);
+    // from the bundle's folder, Node would find the other one. Its dependency goes with it.
+    await pkg('nested-helper', { 'index.js': "exports.help = 'helped';" });
+    await pkg(
+      'nested-user',
+      {
+        'index.js':
+          "exports.data = require('located').data; exports.help = require('nested-helper').help;",
+      },
+      { located: '2.0.0', 'nested-helper': '1.0.0' },
+    );
+    await write(
+      'node_modules/nested-user/node_modules/located/package.json',
+      JSON.stringify({ name: 'located', version: '2.0.0', main: 'index.js' }),
+    );
+    await write(
+      'node_modules/nested-user/node_modules/located/index.js',
+      "exports.data = require('node:fs').readFileSync(__dirname + '/data.txt', 'utf8').trim();",
+    );
+    await write('node_modules/nested-user/node_modules/located/data.txt', 'the nested copy\n');
+    await write(
+      'dist/src/main.js',
+      [
+        "import located from 'located';",
+        "import nested from 'nested-user';",
+        'console.log(JSON.stringify({ top: located.data, nested: nested.data, help: nested.help }));',
+      ].join('\n'),
+    );
+    const entry = join(project, 'dist/src/main.js');
+    const before = await run(entry);
+    const report = await bundleGateway({ root: project, entry, ownRoot: join(project, 'dist') });
+    expect(before).toEqual({ top: 'beside located', nested: 'the nested copy', help: 'helped' });
+    expect(await run(entry)).toEqual(before);
+    const external = Object.fromEntries(
+      [...report.external].map(([root, reason]) => [root.slice(project.length + 1), reason]),
+    );
+    expect(external).toMatchObject({
+      'node_modules/nested-user': 'it imports its own copy of located',
+      'node_modules/nested-helper': expect.stringContaining(
+        'node_modules/nested-user depends on it',
+      ),
+      'node_modules/nested-user/node_modules/located': expect.stringContaining(
+        'finds files by its own location',
+      ),
+    });
+  });
+
   it('refuses a module of ours that uses import.meta otherwise than .url', async () => {
     await write(
       'dist/src/main.js',

@@ -22,11 +22,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { parse } from 'acorn';
 import { simple } from 'acorn-walk';
-import { build, type BuildResult, type Metafile, type Plugin } from 'esbuild';
+import { context, type BuildContext, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 
 export interface BundleOptions {
   /** The project's folder (node_modules under it; paths in reasons are relative to it). */
@@ -75,30 +75,55 @@ export function packageRootOf(file: string): string | undefined {
   return match?.[1];
 }
 
+/**
+ * Bundles in passes: each pass's graph shows which packages must be left to Node
+ * (judgePackages), and the next pass leaves them; the pass that adds none is the bundle: usually
+ * the second, as judgePackages anticipates what the plugins would find.
+ */
 export async function bundleGateway(options: BundleOptions): Promise<BundleReport> {
   const outdir = dirname(options.entry);
-  const external = new Map<string, string>();
-  for (;;) {
-    const unresolved = new Map<string, string>();
-    const result = await runEsbuild(options, outdir, external, unresolved, false);
-    const before = external.size;
-    for (const [root, reason] of unresolved) if (!external.has(root)) external.set(root, reason);
-    judgePackages(options.root, result.metafile, external);
-    if (external.size === before) {
-      const final = await runEsbuild(options, outdir, external, new Map(), false);
-      await Promise.all(
-        (final.outputFiles ?? []).map(async (file) => {
-          await mkdir(dirname(file.path), { recursive: true });
-          await writeFile(file.path, asciiWithoutComments(file.text));
-        }),
-      );
-      return { modules: Object.keys(result.metafile.inputs).length, external };
+  const state: PassState = { external: new Map(), unresolved: new Map() };
+  const { external } = state;
+  // One esbuild context for every pass: a pass after the first parses no file again.
+  const nodeFinds = packageNodeFinds(outdir);
+  const passes = await bundleContext(options, outdir, state, nodeFinds);
+  try {
+    for (;;) {
+      state.unresolved = new Map();
+      const result = await passes.rebuild();
+      const before = external.size;
+      for (const [root, reason] of state.unresolved)
+        if (!external.has(root)) external.set(root, reason);
+      judgePackages(options.root, result.metafile, external, nodeFinds);
+      if (external.size === before) {
+        // This pass left the same packages to Node as the next would: its output is the bundle.
+        await Promise.all(
+          (result.outputFiles ?? []).map(async (file) => {
+            await mkdir(dirname(file.path), { recursive: true });
+            await writeFile(file.path, asciiWithoutComments(file.text));
+          }),
+        );
+        return { modules: Object.keys(result.metafile.inputs).length, external };
+      }
     }
+  } finally {
+    await passes.dispose();
   }
 }
 
+/** What a pass's plugins read (the packages left to Node) and report (those not installed). */
+interface PassState {
+  readonly external: Map<string, string>;
+  unresolved: Map<string, string>;
+}
+
 /** Adds to `external` the packages of the bundle that must be left to Node (see the top). */
-function judgePackages(root: string, metafile: Metafile, external: Map<string, string>): void {
+function judgePackages(
+  root: string,
+  metafile: Metafile,
+  external: Map<string, string>,
+  nodeFinds: (specifier: string) => string | undefined,
+): void {
   const bundled = new Set<string>();
   for (const input of Object.keys(metafile.inputs)) {
     const owner = packageRootOf(join(root, input));
@@ -124,7 +149,29 @@ function judgePackages(root: string, metafile: Metafile, external: Map<string, s
     }
   };
   for (const owner of [...external.keys()]) visit(owner, relative(root, owner));
+  // A bundled package that imports a package now left to Node, where Node (asked from the
+  // bundle) would find another copy of it: left to Node too, with what it depends on. The next
+  // pass's own check (leaveToNode) would find these one pass later.
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const [input, { imports }] of Object.entries(metafile.inputs)) {
+      const importer = packageRootOf(join(root, input));
+      if (importer === undefined || external.has(importer)) continue;
+      const ownCopy = imports.find(({ path, original, external: leftToNode }) => {
+        if (leftToNode === true || original === undefined || !BARE.test(original)) return false;
+        const owner = packageRootOf(join(root, path));
+        return owner !== undefined && external.has(owner) && nodeFinds(original) !== owner;
+      });
+      if (ownCopy === undefined) continue;
+      external.set(importer, `it imports its own copy of ${ownCopy.original}`);
+      visit(importer, relative(root, importer));
+      changed = true;
+    }
+  }
 }
+
+/** A bare import (a package's name), not a relative or absolute path. */
+const BARE = /^[^./]/;
 
 function declaredDependencies(root: string): string[] {
   try {
@@ -156,14 +203,13 @@ function installedPackage(root: string, name: string): string | undefined {
   }
 }
 
-async function runEsbuild(
+function bundleContext(
   options: BundleOptions,
   outdir: string,
-  external: ReadonlyMap<string, string>,
-  unresolved: Map<string, string>,
-  write: boolean,
-): Promise<BuildResult & { metafile: Metafile }> {
-  return build({
+  state: PassState,
+  nodeFinds: (specifier: string) => string | undefined,
+): Promise<BuildContext<BundleBuildOptions>> {
+  return context({
     absWorkingDir: options.root,
     entryPoints: [options.entry],
     bundle: true,
@@ -175,31 +221,43 @@ async function runEsbuild(
     entryNames: '[name]',
     chunkNames: 'bundled-[name]-[hash]',
     allowOverwrite: true,
-    write,
+    write: false,
     metafile: true,
     logLevel: 'silent',
     legalComments: 'none',
     banner: { js: BANNER },
     plugins: [
-      leaveToNode(options.root, outdir, external, unresolved),
+      leaveToNode(options.root, state, nodeFinds),
       ownModules(options.root, options.ownRoot, outdir),
     ],
   });
+}
+type BundleBuildOptions = BuildOptions & { write: false; metafile: true };
+
+/** The package whose copy Node finds for `specifier` when the bundle imports it, if any. */
+function packageNodeFinds(outdir: string): (specifier: string) => string | undefined {
+  const fromBundle = createRequire(join(outdir, 'bundle.js'));
+  return (specifier) => {
+    try {
+      return packageRootOf(fromBundle.resolve(specifier));
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 /** Bare imports of external packages are left to Node, after checking it finds the same copy. */
 function leaveToNode(
   root: string,
-  outdir: string,
-  external: ReadonlyMap<string, string>,
-  unresolved: Map<string, string>,
+  state: PassState,
+  nodeFinds: (specifier: string) => string | undefined,
 ): Plugin {
-  const fromBundle = createRequire(join(outdir, 'bundle.js'));
   return {
     name: 'leave-to-node',
     setup(build) {
       build.onResolve({ filter: /^[^./]/ }, async (args) => {
-        if (args.pluginData === 'resolving' || args.path.startsWith('node:')) return undefined;
+        // Node's own modules (`node:fs`, and `fs` from CommonJS packages): esbuild leaves them.
+        if (args.pluginData === 'resolving' || isBuiltin(args.path)) return undefined;
         const resolved = await build.resolve(args.path, {
           kind: args.kind,
           importer: args.importer,
@@ -214,22 +272,17 @@ function leaveToNode(
           const importer = packageRootOf(args.importer);
           if (importer === undefined) return resolved;
           if (args.kind !== 'dynamic-import' && args.kind !== 'require-call')
-            unresolved.set(importer, `${args.path}, which it imports, is not installed`);
+            state.unresolved.set(importer, `${args.path}, which it imports, is not installed`);
           return { path: args.path, external: true };
         }
         const owner = packageRootOf(resolved.path);
-        if (owner === undefined || !external.has(owner)) return resolved;
-        let seenFromBundle: string | undefined;
-        try {
-          seenFromBundle = packageRootOf(fromBundle.resolve(args.path));
-        } catch {
-          seenFromBundle = undefined;
-        }
+        if (owner === undefined || !state.external.has(owner)) return resolved;
+        const seenFromBundle = nodeFinds(args.path);
         if (seenFromBundle !== owner) {
           // Its own nested copy: the importing package is left to Node too, which finds it.
           const importer = packageRootOf(args.importer);
           if (importer !== undefined) {
-            unresolved.set(importer, `it imports its own copy of ${args.path}`);
+            state.unresolved.set(importer, `it imports its own copy of ${args.path}`);
             return { path: args.path, external: true };
           }
           return {
@@ -255,7 +308,8 @@ function ownModules(root: string, ownRoot: string, outdir: string): Plugin {
   return {
     name: 'own-modules',
     setup(build) {
-      build.onLoad({ filter: /\.js$/ }, async (args) => {
+      // Only the project's files come to this callback: each call is a round trip to esbuild.
+      build.onLoad({ filter: new RegExp(`^${escapeRegExp(own)}.*\\.js$`) }, async (args) => {
         if (!args.path.startsWith(own) || args.path.includes(`${sep}node_modules${sep}`))
           return undefined;
         let text = await readFile(args.path, 'utf8');
@@ -371,4 +425,9 @@ export function bundledRequires(source: string): string {
   const callCount = rest.match(calls)?.length ?? 0;
   if (callCount === 0 || callCount !== (rest.match(anyUse)?.length ?? 0)) return source;
   return rest.replace(calls, 'require(');
+}
+
+/** `text` matching itself in a regular expression (esbuild's filters are Go regular expressions). */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
