@@ -220,6 +220,8 @@ async function spawnTuned(env: Record<string, string>) {
     env: { PATH: process.env.PATH ?? '', ...env },
   });
   const pid = child.pid;
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const stdout = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -228,7 +230,7 @@ async function spawnTuned(env: Record<string, string>) {
       code === 0 ? resolve(out) : reject(new Error(`exited with ${code}`)),
     );
   });
-  return { pid, seen: JSON.parse(stdout) as Record<string, unknown> };
+  return { pid, seen: JSON.parse(stdout) as Record<string, unknown>, stderr };
 }
 
 describe.runIf(process.platform === 'linux' && typeof process.execve === 'function')(
@@ -239,7 +241,9 @@ describe.runIf(process.platform === 'linux' && typeof process.execve === 'functi
     it.runIf(jemalloc !== undefined)(
       'keeps its pid, runs on jemalloc with the heap flags, and hides both from children',
       async () => {
-        const { pid, seen } = await spawnTuned({});
+        const { pid, seen, stderr } = await spawnTuned({});
+        // jemalloc accepted every MALLOC_CONF option (it says "Invalid conf pair" otherwise).
+        expect(stderr).toBe('');
         expect(seen).toMatchObject({
           pid,
           jemallocMapped: true,
