@@ -12,7 +12,7 @@
  */
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tuneThisProcess } from './config/runtime-tuning.ts';
+import { runtimeTuningOff, tuneThisProcess } from './config/runtime-tuning.ts';
 
 // Not an ESM import: filling node:util's ESM namespace runs its lazy getters (TextDecoder,
 // transferableAbortSignal…), ~40 internal modules and ~10 ms of CPU in the first image, which
@@ -89,10 +89,18 @@ try {
   process.off('SIGTERM', onEarlySignal);
   process.off('SIGINT', onEarlySignal);
   installSignalHandlers(running);
-  running.gateway.whenReady().then(compileCache.flushGatewayCompileCache, () => {
-    running.logger.fatal(`Start-up failed: ${running.gateway.startup.failure ?? 'unknown error'}`);
-    void running.stop().finally(() => process.exit(1));
-  });
+  running.gateway.whenReady().then(
+    () => {
+      compileCache.flushGatewayCompileCache();
+      if (!runtimeTuningOff(env.variables)) void collectStartUpGarbage(running.logger);
+    },
+    () => {
+      running.logger.fatal(
+        `Start-up failed: ${running.gateway.startup.failure ?? 'unknown error'}`,
+      );
+      void running.stop().finally(() => process.exit(1));
+    },
+  );
 } catch (error) {
   await abandon?.();
   process.stderr.write(`hearth: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -138,6 +146,16 @@ function gatewaySlices(): (() => Promise<unknown>)[] {
     () => import('./status/area.ts'),
     () => import('./db/open-database.ts'),
   ];
+}
+
+/** Start-up's garbage collected, once the gateway idles (lifecycle/start-up-garbage.ts). */
+async function collectStartUpGarbage(logger: { debug(message: string): void }): Promise<void> {
+  const { collectStartUpGarbageSoon } = await import('./lifecycle/start-up-garbage.ts');
+  collectStartUpGarbageSoon(({ ms, heapFreedBytes }) =>
+    logger.debug(
+      `Start-up garbage collected: ${(heapFreedBytes / 1_048_576).toFixed(1)} MB of heap in ${ms.toFixed(0)} ms`,
+    ),
+  );
 }
 
 function onEarlySignal(): void {

@@ -18,7 +18,10 @@
  * once with them (`process.execve`: same pid, same file descriptors, ~40 ms) and restores the
  * environment afterwards, so tool and shell children do not inherit them.
  *
- * Opt out with HEARTH_RUNTIME_TUNING=off; HEARTH_ALLOCATOR=glibc skips jemalloc, and
+ * main.ts adds one memory-reducing collection once the gateway is ready
+ * (lifecycle/start-up-garbage.ts).
+ *
+ * Opt out with HEARTH_RUNTIME_TUNING=off (all of it); HEARTH_ALLOCATOR=glibc skips jemalloc, and
  * HEARTH_ALLOCATOR=/path/libjemalloc.so.2 names the library. Flags the user passes
  * (command line or NODE_OPTIONS) win over ours. What is in effect shows in /api/v1/status
  * under `backends.allocator` and `backends.heap`.
@@ -112,6 +115,11 @@ function userMallocSettings(env: Readonly<Record<string, string | undefined>>): 
   );
 }
 
+/** Whether the user turned the tuning off (HEARTH_RUNTIME_TUNING=off). */
+export function runtimeTuningOff(env: Readonly<Record<string, string | undefined>>): boolean {
+  return /^(off|0|false|no)$/i.test(env.HEARTH_RUNTIME_TUNING ?? '');
+}
+
 /** Decides, at start, whether to re-execute the process with the tuned set-up. */
 export function planRuntimeTuning(input: TuningInput): TuningPlan {
   const { env } = input;
@@ -121,8 +129,7 @@ export function planRuntimeTuning(input: TuningInput): TuningPlan {
     report: { allocator: `system (${why})`, heap: userHeap.given ?? NODE_DEFAULTS },
   });
   if (env[TUNED_MARKER] !== undefined) return { kind: 'keep', report: tunedReport(env) };
-  if (/^(off|0|false|no)$/i.test(env.HEARTH_RUNTIME_TUNING ?? ''))
-    return untuned('HEARTH_RUNTIME_TUNING=off');
+  if (runtimeTuningOff(env)) return untuned('HEARTH_RUNTIME_TUNING=off');
   if (!input.canExecve) return untuned('this Node cannot re-execute itself');
   if (input.platform !== 'linux') return untuned(`no tuning for ${input.platform}`);
 
