@@ -92,7 +92,7 @@ try {
   running.gateway.whenReady().then(
     () => {
       compileCache.flushGatewayCompileCache();
-      if (!runtimeTuningOff(env.variables)) void collectStartUpGarbage(running.logger);
+      if (!runtimeTuningOff(env.variables)) void scheduleStartUpGarbage(running.logger);
     },
     () => {
       running.logger.fatal(
@@ -148,8 +148,8 @@ function gatewaySlices(): (() => Promise<unknown>)[] {
   ];
 }
 
-/** Start-up's garbage collected, once the gateway idles (lifecycle/start-up-garbage.ts). */
-async function collectStartUpGarbage(logger: { debug(message: string): void }): Promise<void> {
+/** Start-up's garbage collected 1 s after /ready (lifecycle/start-up-garbage.ts). */
+async function scheduleStartUpGarbage(logger: { debug(message: string): void }): Promise<void> {
   const { collectStartUpGarbageSoon } = await import('./lifecycle/start-up-garbage.ts');
   collectStartUpGarbageSoon(({ ms, heapFreedBytes }) =>
     logger.debug(

@@ -84,8 +84,8 @@ export async function bundleGateway(options: BundleOptions): Promise<BundleRepor
   const outdir = dirname(options.entry);
   const state: PassState = { external: new Map(), unresolved: new Map() };
   const { external } = state;
-  // One esbuild context for every pass: a pass after the first parses no file again.
   const nodeFinds = packageNodeFinds(outdir);
+  // One esbuild context for every pass: a pass after the first parses no file again.
   const passes = await bundleContext(options, outdir, state, nodeFinds);
   try {
     for (;;) {

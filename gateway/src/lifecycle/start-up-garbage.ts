@@ -4,7 +4,7 @@
  * generation at its start-up size; nothing in an idle gateway allocates enough to make V8
  * collect again, so that memory stays. The collection V8 makes when memory runs short
  * (`last-resort`: compacting, several rounds, freed pages given back) takes ~50 ms here, once,
- * 1 s after /ready: idle RSS 94.3 → 90.5 MB (`npm run bench:start`, default config).
+ * 1 s after /ready: idle RSS 94 → 88 MB (`npm run bench:start`, default config).
  *
  * V8 offers it to scripts only as the `gc` function of its `--expose-gc` flag, which puts a
  * `gc` global in every context made while the flag is on: the flag is on for one new, empty
