@@ -194,6 +194,29 @@ describe('bundleGateway', () => {
     });
   });
 
+  it("bundles a scoped package and follows a package's own imports map (#name)", async () => {
+    await write(
+      'node_modules/@scope/mapped/package.json',
+      JSON.stringify({
+        name: '@scope/mapped',
+        version: '1.0.0',
+        main: 'index.js',
+        imports: { '#inner': './lib/inner.js' },
+      }),
+    );
+    await write('node_modules/@scope/mapped/index.js', "exports.inner = require('#inner').word;");
+    await write('node_modules/@scope/mapped/lib/inner.js', "exports.word = 'mapped';");
+    await write(
+      'dist/src/main.js',
+      "import mapped from '@scope/mapped';\nconsole.log(JSON.stringify({ inner: mapped.inner }));\n",
+    );
+    const entry = join(project, 'dist/src/main.js');
+    const report = await bundleGateway({ root: project, entry, ownRoot: join(project, 'dist') });
+    expect(await run(entry)).toEqual({ inner: 'mapped' });
+    expect(report.external.size).toBe(0);
+    expect(await readFile(entry, 'utf8')).toContain('exports.word="mapped"');
+  });
+
   it('refuses a module of ours that uses import.meta otherwise than .url', async () => {
     await write(
       'dist/src/main.js',

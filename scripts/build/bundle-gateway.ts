@@ -20,7 +20,7 @@
  * - CommonJS code in the bundle gets a `require` made for the bundle's folder, whose packages
  *   are those of the gateway (dist/gateway/node_modules links to the workspace's).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
@@ -97,10 +97,15 @@ export async function bundleGateway(options: BundleOptions): Promise<BundleRepor
       judgePackages(options.root, result.metafile, external, nodeFinds);
       if (external.size === before) {
         // This pass left the same packages to Node as the next would: its output is the bundle.
+        // Minified, a chunk has no comment left; only one with a character past U+007F (in a
+        // regular expression literal: esbuild escapes strings and names) is parsed again.
         await Promise.all(
           (result.outputFiles ?? []).map(async (file) => {
             await mkdir(dirname(file.path), { recursive: true });
-            await writeFile(file.path, asciiWithoutComments(file.text));
+            await writeFile(
+              file.path,
+              NON_ASCII.test(file.text) ? asciiWithoutComments(file.text) : file.text,
+            );
           }),
         );
         return { modules: Object.keys(result.metafile.inputs).length, external };
@@ -225,6 +230,9 @@ function bundleContext(
     metafile: true,
     logLevel: 'silent',
     legalComments: 'none',
+    // No comment and no indentation: a third less text for Node to read and hold (a module's
+    // source stays in memory while it lives), and nothing for asciiWithoutComments to strip.
+    minifyWhitespace: true,
     banner: { js: BANNER },
     plugins: [
       leaveToNode(options.root, state, nodeFinds),
@@ -246,6 +254,32 @@ function packageNodeFinds(outdir: string): (specifier: string) => string | undef
   };
 }
 
+/**
+ * The package folder (its real path, as esbuild names its files) that Node finds for a bare
+ * specifier imported from a folder: the nearest node_modules/<name> upwards. Cached by folder
+ * and name.
+ */
+function cachedInstalledPackage(): (from: string, specifier: string) => string | undefined {
+  const found = new Map<string, string | undefined>();
+  return (from, specifier) => {
+    const parts = specifier.split('/');
+    const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? '');
+    const key = `${from}\0${name}`;
+    if (found.has(key)) return found.get(key);
+    let owner: string | undefined;
+    for (let folder = from; ; folder = dirname(folder)) {
+      const candidate = join(folder, 'node_modules', name);
+      if (existsSync(candidate)) {
+        owner = realpathSync(candidate);
+        break;
+      }
+      if (dirname(folder) === folder) break;
+    }
+    found.set(key, owner);
+    return owner;
+  };
+}
+
 /** Bare imports of external packages are left to Node, after checking it finds the same copy. */
 function leaveToNode(
   root: string,
@@ -255,28 +289,27 @@ function leaveToNode(
   return {
     name: 'leave-to-node',
     setup(build) {
-      build.onResolve({ filter: /^[^./]/ }, async (args) => {
+      // Answered here, from the folders Node would look in (no round trip back to esbuild):
+      // one callback per bare import, ~1,700 a pass, is most of what the plugins cost a pass.
+      const installedFrom = cachedInstalledPackage();
+      build.onResolve({ filter: BARE }, (args) => {
         // Node's own modules (`node:fs`, and `fs` from CommonJS packages): esbuild leaves them.
-        if (args.pluginData === 'resolving' || isBuiltin(args.path)) return undefined;
-        const resolved = await build.resolve(args.path, {
-          kind: args.kind,
-          importer: args.importer,
-          resolveDir: args.resolveDir,
-          pluginData: 'resolving',
-        });
-        if (resolved.errors.length > 0) {
+        // `#name`: the importing package's own imports map, which esbuild follows.
+        if (isBuiltin(args.path) || args.path.startsWith('#')) return undefined;
+        const owner = installedFrom(args.resolveDir || dirname(args.importer), args.path);
+        if (owner === undefined) {
           // Not installed (an optional dependency). Asked for at run time (require, import()),
           // Node is asked then, from the bundle, and fails or finds it as it would have. A
           // static import would fail the whole chunk: the importing package is left to Node.
           // (Until the next pass makes it external, the import is left so the pass completes.)
           const importer = packageRootOf(args.importer);
-          if (importer === undefined) return resolved;
+          if (importer === undefined)
+            return { errors: [{ text: `Could not resolve "${args.path}": not installed` }] };
           if (args.kind !== 'dynamic-import' && args.kind !== 'require-call')
             state.unresolved.set(importer, `${args.path}, which it imports, is not installed`);
           return { path: args.path, external: true };
         }
-        const owner = packageRootOf(resolved.path);
-        if (owner === undefined || !state.external.has(owner)) return resolved;
+        if (!state.external.has(owner)) return undefined;
         const seenFromBundle = nodeFinds(args.path);
         if (seenFromBundle !== owner) {
           // Its own nested copy: the importing package is left to Node too, which finds it.
@@ -364,7 +397,7 @@ export function rewriteImportMetaUrl(source: string, replacement: string): strin
 }
 
 /**
- * `source` without its comments (esbuild keeps the packages' and ours), and with the characters
+ * `source` without its comments (unminified, esbuild keeps the packages' and ours), and with the characters
  * above U+007F of its regular expression literals written as `\uXXXX` escapes (esbuild escapes
  * those of strings and names only). Node keeps a module's source text in memory for as long as
  * the module lives, and one character above U+00FF anywhere in it (an em dash in a comment)
