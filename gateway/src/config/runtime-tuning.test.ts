@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   HEAP_GROWING_PERCENT,
+  INITIAL_OLD_SPACE_MB,
   JEMALLOC_CONF,
   JEMALLOC_PATHS,
   planRuntimeTuning,
@@ -16,7 +17,10 @@ import {
 const JEMALLOC = '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2';
 const SEMI = `--max-semi-space-size=${SEMI_SPACE_MB}`;
 const GROWING = `--heap-growing-percent=${HEAP_GROWING_PERCENT}`;
-const HEAP_REPORT = 'young generation 2 MB semi-spaces; old generation grows 50 % past live data';
+const INITIAL = `--initial-old-space-size=${INITIAL_OLD_SPACE_MB}`;
+const HEAP_REPORT =
+  'young generation 2 MB semi-spaces; old generation grows 50 % past live data; ' +
+  'old generation first collected at 40 MB';
 
 function input(overrides: Partial<TuningInput> & { files?: string[] } = {}): TuningInput {
   const files = new Set(overrides.files ?? [JEMALLOC]);
@@ -52,6 +56,7 @@ describe('planRuntimeTuning', () => {
       '/x.mjs',
       SEMI,
       GROWING,
+      INITIAL,
       '/app/dist/gateway/src/main.js',
       '--port',
       '7432',
@@ -150,13 +155,14 @@ describe('planRuntimeTuning', () => {
     // The growth flag is still ours.
     expect(fromArgv.args).toContain(GROWING);
     expect(fromArgv.marker.report.heap).toBe(
-      'old generation grows 50 % past live data; from the command line: --max-semi-space-size=8',
+      'old generation grows 50 % past live data; old generation first collected at 40 MB; ' +
+        'from the command line: --max-semi-space-size=8',
     );
     // Nothing left to change: no relaunch at all.
     const plan = planRuntimeTuning(
       input({
         env: { NODE_OPTIONS: '--max_semi_space_size=4', MALLOC_ARENA_MAX: '2' },
-        execArgv: ['--heap_growing_percent=30'],
+        execArgv: ['--heap_growing_percent=30', '--initial_heap_size=64'],
         files: [],
       }),
     );
@@ -170,7 +176,22 @@ describe('planRuntimeTuning', () => {
     expect(plan.args.filter((arg) => /growing/.test(arg))).toEqual(['--heap-growing-percent=100']);
     expect(plan.args).toContain(SEMI);
     expect(plan.marker.report.heap).toBe(
-      'young generation 2 MB semi-spaces; from the command line: --heap-growing-percent=100',
+      'young generation 2 MB semi-spaces; old generation first collected at 40 MB; ' +
+        'from the command line: --heap-growing-percent=100',
+    );
+  });
+
+  it("keeps the user's initial heap flag and adds the others", () => {
+    const plan = relaunch(
+      planRuntimeTuning(input({ execArgv: ['--initial-old-space-size=128'], files: [] })),
+    );
+    expect(plan.args.filter((arg) => /initial/.test(arg))).toEqual([
+      '--initial-old-space-size=128',
+    ]);
+    expect(plan.args).toEqual(expect.arrayContaining([SEMI, GROWING]));
+    expect(plan.marker.report.heap).toBe(
+      'young generation 2 MB semi-spaces; old generation grows 50 % past live data; ' +
+        'from the command line: --initial-old-space-size=128',
     );
   });
 
@@ -249,6 +270,7 @@ describe.runIf(process.platform === 'linux' && typeof process.execve === 'functi
           jemallocMapped: true,
           semiSpaceFlag: true,
           growingFlag: true,
+          initialFlag: true,
           ldPreload: null,
           mallocConf: null,
           jemallocThread: true,
@@ -294,8 +316,8 @@ describe.runIf(process.platform === 'linux' && typeof process.execve === 'functi
         expect(tuned.peakOldSpace).toBeLessThan(3 * tuned.minHeapUsed);
         // The same load with V8's own growth (0: its default) and our semi-spaces, as before
         // the growth flag: the peaks RSS used to ratchet on.
-        const before = await run([SEMI, '--heap-growing-percent=0']);
-        expect(before.execArgv).toEqual([SEMI, '--heap-growing-percent=0']);
+        const before = await run([SEMI, '--heap-growing-percent=0', INITIAL]);
+        expect(before.execArgv).toEqual([SEMI, '--heap-growing-percent=0', INITIAL]);
         expect(before.peakOldSpace).toBeGreaterThan(3.5 * before.minHeapUsed);
       },
     );
@@ -306,6 +328,7 @@ describe.runIf(process.platform === 'linux' && typeof process.execve === 'functi
         jemallocMapped: false,
         semiSpaceFlag: false,
         growingFlag: false,
+        initialFlag: false,
         report: { allocator: 'system (HEARTH_RUNTIME_TUNING=off)', heap: 'Node defaults' },
       });
     });

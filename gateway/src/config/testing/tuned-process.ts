@@ -26,5 +26,6 @@ process.stdout.write(
     }).trim(),
     semiSpaceFlag: process.execArgv.some((flag) => flag.startsWith('--max-semi-space-size')),
     growingFlag: process.execArgv.some((flag) => flag.startsWith('--heap-growing-percent')),
+    initialFlag: process.execArgv.some((flag) => flag.startsWith('--initial-old-space-size')),
   })}\n`,
 );
