@@ -198,12 +198,7 @@ function declaredDependencies(root: string): string[] {
 function installedPackage(root: string, name: string): string | undefined {
   for (let folder = root; ; folder = dirname(folder)) {
     const candidate = join(folder, 'node_modules', name);
-    try {
-      readFileSync(join(candidate, 'package.json'));
-      return candidate;
-    } catch {
-      // not here: one folder up
-    }
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
     if (dirname(folder) === folder) return undefined;
   }
 }
@@ -256,8 +251,7 @@ function packageNodeFinds(outdir: string): (specifier: string) => string | undef
 
 /**
  * The package folder (its real path, as esbuild names its files) that Node finds for a bare
- * specifier imported from a folder: the nearest node_modules/<name> upwards. Cached by folder
- * and name.
+ * specifier imported from a folder (installedPackage), cached by folder and name.
  */
 function cachedInstalledPackage(): (from: string, specifier: string) => string | undefined {
   const found = new Map<string, string | undefined>();
@@ -265,18 +259,11 @@ function cachedInstalledPackage(): (from: string, specifier: string) => string |
     const parts = specifier.split('/');
     const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? '');
     const key = `${from}\0${name}`;
-    if (found.has(key)) return found.get(key);
-    let owner: string | undefined;
-    for (let folder = from; ; folder = dirname(folder)) {
-      const candidate = join(folder, 'node_modules', name);
-      if (existsSync(candidate)) {
-        owner = realpathSync(candidate);
-        break;
-      }
-      if (dirname(folder) === folder) break;
+    if (!found.has(key)) {
+      const folder = installedPackage(from, name);
+      found.set(key, folder === undefined ? undefined : realpathSync(folder));
     }
-    found.set(key, owner);
-    return owner;
+    return found.get(key);
   };
 }
 
@@ -397,15 +384,15 @@ export function rewriteImportMetaUrl(source: string, replacement: string): strin
 }
 
 /**
- * `source` without its comments (unminified, esbuild keeps the packages' and ours), and with the characters
- * above U+007F of its regular expression literals written as `\uXXXX` escapes (esbuild escapes
- * those of strings and names only). Node keeps a module's source text in memory for as long as
- * the module lives, and one character above U+00FF anywhere in it (an em dash in a comment)
- * makes V8 hold the whole text at two bytes a character: this way the bundle's chunks are
- * ASCII, and about a tenth smaller. A block comment becomes a space, or a line break when it
- * held one (it ends a statement there, for automatic semicolon insertion). An escape means in
- * a regular expression what the character it stands for does, with or without the `u` or `v`
- * flag (a surrogate pair's two escapes are one code point under those flags).
+ * `source` without its comments (unminified, esbuild keeps the packages' and ours), and with
+ * the characters above U+007F of its regular expression literals written as `\uXXXX` escapes
+ * (esbuild escapes those of strings and names only). Node keeps a module's source text in
+ * memory for as long as the module lives, and one character above U+00FF anywhere in it (an
+ * em dash in a comment) makes V8 hold the whole text at two bytes a character: this way the
+ * bundle's chunks are ASCII. A block comment becomes a space, or a line break when it held one
+ * (it ends a statement there, for automatic semicolon insertion). An escape means in a regular
+ * expression what the character it stands for does, with or without the `u` or `v` flag (a
+ * surrogate pair's two escapes are one code point under those flags).
  */
 export function asciiWithoutComments(source: string): string {
   const edits: { start: number; end: number; text: string }[] = [];
