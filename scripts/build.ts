@@ -1,6 +1,7 @@
 /**
  * Production build: TypeScript → JavaScript in dist/ (the same tree as the sources), plus the
- * files the code reads at run time (package manifests, SQL migrations). `npm install` runs it
+ * files the code reads at run time (package manifests, SQL migrations, ReDoc's bundle:
+ * scripts/build/redoc-assets.ts). `npm install` runs it
  * (the `prepare` script), and so do `npm start` and `npm run bench`. The `hearth` command and
  * `npm start` run this tree: it starts faster and uses ~25 MB less memory than the .ts sources
  * because Node's TypeScript stripper is never loaded. Tests and `npm run start:dev` run the
@@ -58,8 +59,19 @@ await rm('dist', { recursive: true, force: true });
 // Loaded here, not at the top, as the checks below: an up-to-date dist/ should not cost them.
 const { transpile } = await import('./build/transpile.ts');
 await transpile(root, 'dist');
+const { ensureRedocAssets, REDOC_RELEASE } = await import('./build/redoc-assets.ts');
+try {
+  if ((await ensureRedocAssets({ dir: 'gateway/assets/redoc' })) === 'fetched')
+    process.stdout.write(
+      `build: ReDoc's bundle taken from redoc@${REDOC_RELEASE.version}'s tarball (gateway/assets/redoc)\n`,
+    );
+} catch (error) {
+  process.stderr.write(`build: ReDoc's bundle (served at /redoc): ${(error as Error).message}\n`);
+  process.exit(1);
+}
 for (const path of [
   'gateway/drizzle',
+  'gateway/assets', // ReDoc's bundle (above)
   'cli-ink/package.json',
   'gateway/src/skills/validate/validate_skill.py', // the skill.py check runs it beside the .js
   'gateway/src/skills/host/runtime', // the skill host's child runs these files (plain JS, Python)

@@ -1,9 +1,15 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
+import { HearthError } from '../errors.ts';
 
-const require = createRequire(import.meta.url);
-const redocBundles = join(dirname(require.resolve('redoc/package.json')), 'bundles');
+/**
+ * ReDoc's standalone bundle, which the build takes from redoc's published tarball
+ * (scripts/build/redoc-assets.ts) into gateway/assets/redoc and copies into dist/.
+ */
+export const DEFAULT_REDOC_DIR = fileURLToPath(new URL('../../assets/redoc', import.meta.url));
+const REDOC_BUNDLE = 'redoc.standalone.js';
 
 const redocPage = `<!doctype html>
 <html lang="en">
@@ -21,18 +27,36 @@ const redocPage = `<!doctype html>
 
 /**
  * `/openapi.json`, Swagger UI at `/docs` and ReDoc at `/redoc`, all from one document, which
- * `document` builds on the first request that needs it (not at start-up).
+ * `document` builds on the first request that needs it (not at start-up). Without ReDoc's
+ * bundle in `redocDir` (a build that could not fetch it), `/redoc` answers 503 saying so.
  */
-export function docsRouter(document: () => Record<string, unknown>): Router {
+export function docsRouter(
+  document: () => Record<string, unknown>,
+  redocDir: string = DEFAULT_REDOC_DIR,
+): Router {
   const router = express.Router();
+  const redocBundles = join(redocDir, 'bundles');
+  let bundlePresent = false;
+  const requireRedoc: express.RequestHandler = (_req, _res, next) => {
+    bundlePresent ||= existsSync(join(redocBundles, REDOC_BUNDLE));
+    next(
+      bundlePresent
+        ? undefined
+        : new HearthError(
+            'unavailable',
+            `ReDoc's bundle is missing (${join(redocBundles, REDOC_BUNDLE)}): run 'npm run build' ` +
+              'with the npm registry reachable; Swagger UI at /docs has the same reference',
+          ),
+    );
+  };
   router.get('/openapi.json', (_req, res) => {
     res.json(document());
   });
   router.use('/docs', lazySwaggerUi(document));
-  router.get('/redoc', (_req, res) => {
+  router.get('/redoc', requireRedoc, (_req, res) => {
     res.type('html').send(redocPage);
   });
-  router.use('/redoc', express.static(redocBundles, { index: false, maxAge: '1d' }));
+  router.use('/redoc', requireRedoc, express.static(redocBundles, { index: false, maxAge: '1d' }));
   return router;
 }
 
