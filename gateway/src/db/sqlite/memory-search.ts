@@ -172,8 +172,12 @@ export function sqliteMemorySearch(
       return found;
     };
     return {
-      /** Whether the scope holds at most `rows` entries. */
-      atMost: (rows: number): boolean => size(rows) <= rows,
+      /**
+       * Whether the scope holds at most `rows` entries. Up to the probe's size, one count
+       * (capped past the probe) answers every such question of the call.
+       */
+      atMost: (rows: number): boolean =>
+        (rows <= searchProbeRows ? size(searchProbeRows) : size(rows)) <= rows,
       boundary(offset: number): Boundary | undefined {
         if (!boundaries.has(offset))
           boundaries.set(
@@ -221,8 +225,9 @@ export function sqliteMemorySearch(
     if (lookup === undefined) return run('scan');
 
     if (searchProbeRows > 0) {
-      const boundary = scope.boundary(searchProbeRows - 1);
       // A scope smaller than the probe: one scan answers.
+      if (scope.atMost(searchProbeRows - 1)) return run('scan');
+      const boundary = scope.boundary(searchProbeRows - 1);
       if (boundary === undefined) return run('scan');
       const recent = run('recent', { since_created: boundary.created_at, since_id: boundary.id });
       if (recent.length >= limit || scope.atMost(searchProbeRows)) return recent;
@@ -249,7 +254,7 @@ export function sqliteMemorySearch(
         searchProbeRows > 0 &&
         rowLimit(options.limit) > 0 &&
         !scope.atMost(0) &&
-        scope.boundary(searchProbeRows - 1) === undefined
+        scope.atMost(searchProbeRows - 1)
       )
         return jointScan(
           queries.map((query) => (likeable(query) ? 'ascii' : 'unicode')),
