@@ -110,16 +110,18 @@ function integrityOf(bytes: Buffer): string {
 }
 
 /**
- * `npm pack <spec>`: the npm that runs this build (npm_execpath) or the one on the PATH, which
- * checks the download against the registry's integrity itself and keeps it in its cache.
+ * `npm pack <spec>`: the npm that runs this build (npm_execpath, when it is npm's own CLI and
+ * not npx's or another package manager's) or the one on the PATH, which checks the download
+ * against the registry's integrity itself and keeps it in its cache.
  */
 const npmPack: PackTarball = (spec, destination) =>
   new Promise((resolve, reject) => {
     const args = ['pack', spec, '--json', '--prefer-offline', '--pack-destination', destination];
     const npmCli = process.env.npm_execpath;
-    const child = npmCli?.endsWith('.js')
-      ? spawn(process.execPath, [npmCli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn('npm', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child =
+      npmCli && /(^|[/\\])npm-cli\.[cm]?js$/.test(npmCli)
+        ? spawn(process.execPath, [npmCli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+        : spawn('npm', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
