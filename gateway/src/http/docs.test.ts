@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import express from 'express';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { rawRequest } from '../testing/fakes/raw-request.ts';
 import { docsRouter } from './docs.ts';
 import { errorHandler, notFoundHandler } from './middleware/errors.ts';
 
@@ -19,7 +20,8 @@ async function serve(redocDir: string) {
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, close: () => new Promise((resolve) => server.close(resolve)) };
+  const port = (server.address() as AddressInfo).port;
+  return { url, port, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
 describe('/redoc', () => {
@@ -71,9 +73,13 @@ describe('/redoc', () => {
       '/redoc/%2e%2e/release.json',
       '/redoc/..%2frelease.json',
       '/redoc/release.json',
+      '/redoc/bundles/../../release.json',
+      '/redoc/%2e%2e%2frelease.json',
     ]) {
-      const res = await fetch(`${docs.url}${path}`);
+      // As sent, not normalised by a client.
+      const res = await rawRequest(docs.port, path);
       expect(res.status, path).not.toBe(200);
+      expect(res.body, path).not.toContain('secret');
     }
   });
 });
