@@ -3,7 +3,8 @@
  * Flags: --bind HOST, --port N, -c/--config PATH (the CLI's `hearth start` offers the same).
  *
  * First, the process re-executes itself once with the memory set-up of
- * config/runtime-tuning.ts (allocator, young-generation size); only then is the gateway
+ * config/runtime-tuning.ts (allocator, young-generation size; the old generation's growth is
+ * set once the gateway is ready); only then is the gateway
  * loaded, so the first image loads nothing heavy. The re-executed process turns on Node's
  * compile cache in the state directory (config/compile-cache.ts) before it loads the gateway.
  * Then it binds the port at once (lifecycle/early-start.ts), so `/health` answers while the
@@ -12,7 +13,7 @@
  */
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runtimeTuningOff, tuneThisProcess } from './config/runtime-tuning.ts';
+import { applyAfterReady, runtimeTuningOff, tuneThisProcess } from './config/runtime-tuning.ts';
 
 // Not an ESM import: filling node:util's ESM namespace runs its lazy getters (TextDecoder,
 // transferableAbortSignal…), ~40 internal modules and ~10 ms of CPU in the first image, which
@@ -92,6 +93,8 @@ try {
   running.gateway.whenReady().then(
     () => {
       compileCache.flushGatewayCompileCache();
+      // After the flush: the flags change V8's flag hash, which the cache's entries carry.
+      applyAfterReady(runtime);
       if (!runtimeTuningOff(env.variables)) void scheduleStartUpGarbage(running.logger);
     },
     () => {

@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   HEAP_GROWING_PERCENT,
-  INITIAL_OLD_SPACE_MB,
   JEMALLOC_CONF,
   JEMALLOC_PATHS,
   planRuntimeTuning,
@@ -17,10 +16,8 @@ import {
 const JEMALLOC = '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2';
 const SEMI = `--max-semi-space-size=${SEMI_SPACE_MB}`;
 const GROWING = `--heap-growing-percent=${HEAP_GROWING_PERCENT}`;
-const INITIAL = `--initial-old-space-size=${INITIAL_OLD_SPACE_MB}`;
 const HEAP_REPORT =
-  'young generation 2 MB semi-spaces; old generation grows 50 % past live data; ' +
-  'old generation first collected at 40 MB';
+  'young generation 2 MB semi-spaces; old generation grows 50 % past live data from /ready on';
 
 function input(overrides: Partial<TuningInput> & { files?: string[] } = {}): TuningInput {
   const files = new Set(overrides.files ?? [JEMALLOC]);
@@ -40,14 +37,14 @@ function input(overrides: Partial<TuningInput> & { files?: string[] } = {}): Tun
 function relaunch(plan: ReturnType<typeof planRuntimeTuning>) {
   if (plan.kind !== 'relaunch') throw new Error(`expected a relaunch, got ${JSON.stringify(plan)}`);
   const marker = JSON.parse(plan.env[TUNED_MARKER] ?? 'null') as {
-    report: { allocator: string; heap: string };
+    report: { allocator: string; heap: string; afterReady?: string[] };
     restore: Record<string, string | null>;
   };
   return { ...plan, marker };
 }
 
 describe('planRuntimeTuning', () => {
-  it('re-executes Node with jemalloc preloaded, small semi-spaces and a fixed old-generation growth, keeping every argument', () => {
+  it('re-executes Node with jemalloc preloaded and small semi-spaces, keeping every argument; the old-generation growth is left for /ready', () => {
     const plan = relaunch(planRuntimeTuning(input({ execArgv: ['--import', '/x.mjs'] })));
     expect(plan.file).toBe('/opt/node/bin/node');
     expect(plan.args).toEqual([
@@ -55,8 +52,6 @@ describe('planRuntimeTuning', () => {
       '--import',
       '/x.mjs',
       SEMI,
-      GROWING,
-      INITIAL,
       '/app/dist/gateway/src/main.js',
       '--port',
       '7432',
@@ -68,7 +63,7 @@ describe('planRuntimeTuning', () => {
     });
     expect(plan.env.MALLOC_ARENA_MAX).toBeUndefined();
     expect(plan.marker).toEqual({
-      report: { allocator: `jemalloc (${JEMALLOC})`, heap: HEAP_REPORT },
+      report: { allocator: `jemalloc (${JEMALLOC})`, heap: HEAP_REPORT, afterReady: [GROWING] },
       restore: { LD_PRELOAD: null, MALLOC_CONF: null },
     });
   });
@@ -152,10 +147,10 @@ describe('planRuntimeTuning', () => {
     expect(fromArgv.args.filter((arg) => arg.includes('semi-space'))).toEqual([
       '--max-semi-space-size=8',
     ]);
-    // The growth flag is still ours.
-    expect(fromArgv.args).toContain(GROWING);
+    // The growth is still ours, once ready.
+    expect(fromArgv.marker.report.afterReady).toEqual([GROWING]);
     expect(fromArgv.marker.report.heap).toBe(
-      'old generation grows 50 % past live data; old generation first collected at 40 MB; ' +
+      'old generation grows 50 % past live data from /ready on; ' +
         'from the command line: --max-semi-space-size=8',
     );
     // Nothing left to change: no relaunch at all.
@@ -175,9 +170,9 @@ describe('planRuntimeTuning', () => {
     );
     expect(plan.args.filter((arg) => /growing/.test(arg))).toEqual(['--heap-growing-percent=100']);
     expect(plan.args).toContain(SEMI);
+    expect(plan.marker.report.afterReady).toBeUndefined();
     expect(plan.marker.report.heap).toBe(
-      'young generation 2 MB semi-spaces; old generation first collected at 40 MB; ' +
-        'from the command line: --heap-growing-percent=100',
+      'young generation 2 MB semi-spaces; from the command line: --heap-growing-percent=100',
     );
   });
 
@@ -188,11 +183,29 @@ describe('planRuntimeTuning', () => {
     expect(plan.args.filter((arg) => /initial/.test(arg))).toEqual([
       '--initial-old-space-size=128',
     ]);
-    expect(plan.args).toEqual(expect.arrayContaining([SEMI, GROWING]));
+    expect(plan.args).toContain(SEMI);
+    expect(plan.marker.report.afterReady).toEqual([GROWING]);
     expect(plan.marker.report.heap).toBe(
-      'young generation 2 MB semi-spaces; old generation grows 50 % past live data; ' +
-        'from the command line: --initial-old-space-size=128',
+      `${HEAP_REPORT}; from the command line: --initial-old-space-size=128`,
     );
+  });
+
+  it("passes no flag that changes V8's flag hash on the command line (Node's compiled built-ins would be refused)", () => {
+    const plan = relaunch(planRuntimeTuning(input()));
+    const added = plan.args.slice(1, -3);
+    expect(added).toEqual([SEMI]);
+  });
+
+  it('sets nothing once ready when the marker asks for a flag it may not set', () => {
+    const forged = JSON.stringify({
+      report: { allocator: 'x', heap: 'y', afterReady: ['--allow-natives-syntax'] },
+      restore: {},
+    });
+    const plan = planRuntimeTuning(input({ env: { [TUNED_MARKER]: forged } }));
+    expect(plan).toEqual({
+      kind: 'keep',
+      report: { allocator: 'unknown (unreadable tuning marker)', heap: 'Node defaults' },
+    });
   });
 
   it.each([
@@ -269,8 +282,8 @@ describe.runIf(process.platform === 'linux' && typeof process.execve === 'functi
           pid,
           jemallocMapped: true,
           semiSpaceFlag: true,
-          growingFlag: true,
-          initialFlag: true,
+          growingFlag: false,
+          initialFlag: false,
           ldPreload: null,
           mallocConf: null,
           jemallocThread: true,
@@ -279,6 +292,10 @@ describe.runIf(process.platform === 'linux' && typeof process.execve === 'functi
         });
         // What a child of the tuned process sees: the user's environment, no jemalloc.
         expect(seen.childLdPreload).toBe('none');
+        // Until /ready, V8 takes compiled code made under Node's own flags (its built-ins);
+        // the growth flag set once ready changes that, as the flag does.
+        expect(seen.codeCacheTag).toBe(seen.plainCodeCacheTag);
+        expect(seen.codeCacheTagAfterReady).not.toBe(seen.codeCacheTag);
       },
     );
 
@@ -298,7 +315,12 @@ describe.runIf(process.platform === 'linux' && typeof process.execve === 'functi
       { timeout: 60_000 },
       async () => {
         const churn = fileURLToPath(new URL('./testing/tuned-churn.ts', import.meta.url));
-        type Figures = { execArgv: string[]; peakOldSpace: number; minHeapUsed: number };
+        type Figures = {
+          execArgv: string[];
+          afterReady: string[];
+          peakOldSpace: number;
+          minHeapUsed: number;
+        };
         const run = (flags: string[]) =>
           new Promise<Figures>((resolve, reject) =>
             execFile(
@@ -312,12 +334,13 @@ describe.runIf(process.platform === 'linux' && typeof process.execve === 'functi
             ),
           );
         const tuned = await run([]);
-        expect(tuned.execArgv).toContain(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+        expect(tuned.afterReady).toEqual([`--heap-growing-percent=${HEAP_GROWING_PERCENT}`]);
         expect(tuned.peakOldSpace).toBeLessThan(3 * tuned.minHeapUsed);
         // The same load with V8's own growth (0: its default) and our semi-spaces, as before
         // the growth flag: the peaks RSS used to ratchet on.
-        const before = await run([SEMI, '--heap-growing-percent=0', INITIAL]);
-        expect(before.execArgv).toEqual([SEMI, '--heap-growing-percent=0', INITIAL]);
+        const before = await run([SEMI, '--heap-growing-percent=0']);
+        expect(before.execArgv).toEqual([SEMI, '--heap-growing-percent=0']);
+        expect(before.afterReady).toEqual([]);
         expect(before.peakOldSpace).toBeGreaterThan(3.5 * before.minHeapUsed);
       },
     );

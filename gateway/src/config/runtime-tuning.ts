@@ -18,6 +18,16 @@
  * once with them (`process.execve`: same pid, same file descriptors, ~40 ms) and restores the
  * environment afterwards, so tool and shell children do not inherit them.
  *
+ * The old generation's growth is set once the gateway is ready (`afterReady`, applied by
+ * main.ts), not on the command line: V8 accepts code compiled under other flags only when its
+ * flags hash the same, and `--heap-growing-percent` (like `--initial-old-space-size`) changes
+ * that hash, so Node's own compiled code for its built-in modules, shipped inside the binary,
+ * was refused and every built-in module the gateway loads was compiled from source at each
+ * start (~10 % of the instructions to /ready; `--max-semi-space-size` leaves the hash as it
+ * is). V8 reads the growth each time it sets a new limit, so from /ready on it applies as a
+ * flag given at start would; until then V8's own growth lets loading run without a full
+ * collection.
+ *
  * main.ts adds one memory-reducing collection once the gateway is ready
  * (lifecycle/start-up-garbage.ts).
  *
@@ -43,16 +53,6 @@ export const SEMI_SPACE_MB = 2;
  */
 export const HEAP_GROWING_PERCENT = 50;
 
-/**
- * Where the old generation's first limit is, in MB (V8's own start is a few MB). Loading the
- * gateway leaves ~20 MB in the old generation, nearly all of it code and data that stay; from
- * a small start, with the growth above, V8 collected it in full twice on the way (~65 ms of CPU
- * to /ready here, 11 %). From 40 MB, loading runs without a full collection; the first one (at
- * the latest main.ts's memory-reducing collection, a second after /ready) sets the limit from
- * the live data as before. Idle RSS unchanged.
- */
-export const INITIAL_OLD_SPACE_MB = 40;
-
 /** Where distributions install jemalloc (Debian/Ubuntu multiarch, Fedora/RHEL, Alpine, local). */
 export const JEMALLOC_PATHS: readonly string[] = [
   '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2',
@@ -68,6 +68,8 @@ export interface RuntimeReport {
   heap: string;
   /** Where Node's compile cache is kept, or why it is off (config/compile-cache.ts). */
   compileCache?: string;
+  /** V8 flags for main.ts to set once the gateway is ready (applyAfterReady); not reported. */
+  afterReady?: readonly string[];
 }
 
 export interface TuningInput {
@@ -95,6 +97,9 @@ interface Marker {
 }
 
 const NODE_DEFAULTS = 'Node defaults';
+
+/** The only flags a marker may ask to set once ready: it comes through the environment. */
+const AFTER_READY_FLAG = /^--heap-growing-percent=\d{1,3}$/;
 
 /**
  * glibc without jemalloc: one arena instead of one per thread (V8's workers each grow their
@@ -169,16 +174,17 @@ export function planRuntimeTuning(input: TuningInput): TuningPlan {
     heapFlags.push(`--max-semi-space-size=${SEMI_SPACE_MB}`);
     heapParts.push(`young generation ${SEMI_SPACE_MB} MB semi-spaces`);
   }
+  const afterReady: string[] = [];
   if (userHeap.growing === undefined) {
-    heapFlags.push(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-    heapParts.push(`old generation grows ${HEAP_GROWING_PERCENT} % past live data`);
-  }
-  if (userHeap.initial === undefined) {
-    heapFlags.push(`--initial-old-space-size=${INITIAL_OLD_SPACE_MB}`);
-    heapParts.push(`old generation first collected at ${INITIAL_OLD_SPACE_MB} MB`);
+    afterReady.push(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+    heapParts.push(`old generation grows ${HEAP_GROWING_PERCENT} % past live data from /ready on`);
   }
   if (userHeap.given !== undefined) heapParts.push(userHeap.given);
-  const report: RuntimeReport = { allocator, heap: heapParts.join('; ') };
+  const report: RuntimeReport = {
+    allocator,
+    heap: heapParts.join('; '),
+    ...(afterReady.length > 0 ? { afterReady } : {}),
+  };
   if (heapFlags.length === 0 && Object.keys(changes).length === 0) return { kind: 'keep', report };
   const restore = Object.fromEntries(Object.keys(changes).map((name) => [name, env[name] ?? null]));
   const marker: Marker = { report, restore };
@@ -229,6 +235,15 @@ function parseMarker(text: string | undefined): Marker | undefined {
       value.restore === null
     )
       return undefined;
+    const afterReady: unknown = report.afterReady;
+    if (
+      afterReady !== undefined &&
+      !(
+        Array.isArray(afterReady) &&
+        afterReady.every((flag) => typeof flag === 'string' && AFTER_READY_FLAG.test(flag))
+      )
+    )
+      return undefined;
     return { report, restore: value.restore };
   } catch {
     return undefined;
@@ -255,7 +270,6 @@ function userHeapFlags(execArgv: readonly string[], nodeOptions: string | undefi
   return {
     semiSpace: semiSpace.length > 0 ? semiSpace : undefined,
     growing: growing.length > 0 ? growing : undefined,
-    initial: initial.length > 0 ? initial : undefined,
     given: given.length > 0 ? `from the command line: ${given.join(' ')}` : undefined,
   };
 }
@@ -295,4 +309,13 @@ export function tuneThisProcess(): RuntimeReport {
     return { allocator: `system (re-executing failed: ${why})`, heap: NODE_DEFAULTS };
   }
   throw new Error('process.execve returned');
+}
+
+/**
+ * main.ts, once the gateway is ready: sets the V8 flags the tuning left for then (see the top:
+ * set at start, they made V8 refuse Node's compiled built-in modules).
+ */
+export function applyAfterReady(report: RuntimeReport): void {
+  const flags = report.afterReady ?? [];
+  if (flags.length > 0) process.getBuiltinModule('node:v8').setFlagsFromString(flags.join(' '));
 }

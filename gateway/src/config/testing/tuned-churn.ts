@@ -6,9 +6,11 @@
  * runtime-tuning.test.ts spawns it.
  */
 import { getHeapSpaceStatistics } from 'node:v8';
-import { tuneThisProcess } from '../runtime-tuning.ts';
+import { applyAfterReady, tuneThisProcess } from '../runtime-tuning.ts';
 
-tuneThisProcess();
+// What the gateway sets once ready applies to the load below.
+const report = tuneThisProcess();
+applyAfterReady(report);
 
 const item = (i: number) => ({
   id: i,
@@ -34,5 +36,10 @@ for (let n = 0; n < 4_000; n += 1) {
   liveBytes = Math.min(liveBytes, process.memoryUsage().heapUsed);
 }
 process.stdout.write(
-  `${JSON.stringify({ execArgv: process.execArgv, peakOldSpace: peak, minHeapUsed: liveBytes })}\n`,
+  `${JSON.stringify({
+    execArgv: process.execArgv,
+    afterReady: report.afterReady ?? [],
+    peakOldSpace: peak,
+    minHeapUsed: liveBytes,
+  })}\n`,
 );

@@ -4,9 +4,14 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { tuneThisProcess } from '../runtime-tuning.ts';
+import { cachedDataVersionTag } from 'node:v8';
+import { applyAfterReady, tuneThisProcess } from '../runtime-tuning.ts';
 
 const report = tuneThisProcess();
+/** V8's tag for compiled code it accepts (its version and flag hash), before and after /ready. */
+const codeCacheTag = cachedDataVersionTag();
+applyAfterReady(report);
+const codeCacheTagAfterReady = cachedDataVersionTag();
 process.stdout.write(
   `${JSON.stringify({
     pid: process.pid,
@@ -24,6 +29,15 @@ process.stdout.write(
     childLdPreload: execFileSync(process.execPath, ['-p', "process.env.LD_PRELOAD ?? 'none'"], {
       encoding: 'utf8',
     }).trim(),
+    codeCacheTag,
+    codeCacheTagAfterReady,
+    /** The same tag in a Node started without flags, as Node's own compiled built-ins expect. */
+    plainCodeCacheTag: Number(
+      execFileSync(process.execPath, ['-p', "require('node:v8').cachedDataVersionTag()"], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '' },
+      }),
+    ),
     semiSpaceFlag: process.execArgv.some((flag) => flag.startsWith('--max-semi-space-size')),
     growingFlag: process.execArgv.some((flag) => flag.startsWith('--heap-growing-percent')),
     initialFlag: process.execArgv.some((flag) => flag.startsWith('--initial-old-space-size')),
