@@ -15,7 +15,7 @@
  *   idle BENCH_SETTLE_S seconds (what it holds afterwards; target ≤ 150 MB); and at the moment
  *   the load stops (a transient: garbage V8 has not collected yet), with the peak.
  *   The gateway runs with its own memory set-up (config/runtime-tuning.ts: jemalloc when
- *   installed, else one glibc arena; 2 MB semi-spaces), as `npm start` does; the header prints it.
+ *   installed, else one glibc arena; 8 MB semi-spaces), as `npm start` does; the header prints it.
  *
  * Env: BENCH_TURNS (500), BENCH_WARMUP (50), BENCH_CLIENTS (8), BENCH_DURATION_S (10),
  * BENCH_MAX_TURNS (4000), BENCH_WS_TURNS (200), BENCH_RSS_TURNS (10000), BENCH_SETTLE_S (15, idle

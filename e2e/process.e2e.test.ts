@@ -156,7 +156,7 @@ describe('gateway process', () => {
       expect(cmdline.some((arg) => arg.endsWith('gateway/src/main.ts'))).toBe(true);
       const status = (await (await fetch(`${baseUrl}/api/v1/status`)).json()) as StatusBody;
       if (status.backends.heap?.includes('semi-spaces'))
-        expect(cmdline).toContain('--max-semi-space-size=2');
+        expect(cmdline).toContain('--max-semi-space-size=8');
     },
   );
 

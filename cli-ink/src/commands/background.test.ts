@@ -92,7 +92,7 @@ describe('hearth start --background, status, stop (real processes)', () => {
       expect(body.backends.allocator).toMatch(/^(jemalloc|glibc|system)/);
       if (process.platform === 'linux')
         expect((await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')).toContain(
-          '--max-semi-space-size=2',
+          '--max-semi-space-size=8',
         );
 
       const stop = await hearth(home, ['stop']);

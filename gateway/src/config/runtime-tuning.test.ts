@@ -17,7 +17,7 @@ const JEMALLOC = '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2';
 const SEMI = `--max-semi-space-size=${SEMI_SPACE_MB}`;
 const GROWING = `--heap-growing-percent=${HEAP_GROWING_PERCENT}`;
 const HEAP_REPORT =
-  'young generation 2 MB semi-spaces; old generation grows 50 % past live data from /ready on';
+  'young generation 8 MB semi-spaces; old generation grows 50 % past live data from /ready on';
 
 function input(overrides: Partial<TuningInput> & { files?: string[] } = {}): TuningInput {
   const files = new Set(overrides.files ?? [JEMALLOC]);
@@ -44,7 +44,7 @@ function relaunch(plan: ReturnType<typeof planRuntimeTuning>) {
 }
 
 describe('planRuntimeTuning', () => {
-  it('re-executes Node with jemalloc preloaded and small semi-spaces, keeping every argument; the old-generation growth is left for /ready', () => {
+  it('re-executes Node with jemalloc preloaded and 8 MB semi-spaces, keeping every argument; the old-generation growth is left for /ready', () => {
     const plan = relaunch(planRuntimeTuning(input({ execArgv: ['--import', '/x.mjs'] })));
     expect(plan.file).toBe('/opt/node/bin/node');
     expect(plan.args).toEqual([
@@ -172,7 +172,7 @@ describe('planRuntimeTuning', () => {
     expect(plan.args).toContain(SEMI);
     expect(plan.marker.report.afterReady).toBeUndefined();
     expect(plan.marker.report.heap).toBe(
-      'young generation 2 MB semi-spaces; from the command line: --heap-growing-percent=100',
+      'young generation 8 MB semi-spaces; from the command line: --heap-growing-percent=100',
     );
   });
 
