@@ -53,7 +53,7 @@ export function sqliteMemoryRepository(
   db: SqliteDrizzle & { $client: BetterSqlite3.Database },
   options: SqliteMemoryOptions = {},
 ): LongTermMemory {
-  const search = sqliteMemorySearch(db, options);
+  const { searchAll: search, contentsChanged } = sqliteMemorySearch(db, options);
 
   /** Compiled once: building the statement per call costs more than running it. */
   const insertEntry = db
@@ -159,6 +159,8 @@ export function sqliteMemoryRepository(
         if (patch.tags !== undefined) changes.tags = [...patch.tags];
         if (patch.embedding !== undefined) changes.embedding = encodeEmbedding(patch.embedding);
         if (!isRowId(id)) return undefined;
+        // A new content is not in the search's signature of a scope (row count, highest id).
+        if (patch.content !== undefined) contentsChanged();
         return db
           .update(memoryEntries)
           .set(changes)

@@ -305,4 +305,73 @@ describe('SQLite searchMany (the chat searches all its keywords at once)', () =>
       await db.close();
     }
   });
+
+  it('sees every change between two joint scans of a session, by whatever connection made it', async () => {
+    const file = join(folder, 'folded.db');
+    const db = await openSqliteDatabase(file);
+    const other = new BetterSqlite3(file);
+    try {
+      const stored: MemoryEntry[] = [];
+      for (let index = 0; index < 12; index += 1)
+        stored.push(
+          await db.memory.insert({
+            session_id: 'kept',
+            content: `${corpus[index] ?? ''} Garden row ${index}`,
+            importance_score: 0.5,
+            created_at: 2_000 + Math.floor(index / 3),
+          }),
+        );
+      const queries = ['garden', 'row 1', 'tea', 'k and'];
+      const options = { limit: 5, session_id: 'kept' };
+      /** The joint (folded) answer equals one search per query, which never folds. */
+      const agrees = async (label: string) => {
+        const one = await Promise.all(queries.map((q) => db.memory.search(q, options)));
+        expect(await db.memory.searchMany?.(queries, options), label).toStrictEqual(one);
+        return one;
+      };
+      await agrees('first scan');
+      await agrees('second scan, from what the first kept');
+
+      const first = stored[0] as MemoryEntry;
+      const newest = stored.at(-1) as MemoryEntry;
+      await db.memory.update(newest.id, { content: 'green TEA now' });
+      expect((await agrees('edited here'))[2]?.map((e) => e.id)).toStrictEqual([newest.id]);
+
+      other
+        .prepare('update memory_entries set content = ? where id = ?')
+        .run('Kelvin K AND k and TEA', first.id);
+      expect((await agrees('edited by another connection'))[2]?.map((e) => e.id)).toStrictEqual([
+        newest.id,
+        first.id,
+      ]);
+
+      other
+        .prepare(
+          "insert into memory_entries (session_id, content, content_hash, importance_score, created_at, updated_at) values ('kept', 'tea garden, inserted elsewhere', 'h', 0.5, 9000, 9000)",
+        )
+        .run();
+      expect((await agrees('inserted by another connection'))[0]?.[0]?.content).toBe(
+        'tea garden, inserted elsewhere',
+      );
+
+      await db.memory.remove(newest.id);
+      expect((await agrees('deleted here'))[2]?.map((e) => e.id)).not.toContain(newest.id);
+      other.prepare('delete from memory_entries where id = ?').run(first.id);
+      expect((await agrees('deleted elsewhere'))[2]?.map((e) => e.id)).not.toContain(first.id);
+
+      const added = await db.memory.insert({
+        session_id: 'kept',
+        content: 'an older TEA row',
+        importance_score: 0.5,
+        created_at: 1_000,
+      });
+      expect((await agrees('an older row inserted here'))[2]?.at(-1)?.id).toBe(added.id);
+
+      await db.memory.removeSession('kept');
+      expect(await agrees('session removed')).toStrictEqual(queries.map(() => []));
+    } finally {
+      other.close();
+      await db.close();
+    }
+  });
 });

@@ -16,6 +16,10 @@
  *   therefore first scans the newest PROBE_ROWS rows of its scope; when they hold `limit`
  *   matches (or are the whole scope) those are the answer. A session smaller than the index's
  *   candidate list is scanned instead of looked up.
+ * - A turn's keywords (a few ASCII queries) over a session smaller than the probe share one
+ *   walk of the session's rows as folded-scopes.ts keeps them folded between searches, tested
+ *   in JavaScript; the kept rows are used only while the session's row count and highest id
+ *   are those they were read with, and are dropped after an edit or another connection's commit.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SQL } from 'drizzle-orm';
@@ -24,6 +28,7 @@ import { orm } from '../drizzle.ts';
 import { LEGACY_NOTE_ORIGIN, LEGACY_OTHER_ORIGIN, readOrigin, rowLimit } from '../memory-rows.ts';
 import type { SqliteDrizzle } from './repositories.ts';
 import { memoryEntries } from './schema.ts';
+import { foldAscii, foldedScopeCache, matchFolded, type ScopeSignature } from './folded-scopes.ts';
 import { trigramLookup } from './trigram-terms.ts';
 
 const { and, desc, eq, sql } = orm;
@@ -74,7 +79,10 @@ type SearchOptions = { limit: number; session_id?: string };
 export function sqliteMemorySearch(
   db: SqliteDrizzle & { $client: BetterSqlite3.Database },
   { searchProbeRows = PROBE_ROWS }: SqliteMemoryOptions = {},
-): (queries: readonly string[], options: SearchOptions) => MemoryEntry[][] {
+): {
+  searchAll: (queries: readonly string[], options: SearchOptions) => MemoryEntry[][];
+  contentsChanged: () => void;
+} {
   db.$client.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? value.toLowerCase() : value,
   );
@@ -136,9 +144,12 @@ export function sqliteMemorySearch(
   const client = db.$client;
   const rowsUpTo = {
     all: client.prepare('select count(*) from (select 1 from memory_entries limit ?)').pluck(),
+    // With the highest id: the two are the signature of a session's folded rows (folded-scopes.ts).
     session: client
-      .prepare('select count(*) from (select 1 from memory_entries where session_id = ? limit ?)')
-      .pluck(),
+      .prepare(
+        'select count(*), max(id) from (select id from memory_entries where session_id = ? limit ?)',
+      )
+      .raw(true),
   };
   /** The scope's n-th newest row (0 = newest), from the index alone; undefined when fewer. */
   type Boundary = { created_at: number; id: number };
@@ -158,20 +169,37 @@ export function sqliteMemorySearch(
    * keywords) share the answers, which hold as the call runs in one read transaction.
    */
   function scopeOf(session: string | undefined) {
-    const sizes = new Map<number, number>();
+    /** Per cap: the row count (no further than `cap` + 1) and, in a session, the highest id. */
+    const sizes = new Map<number, { rows: number; newestId: number }>();
     const boundaries = new Map<number, Boundary | undefined>();
-    /** The scope's row count, counting no further than `cap` + 1. */
-    const size = (cap: number): number => {
+    const counted = (cap: number): { rows: number; newestId: number } => {
       let found = sizes.get(cap);
       if (found === undefined) {
-        found = (
-          session === undefined ? rowsUpTo.all.get(cap + 1) : rowsUpTo.session.get(session, cap + 1)
-        ) as number;
+        if (session === undefined)
+          found = { rows: rowsUpTo.all.get(cap + 1) as number, newestId: 0 };
+        else {
+          const [rows, newestId] = rowsUpTo.session.get(session, cap + 1) as [
+            number,
+            number | null,
+          ];
+          found = { rows, newestId: newestId ?? 0 };
+        }
         sizes.set(cap, found);
       }
       return found;
     };
+    /** The scope's row count, counting no further than `cap` + 1. */
+    const size = (cap: number): number => counted(cap).rows;
     return {
+      /**
+       * A session scope's signature (row count, highest id) when it holds fewer rows than the
+       * probe, undefined otherwise.
+       */
+      smallSignature(): ScopeSignature | undefined {
+        if (session === undefined) return undefined;
+        const found = counted(searchProbeRows);
+        return found.rows < searchProbeRows ? found : undefined;
+      },
       /**
        * Whether the scope holds at most `rows` entries. Up to the probe's size, one count
        * (capped past the probe) answers every such question of the call.
@@ -238,7 +266,39 @@ export function sqliteMemorySearch(
     return run('indexed', { match: lookup.match });
   }
 
-  const jointScan = sqliteJointScan(db, client);
+  const { jointScan, entriesOf } = sqliteJointScan(db, client);
+
+  const folded = foldedScopeCache();
+  /** Changes when another connection commits: what this one keeps folded may be stale then. */
+  const dataVersion = client.prepare('pragma data_version').pluck();
+  let seenVersion: unknown;
+  const sessionRows = client
+    .prepare(
+      'select id, content from memory_entries where session_id = ? order by created_at desc, id desc',
+    )
+    .raw(true);
+
+  /**
+   * The joint scan of a small session for ASCII queries, over the session's rows as folded
+   * and kept by an earlier search while its signature holds: same rows, same order.
+   */
+  function foldedScan(
+    session: string,
+    signature: ScopeSignature,
+    queries: readonly string[],
+    options: SearchOptions,
+  ): MemoryEntry[][] {
+    const version = dataVersion.get();
+    if (version !== seenVersion) {
+      folded.clear();
+      seenVersion = version;
+    }
+    const scope =
+      folded.get(session, signature) ??
+      folded.set(session, signature, sessionRows.all(session) as [number, string][]);
+    const needles = queries.map(foldAscii);
+    return entriesOf(matchFolded(scope, needles, rowLimit(options.limit)));
+  }
 
   /**
    * Every query's matches, in one read transaction (one snapshot, one lock for them all). When
@@ -255,16 +315,25 @@ export function sqliteMemorySearch(
         rowLimit(options.limit) > 0 &&
         !scope.atMost(0) &&
         scope.atMost(searchProbeRows - 1)
-      )
-        return jointScan(
-          queries.map((query) => (likeable(query) ? 'ascii' : 'unicode')),
-          queries,
-          options,
-        );
+      ) {
+        const folds = queries.map((query): Fold => (likeable(query) ? 'ascii' : 'unicode'));
+        const signature = scope.smallSignature();
+        if (
+          options.session_id !== undefined &&
+          signature !== undefined &&
+          folds.every((how) => how === 'ascii')
+        )
+          return foldedScan(options.session_id, signature, queries, options);
+        return jointScan(folds, queries, options);
+      }
       return queries.map((query) => searchIn(scope, query, options));
     },
   );
-  return searchAll;
+  return {
+    searchAll,
+    /** After this connection changed stored contents: nothing folded before is used again. */
+    contentsChanged: () => folded.clear(),
+  };
 }
 
 /** Queries one joint scan answers at most (one compiled statement per mix of folds). */
@@ -308,7 +377,16 @@ function sqliteJointScan(
     .where(sql`${memoryEntries.id} in (select value from json_each(${sql.placeholder('ids')}))`)
     .prepare();
 
-  return (
+  /** The entries of each list of ids, in list order (ids no longer stored are left out). */
+  function entriesOf(ids: readonly number[][]): MemoryEntry[][] {
+    const wanted = [...new Set(ids.flat())];
+    if (wanted.length === 0) return ids.map(() => []);
+    const entries = new Map<number, MemoryEntry>();
+    for (const entry of byIds.all({ ids: JSON.stringify(wanted) })) entries.set(entry.id, entry);
+    return ids.map((list) => list.flatMap((id) => entries.get(id) ?? []));
+  }
+
+  const jointScan = (
     folds: readonly Fold[],
     queries: readonly string[],
     options: SearchOptions,
@@ -333,12 +411,9 @@ function sqliteJointScan(
       }
       if (open === 0) break;
     }
-    const wanted = [...new Set(ids.flat())];
-    if (wanted.length === 0) return ids.map(() => []);
-    const entries = new Map<number, MemoryEntry>();
-    for (const entry of byIds.all({ ids: JSON.stringify(wanted) })) entries.set(entry.id, entry);
-    return ids.map((list) => list.flatMap((id) => entries.get(id) ?? []));
+    return entriesOf(ids);
   };
+  return { jointScan, entriesOf };
 }
 
 const escapeLike = (text: string): string => text.replace(/[\\%_]/g, '\\$&');
