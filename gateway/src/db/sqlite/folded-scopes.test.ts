@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { MemoryEntry } from '../../memory/ports.ts';
 import { foldAscii, foldedScopeCache, matchFolded } from './folded-scopes.ts';
 
 describe('foldAscii: a content as SQLite LIKE compares it with an ASCII pattern', () => {
@@ -13,26 +14,58 @@ describe('foldAscii: a content as SQLite LIKE compares it with an ASCII pattern'
   });
 });
 
+const entry = (id: number, content: string): MemoryEntry => ({
+  id,
+  session_id: 's',
+  content,
+  content_hash: `h${id}`,
+  importance_score: 0.5,
+  tags: ['kept'],
+  type: 'turn',
+  created_at: id,
+  updated_at: id,
+  origin: { trust: 'untrusted', sources: [{ kind: 'browser', name: 'example.org' }] },
+});
+/** Entries, newest (highest id) first. */
+const entries = (count: number, text = 'row'): MemoryEntry[] =>
+  Array.from({ length: count }, (_, index) => entry(count - index, `${text} ${index}`));
+
 describe('matchFolded', () => {
-  const scope = { ids: [9, 7, 5, 3, 1], folded: ['a garden', 'tea', 'garden tea', 'x', 'garden'] };
+  const contents = ['a Garden', 'tea', 'garden TEA', 'x', 'garden'];
+  const scope = foldedScopeCache().set(
+    's',
+    { rows: 5, newestId: 9 },
+    contents.map((content, index) => entry(9 - 2 * index, content)),
+  );
+  const ids = (lists: MemoryEntry[][]) => lists.map((list) => list.map((found) => found.id));
 
   it("keeps each needle's first matches, newest first, up to the limit", () => {
-    expect(matchFolded(scope, ['garden', 'tea', 'absent'], 2)).toStrictEqual([[9, 5], [7, 5], []]);
-    expect(matchFolded(scope, ['garden', 'garden'], 10)).toStrictEqual([
+    expect(ids(matchFolded(scope, ['garden', 'tea', 'absent'], 2))).toStrictEqual([
+      [9, 5],
+      [7, 5],
+      [],
+    ]);
+    expect(ids(matchFolded(scope, ['garden', 'garden'], 10))).toStrictEqual([
       [9, 5, 1],
       [9, 5, 1],
     ]);
-    expect(matchFolded(scope, ['', 'x'], 1)).toStrictEqual([[9], [3]]);
+    expect(ids(matchFolded(scope, ['', 'x'], 1))).toStrictEqual([[9], [3]]);
+  });
+
+  it('hands out copies: what a caller changes does not reach the kept entries', () => {
+    const [[found]] = matchFolded(scope, ['tea'], 1) as [[MemoryEntry]];
+    expect(found).toStrictEqual(scope.entries[1]);
+    found.tags.push('changed');
+    (found.origin.sources[0] as { name: string }).name = 'changed';
+    found.content = 'changed';
+    expect(scope.entries[1]).toStrictEqual(entry(7, 'tea'));
   });
 });
 
 describe('foldedScopeCache', () => {
-  const rows = (count: number, text = 'row'): [number, string][] =>
-    Array.from({ length: count }, (_, index) => [count - index, `${text} ${index}`]);
-
   it('answers only for the signature it was filled with', () => {
     const cache = foldedScopeCache();
-    cache.set('s', { rows: 2, newestId: 2 }, rows(2, 'Garden'));
+    cache.set('s', { rows: 2, newestId: 2 }, entries(2, 'Garden'));
     expect(cache.get('s', { rows: 2, newestId: 2 })?.folded).toStrictEqual([
       'garden 0',
       'garden 1',
@@ -46,16 +79,16 @@ describe('foldedScopeCache', () => {
   it('keeps at most its scopes and characters, dropping the least recently used', () => {
     const cache = foldedScopeCache({ maxScopes: 2, maxChars: 40 });
     const one = { rows: 2, newestId: 2 };
-    cache.set('a', one, rows(2));
-    cache.set('b', one, rows(2));
+    cache.set('a', one, entries(2));
+    cache.set('b', one, entries(2));
     cache.get('a', one);
-    cache.set('c', one, rows(2));
+    cache.set('c', one, entries(2));
     expect(cache.get('b', one)).toBeUndefined();
     expect(cache.get('a', one)).toBeDefined();
     expect(cache.get('c', one)).toBeDefined();
     // Too large on its own: answered, not kept.
-    const big = cache.set('d', { rows: 9, newestId: 9 }, rows(9, 'a longer row text'));
-    expect(big.ids).toHaveLength(9);
+    const big = cache.set('d', { rows: 9, newestId: 9 }, entries(9, 'a longer row text'));
+    expect(big.entries).toHaveLength(9);
     expect(cache.get('d', { rows: 9, newestId: 9 })).toBeUndefined();
     expect(cache.size.chars).toBeLessThanOrEqual(40);
     cache.clear();

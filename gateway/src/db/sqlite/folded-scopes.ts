@@ -1,18 +1,21 @@
 /**
- * The rows of small search scopes (a session's, up to the search probe), newest first, with
+ * The entries of small search scopes (a session's, up to the search probe), newest first, with
  * their contents folded as an ASCII query compares them, kept between searches. A turn's
- * keyword search over a session then tests each row in JavaScript instead of having SQLite read
- * and LIKE-test every row of the session again (~1 µs a row for a turn's three keywords).
+ * keyword search over a session then tests each row in JavaScript and answers with the kept
+ * entries, instead of having SQLite read and LIKE-test every row of the session again (~1 µs a
+ * row for a turn's three keywords) and read the matches back.
  *
  * An entry is only ever used for the same signature: the scope's row count and highest id, read
  * in the search's own snapshot. Ids are never reused (AUTOINCREMENT), so any insert or delete
- * changes the signature; content edits do not, and the owner calls `clear` after them, as after
- * another connection's commit.
+ * changes the signature; edits do not, and the owner calls `clear` after them, as after another
+ * connection's commit.
  */
+import { copyOrigin } from '../../memory/origin.ts';
+import type { MemoryEntry } from '../../memory/ports.ts';
 
-/** One scope's rows, newest first: `folded[i]` is the folded content of the row `ids[i]`. */
+/** One scope's entries, newest first, and the folded content of each. */
 export interface FoldedScope {
-  readonly ids: readonly number[];
+  readonly entries: readonly MemoryEntry[];
   readonly folded: readonly string[];
 }
 
@@ -27,12 +30,11 @@ interface Entry extends FoldedScope, ScopeSignature {
 
 export interface FoldedScopeCache {
   get(scope: string, signature: ScopeSignature): FoldedScope | undefined;
-  /** Folds and keeps `rows` ([id, content], newest first) for the scope, evicting the oldest used. */
-  set(
-    scope: string,
-    signature: ScopeSignature,
-    rows: readonly (readonly [number, string])[],
-  ): FoldedScope;
+  /** Whether the scope is kept (it was small when last read). */
+  has(scope: string): boolean;
+  delete(scope: string): void;
+  /** Folds and keeps the scope's entries (newest first), evicting the least recently used. */
+  set(scope: string, signature: ScopeSignature, entries: readonly MemoryEntry[]): FoldedScope;
   clear(): void;
   /** Scopes and folded characters held (for tests and status). */
   readonly size: { scopes: number; chars: number };
@@ -59,77 +61,91 @@ export function foldedScopeCache({
   maxChars = 2_000_000,
 }: { maxScopes?: number; maxChars?: number } = {}): FoldedScopeCache {
   /** In order of last use, least recent first. */
-  const entries = new Map<string, Entry>();
+  const scopes = new Map<string, Entry>();
   let chars = 0;
 
   function drop(scope: string): void {
-    const entry = entries.get(scope);
+    const entry = scopes.get(scope);
     if (entry === undefined) return;
-    entries.delete(scope);
+    scopes.delete(scope);
     chars -= entry.chars;
   }
 
   return {
     get(scope, { rows, newestId }) {
-      const entry = entries.get(scope);
+      const entry = scopes.get(scope);
       if (entry === undefined) return undefined;
       if (entry.rows !== rows || entry.newestId !== newestId) {
         drop(scope);
         return undefined;
       }
-      entries.delete(scope);
-      entries.set(scope, entry);
+      scopes.delete(scope);
+      scopes.set(scope, entry);
       return entry;
     },
 
-    set(scope, signature, rows) {
+    has: (scope) => scopes.has(scope),
+    delete: drop,
+
+    set(scope, signature, entries) {
       drop(scope);
-      const ids = rows.map(([id]) => id);
-      const folded = rows.map(([, content]) => foldAscii(content));
+      const folded = entries.map((kept) => foldAscii(kept.content));
       const entry: Entry = {
         ...signature,
-        ids,
+        entries,
         folded,
-        chars: folded.reduce((sum, text) => sum + text.length, 0),
+        // What it holds twice over: each content and its folded form.
+        chars: entries.reduce(
+          (sum, kept, index) => sum + kept.content.length + (folded[index] as string).length,
+          0,
+        ),
       };
       if (entry.chars > maxChars) return entry;
-      entries.set(scope, entry);
+      scopes.set(scope, entry);
       chars += entry.chars;
-      for (const [oldest] of entries) {
-        if (entries.size <= maxScopes && chars <= maxChars) break;
+      for (const [oldest] of scopes) {
+        if (scopes.size <= maxScopes && chars <= maxChars) break;
         drop(oldest);
       }
       return entry;
     },
 
     clear() {
-      entries.clear();
+      scopes.clear();
       chars = 0;
     },
 
     get size() {
-      return { scopes: entries.size, chars };
+      return { scopes: scopes.size, chars };
     },
   };
 }
 
 /**
- * Each needle's first `limit` rows of the scope (newest first) whose folded content holds it,
- * in one pass that stops once every needle has its `limit`.
+ * Each needle's first `limit` entries of the scope (newest first) whose folded content holds
+ * it, in one pass that stops once every needle has its `limit`. The entries are copies, one per
+ * entry found, so that nothing a caller does to them reaches the kept ones.
  */
 export function matchFolded(
   scope: FoldedScope,
   needles: readonly string[],
   limit: number,
-): number[][] {
-  const found: number[][] = needles.map(() => []);
+): MemoryEntry[][] {
+  const found: MemoryEntry[][] = needles.map(() => []);
+  const copies = new Map<number, MemoryEntry>();
   let open = needles.length;
-  for (let row = 0; row < scope.ids.length && open > 0; row += 1) {
+  for (let row = 0; row < scope.entries.length && open > 0; row += 1) {
     const text = scope.folded[row] as string;
     for (let index = 0; index < needles.length; index += 1) {
-      const list = found[index] as number[];
+      const list = found[index] as MemoryEntry[];
       if (list.length < limit && text.includes(needles[index] as string)) {
-        list.push(scope.ids[row] as number);
+        let copy = copies.get(row);
+        if (copy === undefined) {
+          const kept = scope.entries[row] as MemoryEntry;
+          copy = { ...kept, tags: [...kept.tags], origin: copyOrigin(kept.origin) };
+          copies.set(row, copy);
+        }
+        list.push(copy);
         if (list.length === limit) open -= 1;
       }
     }

@@ -159,8 +159,8 @@ export function sqliteMemoryRepository(
         if (patch.tags !== undefined) changes.tags = [...patch.tags];
         if (patch.embedding !== undefined) changes.embedding = encodeEmbedding(patch.embedding);
         if (!isRowId(id)) return undefined;
-        // A new content is not in the search's signature of a scope (row count, highest id).
-        if (patch.content !== undefined) contentsChanged();
+        // An edit is not in the search's signature of a scope (row count, highest id).
+        contentsChanged();
         return db
           .update(memoryEntries)
           .set(changes)

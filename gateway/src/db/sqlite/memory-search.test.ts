@@ -354,6 +354,20 @@ describe('SQLite searchMany (the chat searches all its keywords at once)', () =>
         'tea garden, inserted elsewhere',
       );
 
+      // Rows 10 and 1 are among the matches of "row 1".
+      const tagged = stored[10] as MemoryEntry;
+      const taggedElsewhere = stored[1] as MemoryEntry;
+      await db.memory.update(tagged.id, { tags: ['tagged'], importance_score: 0.9 });
+      const afterTag = await agrees('tagged here');
+      expect(afterTag[1]?.find((e) => e.id === tagged.id)?.tags).toStrictEqual(['tagged']);
+      other
+        .prepare('update memory_entries set tags = ? where id = ?')
+        .run('["elsewhere"]', taggedElsewhere.id);
+      const afterOther = await agrees('tagged elsewhere');
+      expect(afterOther[1]?.find((e) => e.id === taggedElsewhere.id)?.tags).toStrictEqual([
+        'elsewhere',
+      ]);
+
       await db.memory.remove(newest.id);
       expect((await agrees('deleted here'))[2]?.map((e) => e.id)).not.toContain(newest.id);
       other.prepare('delete from memory_entries where id = ?').run(first.id);
@@ -371,6 +385,36 @@ describe('SQLite searchMany (the chat searches all its keywords at once)', () =>
       expect(await agrees('session removed')).toStrictEqual(queries.map(() => []));
     } finally {
       other.close();
+      await db.close();
+    }
+  });
+
+  it('answers as search does for a session that grows past the probe and shrinks again', async () => {
+    const db = await openSqliteDatabase(join(folder, 'growing.db'), { searchProbeRows: 6 });
+    try {
+      const queries = ['garden', 'tea'];
+      const options = { limit: 4, session_id: 'growing' };
+      const agrees = async (label: string) => {
+        const one = await Promise.all(queries.map((q) => db.memory.search(q, options)));
+        expect(await db.memory.searchMany?.(queries, options), label).toStrictEqual(one);
+      };
+      const add = (index: number) =>
+        db.memory.insert({
+          session_id: 'growing',
+          content: `${index % 2 ? 'Garden' : 'TEA'} ${index}`,
+          importance_score: 0.5,
+        });
+      const stored: MemoryEntry[] = [];
+      for (let index = 0; index < 3; index += 1) stored.push(await add(index));
+      await agrees('small');
+      await agrees('small, kept');
+      for (let index = 3; index < 20; index += 1) stored.push(await add(index));
+      await agrees('grown past the probe');
+      await agrees('still large');
+      await db.memory.removeMany(stored.slice(0, 16).map((entry) => entry.id));
+      await agrees('small again');
+      await agrees('small again, kept');
+    } finally {
       await db.close();
     }
   });

@@ -17,9 +17,10 @@
  *   matches (or are the whole scope) those are the answer. A session smaller than the index's
  *   candidate list is scanned instead of looked up.
  * - A turn's keywords (a few ASCII queries) over a session smaller than the probe share one
- *   walk of the session's rows as folded-scopes.ts keeps them folded between searches, tested
- *   in JavaScript; the kept rows are used only while the session's row count and highest id
- *   are those they were read with, and are dropped after an edit or another connection's commit.
+ *   walk of the session's entries as folded-scopes.ts keeps them (folded) between searches,
+ *   tested in JavaScript; the kept entries are used only while the session's row count and
+ *   highest id are those they were read with, and are dropped after an edit or another
+ *   connection's commit.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SQL } from 'drizzle-orm';
@@ -150,6 +151,13 @@ export function sqliteMemorySearch(
         'select count(*), max(id) from (select id from memory_entries where session_id = ? limit ?)',
       )
       .raw(true),
+    /**
+     * A session's exact count and highest id, without the cap's subquery (~2× cheaper on a
+     * small session, but as long as the session): only for sessions last seen small.
+     */
+    sessionExact: client
+      .prepare('select count(*), max(id) from memory_entries where session_id = ?')
+      .raw(true),
   };
   /** The scope's n-th newest row (0 = newest), from the index alone; undefined when fewer. */
   type Boundary = { created_at: number; id: number };
@@ -168,13 +176,21 @@ export function sqliteMemorySearch(
    * PROBE_ROWS end), asked at most once per call: several queries of one call (a turn's
    * keywords) share the answers, which hold as the call runs in one read transaction.
    */
-  function scopeOf(session: string | undefined) {
+  function scopeOf(session: string | undefined, lastSeenSmall = false) {
     /** Per cap: the row count (no further than `cap` + 1) and, in a session, the highest id. */
     const sizes = new Map<number, { rows: number; newestId: number }>();
     const boundaries = new Map<number, Boundary | undefined>();
+    let exact: { rows: number; newestId: number } | undefined;
     const counted = (cap: number): { rows: number; newestId: number } => {
+      if (exact !== undefined) return exact;
       let found = sizes.get(cap);
       if (found === undefined) {
+        if (session !== undefined && lastSeenSmall) {
+          // An exact count answers every cap.
+          const [rows, newestId] = rowsUpTo.sessionExact.get(session) as [number, number | null];
+          exact = { rows, newestId: newestId ?? 0 };
+          return exact;
+        }
         if (session === undefined)
           found = { rows: rowsUpTo.all.get(cap + 1) as number, newestId: 0 };
         else {
@@ -266,17 +282,18 @@ export function sqliteMemorySearch(
     return run('indexed', { match: lookup.match });
   }
 
-  const { jointScan, entriesOf } = sqliteJointScan(db, client);
+  const jointScan = sqliteJointScan(db, client);
 
   const folded = foldedScopeCache();
   /** Changes when another connection commits: what this one keeps folded may be stale then. */
   const dataVersion = client.prepare('pragma data_version').pluck();
   let seenVersion: unknown;
-  const sessionRows = client
-    .prepare(
-      'select id, content from memory_entries where session_id = ? order by created_at desc, id desc',
-    )
-    .raw(true);
+  const sessionEntries = db
+    .select(entryColumns)
+    .from(memoryEntries)
+    .where(eq(memoryEntries.sessionId, sql.placeholder('session')))
+    .orderBy(...newestFirst)
+    .prepare();
 
   /**
    * The joint scan of a small session for ASCII queries, over the session's rows as folded
@@ -295,9 +312,8 @@ export function sqliteMemorySearch(
     }
     const scope =
       folded.get(session, signature) ??
-      folded.set(session, signature, sessionRows.all(session) as [number, string][]);
-    const needles = queries.map(foldAscii);
-    return entriesOf(matchFolded(scope, needles, rowLimit(options.limit)));
+      folded.set(session, signature, sessionEntries.all({ session }));
+    return matchFolded(scope, queries.map(foldAscii), rowLimit(options.limit));
   }
 
   /**
@@ -307,7 +323,11 @@ export function sqliteMemorySearch(
    */
   const searchAll = client.transaction(
     (queries: readonly string[], options: SearchOptions): MemoryEntry[][] => {
-      const scope = scopeOf(options.session_id);
+      const session = options.session_id;
+      const lastSeenSmall = session !== undefined && folded.has(session);
+      const scope = scopeOf(session, lastSeenSmall);
+      // Grown past the probe since: counted with the cap again from now on.
+      if (lastSeenSmall && scope.smallSignature() === undefined) folded.delete(session);
       if (
         queries.length >= 2 &&
         queries.length <= MAX_JOINT_QUERIES &&
@@ -331,7 +351,7 @@ export function sqliteMemorySearch(
   );
   return {
     searchAll,
-    /** After this connection changed stored contents: nothing folded before is used again. */
+    /** After this connection edited stored entries: nothing kept before is used again. */
     contentsChanged: () => folded.clear(),
   };
 }
@@ -377,16 +397,7 @@ function sqliteJointScan(
     .where(sql`${memoryEntries.id} in (select value from json_each(${sql.placeholder('ids')}))`)
     .prepare();
 
-  /** The entries of each list of ids, in list order (ids no longer stored are left out). */
-  function entriesOf(ids: readonly number[][]): MemoryEntry[][] {
-    const wanted = [...new Set(ids.flat())];
-    if (wanted.length === 0) return ids.map(() => []);
-    const entries = new Map<number, MemoryEntry>();
-    for (const entry of byIds.all({ ids: JSON.stringify(wanted) })) entries.set(entry.id, entry);
-    return ids.map((list) => list.flatMap((id) => entries.get(id) ?? []));
-  }
-
-  const jointScan = (
+  return (
     folds: readonly Fold[],
     queries: readonly string[],
     options: SearchOptions,
@@ -411,9 +422,12 @@ function sqliteJointScan(
       }
       if (open === 0) break;
     }
-    return entriesOf(ids);
+    const wanted = [...new Set(ids.flat())];
+    if (wanted.length === 0) return ids.map(() => []);
+    const entries = new Map<number, MemoryEntry>();
+    for (const entry of byIds.all({ ids: JSON.stringify(wanted) })) entries.set(entry.id, entry);
+    return ids.map((list) => list.flatMap((id) => entries.get(id) ?? []));
   };
-  return { jointScan, entriesOf };
 }
 
 const escapeLike = (text: string): string => text.replace(/[\\%_]/g, '\\$&');
