@@ -31,6 +31,9 @@ describe('the tools a chat turn offers upstream ([tools] selection = "relevant")
     const request = await turnRequest(bed, 'hello', 'hello-bare');
     expect(sorted(request.tools)).toEqual(CORE);
     expect(request.bytes).toBeLessThanOrEqual(3_000);
+    // ASCII throughout: one character past Latin-1 (an arrow in a description) makes every
+    // request body a two-byte string, which costs more to serialise, measure and send.
+    expect(request.beyondAscii).toBe('');
   });
 
   it('with 50 and with 500 installed tools, "hello" still offers the core only (≤ 4,000 bytes)', async () => {

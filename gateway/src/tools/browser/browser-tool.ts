@@ -220,7 +220,7 @@ export function browserTool(
   return {
     name: 'browser',
     description:
-      'Headless browser (page, cookies, logins kept in this conversation). navigate: url → ' +
+      'Headless browser (page, cookies, logins kept in this conversation). navigate: url -> ' +
       'title and readable text; screenshot: PNG of the page; click, fill (types value): the ' +
       'element matching selector.',
     parameters: {

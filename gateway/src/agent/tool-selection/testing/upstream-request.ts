@@ -9,6 +9,8 @@ import type { Tool } from '../../../tools/ports.ts';
 export interface UpstreamRequest {
   bytes: number;
   tools: string[];
+  /** The characters of the body past ASCII. */
+  beyondAscii: string;
 }
 
 /** The upstream request of the `index`th model call recorded by the fake. */
@@ -17,6 +19,7 @@ export function upstreamRequest(bed: ChatTestBed, index = 0): UpstreamRequest {
   if (!request) throw new Error(`no upstream request #${index}`);
   return {
     bytes: Buffer.byteLength(request.rawBody),
+    beyondAscii: request.rawBody.replace(/\p{ASCII}+/gu, ''),
     tools: INSPECTORS[request.wire as keyof typeof INSPECTORS].toolNames(request),
   };
 }
