@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MemoryEntry } from '../../memory/ports.ts';
-import { foldAscii, foldedScopeCache, matchFolded } from './folded-scopes.ts';
+import { foldAscii, foldedScopeCache, matchFolded, mergeNewestFirst } from './folded-scopes.ts';
 
 describe('foldAscii: a content as SQLite LIKE compares it with an ASCII pattern', () => {
   it('folds ASCII capitals only, and ends the text at its first NUL', () => {
@@ -70,9 +70,12 @@ describe('foldedScopeCache', () => {
       'garden 0',
       'garden 1',
     ]);
-    // A row more, or another newest row: the scope changed, and the entry is dropped.
+    // A row more, or another newest row: the scope changed; what is kept is only `kept`.
     expect(cache.get('s', { rows: 3, newestId: 3 })).toBeUndefined();
-    expect(cache.get('s', { rows: 2, newestId: 2 })).toBeUndefined();
+    expect(cache.get('s', { rows: 2, newestId: 3 })).toBeUndefined();
+    expect(cache.kept('s')).toMatchObject({ rows: 2, newestId: 2 });
+    cache.delete('s');
+    expect(cache.kept('s')).toBeUndefined();
     expect(cache.size).toStrictEqual({ scopes: 0, chars: 0 });
   });
 
@@ -93,5 +96,21 @@ describe('foldedScopeCache', () => {
     expect(cache.size.chars).toBeLessThanOrEqual(40);
     cache.clear();
     expect(cache.size).toStrictEqual({ scopes: 0, chars: 0 });
+  });
+});
+
+describe('mergeNewestFirst', () => {
+  const at = (id: number, created: number): MemoryEntry => ({
+    ...entry(id, 'x'),
+    created_at: created,
+  });
+  const ids = (list: readonly MemoryEntry[]) => list.map((found) => found.id);
+
+  it('orders by created_at, then id, both descending', () => {
+    const added = [at(9, 50), at(8, 10), at(7, 10)];
+    const kept = [at(6, 40), at(5, 10), at(2, 10), at(1, 5)];
+    expect(ids(mergeNewestFirst(added, kept))).toStrictEqual([9, 6, 8, 7, 5, 2, 1]);
+    expect(ids(mergeNewestFirst([], kept))).toStrictEqual([6, 5, 2, 1]);
+    expect(ids(mergeNewestFirst(added, []))).toStrictEqual([9, 8, 7]);
   });
 });

@@ -30,6 +30,8 @@ interface Entry extends FoldedScope, ScopeSignature {
 
 export interface FoldedScopeCache {
   get(scope: string, signature: ScopeSignature): FoldedScope | undefined;
+  /** What is kept for the scope, with the signature it was read with, whatever it is now. */
+  kept(scope: string): (FoldedScope & ScopeSignature) | undefined;
   /** Whether the scope is kept (it was small when last read). */
   has(scope: string): boolean;
   delete(scope: string): void;
@@ -75,14 +77,14 @@ export function foldedScopeCache({
     get(scope, { rows, newestId }) {
       const entry = scopes.get(scope);
       if (entry === undefined) return undefined;
-      if (entry.rows !== rows || entry.newestId !== newestId) {
-        drop(scope);
-        return undefined;
-      }
+      // Kept as it was (`kept`) until the owner sets what the scope holds now.
+      if (entry.rows !== rows || entry.newestId !== newestId) return undefined;
       scopes.delete(scope);
       scopes.set(scope, entry);
       return entry;
     },
+
+    kept: (scope) => scopes.get(scope),
 
     has: (scope) => scopes.has(scope),
     delete: drop,
@@ -151,4 +153,23 @@ export function matchFolded(
     }
   }
   return found;
+}
+
+/** Newer first: the order of a scope's entries (created_at, then id, both descending). */
+const newer = (a: MemoryEntry, b: MemoryEntry): boolean =>
+  a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id);
+
+/** Two lists of entries, each newest first, as one newest first. */
+export function mergeNewestFirst(
+  one: readonly MemoryEntry[],
+  other: readonly MemoryEntry[],
+): MemoryEntry[] {
+  const merged: MemoryEntry[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < one.length && j < other.length)
+    merged.push(newer(one[i] as MemoryEntry, other[j] as MemoryEntry) ? one[i++]! : other[j++]!);
+  while (i < one.length) merged.push(one[i++]!);
+  while (j < other.length) merged.push(other[j++]!);
+  return merged;
 }

@@ -380,6 +380,28 @@ describe('SQLite searchMany (the chat searches all its keywords at once)', () =>
         created_at: 1_000,
       });
       expect((await agrees('an older row inserted here'))[2]?.at(-1)?.id).toBe(added.id);
+      // Rows added between two scans, newer, older and alike in time: only they are read.
+      const newestTea: MemoryEntry[] = [];
+      for (const [content, created_at] of [
+        ['tea, the newest', 9_999],
+        ['tea in between', 2_001],
+        ['tea in between too', 2_001],
+      ] as const)
+        newestTea.push(
+          await db.memory.insert({
+            session_id: 'kept',
+            content,
+            importance_score: 0.5,
+            created_at,
+          }),
+        );
+      await agrees('rows added here');
+      // Added and deleted between two scans: the count is not what the additions make it.
+      for (const content of ['tea again', 'tea once more'])
+        await db.memory.insert({ session_id: 'kept', content, importance_score: 0.5 });
+      const gone = newestTea[0] as MemoryEntry;
+      await db.memory.remove(gone.id);
+      expect((await agrees('added and deleted'))[2]?.map((e) => e.id)).not.toContain(gone.id);
 
       await db.memory.removeSession('kept');
       expect(await agrees('session removed')).toStrictEqual(queries.map(() => []));

@@ -29,10 +29,16 @@ import { orm } from '../drizzle.ts';
 import { LEGACY_NOTE_ORIGIN, LEGACY_OTHER_ORIGIN, readOrigin, rowLimit } from '../memory-rows.ts';
 import type { SqliteDrizzle } from './repositories.ts';
 import { memoryEntries } from './schema.ts';
-import { foldAscii, foldedScopeCache, matchFolded, type ScopeSignature } from './folded-scopes.ts';
+import {
+  foldAscii,
+  foldedScopeCache,
+  matchFolded,
+  mergeNewestFirst,
+  type ScopeSignature,
+} from './folded-scopes.ts';
 import { trigramLookup } from './trigram-terms.ts';
 
-const { and, desc, eq, sql } = orm;
+const { and, desc, eq, gt, sql } = orm;
 
 /** Rows of the scope scanned newest-first before the index is asked. */
 const PROBE_ROWS = 1_000;
@@ -294,6 +300,17 @@ export function sqliteMemorySearch(
     .where(eq(memoryEntries.sessionId, sql.placeholder('session')))
     .orderBy(...newestFirst)
     .prepare();
+  const sessionEntriesAfter = db
+    .select(entryColumns)
+    .from(memoryEntries)
+    .where(
+      and(
+        eq(memoryEntries.sessionId, sql.placeholder('session')),
+        gt(memoryEntries.id, sql.placeholder('after')),
+      ),
+    )
+    .orderBy(...newestFirst)
+    .prepare();
 
   /**
    * The joint scan of a small session for ASCII queries, over the session's rows as folded
@@ -312,8 +329,22 @@ export function sqliteMemorySearch(
     }
     const scope =
       folded.get(session, signature) ??
-      folded.set(session, signature, sessionEntries.all({ session }));
+      folded.set(session, signature, entriesOf(session, signature));
     return matchFolded(scope, queries.map(foldAscii), rowLimit(options.limit));
+  }
+
+  /**
+   * The session's entries, newest first. When only rows were added since some were kept (the
+   * count grew by exactly the rows past the kept highest id: ids are never reused, and edits
+   * and other connections' commits drop what is kept), only the added ones are read.
+   */
+  function entriesOf(session: string, signature: ScopeSignature): MemoryEntry[] {
+    const kept = folded.kept(session);
+    if (kept !== undefined && signature.newestId > kept.newestId && signature.rows > kept.rows) {
+      const added = sessionEntriesAfter.all({ session, after: kept.newestId });
+      if (kept.rows + added.length === signature.rows) return mergeNewestFirst(added, kept.entries);
+    }
+    return sessionEntries.all({ session });
   }
 
   /**
