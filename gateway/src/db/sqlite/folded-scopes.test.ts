@@ -80,7 +80,7 @@ describe('foldedScopeCache', () => {
   });
 
   it('keeps at most its scopes and characters, dropping the least recently used', () => {
-    const cache = foldedScopeCache({ maxScopes: 2, maxChars: 40 });
+    const cache = foldedScopeCache({ maxScopes: 2, maxChars: 1_000 });
     const one = { rows: 2, newestId: 2 };
     cache.set('a', one, entries(2));
     cache.set('b', one, entries(2));
@@ -93,7 +93,11 @@ describe('foldedScopeCache', () => {
     const big = cache.set('d', { rows: 9, newestId: 9 }, entries(9, 'a longer row text'));
     expect(big.entries).toHaveLength(9);
     expect(cache.get('d', { rows: 9, newestId: 9 })).toBeUndefined();
-    expect(cache.size.chars).toBeLessThanOrEqual(40);
+    expect(cache.size.chars).toBeLessThanOrEqual(1_000);
+    // Many empty rows count too: an entry is more than its content.
+    const empty = Array.from({ length: 10 }, (_, index) => entry(10 - index, ''));
+    cache.set('e', { rows: 10, newestId: 10 }, empty);
+    expect(cache.kept('e')).toBeUndefined();
     cache.clear();
     expect(cache.size).toStrictEqual({ scopes: 0, chars: 0 });
   });

@@ -58,6 +58,12 @@ export function foldAscii(content: string): string {
     : text.replace(ASCII_CAPITAL, (letter) => letter.toLowerCase());
 }
 
+/**
+ * What an entry holds besides its content, counted as characters against `maxChars` (its
+ * other fields, tags and origin, as objects): many short rows are bounded as much as few long.
+ */
+const ENTRY_CHARS = 200;
+
 export function foldedScopeCache({
   maxScopes = 64,
   maxChars = 2_000_000,
@@ -96,9 +102,10 @@ export function foldedScopeCache({
         ...signature,
         entries,
         folded,
-        // What it holds twice over: each content and its folded form.
+        // Each content twice (as stored and folded), and the entry's own fields and objects.
         chars: entries.reduce(
-          (sum, kept, index) => sum + kept.content.length + (folded[index] as string).length,
+          (sum, kept, index) =>
+            sum + kept.content.length + (folded[index] as string).length + ENTRY_CHARS,
           0,
         ),
       };
