@@ -10,8 +10,7 @@
  * changes the signature; edits do not, and the owner calls `clear` after them, as after another
  * connection's commit.
  */
-import { copyOrigin } from '../../memory/origin.ts';
-import type { MemoryEntry } from '../../memory/ports.ts';
+import { copyOrigin, type MemoryEntry } from '../../memory/ports.ts';
 
 /** One scope's entries, newest first, and the folded content of each. */
 export interface FoldedScope {
