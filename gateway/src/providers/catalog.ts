@@ -1,4 +1,4 @@
-import type { LanguageModel, ToolSet } from 'ai';
+import type { LanguageModel } from 'ai';
 import type { HearthConfig } from '../config/schema.ts';
 import { azureBaseURL, ollamaApiURL } from './endpoints.ts';
 import { ollamaFetch } from './ollama-fetch.ts';
@@ -266,9 +266,7 @@ export const PROVIDERS: readonly ProviderSpec[] = [
       kind: 'tool',
       supports: (id) => id.startsWith('grok-4'),
       withFunctions: always,
-      // @ai-sdk/xai 5 is typed against an older copy of @ai-sdk/provider: same shape at runtime.
-      tool: async () =>
-        ({ web_search: (await import('@ai-sdk/xai')).xaiTools.webSearch() }) as unknown as ToolSet,
+      tool: async () => ({ web_search: (await import('@ai-sdk/xai')).xaiTools.webSearch() }),
       note: 'Responses API web_search agent tool (Grok 4 models)',
     },
     create: async (c, id) =>
