@@ -31,13 +31,11 @@ export interface FoldedScopeCache {
   get(scope: string, signature: ScopeSignature): FoldedScope | undefined;
   /** What is kept for the scope, with the signature it was read with, whatever it is now. */
   kept(scope: string): (FoldedScope & ScopeSignature) | undefined;
-  /** Whether the scope is kept (it was small when last read). */
-  has(scope: string): boolean;
   delete(scope: string): void;
   /** Folds and keeps the scope's entries (newest first), evicting the least recently used. */
   set(scope: string, signature: ScopeSignature, entries: readonly MemoryEntry[]): FoldedScope;
   clear(): void;
-  /** Scopes and folded characters held (for tests and status). */
+  /** Scopes and characters held (for tests). */
   readonly size: { scopes: number; chars: number };
 }
 
@@ -91,7 +89,6 @@ export function foldedScopeCache({
 
     kept: (scope) => scopes.get(scope),
 
-    has: (scope) => scopes.has(scope),
     delete: drop,
 
     set(scope, signature, entries) {

@@ -355,7 +355,7 @@ export function sqliteMemorySearch(
   const searchAll = client.transaction(
     (queries: readonly string[], options: SearchOptions): MemoryEntry[][] => {
       const session = options.session_id;
-      const lastSeenSmall = session !== undefined && folded.has(session);
+      const lastSeenSmall = session !== undefined && folded.kept(session) !== undefined;
       const scope = scopeOf(session, lastSeenSmall);
       // Grown past the probe since: counted with the cap again from now on.
       if (lastSeenSmall && scope.smallSignature() === undefined) folded.delete(session);
@@ -370,11 +370,11 @@ export function sqliteMemorySearch(
         const folds = queries.map((query): Fold => (likeable(query) ? 'ascii' : 'unicode'));
         const signature = scope.smallSignature();
         if (
-          options.session_id !== undefined &&
+          session !== undefined &&
           signature !== undefined &&
           folds.every((how) => how === 'ascii')
         )
-          return foldedScan(options.session_id, signature, queries, options);
+          return foldedScan(session, signature, queries, options);
         return jointScan(folds, queries, options);
       }
       return queries.map((query) => searchIn(scope, query, options));

@@ -72,6 +72,8 @@ export function createNodeHttpFetch(options: NodeHttpFetchOptions): NodeHttpFetc
 
   const fetch: Fetch = (input, init) => {
     const url = typeof input === 'string' || input instanceof URL ? toUrl(input) : undefined;
+    if (proxied || url === undefined || !isScheme(url.protocol) || init?.redirect === 'error')
+      return fallback(input, init);
     const body = init?.body;
     const bodyBytes =
       body === undefined || body === null
@@ -85,14 +87,7 @@ export function createNodeHttpFetch(options: NodeHttpFetchOptions): NodeHttpFetc
             : body instanceof ArrayBuffer
               ? new Uint8Array(body)
               : null;
-    if (
-      proxied ||
-      url === undefined ||
-      !isScheme(url.protocol) ||
-      bodyBytes === null ||
-      init?.redirect === 'error'
-    )
-      return fallback(input, init);
+    if (bodyBytes === null) return fallback(input, init);
     const sending = { bytes: bodyBytes, text: typeof body === 'string' };
     return send(transport(url.protocol), url, init ?? {}, sending, idleTimeoutMs).then((sent) => {
       if (sent.kind === 'response') return sent.response;
