@@ -121,6 +121,49 @@ describe('deferred writes', () => {
     }
   });
 
+  it("commits a turn's usage row and its history rows, queued a check phase later, together", async () => {
+    // As a chat turn queues them: the usage row when the model answers, the history rows from
+    // a setImmediate once the reply is sent (agent/pipeline.ts afterReply).
+    const file = freshFile();
+    const db = await openSqliteDatabase(file);
+    try {
+      const added = db.usageHistory.add(usage(3600));
+      // In an array: a promise resolved with a promise would wait for it.
+      const [appended] = await new Promise<[Promise<unknown>]>((resolve) =>
+        setImmediate(() =>
+          resolve([db.conversations.append('s', [{ role: 'user', content: 'hi', origin: null }])]),
+        ),
+      );
+      expect(committed(file, 'usage_hourly')).toBe(0);
+      await Promise.all([added, appended]);
+      expect(committed(file, 'usage_hourly')).toBe(1);
+      expect(committed(file, 'conversation_messages')).toBe(1);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('writes queued in two check phases share one transaction', async () => {
+    const file = freshFile();
+    const client = new BetterSqlite3(file);
+    try {
+      client.exec('create table t (n integer)');
+      const writes = deferredWrites(client);
+      const insert = client.prepare('insert into t values (?)');
+      const first = writes.defer(() => insert.run(1).changes);
+      // Seen from another connection while the second write runs: 0 when the first is not
+      // committed yet (one transaction), 1 when it was committed on its own.
+      const second = new Promise<number>((resolve) =>
+        setImmediate(() => resolve(writes.defer(() => committed(file, 't')))),
+      );
+      expect(await first).toBe(1);
+      expect(await second).toBe(0);
+      expect(committed(file, 't')).toBe(1);
+    } finally {
+      client.close();
+    }
+  });
+
   it('a usage read or prune sees the rows still waiting', async () => {
     const db = await openSqliteDatabase(freshFile());
     try {

@@ -1,13 +1,19 @@
 import type BetterSqlite3 from 'better-sqlite3';
 
 /**
- * Writes the chat makes after every turn (its history rows, its usage row), run after the
- * current tick: all those queued by then in one transaction, so a turn's writes, and those of
- * concurrent turns, share one commit (each commit writes the log's frames and header again;
- * one per write was ~0.3 ms of CPU per chat turn).
+ * Writes the chat makes after every turn (its history rows, its usage row), run a little after
+ * the current tick: all those queued by then in one transaction, so a turn's writes, and those
+ * of concurrent turns, share one commit (each commit writes the log's frames and header again,
+ * and takes and releases its locks: 6 fcntl and ~4 pwrite calls; one per write was ~0.3 ms of
+ * CPU per chat turn).
+ *
+ * The batch is written in the loop's second check phase after the first write was queued, not
+ * its first: a turn queues its usage row when the model answers and its history rows from a
+ * setImmediate once the reply is sent (agent/pipeline.ts), so with one check phase they were two
+ * commits a turn.
  */
 export interface DeferredWrites {
-  /** Runs `write` after the current tick, with the others queued by then; its result. */
+  /** Runs `write` soon after the current tick, with the others queued by then; its result. */
   defer<T>(write: () => T): Promise<T>;
   /** Writes everything queued now: before a read that must see it, and before closing. */
   flush(): void;
@@ -45,13 +51,15 @@ export function deferredWrites(client: BetterSqlite3.Database): DeferredWrites {
     batch.forEach((job, i) => job.resolve(results[i]));
   }
 
+  const flushNextCheck = () => setImmediate(flush);
+
   return {
     defer: <T>(write: () => T) =>
       new Promise<T>((resolve, reject) => {
         pending.push({ write, resolve: resolve as (value: unknown) => void, reject });
         if (!scheduled) {
           scheduled = true;
-          setImmediate(flush);
+          setImmediate(flushNextCheck);
         }
       }),
     flush,
