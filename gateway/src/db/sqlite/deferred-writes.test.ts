@@ -1,6 +1,7 @@
 /**
  * The chat's writes after a turn (history rows, the generation's usage row) share one
- * transaction per tick; reads and closing the database write what is waiting first.
+ * transaction, also when they are queued a check phase apart; reads and closing the database
+ * write what is waiting first.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
