@@ -19,7 +19,11 @@
  * Env: BENCH_RUNS (5), BENCH_IDLE_S (10), BENCH_GATEWAY_ENTRY (default
  * dist/gateway/src/main.js; another build, e.g. an older commit's, to compare; a comma list
  * compares several, their starts interleaved run by run so that a machine's load falls on
- * each alike), BENCH_CONFIGS (comma list, default "default,configured").
+ * each alike), BENCH_START_COMMANDS (a comma list of commands measured the same way, interleaved
+ * with the entries, e.g. `./hearth start` of two checkouts: the figure the lean issue names;
+ * a command is its words separated by spaces, `node` meaning this Node, and gets `--port N`;
+ * its config is the state directory's, HEARTH_HOME), BENCH_CONFIGS (comma list, default
+ * "default,configured").
  * Results print as a table and are written to bench/results/start.json.
  */
 import { spawn } from 'node:child_process';
@@ -30,7 +34,18 @@ import { freePort, rssBytes } from './process.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 10);
-const ENTRIES = (process.env.BENCH_GATEWAY_ENTRY ?? 'dist/gateway/src/main.js').split(',');
+const GATEWAY_ENTRIES = (process.env.BENCH_GATEWAY_ENTRY ?? 'dist/gateway/src/main.js').split(',');
+const COMMANDS = (process.env.BENCH_START_COMMANDS ?? '').split(',').filter(Boolean);
+/** What is started, by name: a gateway entry (run with this Node) or a command line. */
+const ENTRIES = [...GATEWAY_ENTRIES, ...COMMANDS];
+const argvOf = (entry: string, port: number, configPath: string): string[] =>
+  COMMANDS.includes(entry)
+    ? [
+        ...entry.split(' ').map((word) => (word === 'node' ? process.execPath : word)),
+        '--port',
+        String(port),
+      ]
+    : [process.execPath, entry, '--port', String(port), '--config', configPath];
 const CONFIGS = (process.env.BENCH_CONFIGS ?? 'default,configured').split(',');
 
 const TARGETS = { ready_ms: 500, idle_rss_mb: 90 };
@@ -82,7 +97,8 @@ async function runOnce(entry: string, home: string, idleS: number): Promise<RunF
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(process.execPath, [entry, '--port', String(port), '--config', configPath], {
+  const [file, ...args] = argvOf(entry, port, configPath);
+  const child = spawn(file!, args, {
     env: { ...process.env, HEARTH_HOME: home, HEARTH_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

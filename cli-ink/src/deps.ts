@@ -25,6 +25,12 @@ export interface CliDeps {
    * memory set-up (does not return then), or says what is in effect.
    */
   tuneRuntime: () => RuntimeReport;
+  /**
+   * `hearth start` in the foreground: replaces this process with the gateway's own entry point
+   * run with these flags (gateway lifecycle/hand-over.ts; does not settle then), or says why it
+   * could not. Absent (tests): the gateway runs in this process.
+   */
+  handOverToGateway?: (args: readonly string[]) => Promise<string>;
   runGateway: (options: RunOptions) => Promise<RunningGateway>;
   installSignalHandlers: (running: RunningGateway) => void;
   /** The operating system (`open`, `tray`, `autostart` differ by it). */

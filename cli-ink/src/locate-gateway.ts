@@ -4,7 +4,7 @@ import { resolveSecret } from '@hearth/gateway/secrets';
 import { CliError } from './cli-error.ts';
 import type { CommandContext } from './deps.ts';
 import { createGatewayClient, type GatewayClient } from './gateway-client.ts';
-import { gatewayUrl } from './gateway-url.ts';
+import { gatewayUrl } from '@hearth/gateway/reachable-url';
 import { findRunningGateway } from './running-gateway.ts';
 
 /**

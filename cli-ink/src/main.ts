@@ -1,8 +1,9 @@
 /**
  * The `hearth` process (bin/hearth.js imports the compiled copy of this file): the one place
  * with real I/O wired in. Only light modules load here; each command loads its own module when
- * it runs (program.ts), and `hearth start` loads the gateway only after the process has been
- * re-executed with the gateway's memory set-up (tuneRuntime).
+ * it runs (program.ts), and `hearth start` hands the process over to the gateway's own entry
+ * point (handOverToGateway), or, where it cannot, loads the gateway only after the process has
+ * been re-executed with the gateway's memory set-up (tuneRuntime).
  */
 import { fileURLToPath } from 'node:url';
 import { readEnvironment } from '@hearth/gateway/environment';
@@ -25,6 +26,8 @@ process.exitCode = await runCli(process.argv.slice(2), {
   input: process.stdin,
   promptOutput: process.stdout,
   tuneRuntime: tuneThisProcess,
+  handOverToGateway: async (args) =>
+    (await import('@hearth/gateway/hand-over')).handOverToGateway(args),
   runGateway: async (options) => (await import('@hearth/gateway/run')).runGateway(options),
   installSignalHandlers: (running) => installSignalHandlers(running),
   platform: process.platform,

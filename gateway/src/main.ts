@@ -1,6 +1,8 @@
 /**
  * The gateway process: the only place that reads the environment. `npm start` runs this file.
- * Flags: --bind HOST, --port N, -c/--config PATH (the CLI's `hearth start` offers the same).
+ * Flags: --bind HOST, --port N, -c/--config PATH (the CLI's `hearth start` offers the same), and
+ * --announce: print `Hearth is ready at URL` on stdout once ready, as `hearth start` does (it hands
+ * its process over to this file with it: lifecycle/hand-over.ts).
  *
  * First, the process re-executes itself once with the memory set-up of
  * config/runtime-tuning.ts (allocator, young-generation size; the old generation's growth is
@@ -25,6 +27,7 @@ const { values } = parseArgs({
     bind: { type: 'string' },
     port: { type: 'string' },
     config: { type: 'string', short: 'c' },
+    announce: { type: 'boolean' },
   },
   strict: true,
 });
@@ -92,15 +95,16 @@ try {
   installSignalHandlers(running);
   running.gateway.whenReady().then(
     () => {
+      if (values.announce === true) void announceReady(running.address);
       compileCache.flushGatewayCompileCache();
       // After the flush: the flags change V8's flag hash, which the cache's entries carry.
       applyAfterReady(runtime);
       if (!runtimeTuningOff(env.variables)) void scheduleStartUpGarbage(running.logger);
     },
     () => {
-      running.logger.fatal(
-        `Start-up failed: ${running.gateway.startup.failure ?? 'unknown error'}`,
-      );
+      const failure = running.gateway.startup.failure ?? 'unknown error';
+      running.logger.fatal(`Start-up failed: ${failure}`);
+      process.stderr.write(`hearth: start-up failed: ${failure}\n`);
       void running.stop().finally(() => process.exit(1));
     },
   );
@@ -158,6 +162,15 @@ async function scheduleStartUpGarbage(logger: { debug(message: string): void }):
     logger.debug(
       `Start-up garbage collected: ${(heapFreedBytes / 1_048_576).toFixed(1)} MB of heap in ${ms.toFixed(0)} ms`,
     ),
+  );
+}
+
+/** `--announce`: the line `hearth start` prints once the gateway is ready. */
+async function announceReady(address: { host: string; port: number }): Promise<void> {
+  const { gatewayUrl } = await import('./config/reachable-url.ts');
+  const url = gatewayUrl(address.host, address.port);
+  process.stdout.write(
+    `Hearth is ready at ${url}${process.stdout.isTTY ? ' (Ctrl+C to stop)' : ''}\n`,
   );
 }
 

@@ -6,7 +6,7 @@ import { CliError, errorMessage } from '../cli-error.ts';
 import { readRawConfig } from '../config-file.ts';
 import type { CommandContext } from '../deps.ts';
 import { createGatewayClient } from '../gateway-client.ts';
-import { gatewayUrl } from '../gateway-url.ts';
+import { gatewayUrl } from '@hearth/gateway/reachable-url';
 import { readPidFile, removePidFile, writePidFile } from '../pid-file.ts';
 import { summariseLogLine } from '../log-lines.ts';
 import { isProcessAlive, sleep, waitForExit } from '../process-alive.ts';

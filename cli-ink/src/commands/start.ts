@@ -2,7 +2,7 @@ import type { RunningGateway } from '@hearth/gateway';
 import { Option, type Command } from 'commander';
 import { CliError, errorMessage } from '../cli-error.ts';
 import type { CommandContext } from '../deps.ts';
-import { gatewayUrl } from '../gateway-url.ts';
+import { gatewayUrl } from '@hearth/gateway/reachable-url';
 import { parsePort, VOICE_MODES, type VoiceMode } from '../options.ts';
 
 export interface StartOptions {
@@ -12,7 +12,10 @@ export interface StartOptions {
   voiceMode?: VoiceMode;
 }
 
-/** `hearth start`: run the gateway in this process, or detached with --background. */
+/**
+ * `hearth start`: run the gateway in this process (handed over to its own entry point), or
+ * detached with --background.
+ */
 export function registerStart(program: Command, ctx: CommandContext): void {
   program
     .command('start')
@@ -36,6 +39,10 @@ export function registerStart(program: Command, ctx: CommandContext): void {
  */
 export async function startForeground(ctx: CommandContext, options: StartOptions): Promise<void> {
   const { deps } = ctx;
+  // The gateway's entry point starts it as `npm start` does (the bundle, the port bound at once);
+  // host audio (--voice-mode) is this command's own, so it keeps the gateway in this process.
+  if (deps.handOverToGateway !== undefined && (options.voiceMode ?? 'off') === 'off')
+    await deps.handOverToGateway(gatewayArgs(ctx, options));
   const runtime = deps.tuneRuntime();
   let running: RunningGateway;
   try {
@@ -65,6 +72,14 @@ export async function startForeground(ctx: CommandContext, options: StartOptions
   deps.output.out(`Hearth is ready at ${url}${deps.isTTY ? ' (Ctrl+C to stop)' : ''}`);
   if (options.voiceMode !== undefined && options.voiceMode !== 'off')
     deps.output.out(await startVoiceMode(running, options.voiceMode));
+}
+
+/** main.ts's flags for this start (see its header). */
+export function gatewayArgs(ctx: CommandContext, options: StartOptions): string[] {
+  const args = ['--config', ctx.configPath(), '--announce'];
+  if (options.bind !== undefined) args.push('--bind', options.bind);
+  if (options.port !== undefined) args.push('--port', String(options.port));
+  return args;
 }
 
 /**

@@ -4,7 +4,7 @@ import { runtimeFilePath } from '@hearth/gateway/runtime-file';
 import { statePaths } from '@hearth/gateway/state-dir';
 import { rm } from 'node:fs/promises';
 import { CliError, errorMessage } from '../cli-error.ts';
-import { gatewayUrl } from '../gateway-url.ts';
+import { gatewayUrl } from '@hearth/gateway/reachable-url';
 import type { CommandContext } from '../deps.ts';
 import { removePidFile } from '../pid-file.ts';
 import { printResult } from '../print-result.ts';

@@ -287,12 +287,9 @@ function definedOnly(env: Readonly<Record<string, string | undefined>>): Record<
   return out;
 }
 
-/**
- * main.ts's first step: re-executes this process with the tuned set-up (does not return
- * then), or restores the environment a relaunch changed and says what is in effect.
- */
-export function tuneThisProcess(): RuntimeReport {
-  const plan = planRuntimeTuning({
+/** planRuntimeTuning's input for this process. */
+export function thisProcessTuningInput(): TuningInput {
+  return {
     env: process.env,
     platform: process.platform,
     execPath: process.execPath,
@@ -304,7 +301,15 @@ export function tuneThisProcess(): RuntimeReport {
       const report = process.report.getReport() as { header?: { glibcVersionRuntime?: string } };
       return report.header?.glibcVersionRuntime;
     },
-  });
+  };
+}
+
+/**
+ * main.ts's first step: re-executes this process with the tuned set-up (does not return
+ * then), or restores the environment a relaunch changed and says what is in effect.
+ */
+export function tuneThisProcess(): RuntimeReport {
+  const plan = planRuntimeTuning(thisProcessTuningInput());
   if (plan.kind === 'keep' || process.execve === undefined) {
     restoreEnvironment(process.env);
     return plan.kind === 'keep' ? plan.report : { allocator: 'system', heap: NODE_DEFAULTS };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gatewayUrl } from './gateway-url.ts';
+import { gatewayUrl } from './reachable-url.ts';
 
 describe('gatewayUrl', () => {
   it.each([
