@@ -86,6 +86,30 @@ describe('HTTP error contract', () => {
     expect(JSON.parse(res.body)).toMatchObject({ name: 'lamp', count: 2 });
   });
 
+  it('replies to a POST with its status, JSON type, exact length and body, and no ETag (no POST can be conditional)', async () => {
+    const res = await post(JSON.stringify({ name: 'kettle ☕', count: 1 }));
+    expect(res.status).toBe(201);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.body));
+    expect(JSON.parse(res.body)).toMatchObject({ name: 'kettle ☕', count: 1 });
+    expect(res.headers.etag).toBeUndefined();
+  });
+
+  it('gives a GET reply its ETag and answers 304 to a request that has it', async () => {
+    const created = JSON.parse((await post(JSON.stringify({ name: 'mug', count: 3 }))).body) as {
+      id: number;
+    };
+    const first = await rawRequest(port, `/api/v1/items/${created.id}`);
+    expect(first.status).toBe(200);
+    const etag = first.headers.etag;
+    expect(etag).toMatch(/^W\/"/);
+    const again = await rawRequest(port, `/api/v1/items/${created.id}`, {
+      headers: { 'if-none-match': String(etag) },
+    });
+    expect(again.status).toBe(304);
+    expect(again.body).toBe('');
+  });
+
   it('answers an unknown route with a JSON 404', async () => {
     const res = await rawRequest(port, '/api/v1/nothing-here');
     expect(res.status).toBe(404);

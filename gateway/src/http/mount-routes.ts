@@ -38,9 +38,28 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[]): void {
         res.status(status).type('text/plain; version=0.0.4; charset=utf-8').send(String(body));
         return;
       }
-      res.status(status).json(body);
+      if (req.method === 'GET' || req.method === 'HEAD') res.status(status).json(body);
+      else sendJson(res, status, body);
     });
   }
+}
+
+/**
+ * A JSON reply to a request that cannot be conditional (POST, PUT, PATCH, DELETE). Express's
+ * `res.json` would give it an ETag, a SHA-1 of the body, which no client can use: its freshness
+ * check (304) applies to GET and HEAD only. The reply is otherwise the same: status, type,
+ * length, body.
+ */
+function sendJson(res: Response, status: number, body: unknown): void {
+  const text = JSON.stringify(body) as string | undefined;
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  if (text === undefined) {
+    res.end();
+    return;
+  }
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 /** Writes a route's event stream as `text/event-stream`; a client that leaves cancels it. */
