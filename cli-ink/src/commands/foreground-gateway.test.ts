@@ -105,6 +105,11 @@ describe('a foreground gateway on another port', () => {
     expect(status.stdout).toMatch(new RegExp(`^Hearth at http://127\\.0\\.0\\.1:${port}\\n`));
     expect(status.stdout).toContain('model     ready: ollama/llama3.2 on the local runtime');
 
+    // The runtime file is written when the port is bound, before the agent is up (status above
+    // answers either way); a message before /ready would be told the agent is starting.
+    await waitFor(async () =>
+      (await fetch(`http://127.0.0.1:${port}/ready`)).status === 200 ? true : undefined,
+    );
     fake.reply({ text: 'Found you on the other port.' });
     const chat = await h.run(['chat', '-m', 'hello', '--session', 'foreground']);
     expect(chat.stderr).toBe('');
