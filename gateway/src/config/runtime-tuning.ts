@@ -281,7 +281,10 @@ function userHeapFlags(execArgv: readonly string[], nodeOptions: string | undefi
   };
 }
 
-function definedOnly(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+/** The environment as `execve` takes it: the names that have a value. */
+export function definedOnly(
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) if (value !== undefined) out[name] = value;
   return out;

@@ -14,6 +14,7 @@ import { statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  definedOnly,
   planRuntimeTuning,
   thisProcessTuningInput,
   type TuningInput,
@@ -45,9 +46,11 @@ export function planHandOver(
   const argv = [input.execPath, entry, ...args];
   const tuning = planRuntimeTuning({ ...input, argv });
   if (tuning.kind === 'relaunch') return tuning;
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(input.env)) if (value !== undefined) env[name] = value;
-  return { file: input.execPath, args: [input.execPath, ...input.execArgv, ...argv.slice(1)], env };
+  return {
+    file: input.execPath,
+    args: [input.execPath, ...input.execArgv, ...argv.slice(1)],
+    env: definedOnly(input.env),
+  };
 }
 
 /**
