@@ -225,10 +225,17 @@ export function describeBrowserError(error: unknown, what: string, selector?: st
     if (selector === undefined) return `${what} timed out after ${after}.`;
     const found = lines.some((line) => /resolved to|locator resolved/i.test(line));
     if (!found) return `${what} failed: no element matches ${selector} (waited ${after}).`;
-    const hint = lines
-      .map((line) => line.trim().replace(/^- /, ''))
-      .filter((line) => /^(element is|waiting for element)/i.test(line))
-      .pop();
+    // Playwright's last reason ("element is not visible") says why; when the limit fell before
+    // any check finished, what it was waiting for is all there is.
+    const steps = lines.map((line) =>
+      line
+        .trim()
+        .replace(/^- /, '')
+        .replace(/^\d+ × /, ''),
+    );
+    const hint =
+      steps.filter((step) => /^element is /i.test(step)).pop() ??
+      steps.filter((step) => /^waiting for element/i.test(step)).pop();
     return `${what} timed out after ${after}: the element is there but not ready${
       hint ? ` (${hint})` : ''
     }.`;

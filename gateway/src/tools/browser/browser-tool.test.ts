@@ -115,6 +115,62 @@ describe('browser tool arguments (no browser needed)', () => {
     });
   });
 
+  it("gives Playwright's reason for an element that is there but not ready, wherever the time ran out", () => {
+    const timedOut = (...steps: string[]): Error => {
+      const error = new Error(
+        [
+          'locator.click: Timeout 2000ms exceeded.',
+          'Call log:',
+          "  - waiting for locator('#hidden')",
+          '    - locator resolved to <button id="hidden">x</button>',
+          '  - attempting click action',
+          ...steps,
+        ]
+          .map((line) => `\u001b[2m${line}\u001b[22m`)
+          .join('\n'),
+      );
+      error.name = 'TimeoutError';
+      return error;
+    };
+    const notVisible =
+      'click #hidden timed out after 2 s: the element is there but not ready (element is not visible).';
+    // The limit falls after a retry's pause, as on an idle machine.
+    const afterPause = timedOut(
+      '    2 × waiting for element to be visible, enabled and stable',
+      '      - element is not visible',
+      '    - retrying click action',
+      '      - waiting 500ms',
+    );
+    expect(describeBrowserError(afterPause, 'click #hidden', '#hidden')).toBe(notVisible);
+    // The limit falls while a new check waits (a loaded machine): the last reason still counts.
+    const midCheck = timedOut(
+      '    2 × waiting for element to be visible, enabled and stable',
+      '      - element is not visible',
+      '    - retrying click action',
+      '    - waiting 20ms',
+      '    - waiting for element to be visible, enabled and stable',
+    );
+    expect(describeBrowserError(midCheck, 'click #hidden', '#hidden')).toBe(notVisible);
+    const disabled = timedOut(
+      '    3 × waiting for element to be visible, enabled and stable',
+      '      - element is not enabled',
+      '    - retrying click action',
+      '    - waiting for element to be visible, enabled and stable',
+    );
+    expect(describeBrowserError(disabled, 'click #hidden', '#hidden')).toBe(
+      'click #hidden timed out after 2 s: the element is there but not ready (element is not enabled).',
+    );
+    // No check finished before the limit: say what it was waiting for.
+    const firstCheck = timedOut('    - waiting for element to be visible, enabled and stable');
+    expect(describeBrowserError(firstCheck, 'click #hidden', '#hidden')).toBe(
+      'click #hidden timed out after 2 s: the element is there but not ready (waiting for element to be visible, enabled and stable).',
+    );
+    const repeated = timedOut('    4 × waiting for element to be visible, enabled and stable');
+    expect(describeBrowserError(repeated, 'click #hidden', '#hidden')).toBe(
+      'click #hidden timed out after 2 s: the element is there but not ready (waiting for element to be visible, enabled and stable).',
+    );
+  });
+
   it('turns Playwright errors into one readable line', () => {
     const timeout = new Error(
       "locator.click: Timeout 1500ms exceeded.\nCall log:\n  - waiting for locator('#nope')\n",
