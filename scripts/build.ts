@@ -138,11 +138,15 @@ if (policyMismatches.length > 0) {
 }
 
 // Last, once every check has read the compiled tree as it is: the entry point becomes a bundle.
-const { bundleGateway } = await import('./build/bundle-gateway.ts');
+const [{ bundleGateway }, { GATEWAY_LOAD_ON_FIRST_USE }] = await Promise.all([
+  import('./build/bundle-gateway.ts'),
+  import('./build/load-on-first-use.ts'),
+]);
 const bundle = await bundleGateway({
   root,
   entry: join(root, 'dist/gateway/src/main.js'),
   ownRoot: join(root, 'dist'),
+  loadOnFirstUse: GATEWAY_LOAD_ON_FIRST_USE,
 });
 process.stdout.write(
   `build: dist/gateway/src/main.js bundled (${bundle.modules} modules; ` +

@@ -194,6 +194,62 @@ describe('bundleGateway', () => {
     });
   });
 
+  it('loads a package named to load on first use when its exports are first used, once', async () => {
+    await pkg('heavy', {
+      'index.js': [
+        'globalThis.heavyLoads = (globalThis.heavyLoads ?? 0) + 1;',
+        "exports.types = { json: 'application/json' };",
+        'exports.lookup = (name) => exports.types[name] ?? false;',
+      ].join('\n'),
+    });
+    // Two packages that require it as they load, one with its own nested copy.
+    await pkg('user-a', { 'index.js': "const heavy = require('heavy'); exports.heavy = heavy;" });
+    await pkg('user-b', {
+      'index.js': "const heavy = require('heavy'); exports.heavy = heavy;",
+      'node_modules/heavy/package.json': JSON.stringify({ name: 'heavy', main: 'index.js' }),
+      'node_modules/heavy/index.js':
+        "globalThis.nestedLoads = (globalThis.nestedLoads ?? 0) + 1; exports.copy = 'nested';",
+    });
+    await write(
+      'dist/src/main.js',
+      [
+        "import a from 'user-a';",
+        "import b from 'user-b';",
+        'const atStart = { heavy: globalThis.heavyLoads ?? 0, nested: globalThis.nestedLoads ?? 0 };',
+        "const found = a.heavy.lookup('json');",
+        "const has = 'types' in a.heavy;",
+        'const keys = Object.keys(a.heavy).sort();',
+        "a.heavy.extra = 'set';",
+        'const copy = b.heavy.copy;',
+        'console.log(JSON.stringify({ atStart, found, has, keys, extra: a.heavy.extra,',
+        '  copy, loads: globalThis.heavyLoads, nestedLoads: globalThis.nestedLoads }));',
+      ].join('\n'),
+    );
+    const entry = join(project, 'dist/src/main.js');
+    const before = (await run(entry)) as Record<string, unknown>;
+    await bundleGateway({
+      root: project,
+      entry,
+      ownRoot: join(project, 'dist'),
+      loadOnFirstUse: { heavy: 'a test package' },
+    });
+    const after = (await run(entry)) as Record<string, unknown>;
+    expect(before.atStart).toEqual({ heavy: 1, nested: 1 });
+    expect(after).toEqual({
+      ...before,
+      atStart: { heavy: 0, nested: 0 },
+    });
+    expect(after).toMatchObject({
+      found: 'application/json',
+      has: true,
+      keys: ['lookup', 'types'],
+      extra: 'set',
+      copy: 'nested',
+      loads: 1,
+      nestedLoads: 1,
+    });
+  });
+
   it("bundles a scoped package and follows a package's own imports map (#name)", async () => {
     await write(
       'node_modules/@scope/mapped/package.json',

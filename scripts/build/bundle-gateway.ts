@@ -27,6 +27,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { parse } from 'acorn';
 import { simple } from 'acorn-walk';
 import { context, type BuildContext, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import { FIRST_USE_NAMESPACE, loadOnFirstUse } from './load-on-first-use.ts';
 
 export interface BundleOptions {
   /** The project's folder (node_modules under it; paths in reasons are relative to it). */
@@ -35,6 +36,8 @@ export interface BundleOptions {
   entry: string;
   /** Which modules are the project's own (their `import.meta` is rewritten). */
   ownRoot: string;
+  /** Packages loaded when their exports are first used (load-on-first-use.ts), with reasons. */
+  loadOnFirstUse?: Readonly<Record<string, string>>;
 }
 
 export interface BundleReport {
@@ -131,6 +134,7 @@ function judgePackages(
 ): void {
   const bundled = new Set<string>();
   for (const input of Object.keys(metafile.inputs)) {
+    if (input.startsWith(`${FIRST_USE_NAMESPACE}:`)) continue;
     const owner = packageRootOf(join(root, input));
     if (owner === undefined) continue;
     bundled.add(owner);
@@ -230,6 +234,10 @@ function bundleContext(
     minifyWhitespace: true,
     banner: { js: BANNER },
     plugins: [
+      loadOnFirstUse(options.loadOnFirstUse ?? {}, (path) => {
+        const owner = packageRootOf(path);
+        return owner !== undefined && state.external.has(owner);
+      }),
       leaveToNode(options.root, state, nodeFinds),
       ownModules(options.root, options.ownRoot, outdir),
     ],

@@ -95,12 +95,21 @@ describe('HTTP error contract', () => {
     expect(res.headers.etag).toBeUndefined();
   });
 
-  it('gives a GET reply its ETag and answers 304 to a request that has it', async () => {
+  it('gives a GET reply its JSON type, exact length and ETag, the same to HEAD without a body, and answers 304 to a request that has it', async () => {
     const created = JSON.parse((await post(JSON.stringify({ name: 'mug', count: 3 }))).body) as {
       id: number;
     };
     const first = await rawRequest(port, `/api/v1/items/${created.id}`);
     expect(first.status).toBe(200);
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(first.headers['content-length'])).toBe(Buffer.byteLength(first.body));
+    expect(JSON.parse(first.body)).toEqual({ id: created.id, name: 'mug', count: 3 });
+    const head = await rawRequest(port, `/api/v1/items/${created.id}`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.body).toBe('');
+    expect(head.headers['content-type']).toBe(first.headers['content-type']);
+    expect(head.headers['content-length']).toBe(first.headers['content-length']);
+    expect(head.headers.etag).toBe(first.headers.etag);
     const etag = first.headers.etag;
     expect(etag).toMatch(/^W\/"/);
     const again = await rawRequest(port, `/api/v1/items/${created.id}`, {

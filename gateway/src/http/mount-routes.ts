@@ -38,7 +38,7 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[]): void {
         res.status(status).type('text/plain; version=0.0.4; charset=utf-8').send(String(body));
         return;
       }
-      if (req.method === 'GET' || req.method === 'HEAD') res.status(status).json(body);
+      if (req.method === 'GET' || req.method === 'HEAD') sendConditionalJson(res, status, body);
       else sendJson(res, status, body);
     });
   }
@@ -60,6 +60,18 @@ function sendJson(res: Response, status: number, body: unknown): void {
   }
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
+}
+
+/**
+ * A JSON reply to GET or HEAD as `res.json` makes it (ETag, 304 when the request is fresh, no
+ * body to HEAD), given to `res.send` as bytes with its type already set: `res.json` sets the
+ * type through mime-types, which the bundle loads on first use (scripts/build/load-on-first-use.ts),
+ * and a status or readiness poll does not need its table.
+ */
+function sendConditionalJson(res: Response, status: number, body: unknown): void {
+  const text = JSON.stringify(body) as string | undefined;
+  res.status(status).setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.send(text === undefined ? undefined : Buffer.from(text));
 }
 
 /** Writes a route's event stream as `text/event-stream`; a client that leaves cancels it. */

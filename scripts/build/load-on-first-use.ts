@@ -1,0 +1,88 @@
+/**
+ * Packages the gateway's bundle loads when their exports are first used, not when a package
+ * that requires them loads. Express requires mime-types (and, through it, mime-db's table of
+ * ~2,500 types) and qs as it loads, for replies and bodies that most starts never see before
+ * /ready: the gateway writes its JSON replies itself (http/mount-routes.ts), and JSON bodies
+ * are told by their type without the table.
+ *
+ * In the bundle, each `require('<name>')` of such a package returns a stand-in: an object that
+ * loads the package the first time one of its exports is read, checked, listed or set, and
+ * from then on is the package's exports for every purpose the requiring code has (a CommonJS
+ * package whose exports are a plain object of functions and tables; one whose exports are a
+ * function or class cannot be stood in for this way). Each copy of a package gets its own
+ * stand-in; a package left to Node is left as it is.
+ */
+import { dirname } from 'node:path';
+import type { Plugin } from 'esbuild';
+
+/** The packages the gateway's bundle loads on first use, each with the reason. */
+export const GATEWAY_LOAD_ON_FIRST_USE: Readonly<Record<string, string>> = {
+  'mime-types':
+    'express, type-is and send require it as they load; building its maps took ~22 ms of a start',
+  'mime-db': "mime-types' and compressible's table of types: ~11 ms to evaluate",
+  qs: "express's urlencoded body parser requires it as it loads; few requests use it",
+};
+
+/** The esbuild namespace of the stand-ins (metafile inputs `load-on-first-use:<path>`). */
+export const FIRST_USE_NAMESPACE = 'load-on-first-use';
+
+/** Marks the resolution asked for by the plugin itself, which must find the real package. */
+const REAL = Symbol('real package');
+
+/**
+ * The plugin: a bare `require` of one of `packages` resolves (as esbuild would) to the copy the
+ * requiring file finds, and is answered with that copy's stand-in. `isLeftToNode` names the
+ * files of packages the bundle leaves to Node, which are not stood in for.
+ */
+export function loadOnFirstUse(
+  packages: Readonly<Record<string, string>>,
+  isLeftToNode: (path: string) => boolean,
+): Plugin {
+  const names = Object.keys(packages);
+  return {
+    name: 'load-on-first-use',
+    setup(build) {
+      if (names.length === 0) return;
+      const filter = new RegExp(`^(${names.map(escapeRegExp).join('|')})$`);
+      build.onResolve({ filter }, async (args) => {
+        if (args.pluginData === REAL || args.kind !== 'require-call') return undefined;
+        const real = await build.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir || dirname(args.importer),
+          pluginData: REAL,
+        });
+        if (real.errors.length > 0 || real.external || isLeftToNode(real.path)) return undefined;
+        return { path: real.path, namespace: FIRST_USE_NAMESPACE };
+      });
+      build.onLoad({ filter: /.*/, namespace: FIRST_USE_NAMESPACE }, (args) => ({
+        contents: standIn(args.path),
+        resolveDir: dirname(args.path),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** The stand-in module for the package file at `path`. */
+function standIn(path: string): string {
+  return [
+    'let exported;',
+    `const real = () => (exported ??= require(${JSON.stringify(path)}));`,
+    'module.exports = new Proxy({}, {',
+    '  get: (_, key) => real()[key],',
+    '  set: (_, key, value) => { real()[key] = value; return true; },',
+    '  has: (_, key) => key in real(),',
+    '  deleteProperty: (_, key) => delete real()[key],',
+    '  ownKeys: () => Reflect.ownKeys(real()),',
+    '  getOwnPropertyDescriptor: (_, key) => {',
+    '    const found = Reflect.getOwnPropertyDescriptor(real(), key);',
+    '    return found === undefined ? undefined : { ...found, configurable: true };',
+    '  },',
+    '});',
+  ].join('\n');
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
