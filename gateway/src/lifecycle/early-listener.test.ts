@@ -3,9 +3,10 @@
  * same Host and key rules as the real gateway (compared request by request), and the handover
  * of its socket to another server with no connection refused or reset.
  */
+import dns from 'node:dns';
 import { request, createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EarlySettings } from '../config/early-settings.ts';
 import { healthResponse, readinessResponse } from '../status/schemas.ts';
 import { startTestGateway, type TestGateway } from '../testing/gateway/test-gateway.ts';
@@ -153,6 +154,21 @@ describe('the early listener while the gateway loads', () => {
     await expect(bindEarlyListener(settings({ port: address.port }), identity)).rejects.toThrow(
       /EADDRINUSE/,
     );
+  });
+
+  it('binds a numeric address without a name lookup, and a host name through one', async () => {
+    const lookup = vi.spyOn(dns, 'lookup');
+    try {
+      const numeric = await bind({ host: '127.0.0.1' });
+      expect(numeric.address).toMatchObject({ host: '127.0.0.1' });
+      expect((await send(numeric.address.port, '/health')).status).toBe(200);
+      expect(lookup).not.toHaveBeenCalled();
+      const named = await bind({ host: 'localhost' });
+      expect((await send(named.address.port, '/health', { setHost: true })).status).toBe(200);
+      expect(lookup).toHaveBeenCalledWith('localhost', expect.anything(), expect.any(Function));
+    } finally {
+      lookup.mockRestore();
+    }
   });
 
   it('frees the port on close before a handover', async () => {
