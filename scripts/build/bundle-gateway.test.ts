@@ -210,19 +210,31 @@ describe('bundleGateway', () => {
       'node_modules/heavy/index.js':
         "globalThis.nestedLoads = (globalThis.nestedLoads ?? 0) + 1; exports.copy = 'nested';",
     });
+    // A file of a package, named with the one file that requires it so.
+    await pkg('rel', {
+      'index.js': "exports.part = require('./part.js'); exports.other = require('./other.js');",
+      'part.js': "globalThis.partLoads = (globalThis.partLoads ?? 0) + 1; exports.value = 'part';",
+      'other.js': "exports.eager = require('./eager.js');",
+      'eager.js':
+        "globalThis.eagerLoads = (globalThis.eagerLoads ?? 0) + 1; exports.value = 'eager';",
+    });
     await write(
       'dist/src/main.js',
       [
         "import a from 'user-a';",
         "import b from 'user-b';",
-        'const atStart = { heavy: globalThis.heavyLoads ?? 0, nested: globalThis.nestedLoads ?? 0 };',
+        "import rel from 'rel';",
+        'const atStart = { heavy: globalThis.heavyLoads ?? 0, nested: globalThis.nestedLoads ?? 0,',
+        '  part: globalThis.partLoads ?? 0, eager: globalThis.eagerLoads ?? 0 };',
+        'const part = rel.part.value;',
         "const found = a.heavy.lookup('json');",
         "const has = 'types' in a.heavy;",
         'const keys = Object.keys(a.heavy).sort();',
         "a.heavy.extra = 'set';",
         'const copy = b.heavy.copy;',
         'console.log(JSON.stringify({ atStart, found, has, keys, extra: a.heavy.extra,',
-        '  copy, loads: globalThis.heavyLoads, nestedLoads: globalThis.nestedLoads }));',
+        '  copy, part, loads: globalThis.heavyLoads, nestedLoads: globalThis.nestedLoads,',
+        '  partLoads: globalThis.partLoads }));',
       ].join('\n'),
     );
     const entry = join(project, 'dist/src/main.js');
@@ -231,13 +243,17 @@ describe('bundleGateway', () => {
       root: project,
       entry,
       ownRoot: join(project, 'dist'),
-      loadOnFirstUse: { heavy: 'a test package' },
+      loadOnFirstUse: [
+        { require: 'heavy', reason: 'a test package' },
+        { require: './part.js', from: 'rel/index.js', reason: 'a file of a test package' },
+        { require: './eager.js', from: 'rel/index.js', reason: 'required from another file' },
+      ],
     });
     const after = (await run(entry)) as Record<string, unknown>;
-    expect(before.atStart).toEqual({ heavy: 1, nested: 1 });
+    expect(before.atStart).toEqual({ heavy: 1, nested: 1, part: 1, eager: 1 });
     expect(after).toEqual({
       ...before,
-      atStart: { heavy: 0, nested: 0 },
+      atStart: { heavy: 0, nested: 0, part: 0, eager: 1 },
     });
     expect(after).toMatchObject({
       found: 'application/json',
@@ -247,6 +263,8 @@ describe('bundleGateway', () => {
       copy: 'nested',
       loads: 1,
       nestedLoads: 1,
+      part: 'part',
+      partLoads: 1,
     });
   });
 

@@ -27,7 +27,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { parse } from 'acorn';
 import { simple } from 'acorn-walk';
 import { context, type BuildContext, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
-import { FIRST_USE_NAMESPACE, loadOnFirstUse } from './load-on-first-use.ts';
+import { FIRST_USE_NAMESPACE, loadOnFirstUse, type FirstUse } from './load-on-first-use.ts';
 
 export interface BundleOptions {
   /** The project's folder (node_modules under it; paths in reasons are relative to it). */
@@ -36,8 +36,8 @@ export interface BundleOptions {
   entry: string;
   /** Which modules are the project's own (their `import.meta` is rewritten). */
   ownRoot: string;
-  /** Packages loaded when their exports are first used (load-on-first-use.ts), with reasons. */
-  loadOnFirstUse?: Readonly<Record<string, string>>;
+  /** Requires answered with stand-ins that load on first use (load-on-first-use.ts). */
+  loadOnFirstUse?: readonly FirstUse[];
 }
 
 export interface BundleReport {
@@ -234,7 +234,7 @@ function bundleContext(
     minifyWhitespace: true,
     banner: { js: BANNER },
     plugins: [
-      loadOnFirstUse(options.loadOnFirstUse ?? {}, (path) => {
+      loadOnFirstUse(options.loadOnFirstUse ?? [], (path) => {
         const owner = packageRootOf(path);
         return owner !== undefined && state.external.has(owner);
       }),

@@ -1,6 +1,6 @@
 /**
- * Packages the gateway's bundle loads when their exports are first used, not when a package
- * that requires them loads. Express requires mime-types (and, through it, mime-db's table of
+ * Packages (and files of packages) the gateway's bundle loads when their exports are first used,
+ * not when the code that requires them loads. Express requires mime-types (and, through it, mime-db's table of
  * ~2,500 types) and qs as it loads, for replies and bodies that most starts never see before
  * /ready: the gateway writes its JSON replies itself (http/mount-routes.ts), and JSON bodies
  * are told by their type without the table.
@@ -12,16 +12,39 @@
  * function or class cannot be stood in for this way). Each copy of a package gets its own
  * stand-in; a package left to Node is left as it is.
  */
-import { dirname } from 'node:path';
+import { dirname, sep } from 'node:path';
 import type { Plugin } from 'esbuild';
 
-/** The packages the gateway's bundle loads on first use, each with the reason. */
-export const GATEWAY_LOAD_ON_FIRST_USE: Readonly<Record<string, string>> = {
-  'mime-types':
-    'express, type-is and send require it as they load; building its maps took ~22 ms of a start',
-  'mime-db': "mime-types' and compressible's table of types: ~11 ms to evaluate",
-  qs: "express's urlencoded body parser requires it as it loads; few requests use it",
-};
+/** A `require` the bundle answers with a stand-in. */
+export interface FirstUse {
+  /** The specifier as the requiring code writes it: a package's name, or a relative path. */
+  require: string;
+  /** Only in this file (its path under node_modules); every requiring file when absent. */
+  from?: string;
+  /** Why, with what it cost. */
+  reason: string;
+}
+
+/** The requires the gateway's bundle answers with stand-ins. */
+export const GATEWAY_LOAD_ON_FIRST_USE: readonly FirstUse[] = [
+  {
+    require: 'mime-types',
+    reason:
+      'express, type-is and send require it as they load; building its maps took ~22 ms of a start',
+  },
+  { require: 'mime-db', reason: "mime-types' and compressible's table of types: ~11 ms" },
+  {
+    require: 'qs',
+    reason: "express's urlencoded body parser requires it as it loads; the gateway mounts none",
+  },
+  {
+    require: './pg-core/primary-keys.cjs',
+    from: 'drizzle-orm/relations.cjs',
+    reason:
+      "drizzle's relations read PostgreSQL's primary-key builder only for a relational schema, " +
+      "which the gateway never gives; requiring it loaded all of pg-core's columns (~10 ms)",
+  },
+];
 
 /** The esbuild namespace of the stand-ins (metafile inputs `load-on-first-use:<path>`). */
 export const FIRST_USE_NAMESPACE = 'load-on-first-use';
@@ -30,22 +53,29 @@ export const FIRST_USE_NAMESPACE = 'load-on-first-use';
 const REAL = Symbol('real package');
 
 /**
- * The plugin: a bare `require` of one of `packages` resolves (as esbuild would) to the copy the
- * requiring file finds, and is answered with that copy's stand-in. `isLeftToNode` names the
- * files of packages the bundle leaves to Node, which are not stood in for.
+ * The plugin: a `require` of one of `uses` resolves (as esbuild would) to the file the requiring
+ * file finds, and is answered with that file's stand-in. `isLeftToNode` names the files of
+ * packages the bundle leaves to Node, which are not stood in for.
  */
 export function loadOnFirstUse(
-  packages: Readonly<Record<string, string>>,
+  uses: readonly FirstUse[],
   isLeftToNode: (path: string) => boolean,
 ): Plugin {
-  const names = Object.keys(packages);
   return {
     name: 'load-on-first-use',
     setup(build) {
-      if (names.length === 0) return;
-      const filter = new RegExp(`^(${names.map(escapeRegExp).join('|')})$`);
+      if (uses.length === 0) return;
+      const filter = new RegExp(`^(${uses.map((use) => escapeRegExp(use.require)).join('|')})$`);
+      const wanted = (specifier: string, importer: string) =>
+        uses.some(
+          (use) =>
+            use.require === specifier &&
+            (use.from === undefined ||
+              importer.split(sep).join('/').endsWith(`/node_modules/${use.from}`)),
+        );
       build.onResolve({ filter }, async (args) => {
         if (args.pluginData === REAL || args.kind !== 'require-call') return undefined;
+        if (!wanted(args.path, args.importer)) return undefined;
         const real = await build.resolve(args.path, {
           kind: args.kind,
           importer: args.importer,
