@@ -250,6 +250,10 @@ describe('bundleGateway', () => {
       ],
     });
     const after = (await run(entry)) as Record<string, unknown>;
+    // The bundle names no folder of the machine that built it.
+    for (const file of await readdir(join(project, 'dist/src')))
+      if (file.endsWith('.js'))
+        expect(await readFile(join(project, 'dist/src', file), 'utf8')).not.toContain(project);
     expect(before.atStart).toEqual({ heavy: 1, nested: 1, part: 1, eager: 1 });
     expect(after).toEqual({
       ...before,

@@ -1,9 +1,10 @@
 /**
- * Packages (and files of packages) the gateway's bundle loads when their exports are first used,
- * not when the code that requires them loads. Express requires mime-types (and, through it, mime-db's table of
- * ~2,500 types) and qs as it loads, for replies and bodies that most starts never see before
- * /ready: the gateway writes its JSON replies itself (http/mount-routes.ts), and JSON bodies
- * are told by their type without the table.
+ * Packages (and files of packages) the gateway's bundle loads when their exports are first
+ * used, not when the code that requires them loads. Express requires mime-types (and, through
+ * it, mime-db's table of ~2,500 types) and qs as it loads, for replies and bodies that most
+ * starts never see before /ready: the gateway writes its JSON replies itself
+ * (http/mount-routes.ts), and JSON bodies are told by their type without the table. drizzle
+ * requires PostgreSQL's column types for a check that only relational schemas reach.
  *
  * In the bundle, each `require('<name>')` of such a package returns a stand-in: an object that
  * loads the package the first time one of its exports is read, checked, listed or set, and
@@ -12,7 +13,7 @@
  * function or class cannot be stood in for this way). Each copy of a package gets its own
  * stand-in; a package left to Node is left as it is.
  */
-import { dirname, sep } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import type { Plugin } from 'esbuild';
 
 /** A `require` the bundle answers with a stand-in. */
@@ -65,6 +66,9 @@ export function loadOnFirstUse(
     name: 'load-on-first-use',
     setup(build) {
       if (uses.length === 0) return;
+      // Stand-ins are named by their path from the working folder, as esbuild names files: the
+      // bundle names no folder of the machine that built it.
+      const workingDir = build.initialOptions.absWorkingDir ?? process.cwd();
       const filter = new RegExp(`^(${uses.map((use) => escapeRegExp(use.require)).join('|')})$`);
       const wanted = (specifier: string, importer: string) =>
         uses.some(
@@ -83,13 +87,15 @@ export function loadOnFirstUse(
           pluginData: REAL,
         });
         if (real.errors.length > 0 || real.external || isLeftToNode(real.path)) return undefined;
-        return { path: real.path, namespace: FIRST_USE_NAMESPACE };
+        return {
+          path: relative(workingDir, real.path).split(sep).join('/'),
+          namespace: FIRST_USE_NAMESPACE,
+        };
       });
-      build.onLoad({ filter: /.*/, namespace: FIRST_USE_NAMESPACE }, (args) => ({
-        contents: standIn(args.path),
-        resolveDir: dirname(args.path),
-        loader: 'js',
-      }));
+      build.onLoad({ filter: /.*/, namespace: FIRST_USE_NAMESPACE }, (args) => {
+        const path = resolve(workingDir, args.path);
+        return { contents: standIn(path), resolveDir: dirname(path), loader: 'js' };
+      });
     },
   };
 }
