@@ -161,14 +161,13 @@ describe('browser tool arguments (no browser needed)', () => {
       'click #hidden timed out after 2 s: the element is there but not ready (element is not enabled).',
     );
     // No check finished before the limit: say what it was waiting for.
-    const firstCheck = timedOut('    - waiting for element to be visible, enabled and stable');
-    expect(describeBrowserError(firstCheck, 'click #hidden', '#hidden')).toBe(
-      'click #hidden timed out after 2 s: the element is there but not ready (waiting for element to be visible, enabled and stable).',
-    );
-    const repeated = timedOut('    4 × waiting for element to be visible, enabled and stable');
-    expect(describeBrowserError(repeated, 'click #hidden', '#hidden')).toBe(
-      'click #hidden timed out after 2 s: the element is there but not ready (waiting for element to be visible, enabled and stable).',
-    );
+    for (const step of [
+      '    - waiting for element to be visible, enabled and stable',
+      '    4 × waiting for element to be visible, enabled and stable',
+    ])
+      expect(describeBrowserError(timedOut(step), 'click #hidden', '#hidden')).toBe(
+        'click #hidden timed out after 2 s: the element is there but not ready (waiting for element to be visible, enabled and stable).',
+      );
   });
 
   it('turns Playwright errors into one readable line', () => {
